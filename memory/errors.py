@@ -1,0 +1,108 @@
+"""The one exception tree of the service.
+
+Every error a user can cause is a `MemoryServiceError` with a stable `code`: the client raises it
+before any workflow starts, a workflow turns it into a non-retryable `ApplicationError` whose
+`type` is the class name, and the client turns that back into the same class. `memctl` prints
+`code: message` for these and never a stack trace.
+
+    MemoryServiceError
+    ├── InvalidInput                 malformed request (field names the culprit)
+    │   ├── InvalidNamespace
+    │   ├── ContentTooLarge
+    │   └── ClockOverrideRefused     an `at` given while the clock override is off
+    ├── PolicyRefusal                a well-formed request the policy refuses (code = reason code)
+    │   └── UnauthorizedNamespace
+    ├── NotFound                     unknown principal, receipt, thread, ...
+    ├── VersionConflict              optimistic concurrency lost (internal; the pipeline re-resolves)
+    └── ServiceUnavailable           Temporal or a store cannot be reached
+"""
+
+from __future__ import annotations
+
+
+class MemoryServiceError(Exception):
+    """Base of every error the service raises on purpose."""
+
+    code: str = "error"
+    #: True only for passing faults an activity retry can cure; bad input and refusals never are.
+    retryable: bool = False
+
+    def __init__(
+        self, message: str, *, field: str | None = None, code: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        if code is not None:
+            self.code = code
+
+    def __str__(self) -> str:
+        where = f" (field {self.field})" if self.field else ""
+        return f"{self.message}{where}"
+
+
+class InvalidInput(MemoryServiceError):
+    code = "invalid_input"
+
+
+class InvalidNamespace(InvalidInput):
+    code = "invalid_namespace"
+
+
+class ContentTooLarge(InvalidInput):
+    code = "content_too_large"
+
+
+class ClockOverrideRefused(InvalidInput):
+    code = "clock_override_refused"
+
+
+class PolicyRefusal(MemoryServiceError):
+    code = "policy_refusal"
+
+
+class UnauthorizedNamespace(PolicyRefusal):
+    code = "unauthorized_namespace"
+
+
+class NotFound(MemoryServiceError):
+    code = "not_found"
+
+
+class VersionConflict(MemoryServiceError):
+    """Lost an optimistic-concurrency race. Not retried as is: the pipeline re-resolves."""
+
+    code = "version_conflict"
+
+
+class ServiceUnavailable(MemoryServiceError):
+    code = "service_unavailable"
+    retryable = True
+
+
+ERROR_TYPES: dict[str, type[MemoryServiceError]] = {
+    cls.__name__: cls
+    for cls in (
+        MemoryServiceError,
+        InvalidInput,
+        InvalidNamespace,
+        ContentTooLarge,
+        ClockOverrideRefused,
+        PolicyRefusal,
+        UnauthorizedNamespace,
+        NotFound,
+        VersionConflict,
+        ServiceUnavailable,
+    )
+}
+
+
+def from_validation_error(exc: Exception, what: str = "input") -> InvalidInput:
+    """A pydantic ValidationError as the service's typed InvalidInput (first error, located)."""
+    errors = getattr(exc, "errors", None)
+    if errors is None:
+        return InvalidInput(f"invalid {what}: {exc}")
+    first = errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or None
+    message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    return InvalidInput(f"invalid {what}: {message}", field=where)

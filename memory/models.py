@@ -1,0 +1,492 @@
+"""Records, principals and the inputs and outputs of every workflow, update and query.
+
+Everything here is a pydantic v2 model: the same classes travel through the Temporal data converter,
+the canonical store and the client. Nothing in this module does I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
+
+from memory.errors import InvalidInput
+from memory.namespaces import check_tenant, matches_any, parse_namespace, parse_pattern
+
+Kind = Literal["episodic", "semantic", "profile", "procedural", "summary"]
+KINDS: tuple[str, ...] = ("episodic", "semantic", "profile", "procedural", "summary")
+
+SourceType = Literal[
+    "user_assertion",
+    "verified_tool_fact",
+    "human_review",
+    "derived_summary",
+    "system_policy",
+    "model_inference",
+]
+SOURCE_TYPES: tuple[str, ...] = (
+    "user_assertion",
+    "verified_tool_fact",
+    "human_review",
+    "derived_summary",
+    "system_policy",
+    "model_inference",
+)
+
+Sensitivity = Literal["public", "internal", "confidential", "restricted"]
+SENSITIVITY_ORDER: dict[str, int] = {
+    "public": 0,
+    "internal": 1,
+    "confidential": 2,
+    "restricted": 3,
+}
+
+# active: currently asserted.  superseded: history, its valid time was closed by a newer value or a
+# withdrawal; it still answers "valid at" questions for its interval.  invalidated: out of every
+# read (a rejected side of a conflict, an expired retention).  deleted: erased.
+Status = Literal["active", "superseded", "invalidated", "deleted"]
+READABLE_STATUSES: tuple[str, ...] = ("active", "superseded")
+
+Relation = Literal["NEW", "DUPLICATE", "REFINEMENT", "SUPERSEDES", "CONFLICTS"]
+Operation = Literal["add", "update", "invalidate", "delete", "no_op"]
+Decision = Literal["add", "update", "invalidate", "delete", "no_op", "reject", "defer"]
+
+PrincipalType = Literal["user", "agent", "reviewer", "service"]
+
+_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def content_hash(content: str, structured_value: dict[str, Any] | None = None) -> str:
+    """Hash of what a memory says: its normalised text and structured value."""
+    h = hashlib.sha256()
+    h.update(" ".join(content.split()).encode())
+    if structured_value is not None:
+        h.update(b"\x00")
+        h.update(
+            json.dumps(structured_value, sort_keys=True, ensure_ascii=False).encode()
+        )
+    return "sha256:" + h.hexdigest()
+
+
+def check_key(key: str | None) -> str | None:
+    if key is None:
+        return None
+    if not key or len(key) > 128 or not set(key) <= _KEY_CHARS or key[0] in "._-":
+        raise InvalidInput(
+            f"invalid key {key!r}: lower-case letters, digits and . _ - only",
+            field="key",
+        )
+    return key
+
+
+# --------------------------------------------------------------------------------------------
+# Principals
+
+
+class Principal(Model):
+    """Who acts: its tenant, what it may read, write, approve and delete, and its limits."""
+
+    type: PrincipalType
+    tenant: str
+    id: str = Field(min_length=1, max_length=128)
+    read: list[str] = Field(default_factory=list)
+    write: list[str] = Field(default_factory=list)
+    approve: list[str] = Field(default_factory=list)
+    delete: list[str] = Field(default_factory=list)
+    candidate_only: bool = False
+    sensitivity_ceiling: Sensitivity = "internal"
+
+    @field_validator("tenant")
+    @classmethod
+    def _tenant(cls, v: str) -> str:
+        return check_tenant(v)
+
+    @field_validator("read", "write", "approve", "delete")
+    @classmethod
+    def _patterns(cls, v: list[str]) -> list[str]:
+        for p in v:
+            parse_pattern(p)
+        return v
+
+    @model_validator(mode="after")
+    def _same_tenant(self) -> Principal:
+        for p in (*self.read, *self.write, *self.approve, *self.delete):
+            if parse_pattern(p).tenant != self.tenant:
+                raise InvalidInput(
+                    f"pattern {p!r} reaches outside tenant {self.tenant!r}",
+                    field="patterns",
+                )
+        return self
+
+    @property
+    def ref(self) -> str:
+        return principal_ref(self.type, self.tenant, self.id)
+
+    @property
+    def own_namespace(self) -> str | None:
+        return f"tenant/{self.tenant}/user/{self.id}" if self.type == "user" else None
+
+    def _own(self, namespace: str) -> bool:
+        return self.own_namespace is not None and namespace == self.own_namespace
+
+    def can_read(self, namespace: str) -> bool:
+        return self._own(namespace) or matches_any(self.read, namespace)
+
+    def can_write(self, namespace: str) -> bool:
+        return self._own(namespace) or matches_any(self.write, namespace)
+
+    def can_delete(self, namespace: str) -> bool:
+        return self._own(namespace) or matches_any(self.delete, namespace)
+
+    def can_approve(self, namespace: str) -> bool:
+        return matches_any(self.approve, namespace)
+
+
+def principal_ref(type_: str, tenant: str, id_: str) -> str:
+    return f"{type_}:{tenant}/{id_}"
+
+
+def parse_principal_ref(ref: str) -> tuple[PrincipalType, str, str]:
+    try:
+        type_, rest = ref.split(":", 1)
+        tenant, id_ = rest.split("/", 1)
+    except ValueError:
+        raise InvalidInput(
+            f"invalid principal {ref!r}: expected type:tenant/id", field="principal"
+        ) from None
+    if type_ not in ("user", "agent", "reviewer", "service") or not id_:
+        raise InvalidInput(f"invalid principal {ref!r}", field="principal")
+    check_tenant(tenant)
+    return type_, tenant, id_  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+
+
+class ExtractorInfo(Model):
+    name: str
+    version: str
+    model: str | None = None
+
+
+DIRECT_EXTRACTOR = ExtractorInfo(name="caller", version="1")
+
+
+class MemoryRecord(Model):
+    """One version of one memory. History is kept: a change writes a new version."""
+
+    memory_id: str
+    schema_version: Literal["2"] = "2"
+    tenant_id: str
+    namespace: str
+    subject_ref: str
+    kind: Kind
+    key: str | None
+    content: str
+    structured_value: dict[str, Any] | None
+    source_refs: list[str]
+    source_type: SourceType
+    confidence: float = Field(ge=0, le=1)
+    sensitivity: Sensitivity
+    valid_from: AwareDatetime | None
+    valid_to: AwareDatetime | None
+    recorded_at: AwareDatetime
+    expires_at: AwareDatetime | None
+    consent_ref: str | None
+    status: Status
+    version: int = Field(ge=1)
+    content_hash: str
+    extractor: ExtractorInfo
+    written_by: str
+    conflict_group: str | None = None
+
+    def valid_at(self, instant: datetime) -> bool:
+        if self.valid_from is not None and instant < self.valid_from:
+            return False
+        return self.valid_to is None or instant < self.valid_to
+
+    def expired_at(self, instant: datetime) -> bool:
+        return self.expires_at is not None and self.expires_at <= instant
+
+    def readable_at(self, instant: datetime, valid_at: datetime | None = None) -> bool:
+        """True if a reader asking at `instant` (about `valid_at`, default the same) may see it."""
+        return (
+            self.status in READABLE_STATUSES
+            and not self.expired_at(instant)
+            and self.valid_at(valid_at or instant)
+        )
+
+
+class Candidate(Model):
+    """A memory a writer proposes; omitted fields take the policy's defaults."""
+
+    kind: Kind
+    key: str | None = None
+    content: str
+    structured_value: dict[str, Any] | None = None
+    source_type: SourceType = "user_assertion"
+    source_refs: list[str] = Field(default_factory=list)
+    confidence: float = Field(default=1.0, ge=0, le=1)
+    sensitivity: Sensitivity | None = None
+    subject_ref: str | None = None
+    valid_from: AwareDatetime | None = None
+    valid_to: AwareDatetime | None = None
+    expires_at: AwareDatetime | None = None
+    consent_ref: str | None = None
+
+    @field_validator("key")
+    @classmethod
+    def _key(cls, v: str | None) -> str | None:
+        return check_key(v)
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, v: str) -> str:
+        v = v.strip()
+        if not v:
+            raise InvalidInput("content is empty", field="content")
+        return v
+
+    @model_validator(mode="after")
+    def _interval(self) -> Candidate:
+        if self.valid_from and self.valid_to and self.valid_to <= self.valid_from:
+            raise InvalidInput("valid_to must be after valid_from", field="valid_to")
+        return self
+
+
+class MemoryMutationProposal(Model):
+    """What the pipeline proposes to do with a candidate, before the policy decides."""
+
+    operation: Operation
+    namespace: str
+    kind: str
+    key: str | None
+    candidate_content: str | None
+    source_refs: list[str]
+    matched_memory_ids: list[str]
+    conflict_type: Relation | None
+    confidence: float
+    reason_code: str
+
+
+# --------------------------------------------------------------------------------------------
+# WriteMemory
+
+
+class WriteRequest(Model):
+    """Input of the WriteMemory workflow (its JSON is the write API for any SDK)."""
+
+    principal: str
+    namespace: str
+    candidate: Candidate
+    idempotency_key: str = Field(min_length=1, max_length=200)
+    #: Clock override for evaluation and tests; refused unless the service enables it.
+    at: AwareDatetime | None = None
+
+    @field_validator("namespace")
+    @classmethod
+    def _ns(cls, v: str) -> str:
+        parse_namespace(v)
+        return v
+
+    @property
+    def tenant(self) -> str:
+        return parse_namespace(self.namespace).tenant
+
+
+class CandidateOutcome(Model):
+    decision: Decision
+    relation: Relation | None = None
+    reason: str | None = None
+    key: str | None = None
+    value: dict[str, Any] | None = None
+    memory_id: str | None = None
+    version: int | None = None
+    matched_memory_ids: list[str] = Field(default_factory=list)
+    conflict_group: str | None = None
+
+
+class WriteResult(Model):
+    workflow_id: str
+    outcomes: list[CandidateOutcome]
+
+    @property
+    def outcome(self) -> CandidateOutcome:
+        return self.outcomes[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Reads
+
+
+class RecallQuery(Model):
+    principal: str
+    namespaces: list[str] = Field(min_length=1, max_length=64)
+    task: str = ""
+    query: str | None = None
+    keys: list[str] = Field(default_factory=list)
+    kinds: list[Kind] | None = None
+    k: int = 5
+    at: AwareDatetime | None = None
+    valid_at: AwareDatetime | None = None
+
+    @field_validator("namespaces")
+    @classmethod
+    def _ns(cls, v: list[str]) -> list[str]:
+        for ns in v:
+            parse_namespace(ns)
+        return v
+
+    @field_validator("keys")
+    @classmethod
+    def _keys(cls, v: list[str]) -> list[str]:
+        for key in v:
+            check_key(key)
+        return v
+
+    @field_validator("k")
+    @classmethod
+    def _k(cls, v: int) -> int:
+        if v <= 0 or v > 200:
+            raise InvalidInput("k must be between 1 and 200", field="k")
+        return v
+
+
+class RetrievedMemory(Model):
+    memory_id: str
+    version: int
+    namespace: str
+    kind: str
+    key: str | None
+    content: str
+    structured_value: dict[str, Any] | None
+    source_refs: list[str]
+    source_type: SourceType
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime
+    confidence: float
+    sensitivity: Sensitivity
+    retrieval_score: float
+    retrieval_reasons: list[str]
+    conflict_group: str | None = None
+
+
+class RecallResult(Model):
+    memories: list[RetrievedMemory]
+    refused_namespaces: list[str] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------------
+# DeleteSubject
+
+
+class DeletionScope(Model):
+    """What to forget: a subject, or a key in a namespace."""
+
+    subject_ref: str | None = None
+    namespace: str | None = None
+    key: str | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> DeletionScope:
+        if self.namespace is not None:
+            parse_namespace(self.namespace)
+        check_key(self.key)
+        if self.subject_ref is None and self.namespace is None:
+            raise InvalidInput(
+                "a deletion scope needs subject_ref or namespace", field="scope"
+            )
+        if self.key is not None and self.namespace is None:
+            raise InvalidInput("a key scope needs its namespace", field="scope")
+        return self
+
+    def describe(self) -> str:
+        if self.subject_ref is not None:
+            return self.subject_ref
+        assert self.namespace is not None
+        return self.namespace + (f"#{self.key}" if self.key else "")
+
+    def fingerprint(self) -> str:
+        raw = json.dumps(self.model_dump(), sort_keys=True)
+        return hashlib.sha256(raw.encode()).hexdigest()[:20]
+
+
+class DeleteRequest(Model):
+    principal: str
+    tenant: str
+    scope: DeletionScope
+    at: AwareDatetime | None = None
+
+    @field_validator("tenant")
+    @classmethod
+    def _tenant(cls, v: str) -> str:
+        return check_tenant(v)
+
+
+VerificationStatus = Literal["pending", "passed", "failed", "refused", "backup_expired"]
+
+
+class ProbeResult(Model):
+    """One read path asked for the erased data after deletion."""
+
+    probe: str
+    passed: bool
+    returned: int = 0
+    detail: str = ""
+
+
+class DeletionReceipt(Model):
+    deletion_id: str
+    tenant_id: str
+    subject_ref: str
+    scope: DeletionScope
+    requested_by: str
+    requested_at: datetime
+    completed_at: datetime | None = None
+    canonical_records: int = 0
+    versions_erased: int = 0
+    indexes_removed: list[str] = Field(default_factory=list)
+    derived_records_invalidated: int = 0
+    cache_namespaces_invalidated: int = 0
+    verification_status: VerificationStatus = "pending"
+    probes: list[ProbeResult] = Field(default_factory=list)
+    refused_reason: str | None = None
+    backup_retention_deadline: datetime | None = None
+    workflow_id: str | None = None
+
+
+# --------------------------------------------------------------------------------------------
+# Audit
+
+
+class AuditEvent(Model):
+    stage: str
+    outcome: str
+    reason_code: str | None = None
+    decision: str | None = None
+    relation: str | None = None
+    memory_id: str | None = None
+    memory_version: int | None = None
+    principal: str | None = None
+    extractor: ExtractorInfo | None = None
+    details: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,84 @@
+"""How this service talks to Temporal: connection, workflow ids, search attributes, errors.
+
+Shared by the client, the worker and `memctl`, so that all of them use the same data converter,
+the same id scheme and the same mapping of workflow failures back to typed errors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+
+from temporalio.client import Client, WorkflowFailureError
+from temporalio.common import SearchAttributeKey, SearchAttributePair, TypedSearchAttributes
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.exceptions import ApplicationError
+from temporalio.service import RPCError
+
+from memory.errors import ERROR_TYPES, MemoryServiceError, ServiceUnavailable
+from memory.settings import Settings
+
+# Custom search attributes for operators (never personal data): registered by `memctl dev`,
+# by the worker at start where the server allows it, and documented for production.
+TENANT = SearchAttributeKey.for_keyword("MemoryTenant")
+OPERATION = SearchAttributeKey.for_keyword("MemoryOperation")
+OUTCOME = SearchAttributeKey.for_keyword("MemoryOutcome")
+SEARCH_ATTRIBUTES = (TENANT, OPERATION, OUTCOME)
+
+WRITE_EXECUTION_TIMEOUT = timedelta(days=30)
+DELETE_EXECUTION_TIMEOUT = timedelta(days=400)
+
+
+async def connect(settings: Settings) -> Client:
+    try:
+        return await Client.connect(
+            settings.temporal_address,
+            namespace=settings.temporal_namespace,
+            data_converter=pydantic_data_converter,
+        )
+    except RuntimeError as exc:  # the Rust core reports connection failures as RuntimeError
+        raise ServiceUnavailable(
+            f"cannot reach Temporal at {settings.temporal_address}: {exc}"
+        ) from exc
+
+
+def _safe(part: str) -> str:
+    """Workflow ids are visible to operators: keep them free of personal data and odd bytes."""
+    if len(part) <= 80 and all(c.isalnum() or c in "-_.:" for c in part):
+        return part
+    return "h" + hashlib.sha256(part.encode()).hexdigest()[:32]
+
+
+def write_workflow_id(tenant: str, idempotency_key: str) -> str:
+    return f"write/{tenant}/{_safe(idempotency_key)}"
+
+
+def delete_workflow_id(tenant: str, scope_fingerprint: str) -> str:
+    return f"delete/{tenant}/{scope_fingerprint}"
+
+
+def search_attributes(tenant: str, operation: str) -> TypedSearchAttributes:
+    return TypedSearchAttributes(
+        [SearchAttributePair(TENANT, tenant), SearchAttributePair(OPERATION, operation)]
+    )
+
+
+def typed_error(exc: BaseException) -> MemoryServiceError | None:
+    """The typed service error behind a workflow or activity failure, if there is one."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, ApplicationError) and cause.type in ERROR_TYPES:
+            details = cause.details[0] if cause.details else {}
+            field = details.get("field") if isinstance(details, dict) else None
+            return ERROR_TYPES[cause.type](cause.message, field=field)
+        cause = cause.__cause__ or getattr(cause, "cause", None)
+    return None
+
+
+def raise_typed(exc: WorkflowFailureError | RPCError) -> MemoryServiceError:
+    typed = typed_error(exc)
+    if typed is not None:
+        return typed
+    if isinstance(exc, RPCError):
+        return ServiceUnavailable(f"Temporal refused the call: {exc.message}")
+    return MemoryServiceError(f"workflow failed: {exc.cause or exc}")

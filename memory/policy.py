@@ -1,0 +1,81 @@
+"""The policy: one typed file, not code. Loaded once per process and passed where it is needed."""
+
+from __future__ import annotations
+
+import tomllib
+from datetime import timedelta
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from memory.errors import InvalidInput
+from memory.models import Sensitivity
+
+DEFAULT_POLICY_FILE = Path(__file__).with_name("policy.default.toml")
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Limits(_Section):
+    max_content_bytes: int = Field(default=16384, gt=0)
+    max_recall_k: int = Field(default=200, gt=0)
+
+
+class Defaults(_Section):
+    sensitivity: Sensitivity = "internal"
+
+
+class Retention(_Section):
+    episodic_days: int | None = 90
+    semantic_days: int | None = None
+    profile_days: int | None = None
+    procedural_days: int | None = None
+    summary_days: int | None = None
+
+    def ttl(self, kind: str) -> timedelta | None:
+        days: int | None = getattr(self, f"{kind}_days")
+        return None if days is None else timedelta(days=days)
+
+
+class Backup(_Section):
+    retention_days: int = Field(default=30, ge=0)
+
+    @property
+    def retention(self) -> timedelta:
+        return timedelta(days=self.retention_days)
+
+
+class Consent(_Section):
+    required_for: list[Sensitivity] = Field(
+        default_factory=lambda: ["confidential", "restricted"]
+    )
+
+
+class Policy(_Section):
+    limits: Limits = Field(default_factory=Limits)
+    defaults: Defaults = Field(default_factory=Defaults)
+    retention: Retention = Field(default_factory=Retention)
+    backup: Backup = Field(default_factory=Backup)
+    consent: Consent = Field(default_factory=Consent)
+
+
+def load_policy(path: Path | None = None) -> Policy:
+    path = path or DEFAULT_POLICY_FILE
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InvalidInput(
+            f"policy file {path} does not exist", field="policy_file"
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"policy file {path} is not valid TOML: {exc}") from None
+    try:
+        return Policy.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InvalidInput(
+            f"policy file {path}: {where}: {first['msg']}", field=where
+        ) from None

@@ -1,0 +1,52 @@
+"""Process configuration from environment variables (prefix `MEMORY_`), with typed defaults."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from memory.policy import Policy, load_policy
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="MEMORY_", extra="ignore")
+
+    #: Temporal frontend address (host:port) and namespace.
+    temporal_address: str = "127.0.0.1:7233"
+    temporal_namespace: str = "default"
+    #: Task queue the worker polls and clients start workflows on.
+    task_queue: str = "memory"
+    #: Folder for the embedded default: SQLite canonical store, projection, Temporal dev server DB.
+    data_dir: Path = Path(".memory-data")
+    #: Canonical store URL (SQLAlchemy). Default: SQLite in the data folder.
+    #: Postgres: postgresql+psycopg://user@host:5432/db
+    database_url: str | None = None
+    #: Projection backend; the embedded one is a SQLite file beside the canonical store.
+    projection: Literal["embedded"] = "embedded"
+    projection_path: Path | None = None
+    #: Policy file (TOML); default: the packaged memory/policy.default.toml.
+    policy_file: Path | None = None
+    #: Lets a request carry its own clock (`at`): for evaluation and tests only.
+    allow_clock_override: bool = False
+    #: Logs: "console" (readable) or "json" (production).
+    log_format: Literal["console", "json"] = "console"
+    log_level: str = "INFO"
+    #: Ports of the embedded Temporal dev server started by `memctl dev` / `memctl demo`.
+    dev_server_port: int = Field(default=7233, ge=1, le=65535)
+    dev_ui_port: int = Field(default=8233, ge=1, le=65535)
+
+    @property
+    def canonical_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.data_dir / 'canonical.db'}"
+
+    @property
+    def projection_file(self) -> Path:
+        return self.projection_path or self.data_dir / "projection.db"
+
+    @cached_property
+    def policy(self) -> Policy:
+        return load_policy(self.policy_file)

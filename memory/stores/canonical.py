@@ -1,0 +1,753 @@
+"""The canonical store: the source of truth, on SQLAlchemy 2 (SQLite or Postgres, same code).
+
+What it guarantees:
+- history: a change appends a version row and moves the head; only erasure blanks content;
+- optimistic concurrency: a commit names the slot version it resolved against and fails with
+  `VersionConflict` if anyone committed to that slot since;
+- one transaction per commit: record versions, heads, outbox events, audit events, the cache
+  generation bump and the commit's idempotency row land together or not at all;
+- idempotent commits: a commit id already applied returns its first result.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from pydantic import AwareDatetime, Field
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    and_,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from memory.errors import NotFound, VersionConflict
+from memory.models import (
+    AuditEvent,
+    DeletionReceipt,
+    MemoryRecord,
+    Model,
+    Principal,
+    Status,
+    parse_principal_ref,
+)
+from memory.stores.schema import (
+    applied_commits,
+    audit_events,
+    cache_generations,
+    deletion_probes,
+    deletion_receipts,
+    key_slots,
+    memory_heads,
+    memory_outbox,
+    memory_versions,
+    principals,
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+_RECORD_FIELDS = tuple(c.name for c in memory_heads.columns)
+
+
+def slot_for(key: str | None, content_hash: str) -> str:
+    """The concurrency slot of a memory: its key, or for a memory without key its content."""
+    return f"key:{key}" if key is not None else f"hash:{content_hash}"
+
+
+class RecordChange(Model):
+    """A new version of an existing memory: the full new values of the fields that may change."""
+
+    memory_id: str
+    expected_version: int
+    status: Status
+    valid_to: AwareDatetime | None
+    conflict_group: str | None
+    change: str
+
+
+class CommitPlan(Model):
+    commit_id: str
+    tenant_id: str
+    namespace: str
+    slot: str
+    expected_slot_version: int
+    at: AwareDatetime
+    workflow_id: str | None = None
+    new_records: list[MemoryRecord] = Field(default_factory=list)
+    changes: list[RecordChange] = Field(default_factory=list)
+    audit: list[AuditEvent] = Field(default_factory=list)
+
+
+class CommitResult(Model):
+    commit_id: str
+    #: (memory_id, version) of every version this commit wrote.
+    written: list[tuple[str, int]]
+    outbox_seqs: list[int]
+    replayed: bool = False
+
+    @property
+    def memory_ids(self) -> list[str]:
+        return [m for m, _ in self.written]
+
+
+class OutboxEvent(Model):
+    seq: int
+    event_id: str
+    memory_id: str
+    memory_version: int
+    tenant_id: str
+    namespace: str
+    operation: str
+    created_at: AwareDatetime
+    processed_at: AwareDatetime | None
+
+
+class SlotState(Model):
+    version: int
+    records: list[MemoryRecord]
+
+
+class EraseResult(Model):
+    memory_ids: list[str]
+    versions_erased: int
+    namespaces: list[str]
+    outbox_seqs: list[int]
+
+
+def _upsert(
+    conn: Connection,
+    table: Table,
+    values: dict[str, Any],
+    *,
+    keys: list[str],
+    update: dict[str, Any] | None = None,
+) -> None:
+    """INSERT ... ON CONFLICT DO UPDATE, on SQLite and Postgres alike."""
+    stmt = (sqlite_insert if conn.dialect.name == "sqlite" else pg_insert)(
+        table
+    ).values(**values)
+    if update is None:
+        update = {k: stmt.excluded[k] for k in values if k not in keys}
+    conn.execute(stmt.on_conflict_do_update(index_elements=keys, set_=update))
+
+
+def _row_to_record(row: Any) -> MemoryRecord:
+    data = dict(row._mapping)
+    data.pop("change", None)
+    return MemoryRecord.model_validate(data)
+
+
+def _record_values(record: MemoryRecord) -> dict[str, Any]:
+    data = record.model_dump(mode="python", exclude={"schema_version"})
+    data["extractor"] = record.extractor.model_dump()
+    return data
+
+
+class CanonicalStore:
+    """Source of truth. Thread-safe: one engine, a connection per call."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.dialect = url.split(":", 1)[0].split("+", 1)[0]
+        if self.dialect == "sqlite":
+            path = url.removeprefix("sqlite:///")
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            # Writers take the lock up front (BEGIN IMMEDIATE) so two writers queue on
+            # busy_timeout instead of failing a read-then-write upgrade; readers use their
+            # own engine with plain deferred transactions and never block each other.
+            self.engine = self._sqlite_engine(url, immediate=True)
+            self.read_engine = self._sqlite_engine(url, immediate=False)
+        else:
+            self.engine = create_engine(
+                url, pool_pre_ping=True, pool_size=10, max_overflow=10
+            )
+            self.read_engine = self.engine
+        self._migrated = threading.Event()
+
+    @staticmethod
+    def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
+        engine = create_engine(
+            url, connect_args={"timeout": 30, "check_same_thread": False}
+        )
+
+        @event.listens_for(engine, "connect")
+        def _connect(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.isolation_level = None
+            cur = dbapi_connection.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            # Erased content must not linger in free pages.
+            cur.execute("PRAGMA secure_delete=ON")
+            cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(conn: Connection) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+        return engine
+
+    # ---------------------------------------------------------------------------- lifecycle
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision (idempotent)."""
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+        self._migrated.set()
+
+    def close(self) -> None:
+        self.engine.dispose()
+        if self.read_engine is not self.engine:
+            self.read_engine.dispose()
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except IntegrityError as exc:
+            raise VersionConflict(f"concurrent write: {exc.orig}") from exc
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self.read_engine.connect() as conn:
+            yield conn
+
+    # ---------------------------------------------------------------------------- principals
+
+    def put_principal(self, principal: Principal, at: datetime) -> None:
+        values = {
+            "ref": principal.ref,
+            "tenant_id": principal.tenant,
+            "type": principal.type,
+            "definition": principal.model_dump(mode="json"),
+            "updated_at": at,
+        }
+        with self._write() as conn:
+            _upsert(conn, principals, values, keys=["ref"])
+
+    def get_principal(self, ref: str) -> Principal:
+        """The registered principal; a user needs no registration (its rights follow from its id)."""
+        type_, tenant, id_ = parse_principal_ref(ref)
+        with self._read() as conn:
+            row = conn.execute(
+                select(principals.c.definition).where(principals.c.ref == ref)
+            ).first()
+        if row is not None:
+            return Principal.model_validate(row.definition)
+        if type_ == "user":
+            return Principal(type="user", tenant=tenant, id=id_)
+        raise NotFound(f"unknown principal {ref!r}", field="principal")
+
+    # ---------------------------------------------------------------------------- reads
+
+    def heads(self, memory_ids: Iterable[str]) -> dict[str, MemoryRecord]:
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return {}
+        with self._read() as conn:
+            rows = conn.execute(
+                select(memory_heads).where(memory_heads.c.memory_id.in_(ids))
+            )
+            return {r.memory_id: _row_to_record(r) for r in rows}
+
+    def head(self, memory_id: str) -> MemoryRecord | None:
+        return self.heads([memory_id]).get(memory_id)
+
+    def versions(self, memory_id: str) -> list[MemoryRecord]:
+        with self._read() as conn:
+            rows = conn.execute(
+                select(memory_versions)
+                .where(memory_versions.c.memory_id == memory_id)
+                .order_by(memory_versions.c.version)
+            )
+            return [_row_to_record(r) for r in rows]
+
+    def as_of(
+        self, memory_ids: Iterable[str], recorded_by: datetime
+    ) -> dict[str, MemoryRecord]:
+        """Each memory as the system knew it at `recorded_by` (absent if it did not know it yet)."""
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return {}
+        latest = (
+            select(
+                memory_versions.c.memory_id,
+                func.max(memory_versions.c.version).label("v"),
+            )
+            .where(memory_versions.c.memory_id.in_(ids))
+            .where(memory_versions.c.recorded_at <= recorded_by)
+            .group_by(memory_versions.c.memory_id)
+            .subquery()
+        )
+        query = select(memory_versions).join(
+            latest,
+            and_(
+                memory_versions.c.memory_id == latest.c.memory_id,
+                memory_versions.c.version == latest.c.v,
+            ),
+        )
+        with self._read() as conn:
+            return {r.memory_id: _row_to_record(r) for r in conn.execute(query)}
+
+    def key_records(
+        self, namespaces: Sequence[str], keys: Sequence[str], statuses: Sequence[str]
+    ) -> list[MemoryRecord]:
+        """Heads for the given keys in the given namespaces, in the given statuses."""
+        if not namespaces or not keys:
+            return []
+        with self._read() as conn:
+            rows = conn.execute(
+                select(memory_heads)
+                .where(memory_heads.c.namespace.in_(list(namespaces)))
+                .where(memory_heads.c.key.in_(list(keys)))
+                .where(memory_heads.c.status.in_(list(statuses)))
+            )
+            return [_row_to_record(r) for r in rows]
+
+    def slot_state(self, namespace: str, slot: str) -> SlotState:
+        """The slot's version and its memories that are not deleted or invalidated."""
+        kind, _, value = slot.partition(":")
+        cond = (
+            memory_heads.c.key == value
+            if kind == "key"
+            else and_(
+                memory_heads.c.key.is_(None), memory_heads.c.content_hash == value
+            )
+        )
+        with self._read() as conn:
+            version = conn.execute(
+                select(key_slots.c.version).where(
+                    key_slots.c.namespace == namespace, key_slots.c.slot == slot
+                )
+            ).scalar()
+            rows = conn.execute(
+                select(memory_heads)
+                .where(memory_heads.c.namespace == namespace, cond)
+                .where(memory_heads.c.status.in_(("active", "superseded")))
+                .order_by(memory_heads.c.valid_from, memory_heads.c.recorded_at)
+            )
+            return SlotState(
+                version=version or 0, records=[_row_to_record(r) for r in rows]
+            )
+
+    def subject_heads(self, tenant_id: str, subject_ref: str) -> list[MemoryRecord]:
+        with self._read() as conn:
+            rows = conn.execute(
+                select(memory_heads).where(
+                    memory_heads.c.tenant_id == tenant_id,
+                    memory_heads.c.subject_ref == subject_ref,
+                )
+            )
+            return [_row_to_record(r) for r in rows]
+
+    def namespace_heads(
+        self, namespace: str, key: str | None = None
+    ) -> list[MemoryRecord]:
+        query = select(memory_heads).where(memory_heads.c.namespace == namespace)
+        if key is not None:
+            query = query.where(memory_heads.c.key == key)
+        with self._read() as conn:
+            return [_row_to_record(r) for r in conn.execute(query)]
+
+    def generations(self, namespaces: Sequence[str]) -> dict[str, int]:
+        with self._read() as conn:
+            rows = conn.execute(
+                select(cache_generations).where(
+                    cache_generations.c.namespace.in_(list(namespaces))
+                )
+            )
+            found = {r.namespace: r.generation for r in rows}
+        return {ns: found.get(ns, 0) for ns in namespaces}
+
+    # ---------------------------------------------------------------------------- commit
+
+    def commit(self, plan: CommitPlan) -> CommitResult:
+        """Apply a plan in one transaction, or raise `VersionConflict` and change nothing."""
+        try:
+            with self._write() as conn:
+                prior = conn.execute(
+                    select(applied_commits.c.result).where(
+                        applied_commits.c.commit_id == plan.commit_id
+                    )
+                ).scalar()
+                if prior is not None:
+                    return CommitResult.model_validate({**prior, "replayed": True})
+                self._advance_slot(
+                    conn, plan.namespace, plan.slot, plan.expected_slot_version, plan.at
+                )
+                written: list[tuple[str, int]] = []
+                for change in plan.changes:
+                    written.append(self._apply_change(conn, change, plan.at))
+                for record in plan.new_records:
+                    values = _record_values(record)
+                    conn.execute(
+                        insert(memory_versions).values(**values, change="created")
+                    )
+                    conn.execute(insert(memory_heads).values(**values))
+                    written.append((record.memory_id, record.version))
+                seqs = self._append_outbox(
+                    conn,
+                    plan.commit_id,
+                    plan.tenant_id,
+                    plan.namespace,
+                    written,
+                    "upsert",
+                    plan.at,
+                )
+                self._append_audit(
+                    conn,
+                    plan.tenant_id,
+                    plan.namespace,
+                    plan.workflow_id,
+                    plan.audit,
+                    plan.at,
+                )
+                self._bump_generations(conn, [plan.namespace])
+                result = CommitResult(
+                    commit_id=plan.commit_id, written=written, outbox_seqs=seqs
+                )
+                conn.execute(
+                    insert(applied_commits).values(
+                        commit_id=plan.commit_id,
+                        result=result.model_dump(mode="json"),
+                        committed_at=plan.at,
+                    )
+                )
+                return result
+        except (
+            OperationalError
+        ) as exc:  # SQLite busy beyond the timeout, PG serialization
+            raise VersionConflict(f"store busy: {exc.orig}") from exc
+
+    def _advance_slot(
+        self, conn: Connection, namespace: str, slot: str, expected: int, at: datetime
+    ) -> None:
+        if expected == 0:
+            exists = conn.execute(
+                select(key_slots.c.version).where(
+                    key_slots.c.namespace == namespace, key_slots.c.slot == slot
+                )
+            ).scalar()
+            if exists is not None:
+                raise VersionConflict(f"slot {slot} moved to version {exists}")
+            conn.execute(
+                insert(key_slots).values(
+                    namespace=namespace, slot=slot, version=1, updated_at=at
+                )
+            )
+            return
+        moved = conn.execute(
+            update(key_slots)
+            .where(
+                key_slots.c.namespace == namespace,
+                key_slots.c.slot == slot,
+                key_slots.c.version == expected,
+            )
+            .values(version=expected + 1, updated_at=at)
+        ).rowcount
+        if moved != 1:
+            raise VersionConflict(f"slot {slot} is no longer at version {expected}")
+
+    def _apply_change(
+        self, conn: Connection, change: RecordChange, at: datetime
+    ) -> tuple[str, int]:
+        row = conn.execute(
+            select(memory_heads).where(memory_heads.c.memory_id == change.memory_id)
+        ).first()
+        if row is None:
+            raise VersionConflict(f"memory {change.memory_id} vanished")
+        if row.version != change.expected_version:
+            raise VersionConflict(
+                f"memory {change.memory_id} is at version {row.version}, "
+                f"not {change.expected_version}"
+            )
+        values = {name: getattr(row, name) for name in _RECORD_FIELDS}
+        values.update(
+            version=row.version + 1,
+            status=change.status,
+            valid_to=change.valid_to,
+            conflict_group=change.conflict_group,
+            recorded_at=at,
+        )
+        conn.execute(insert(memory_versions).values(**values, change=change.change))
+        conn.execute(
+            update(memory_heads)
+            .where(memory_heads.c.memory_id == change.memory_id)
+            .values(**values)
+        )
+        return change.memory_id, row.version + 1
+
+    def _append_outbox(
+        self,
+        conn: Connection,
+        commit_id: str,
+        tenant_id: str,
+        namespace: str,
+        written: Sequence[tuple[str, int]],
+        operation: str,
+        at: datetime,
+    ) -> list[int]:
+        seqs = []
+        for memory_id, version in written:
+            seq = conn.execute(
+                insert(memory_outbox)
+                .values(
+                    event_id=f"{commit_id}:{memory_id}:{version}",
+                    memory_id=memory_id,
+                    memory_version=version,
+                    tenant_id=tenant_id,
+                    namespace=namespace,
+                    operation=operation,
+                    # No content: the outbox must not keep what a deletion erases.
+                    payload={"memory_id": memory_id, "version": version},
+                    created_at=at,
+                )
+                .returning(memory_outbox.c.seq)
+            ).scalar_one()
+            seqs.append(seq)
+        return seqs
+
+    def _append_audit(
+        self,
+        conn: Connection,
+        tenant_id: str,
+        namespace: str | None,
+        workflow_id: str | None,
+        events: Sequence[AuditEvent],
+        at: datetime,
+    ) -> None:
+        if not events:
+            return
+        conn.execute(
+            insert(audit_events),
+            [
+                {
+                    "at": at,
+                    "tenant_id": tenant_id,
+                    "namespace": namespace,
+                    "workflow_id": workflow_id,
+                    "stage": e.stage,
+                    "outcome": e.outcome,
+                    "decision": e.decision,
+                    "relation": e.relation,
+                    "reason_code": e.reason_code,
+                    "memory_id": e.memory_id,
+                    "memory_version": e.memory_version,
+                    "principal": e.principal,
+                    "extractor": e.extractor.model_dump() if e.extractor else None,
+                    "details": e.details,
+                }
+                for e in events
+            ],
+        )
+
+    def _bump_generations(self, conn: Connection, namespaces: Iterable[str]) -> None:
+        for ns in sorted(set(namespaces)):
+            _upsert(
+                conn,
+                cache_generations,
+                {"namespace": ns, "generation": 1},
+                keys=["namespace"],
+                update={"generation": cache_generations.c.generation + 1},
+            )
+
+    def record_audit(
+        self,
+        tenant_id: str,
+        namespace: str | None,
+        workflow_id: str | None,
+        events: Sequence[AuditEvent],
+        at: datetime,
+    ) -> None:
+        with self._write() as conn:
+            self._append_audit(conn, tenant_id, namespace, workflow_id, events, at)
+
+    def audit_trail(
+        self, *, memory_id: str | None = None, workflow_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        query = select(audit_events).order_by(audit_events.c.seq)
+        conds = []
+        if memory_id:
+            conds.append(audit_events.c.memory_id == memory_id)
+        if workflow_id:
+            conds.append(audit_events.c.workflow_id == workflow_id)
+        if conds:
+            query = query.where(or_(*conds))
+        with self._read() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
+
+    # ---------------------------------------------------------------------------- outbox
+
+    def outbox_events(
+        self, *, unprocessed_only: bool = True, limit: int = 1000
+    ) -> list[OutboxEvent]:
+        query = select(memory_outbox).order_by(memory_outbox.c.seq).limit(limit)
+        if unprocessed_only:
+            query = query.where(memory_outbox.c.processed_at.is_(None))
+        with self._read() as conn:
+            return [
+                OutboxEvent.model_validate(dict(r._mapping))
+                for r in conn.execute(query)
+            ]
+
+    def mark_processed(self, seqs: Sequence[int], at: datetime) -> None:
+        if not seqs:
+            return
+        with self._write() as conn:
+            conn.execute(
+                update(memory_outbox)
+                .where(
+                    memory_outbox.c.seq.in_(list(seqs)),
+                    memory_outbox.c.processed_at.is_(None),
+                )
+                .values(processed_at=at)
+            )
+
+    # ---------------------------------------------------------------------------- erasure
+
+    def erase(
+        self, deletion_id: str, memory_ids: Sequence[str], at: datetime
+    ) -> EraseResult:
+        """Tombstone each memory and blank the content of all its versions.
+
+        Ids, versions, times and source refs stay (the audit needs them); content, structured
+        value and content hash go. The erased text is first copied to `deletion_probes`, so that
+        verification can look for it; `drop_probes` removes it when verification is over.
+        Idempotent: erasing an erased memory writes nothing.
+        """
+        erased: list[tuple[str, int]] = []
+        namespaces: set[str] = set()
+        versions_erased = 0
+        with self._write() as conn:
+            rows = conn.execute(
+                select(memory_heads).where(
+                    memory_heads.c.memory_id.in_(list(memory_ids))
+                )
+            ).all()
+            for row in rows:
+                namespaces.add(row.namespace)
+                if row.status == "deleted" and row.content == "":
+                    continue
+                conn.execute(
+                    insert(deletion_probes).values(
+                        deletion_id=deletion_id,
+                        memory_id=row.memory_id,
+                        namespace=row.namespace,
+                        key=row.key,
+                        content=row.content,
+                    )
+                )
+                versions_erased += conn.execute(
+                    update(memory_versions)
+                    .where(memory_versions.c.memory_id == row.memory_id)
+                    .values(content="", structured_value=None, content_hash="erased")
+                ).rowcount
+                values = {name: getattr(row, name) for name in _RECORD_FIELDS}
+                values.update(
+                    version=row.version + 1,
+                    status="deleted",
+                    content="",
+                    structured_value=None,
+                    content_hash="erased",
+                    conflict_group=None,
+                    recorded_at=at,
+                )
+                conn.execute(
+                    insert(memory_versions).values(
+                        **values, change=f"erased:{deletion_id}"
+                    )
+                )
+                conn.execute(
+                    update(memory_heads)
+                    .where(memory_heads.c.memory_id == row.memory_id)
+                    .values(**values)
+                )
+                erased.append((row.memory_id, row.version + 1))
+                versions_erased += 1
+            namespace_of = {r.memory_id: r.namespace for r in rows}
+            seqs: list[int] = []
+            for ns in sorted(namespaces):
+                in_ns = [(m, v) for m, v in erased if namespace_of[m] == ns]
+                tenant = ns.split("/")[1]
+                seqs += self._append_outbox(
+                    conn, f"erase:{deletion_id}", tenant, ns, in_ns, "erase", at
+                )
+            self._bump_generations(conn, namespaces)
+        return EraseResult(
+            memory_ids=[m for m, _ in erased],
+            versions_erased=versions_erased,
+            namespaces=sorted(namespaces),
+            outbox_seqs=seqs,
+        )
+
+    def probes(self, deletion_id: str) -> list[dict[str, Any]]:
+        with self._read() as conn:
+            return [
+                dict(r._mapping)
+                for r in conn.execute(
+                    select(deletion_probes).where(
+                        deletion_probes.c.deletion_id == deletion_id
+                    )
+                )
+            ]
+
+    def drop_probes(self, deletion_id: str) -> None:
+        with self._write() as conn:
+            conn.execute(
+                delete(deletion_probes).where(
+                    deletion_probes.c.deletion_id == deletion_id
+                )
+            )
+
+    # ---------------------------------------------------------------------------- receipts
+
+    def save_receipt(self, receipt: DeletionReceipt, at: datetime) -> None:
+        values = {
+            "tenant_id": receipt.tenant_id,
+            "scope_fingerprint": receipt.scope.fingerprint(),
+            "verification_status": receipt.verification_status,
+            "requested_at": receipt.requested_at,
+            "updated_at": at,
+            "receipt": receipt.model_dump(mode="json"),
+        }
+        with self._write() as conn:
+            _upsert(
+                conn,
+                deletion_receipts,
+                {"deletion_id": receipt.deletion_id, **values},
+                keys=["deletion_id"],
+            )
+
+    def get_receipt(self, deletion_id: str) -> DeletionReceipt:
+        with self._read() as conn:
+            row = conn.execute(
+                select(deletion_receipts.c.receipt).where(
+                    deletion_receipts.c.deletion_id == deletion_id
+                )
+            ).scalar()
+        if row is None:
+            raise NotFound(f"no deletion receipt {deletion_id!r}", field="deletion_id")
+        return DeletionReceipt.model_validate(row)

@@ -1,0 +1,568 @@
+"""Projections: rebuildable read models that follow the canonical store through the outbox.
+
+`Projection` is the interface every backend implements; `EmbeddedProjection` is the default, one
+SQLite file beside the canonical store:
+
+- `proj_memories`: the projected fields of each memory (its current canonical state), the
+  embedding as float32 bytes, and a per-namespace revision;
+- one FTS5 table per tenant with the trigram tokenizer (keyword search that works for Chinese
+  without a word segmenter; tenants never share a keyword index);
+- exact cosine with numpy over the filtered rows of the asked namespaces, from an in-process
+  matrix per namespace that reloads when the namespace's revision moves.
+
+`project()` is the only writer: it reads the *current* canonical state of each memory and makes
+the projection equal to it, so applying an event twice, late or out of order converges. A Weaviate
+backend fits the same interface (a tenant per tenant_id, our vectors, hybrid queries with filters).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from memory.embedding import Embedder, normalise_text
+from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord
+from memory.stores.canonical import CanonicalStore
+
+SCHEMA_VERSION = "1"
+_RRF_K = 60.0
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
+_LATIN = re.compile(r"[a-z0-9][a-z0-9._@-]*[a-z0-9]|[a-z0-9]")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilters:
+    tenant_id: str
+    namespaces: tuple[str, ...]
+    kinds: tuple[str, ...] | None = None
+    #: Only rows valid at this instant, not expired at `not_expired_at`, in these statuses.
+    #: All three off (None) for "as recorded by" questions: the canonical re-check decides then.
+    valid_at: datetime | None = None
+    not_expired_at: datetime | None = None
+    statuses: tuple[str, ...] | None = READABLE_STATUSES
+    max_sensitivity: str = "restricted"
+
+
+@dataclass(slots=True)
+class Hit:
+    memory_id: str
+    version: int
+    namespace: str
+    score: float = 0.0
+    vector_score: float | None = None
+    vector_rank: int | None = None
+    keyword_rank: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectedState:
+    version: int
+    content_hash: str
+    namespace: str
+
+
+class Projection(Protocol):
+    name: str
+    #: Index names a deletion removes the data from (stated on receipts).
+    indexes: tuple[str, ...]
+
+    def upsert(self, records: Sequence[MemoryRecord]) -> None: ...
+    def remove(self, memory_ids: Sequence[str]) -> None: ...
+    def state(self, memory_ids: Sequence[str]) -> dict[str, ProjectedState]: ...
+    def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]: ...
+    def keyword_search(
+        self, text: str, filters: SearchFilters, limit: int
+    ) -> list[Hit]: ...
+    def vector_search(
+        self, vector: npt.NDArray[np.float32], filters: SearchFilters, limit: int
+    ) -> list[Hit]: ...
+    def close(self) -> None: ...
+
+
+_SCHEMA = (
+    """
+    CREATE TABLE IF NOT EXISTS proj_memories (
+        rid INTEGER PRIMARY KEY,
+        memory_id TEXT NOT NULL UNIQUE,
+        version INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        key TEXT,
+        status TEXT NOT NULL,
+        sensitivity TEXT NOT NULL,
+        valid_from REAL,
+        valid_to REAL,
+        expires_at REAL,
+        recorded_at REAL NOT NULL,
+        content TEXT NOT NULL,
+        embedding BLOB NOT NULL
+    )
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS ix_proj_ns ON proj_memories(namespace)
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS ix_proj_tenant ON proj_memories(tenant_id)
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS proj_namespaces (
+        namespace TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        rev INTEGER NOT NULL
+    )
+    """,
+)
+
+
+def projectable(record: MemoryRecord | None) -> bool:
+    """Whether the projection holds a row for this canonical state (else it must hold none)."""
+    return (
+        record is not None
+        and record.status in READABLE_STATUSES
+        and record.content != ""
+        and (
+            record.valid_to is None
+            or record.valid_from is None
+            or record.valid_to > record.valid_from
+        )
+    )
+
+
+def project(
+    canonical: CanonicalStore, projection: Projection, memory_ids: Iterable[str]
+) -> int:
+    """Make the projection equal to the current canonical state of these memories."""
+    ids = list(dict.fromkeys(memory_ids))
+    heads = canonical.heads(ids)
+    keep = [heads[m] for m in ids if projectable(heads.get(m))]
+    drop = [m for m in ids if not projectable(heads.get(m))]
+    if keep:
+        projection.upsert(keep)
+    if drop:
+        projection.remove(drop)
+    return len(ids)
+
+
+def _ts(value: datetime | None) -> float | None:
+    return None if value is None else value.timestamp()
+
+
+def keyword_terms(text: str) -> list[str]:
+    """FTS5 trigram terms: Latin words of 3+ characters, and every 3-character run of CJK text."""
+    norm = normalise_text(text)
+    terms: list[str] = []
+    for run in _CJK.findall(norm):
+        if len(run) >= 3:
+            terms.extend(run[i : i + 3] for i in range(len(run) - 2))
+    for word in _LATIN.findall(_CJK.sub(" ", norm)):
+        if len(word) >= 3:
+            terms.append(word)
+    return list(dict.fromkeys(terms))[:64]
+
+
+def _fts_table(tenant_id: str) -> str:
+    return "fts_" + hashlib.sha1(tenant_id.encode()).hexdigest()[:16]
+
+
+_STATUS_CODE = {"active": 0, "superseded": 1, "invalidated": 2, "deleted": 3}
+_KIND_CODE = {"episodic": 0, "semantic": 1, "profile": 2, "procedural": 3, "summary": 4}
+
+
+@dataclass
+class _Matrix:
+    """The rows of one namespace, column-wise, for vectorised filtering and scoring."""
+
+    rev: int
+    ids: list[str] = field(default_factory=list)
+    versions: npt.NDArray[np.int64] = field(
+        default_factory=lambda: np.zeros(0, np.int64)
+    )
+    vectors: npt.NDArray[np.float32] = field(
+        default_factory=lambda: np.zeros((0, 0), np.float32)
+    )
+    kinds: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, np.int8))
+    statuses: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, np.int8))
+    sensitivity: npt.NDArray[np.int8] = field(
+        default_factory=lambda: np.zeros(0, np.int8)
+    )
+    valid_from: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    valid_to: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    expires_at: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+
+    def mask(self, f: SearchFilters) -> npt.NDArray[np.bool_]:
+        m = self.sensitivity <= SENSITIVITY_ORDER[f.max_sensitivity]
+        if f.kinds is not None:
+            m &= np.isin(self.kinds, [_KIND_CODE[k] for k in f.kinds])
+        if f.statuses is not None:
+            m &= np.isin(self.statuses, [_STATUS_CODE[s] for s in f.statuses])
+        if f.valid_at is not None:
+            t = f.valid_at.timestamp()
+            m &= (self.valid_from <= t) & (t < self.valid_to)
+        if f.not_expired_at is not None:
+            m &= self.expires_at > f.not_expired_at.timestamp()
+        return m
+
+
+class EmbeddedProjection:
+    name = "embedded"
+    indexes = ("vector", "search")
+
+    def __init__(self, path: Path, embedder: Embedder) -> None:
+        self.path = path
+        self.embedder = embedder
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._matrices: dict[str, _Matrix] = {}
+        self._fts_known: set[str] = set()
+        self._init_schema()
+
+    # ------------------------------------------------------------------------ connections
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                self.path, timeout=30, isolation_level=None, check_same_thread=False
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA secure_delete=ON")
+            self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    def _init_schema(self) -> None:
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS proj_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)"
+            )
+            meta = dict(conn.execute("SELECT k, v FROM proj_meta").fetchall())
+            if meta and (
+                meta.get("schema") != SCHEMA_VERSION
+                or meta.get("embedder") != self.embedder.name
+            ):
+                # A read model of another shape: drop it, repair rebuilds it from canonical.
+                self._drop_all(conn)
+                conn.execute("DELETE FROM proj_meta")
+            for statement in _SCHEMA:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT OR REPLACE INTO proj_meta VALUES ('schema', ?), ('embedder', ?)",
+                (SCHEMA_VERSION, self.embedder.name),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _drop_all(conn: sqlite3.Connection) -> None:
+        # Virtual tables first: dropping one drops its shadow tables.
+        for (table,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND sql LIKE 'CREATE VIRTUAL TABLE%'"
+        ).fetchall():
+            conn.execute(f'DROP TABLE IF EXISTS "{table}"')
+        for (table,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+            " AND name != 'proj_meta'"
+        ).fetchall():
+            conn.execute(f'DROP TABLE IF EXISTS "{table}"')
+
+    def _ensure_fts(self, conn: sqlite3.Connection, tenant_id: str) -> str:
+        table = _fts_table(tenant_id)
+        if table not in self._fts_known:
+            conn.execute(
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(content, tokenize='trigram')"
+            )
+            self._fts_known.add(table)
+        return table
+
+    # ------------------------------------------------------------------------ writes
+
+    def upsert(self, records: Sequence[MemoryRecord]) -> None:
+        if not records:
+            return
+        vectors = self.embedder.embed([r.content for r in records])
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            touched: dict[str, str] = {}
+            for record, vector in zip(records, vectors, strict=True):
+                fts = self._ensure_fts(conn, record.tenant_id)
+                old = conn.execute(
+                    "SELECT rid, namespace, tenant_id FROM proj_memories WHERE memory_id = ?",
+                    (record.memory_id,),
+                ).fetchone()
+                values = (
+                    record.version,
+                    record.content_hash,
+                    record.tenant_id,
+                    record.namespace,
+                    record.kind,
+                    record.key,
+                    record.status,
+                    record.sensitivity,
+                    _ts(record.valid_from),
+                    _ts(record.valid_to),
+                    _ts(record.expires_at),
+                    record.recorded_at.timestamp(),
+                    record.content,
+                    vector.astype(np.float32).tobytes(),
+                )
+                if old is None:
+                    rid = conn.execute(
+                        "INSERT INTO proj_memories (version, content_hash, tenant_id, namespace,"
+                        " kind, key, status, sensitivity, valid_from, valid_to, expires_at,"
+                        " recorded_at, content, embedding, memory_id)"
+                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        (*values, record.memory_id),
+                    ).lastrowid
+                else:
+                    rid = old[0]
+                    touched[old[1]] = old[2]
+                    conn.execute(
+                        "UPDATE proj_memories SET version=?, content_hash=?, tenant_id=?,"
+                        " namespace=?, kind=?, key=?, status=?, sensitivity=?, valid_from=?,"
+                        " valid_to=?, expires_at=?, recorded_at=?, content=?, embedding=?"
+                        " WHERE rid=?",
+                        (*values, rid),
+                    )
+                    conn.execute(
+                        f"DELETE FROM {_fts_table(old[2])} WHERE rowid = ?", (rid,)
+                    )
+                conn.execute(
+                    f"INSERT INTO {fts}(rowid, content) VALUES (?, ?)",
+                    (rid, record.content),
+                )
+                touched[record.namespace] = record.tenant_id
+            self._bump(conn, touched)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def remove(self, memory_ids: Sequence[str]) -> None:
+        if not memory_ids:
+            return
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            touched: dict[str, str] = {}
+            for memory_id in memory_ids:
+                row = conn.execute(
+                    "SELECT rid, namespace, tenant_id FROM proj_memories WHERE memory_id = ?",
+                    (memory_id,),
+                ).fetchone()
+                if row is None:
+                    continue
+                rid, namespace, tenant_id = row
+                self._ensure_fts(conn, tenant_id)
+                conn.execute(
+                    f"DELETE FROM {_fts_table(tenant_id)} WHERE rowid = ?", (rid,)
+                )
+                conn.execute("DELETE FROM proj_memories WHERE rid = ?", (rid,))
+                touched[namespace] = tenant_id
+            self._bump(conn, touched)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _bump(conn: sqlite3.Connection, touched: dict[str, str]) -> None:
+        for namespace, tenant_id in touched.items():
+            conn.execute(
+                "INSERT INTO proj_namespaces (namespace, tenant_id, rev) VALUES (?, ?, 1)"
+                " ON CONFLICT(namespace) DO UPDATE SET rev = rev + 1",
+                (namespace, tenant_id),
+            )
+
+    # ------------------------------------------------------------------------ reads
+
+    def state(self, memory_ids: Sequence[str]) -> dict[str, ProjectedState]:
+        ids = list(memory_ids)
+        out: dict[str, ProjectedState] = {}
+        conn = self._conn()
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            rows = conn.execute(
+                "SELECT memory_id, version, content_hash, namespace FROM proj_memories"
+                f" WHERE memory_id IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+            out.update({r[0]: ProjectedState(r[1], r[2], r[3]) for r in rows})
+        return out
+
+    def _matrix(self, conn: sqlite3.Connection, namespace: str, rev: int) -> _Matrix:
+        with self._lock:
+            cached = self._matrices.get(namespace)
+            if cached is not None and cached.rev == rev:
+                return cached
+        rows = conn.execute(
+            "SELECT memory_id, version, kind, status, sensitivity, valid_from, valid_to,"
+            " expires_at, embedding FROM proj_memories WHERE namespace = ?",
+            (namespace,),
+        ).fetchall()
+        dim = self.embedder.dim
+        m = _Matrix(rev=rev)
+        m.ids = [r[0] for r in rows]
+        m.versions = np.fromiter((r[1] for r in rows), np.int64, len(rows))
+        m.kinds = np.fromiter((_KIND_CODE[r[2]] for r in rows), np.int8, len(rows))
+        m.statuses = np.fromiter((_STATUS_CODE[r[3]] for r in rows), np.int8, len(rows))
+        m.sensitivity = np.fromiter(
+            (SENSITIVITY_ORDER[r[4]] for r in rows), np.int8, len(rows)
+        )
+        m.valid_from = np.fromiter(
+            (-math.inf if r[5] is None else r[5] for r in rows), np.float64, len(rows)
+        )
+        m.valid_to = np.fromiter(
+            (math.inf if r[6] is None else r[6] for r in rows), np.float64, len(rows)
+        )
+        m.expires_at = np.fromiter(
+            (math.inf if r[7] is None else r[7] for r in rows), np.float64, len(rows)
+        )
+        m.vectors = (
+            np.frombuffer(b"".join(r[8] for r in rows), dtype=np.float32).reshape(
+                len(rows), dim
+            )
+            if rows
+            else np.zeros((0, dim), np.float32)
+        )
+        with self._lock:
+            self._matrices[namespace] = m
+        return m
+
+    def _revisions(self, conn: sqlite3.Connection, f: SearchFilters) -> dict[str, int]:
+        rows = conn.execute(
+            "SELECT namespace, rev FROM proj_namespaces WHERE tenant_id = ?"
+            f" AND namespace IN ({','.join('?' * len(f.namespaces))})",
+            (f.tenant_id, *f.namespaces),
+        ).fetchall()
+        return dict(rows)
+
+    def vector_search(
+        self, vector: npt.NDArray[np.float32], filters: SearchFilters, limit: int
+    ) -> list[Hit]:
+        conn = self._conn()
+        hits: list[Hit] = []
+        for namespace, rev in self._revisions(conn, filters).items():
+            m = self._matrix(conn, namespace, rev)
+            if not m.ids:
+                continue
+            idx = np.flatnonzero(m.mask(filters))
+            if idx.size == 0:
+                continue
+            scores = m.vectors[idx] @ vector
+            if idx.size > limit:
+                top = np.argpartition(-scores, limit)[:limit]
+                idx, scores = idx[top], scores[top]
+            hits.extend(
+                Hit(m.ids[i], int(m.versions[i]), namespace, vector_score=float(s))
+                for i, s in zip(idx, scores, strict=True)
+            )
+        hits.sort(key=lambda h: -(h.vector_score or 0.0))
+        hits = hits[:limit]
+        for rank, hit in enumerate(hits, 1):
+            hit.vector_rank = rank
+        return hits
+
+    def keyword_search(
+        self, text: str, filters: SearchFilters, limit: int
+    ) -> list[Hit]:
+        terms = keyword_terms(text)
+        if not terms:
+            return []
+        conn = self._conn()
+        table = _fts_table(filters.tenant_id)
+        if not conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)
+        ).fetchone():
+            return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        where = [f"p.namespace IN ({','.join('?' * len(filters.namespaces))})"]
+        params: list[object] = [match, *filters.namespaces]
+        if filters.kinds is not None:
+            where.append(f"p.kind IN ({','.join('?' * len(filters.kinds))})")
+            params.extend(filters.kinds)
+        if filters.statuses is not None:
+            where.append(f"p.status IN ({','.join('?' * len(filters.statuses))})")
+            params.extend(filters.statuses)
+        if filters.valid_at is not None:
+            t = filters.valid_at.timestamp()
+            where.append(
+                "(p.valid_from IS NULL OR p.valid_from <= ?) AND (p.valid_to IS NULL OR ? < p.valid_to)"
+            )
+            params.extend((t, t))
+        if filters.not_expired_at is not None:
+            where.append("(p.expires_at IS NULL OR p.expires_at > ?)")
+            params.append(filters.not_expired_at.timestamp())
+        allowed = [
+            s
+            for s, o in SENSITIVITY_ORDER.items()
+            if o <= SENSITIVITY_ORDER[filters.max_sensitivity]
+        ]
+        where.append(f"p.sensitivity IN ({','.join('?' * len(allowed))})")
+        params.extend(allowed)
+        params.append(limit)
+        rows = conn.execute(
+            f"SELECT p.memory_id, p.version, p.namespace FROM {table} f"
+            " JOIN proj_memories p ON p.rid = f.rowid"
+            f" WHERE {table} MATCH ? AND {' AND '.join(where)}"
+            f" ORDER BY bm25({table}) LIMIT ?",
+            params,
+        ).fetchall()
+        return [
+            Hit(r[0], r[1], r[2], keyword_rank=rank) for rank, r in enumerate(rows, 1)
+        ]
+
+    def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
+        """Hybrid: vector and keyword rankings fused by reciprocal rank."""
+        vector = self.embedder.embed([text])[0]
+        fused: dict[str, Hit] = {}
+        for hit in self.vector_search(vector, filters, limit):
+            fused[hit.memory_id] = hit
+        for hit in self.keyword_search(text, filters, limit):
+            seen = fused.get(hit.memory_id)
+            if seen is None:
+                fused[hit.memory_id] = hit
+            else:
+                seen.keyword_rank = hit.keyword_rank
+        for hit in fused.values():
+            hit.score = sum(
+                1.0 / (_RRF_K + rank)
+                for rank in (hit.vector_rank, hit.keyword_rank)
+                if rank is not None
+            )
+        return sorted(fused.values(), key=lambda h: -h.score)[:limit]
+
+    def count(self, tenant_id: str | None = None) -> int:
+        conn = self._conn()
+        if tenant_id is None:
+            return int(conn.execute("SELECT count(*) FROM proj_memories").fetchone()[0])
+        return int(
+            conn.execute(
+                "SELECT count(*) FROM proj_memories WHERE tenant_id = ?", (tenant_id,)
+            ).fetchone()[0]
+        )

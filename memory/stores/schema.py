@@ -1,0 +1,236 @@
+"""Canonical store tables (SQLAlchemy Core). Alembic migrations create them; nothing else does.
+
+The same definitions serve SQLite (embedded default) and Postgres. Times are stored in UTC: on
+SQLite as sortable ISO text, on Postgres as timestamptz; `UTCDateTime` hands back aware datetimes
+on both.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    Dialect,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(
+        self, value: datetime | None, dialect: Dialect
+    ) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime reached the store")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+# JSONB on Postgres (indexable, compact), JSON text elsewhere.
+Json = JSON().with_variant(JSONB(), "postgresql")
+
+metadata = MetaData()
+
+
+def _record_columns() -> list[Column[Any]]:
+    """Columns shared by a memory's versions and its head (the current version)."""
+    return [
+        Column("tenant_id", String(64), nullable=False),
+        Column("namespace", String(256), nullable=False),
+        Column("subject_ref", String(256), nullable=False),
+        Column("kind", String(16), nullable=False),
+        Column("key", String(128)),
+        Column("content", Text, nullable=False),
+        Column("structured_value", Json),
+        Column("source_refs", Json, nullable=False),
+        Column("source_type", String(32), nullable=False),
+        Column("confidence", Float, nullable=False),
+        Column("sensitivity", String(16), nullable=False),
+        Column("valid_from", UTCDateTime),
+        Column("valid_to", UTCDateTime),
+        Column("recorded_at", UTCDateTime, nullable=False),
+        Column("expires_at", UTCDateTime),
+        Column("consent_ref", String(256)),
+        Column("status", String(16), nullable=False),
+        Column("content_hash", String(80), nullable=False),
+        Column("extractor", Json, nullable=False),
+        Column("written_by", String(256), nullable=False),
+        Column("conflict_group", String(64)),
+    ]
+
+
+# Every version of every memory; a change appends a row. Erasure blanks content in place.
+memory_versions = Table(
+    "memory_versions",
+    metadata,
+    Column("memory_id", String(64), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    *_record_columns(),
+    Column("change", String(64), nullable=False),
+)
+
+# The current version of each memory: what reads re-check against.
+memory_heads = Table(
+    "memory_heads",
+    metadata,
+    Column("memory_id", String(64), primary_key=True),
+    Column("version", Integer, nullable=False),
+    *_record_columns(),
+    Index("ix_heads_ns_key", "namespace", "key"),
+    Index("ix_heads_ns_hash", "namespace", "content_hash"),
+    Index("ix_heads_tenant_subject", "tenant_id", "subject_ref"),
+    Index("ix_heads_expires", "expires_at"),
+)
+
+# One row per (namespace, slot): the unit of optimistic concurrency for a key (or, for a memory
+# without key, for its content hash). Every commit to a slot moves its version by one.
+key_slots = Table(
+    "key_slots",
+    metadata,
+    Column("namespace", String(256), primary_key=True),
+    Column("slot", String(160), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+# Written in the same transaction as every record change; projections follow it.
+memory_outbox = Table(
+    "memory_outbox",
+    metadata,
+    Column(
+        "seq",
+        BigInteger().with_variant(Integer, "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("event_id", String(96), nullable=False, unique=True),
+    Column("memory_id", String(64), nullable=False),
+    Column("memory_version", Integer, nullable=False),
+    Column("tenant_id", String(64), nullable=False),
+    Column("namespace", String(256), nullable=False),
+    Column("operation", String(32), nullable=False),
+    Column("payload", Json, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("processed_at", UTCDateTime),
+    Index("ix_outbox_unprocessed", "processed_at", "seq"),
+)
+
+audit_events = Table(
+    "audit_events",
+    metadata,
+    Column(
+        "seq",
+        BigInteger().with_variant(Integer, "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("at", UTCDateTime, nullable=False),
+    Column("tenant_id", String(64), nullable=False),
+    Column("namespace", String(256)),
+    Column("workflow_id", String(256)),
+    Column("stage", String(48), nullable=False),
+    Column("outcome", String(48), nullable=False),
+    Column("decision", String(16)),
+    Column("relation", String(16)),
+    Column("reason_code", String(48)),
+    Column("memory_id", String(64)),
+    Column("memory_version", Integer),
+    Column("principal", String(256)),
+    Column("extractor", Json),
+    Column("details", Json, nullable=False),
+    Index("ix_audit_memory", "memory_id"),
+    Index("ix_audit_workflow", "workflow_id"),
+)
+
+# Commits already applied, so a retried commit activity returns the first result instead of
+# writing twice.
+applied_commits = Table(
+    "applied_commits",
+    metadata,
+    Column("commit_id", String(256), primary_key=True),
+    Column("result", Json, nullable=False),
+    Column("committed_at", UTCDateTime, nullable=False),
+)
+
+deletion_receipts = Table(
+    "deletion_receipts",
+    metadata,
+    Column("deletion_id", String(64), primary_key=True),
+    Column("tenant_id", String(64), nullable=False),
+    Column("scope_fingerprint", String(32), nullable=False),
+    Column("verification_status", String(16), nullable=False),
+    Column("requested_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("receipt", Json, nullable=False),
+    Index("ix_receipts_scope", "tenant_id", "scope_fingerprint"),
+)
+
+# Probe material of a deletion in progress (the erased text and its hash), kept here rather than
+# in workflow history so that it is gone once verification is over.
+deletion_probes = Table(
+    "deletion_probes",
+    metadata,
+    Column("deletion_id", String(64), primary_key=True),
+    Column("memory_id", String(64), primary_key=True),
+    Column("namespace", String(256), nullable=False),
+    Column("key", String(128)),
+    Column("content", Text, nullable=False),
+)
+
+principals = Table(
+    "principals",
+    metadata,
+    Column("ref", String(256), primary_key=True),
+    Column("tenant_id", String(64), nullable=False),
+    Column("type", String(16), nullable=False),
+    Column("definition", Json, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+# Per-namespace generation: every write, deletion and expiry bumps it; caches key on it.
+cache_generations = Table(
+    "cache_generations",
+    metadata,
+    Column("namespace", String(256), primary_key=True),
+    Column("generation", BigInteger().with_variant(Integer, "sqlite"), nullable=False),
+)
+
+__all__ = [
+    "applied_commits",
+    "audit_events",
+    "cache_generations",
+    "deletion_probes",
+    "deletion_receipts",
+    "key_slots",
+    "memory_heads",
+    "memory_outbox",
+    "memory_versions",
+    "metadata",
+    "principals",
+]

@@ -1,0 +1,39 @@
+"""Workflows: one module each, small and deterministic. They import only models and activity
+references (passed through the sandbox) and keep all logic in the domain package."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from temporalio.common import RetryPolicy
+from temporalio.exceptions import ActivityError, ApplicationError
+
+#: Local activities on the hot path: quick retries for passing store faults; domain errors are
+#: non-retryable and fail at once.
+LOCAL_RETRY = RetryPolicy(
+    initial_interval=timedelta(milliseconds=50),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(seconds=2),
+    maximum_attempts=6,
+)
+LOCAL_TIMEOUT = timedelta(seconds=30)
+
+
+def error_type(exc: BaseException) -> str | None:
+    """The ApplicationError type behind an activity failure, if any."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, ApplicationError) and cause.type:
+            return cause.type
+        cause = cause.__cause__
+    return None
+
+
+def reraise_typed(exc: ActivityError) -> ApplicationError:
+    """The workflow fails with the same typed, non-retryable error its activity raised."""
+    cause = exc.cause
+    if isinstance(cause, ApplicationError):
+        return ApplicationError(
+            cause.message, *cause.details, type=cause.type, non_retryable=True
+        )
+    return ApplicationError(str(exc), type="MemoryServiceError", non_retryable=True)
