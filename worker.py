@@ -47,7 +47,7 @@ def build_worker(
 
 
 async def ensure_search_attributes(client: Client, namespace: str) -> None:
-    """Register the operator search attributes where the server lets us (dev server, self-hosted)."""
+    """Register the operator search attributes where the server allows it (dev, self-hosted)."""
     from temporalio.api.enums.v1 import IndexedValueType
     from temporalio.api.operatorservice.v1 import (
         AddSearchAttributesRequest,

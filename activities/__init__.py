@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from temporalio.exceptions import ApplicationError
 
@@ -40,13 +40,17 @@ def to_application_error(exc: MemoryServiceError) -> ApplicationError:
     )
 
 
+class ActivityGroup(Protocol):
+    def activities(self) -> list[Callable[..., Any]]: ...
+
+
 def all_activities(stores: Any, settings: Any) -> list[Callable[..., Any]]:
     """Every activity of the service, bound to this process's stores."""
     from activities.deletion import DeletionActivities
     from activities.projection import ProjectionActivities
     from activities.write import WriteActivities
 
-    groups = [
+    groups: list[ActivityGroup] = [
         WriteActivities(stores, settings),
         ProjectionActivities(stores),
         DeletionActivities(stores, settings),

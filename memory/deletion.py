@@ -36,10 +36,14 @@ def resolve_scope(stores: Stores, tenant: str, scope: DeletionScope) -> list[Mem
     return records
 
 
-def authorize(principal: Principal, tenant: str, scope: DeletionScope, records: list[MemoryRecord]) -> None:
+def authorize(
+    principal: Principal, tenant: str, scope: DeletionScope, records: list[MemoryRecord]
+) -> None:
     """All or nothing: a principal that may not delete every covered namespace deletes nothing."""
     if principal.tenant != tenant:
-        raise UnauthorizedNamespace(f"{principal.ref} may not delete in tenant {tenant}", field="scope")
+        raise UnauthorizedNamespace(
+            f"{principal.ref} may not delete in tenant {tenant}", field="scope"
+        )
     namespaces = {r.namespace for r in records}
     if scope.namespace is not None:
         namespaces.add(scope.namespace)
@@ -93,7 +97,7 @@ def verify_erased(
         keyword_hits = {
             h.memory_id for text in texts for h in projection.keyword_search(text, wide, 50)
         }
-        vectors = stores.embedder.embed(texts) if texts else []
+        vectors = stores.embedder.embed(texts)
         vector_hits = {h.memory_id for v in vectors for h in projection.vector_search(v, wide, 50)}
         leaked_rows = projection.state(memory_ids)
     else:
@@ -107,7 +111,9 @@ def verify_erased(
     )
     results.append(
         ProbeResult(
-            probe="vector_search", passed=not vector_hits & erased, returned=len(vector_hits & erased)
+            probe="vector_search",
+            passed=not vector_hits & erased,
+            returned=len(vector_hits & erased),
         )
     )
     results.append(
@@ -126,7 +132,9 @@ def verify_erased(
                 now=at,
             )
             leaked_recall += sum(
-                1 for m in recall.memories if m.memory_id in erased or any(t in m.content for t in texts)
+                1
+                for m in recall.memories
+                if m.memory_id in erased or any(t in m.content for t in texts)
             )
     results.append(ProbeResult(probe="recall", passed=leaked_recall == 0, returned=leaked_recall))
     return results

@@ -113,7 +113,11 @@ class DevServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                err = self.process.stderr.read().decode(errors="replace") if self.process.stderr else ""
+                err = (
+                    self.process.stderr.read().decode(errors="replace")
+                    if self.process.stderr
+                    else ""
+                )
                 raise ServiceUnavailable(f"the Temporal dev server exited: {err.strip()[-500:]}")
             if port_open("127.0.0.1", self.port):
                 return

@@ -13,7 +13,7 @@ before any workflow starts, a workflow turns it into a non-retryable `Applicatio
     ├── PolicyRefusal                a well-formed request the policy refuses (code = reason code)
     │   └── UnauthorizedNamespace
     ├── NotFound                     unknown principal, receipt, thread, ...
-    ├── VersionConflict              optimistic concurrency lost (internal; the pipeline re-resolves)
+    ├── VersionConflict              lost an optimistic-concurrency race (the pipeline re-resolves)
     └── ServiceUnavailable           Temporal or a store cannot be reached
 """
 
@@ -27,9 +27,7 @@ class MemoryServiceError(Exception):
     #: True only for passing faults an activity retry can cure; bad input and refusals never are.
     retryable: bool = False
 
-    def __init__(
-        self, message: str, *, field: str | None = None, code: str | None = None
-    ) -> None:
+    def __init__(self, message: str, *, field: str | None = None, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
@@ -41,7 +39,9 @@ class MemoryServiceError(Exception):
         return f"{self.message}{where}"
 
 
-class InvalidInput(MemoryServiceError):
+class InvalidInput(MemoryServiceError, ValueError):
+    """Also a ValueError, so that pydantic validators raising it yield a located ValidationError."""
+
     code = "invalid_input"
 
 

@@ -80,9 +80,7 @@ def content_hash(content: str, structured_value: dict[str, Any] | None = None) -
     h.update(" ".join(content.split()).encode())
     if structured_value is not None:
         h.update(b"\x00")
-        h.update(
-            json.dumps(structured_value, sort_keys=True, ensure_ascii=False).encode()
-        )
+        h.update(json.dumps(structured_value, sort_keys=True, ensure_ascii=False).encode())
     return "sha256:" + h.hexdigest()
 
 
@@ -413,9 +411,7 @@ class DeletionScope(Model):
             parse_namespace(self.namespace)
         check_key(self.key)
         if self.subject_ref is None and self.namespace is None:
-            raise InvalidInput(
-                "a deletion scope needs subject_ref or namespace", field="scope"
-            )
+            raise InvalidInput("a deletion scope needs subject_ref or namespace", field="scope")
         if self.key is not None and self.namespace is None:
             raise InvalidInput("a key scope needs its namespace", field="scope")
         return self

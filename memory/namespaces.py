@@ -52,20 +52,14 @@ def parse_namespace(text: str) -> Namespace:
             field="namespace",
         )
     if not _TENANT.match(parts[1]):
-        raise InvalidNamespace(
-            f"invalid tenant in namespace {text!r}", field="namespace"
-        )
+        raise InvalidNamespace(f"invalid tenant in namespace {text!r}", field="namespace")
     if len(parts) == 2:
         return Namespace(parts[1])
     scope, ident = parts[2], parts[3]
     if scope not in SCOPES:
-        raise InvalidNamespace(
-            f"invalid scope {scope!r} in namespace {text!r}", field="namespace"
-        )
+        raise InvalidNamespace(f"invalid scope {scope!r} in namespace {text!r}", field="namespace")
     if not _ID.match(ident):
-        raise InvalidNamespace(
-            f"invalid id {ident!r} in namespace {text!r}", field="namespace"
-        )
+        raise InvalidNamespace(f"invalid id {ident!r} in namespace {text!r}", field="namespace")
     return Namespace(parts[1], cast(Scope, scope), ident)
 
 
@@ -113,26 +107,18 @@ def parse_pattern(text: str) -> NamespacePattern:
     tenant = segments[1]
     # The tenant segment may be a literal only: a pattern never spans tenants.
     if not _TENANT.match(tenant):
-        raise InvalidNamespace(
-            f"invalid tenant in namespace pattern {text!r}", field="pattern"
-        )
+        raise InvalidNamespace(f"invalid tenant in namespace pattern {text!r}", field="pattern")
     for i, seg in enumerate(segments[2:], start=2):
         if seg == "**":
             continue
         if seg == "*":
             continue
         if i == 2 and seg not in SCOPES:
-            raise InvalidNamespace(
-                f"invalid scope {seg!r} in pattern {text!r}", field="pattern"
-            )
+            raise InvalidNamespace(f"invalid scope {seg!r} in pattern {text!r}", field="pattern")
         if i == 3 and not _ID.match(seg):
-            raise InvalidNamespace(
-                f"invalid id {seg!r} in pattern {text!r}", field="pattern"
-            )
+            raise InvalidNamespace(f"invalid id {seg!r} in pattern {text!r}", field="pattern")
     if "**" in segments[2:-1]:
-        raise InvalidNamespace(
-            f"'**' may only end a pattern: {text!r}", field="pattern"
-        )
+        raise InvalidNamespace(f"'**' may only end a pattern: {text!r}", field="pattern")
     return NamespacePattern(text, segments)
 
 

@@ -47,10 +47,11 @@ class Backup(_Section):
         return timedelta(days=self.retention_days)
 
 
+_NEEDS_CONSENT: tuple[Sensitivity, ...] = ("confidential", "restricted")
+
+
 class Consent(_Section):
-    required_for: list[Sensitivity] = Field(
-        default_factory=lambda: ["confidential", "restricted"]
-    )
+    required_for: list[Sensitivity] = Field(default_factory=lambda: list(_NEEDS_CONSENT))
 
 
 class Policy(_Section):
@@ -66,9 +67,7 @@ def load_policy(path: Path | None = None) -> Policy:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise InvalidInput(
-            f"policy file {path} does not exist", field="policy_file"
-        ) from None
+        raise InvalidInput(f"policy file {path} does not exist", field="policy_file") from None
     except tomllib.TOMLDecodeError as exc:
         raise InvalidInput(f"policy file {path} is not valid TOML: {exc}") from None
     try:
@@ -76,6 +75,4 @@ def load_policy(path: Path | None = None) -> Policy:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise InvalidInput(
-            f"policy file {path}: {where}: {first['msg']}", field=where
-        ) from None
+        raise InvalidInput(f"policy file {path}: {where}: {first['msg']}", field=where) from None

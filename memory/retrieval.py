@@ -68,8 +68,8 @@ class Reader:
 
         reasons: dict[str, list[str]] = {}
         relevance: dict[str, float] = {}
-        for record in canonical.key_records(allowed, query.keys, READABLE_STATUSES):
-            reasons.setdefault(record.memory_id, []).append(f"key:{record.key}")
+        for keyed in canonical.key_records(allowed, query.keys, READABLE_STATUSES):
+            reasons.setdefault(keyed.memory_id, []).append(f"key:{keyed.key}")
 
         text = " ".join(t for t in (query.query, query.task) if t)
         if text:
@@ -89,7 +89,7 @@ class Reader:
 
         records = canonical.heads(reasons)
         # "As recorded by `at`": a head written after `at` is replaced by the version known then.
-        late = [m for m, r in records.items() if r.recorded_at > at]
+        late = [m for m, head in records.items() if head.recorded_at > at]
         if late:
             known = canonical.as_of(late, at)
             for memory_id in late:
@@ -101,7 +101,9 @@ class Reader:
         scored: list[RetrievedMemory] = []
         for memory_id, why in reasons.items():
             record = records.get(memory_id)
-            if record is None or not self._admissible(record, allowed, kinds, ceiling, at, valid_at):
+            if record is None or not self._admissible(
+                record, allowed, kinds, ceiling, at, valid_at
+            ):
                 continue
             score = self._score(record, relevance.get(memory_id, 0.0), why, at)
             scored.append(_retrieved(record, score, [*why, "canonical_checked"]))

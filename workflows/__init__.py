@@ -4,9 +4,13 @@ references (passed through the sandbox) and keep all logic in the domain package
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any, TypeVar
 
+from pydantic import BaseModel, ValidationError
 from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError
+
+from memory.errors import from_validation_error
 
 #: Local activities on the hot path: quick retries for passing store faults; domain errors are
 #: non-retryable and fail at once.
@@ -33,7 +37,29 @@ def reraise_typed(exc: ActivityError) -> ApplicationError:
     """The workflow fails with the same typed, non-retryable error its activity raised."""
     cause = exc.cause
     if isinstance(cause, ApplicationError):
-        return ApplicationError(
-            cause.message, *cause.details, type=cause.type, non_retryable=True
-        )
+        return ApplicationError(cause.message, *cause.details, type=cause.type, non_retryable=True)
     return ApplicationError(str(exc), type="MemoryServiceError", non_retryable=True)
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_input(model: type[M], raw: M | dict[str, Any]) -> M:
+    """Validate a workflow's input inside the workflow.
+
+    Workflows declare `Model | dict` so that a malformed request (from any SDK) still decodes and
+    then fails the workflow with a typed, non-retryable error, instead of failing its first task
+    over and over.
+    """
+    if isinstance(raw, model):
+        return raw
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        err = from_validation_error(exc, model.__name__)
+        raise ApplicationError(
+            err.message,
+            {"code": err.code, "field": err.field},
+            type="InvalidInput",
+            non_retryable=True,
+        ) from None

@@ -6,6 +6,8 @@ the running deletion. The receipt can be queried (`receipt`) while the workflow 
 
 from __future__ import annotations
 
+from typing import Any
+
 from temporalio import workflow
 from temporalio.exceptions import ActivityError
 
@@ -18,7 +20,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from activities.projection import ProjectInput, ProjectionActivities
     from memory.models import DeleteRequest, DeletionReceipt
-    from workflows import LOCAL_RETRY, LOCAL_TIMEOUT, reraise_typed
+    from workflows import LOCAL_RETRY, LOCAL_TIMEOUT, parse_input, reraise_typed
 
 #: A failed verification is followed by a re-projection and another verification, this often.
 MAX_VERIFICATIONS = 3
@@ -34,7 +36,8 @@ class DeleteSubject:
         return self._receipt
 
     @workflow.run
-    async def run(self, request: DeleteRequest) -> DeletionReceipt:
+    async def run(self, raw: DeleteRequest | dict[str, Any]) -> DeletionReceipt:
+        request = parse_input(DeleteRequest, raw)
         info = workflow.info()
         try:
             started = await workflow.execute_local_activity_method(
@@ -55,7 +58,9 @@ class DeleteSubject:
 
         erased = await workflow.execute_local_activity_method(
             DeletionActivities.erase_memories,
-            EraseInput(deletion_id=receipt.deletion_id, memory_ids=started.memory_ids, at=started.at),
+            EraseInput(
+                deletion_id=receipt.deletion_id, memory_ids=started.memory_ids, at=started.at
+            ),
             start_to_close_timeout=LOCAL_TIMEOUT,
             retry_policy=LOCAL_RETRY,
         )

@@ -6,6 +6,8 @@ A lost optimistic-concurrency race re-resolves against the new state (bounded).
 
 from __future__ import annotations
 
+from typing import Any
+
 from temporalio import workflow
 from temporalio.exceptions import ActivityError, ApplicationError
 
@@ -19,7 +21,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from memory.models import AuditEvent, WriteRequest, WriteResult
     from memory.stores.canonical import CommitResult
-    from workflows import LOCAL_RETRY, LOCAL_TIMEOUT, error_type, reraise_typed
+    from workflows import LOCAL_RETRY, LOCAL_TIMEOUT, error_type, parse_input, reraise_typed
 
 MAX_RESOLVE_ATTEMPTS = 8
 
@@ -27,7 +29,8 @@ MAX_RESOLVE_ATTEMPTS = 8
 @workflow.defn(name="WriteMemory")
 class WriteMemory:
     @workflow.run
-    async def run(self, request: WriteRequest) -> WriteResult:
+    async def run(self, raw: WriteRequest | dict[str, Any]) -> WriteResult:
+        request = parse_input(WriteRequest, raw)
         info = workflow.info()
         try:
             prepared = await workflow.execute_local_activity_method(

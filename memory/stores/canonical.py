@@ -141,9 +141,7 @@ def _upsert(
     update: dict[str, Any] | None = None,
 ) -> None:
     """INSERT ... ON CONFLICT DO UPDATE, on SQLite and Postgres alike."""
-    stmt = (sqlite_insert if conn.dialect.name == "sqlite" else pg_insert)(
-        table
-    ).values(**values)
+    stmt = (sqlite_insert if conn.dialect.name == "sqlite" else pg_insert)(table).values(**values)
     if update is None:
         update = {k: stmt.excluded[k] for k in values if k not in keys}
     conn.execute(stmt.on_conflict_do_update(index_elements=keys, set_=update))
@@ -177,17 +175,13 @@ class CanonicalStore:
             self.engine = self._sqlite_engine(url, immediate=True)
             self.read_engine = self._sqlite_engine(url, immediate=False)
         else:
-            self.engine = create_engine(
-                url, pool_pre_ping=True, pool_size=10, max_overflow=10
-            )
+            self.engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
             self.read_engine = self.engine
         self._migrated = threading.Event()
 
     @staticmethod
     def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
-        engine = create_engine(
-            url, connect_args={"timeout": 30, "check_same_thread": False}
-        )
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
 
         @event.listens_for(engine, "connect")
         def _connect(dbapi_connection: Any, _record: Any) -> None:
@@ -249,7 +243,7 @@ class CanonicalStore:
             _upsert(conn, principals, values, keys=["ref"])
 
     def get_principal(self, ref: str) -> Principal:
-        """The registered principal; a user needs no registration (its rights follow from its id)."""
+        """The registered principal; users need no registration (their id gives their rights)."""
         type_, tenant, id_ = parse_principal_ref(ref)
         with self._read() as conn:
             row = conn.execute(
@@ -268,9 +262,7 @@ class CanonicalStore:
         if not ids:
             return {}
         with self._read() as conn:
-            rows = conn.execute(
-                select(memory_heads).where(memory_heads.c.memory_id.in_(ids))
-            )
+            rows = conn.execute(select(memory_heads).where(memory_heads.c.memory_id.in_(ids)))
             return {r.memory_id: _row_to_record(r) for r in rows}
 
     def head(self, memory_id: str) -> MemoryRecord | None:
@@ -285,9 +277,7 @@ class CanonicalStore:
             )
             return [_row_to_record(r) for r in rows]
 
-    def as_of(
-        self, memory_ids: Iterable[str], recorded_by: datetime
-    ) -> dict[str, MemoryRecord]:
+    def as_of(self, memory_ids: Iterable[str], recorded_by: datetime) -> dict[str, MemoryRecord]:
         """Each memory as the system knew it at `recorded_by` (absent if it did not know it yet)."""
         ids = list(dict.fromkeys(memory_ids))
         if not ids:
@@ -333,9 +323,7 @@ class CanonicalStore:
         cond = (
             memory_heads.c.key == value
             if kind == "key"
-            else and_(
-                memory_heads.c.key.is_(None), memory_heads.c.content_hash == value
-            )
+            else and_(memory_heads.c.key.is_(None), memory_heads.c.content_hash == value)
         )
         with self._read() as conn:
             version = conn.execute(
@@ -349,9 +337,7 @@ class CanonicalStore:
                 .where(memory_heads.c.status.in_(("active", "superseded")))
                 .order_by(memory_heads.c.valid_from, memory_heads.c.recorded_at)
             )
-            return SlotState(
-                version=version or 0, records=[_row_to_record(r) for r in rows]
-            )
+            return SlotState(version=version or 0, records=[_row_to_record(r) for r in rows])
 
     def subject_heads(self, tenant_id: str, subject_ref: str) -> list[MemoryRecord]:
         with self._read() as conn:
@@ -363,9 +349,7 @@ class CanonicalStore:
             )
             return [_row_to_record(r) for r in rows]
 
-    def namespace_heads(
-        self, namespace: str, key: str | None = None
-    ) -> list[MemoryRecord]:
+    def namespace_heads(self, namespace: str, key: str | None = None) -> list[MemoryRecord]:
         query = select(memory_heads).where(memory_heads.c.namespace == namespace)
         if key is not None:
             query = query.where(memory_heads.c.key == key)
@@ -375,9 +359,7 @@ class CanonicalStore:
     def generations(self, namespaces: Sequence[str]) -> dict[str, int]:
         with self._read() as conn:
             rows = conn.execute(
-                select(cache_generations).where(
-                    cache_generations.c.namespace.in_(list(namespaces))
-                )
+                select(cache_generations).where(cache_generations.c.namespace.in_(list(namespaces)))
             )
             found = {r.namespace: r.generation for r in rows}
         return {ns: found.get(ns, 0) for ns in namespaces}
@@ -403,9 +385,7 @@ class CanonicalStore:
                     written.append(self._apply_change(conn, change, plan.at))
                 for record in plan.new_records:
                     values = _record_values(record)
-                    conn.execute(
-                        insert(memory_versions).values(**values, change="created")
-                    )
+                    conn.execute(insert(memory_versions).values(**values, change="created"))
                     conn.execute(insert(memory_heads).values(**values))
                     written.append((record.memory_id, record.version))
                 seqs = self._append_outbox(
@@ -426,9 +406,7 @@ class CanonicalStore:
                     plan.at,
                 )
                 self._bump_generations(conn, [plan.namespace])
-                result = CommitResult(
-                    commit_id=plan.commit_id, written=written, outbox_seqs=seqs
-                )
+                result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
                 conn.execute(
                     insert(applied_commits).values(
                         commit_id=plan.commit_id,
@@ -437,9 +415,7 @@ class CanonicalStore:
                     )
                 )
                 return result
-        except (
-            OperationalError
-        ) as exc:  # SQLite busy beyond the timeout, PG serialization
+        except OperationalError as exc:  # SQLite busy beyond the timeout, PG serialization
             raise VersionConflict(f"store busy: {exc.orig}") from exc
 
     def _advance_slot(
@@ -454,9 +430,7 @@ class CanonicalStore:
             if exists is not None:
                 raise VersionConflict(f"slot {slot} moved to version {exists}")
             conn.execute(
-                insert(key_slots).values(
-                    namespace=namespace, slot=slot, version=1, updated_at=at
-                )
+                insert(key_slots).values(namespace=namespace, slot=slot, version=1, updated_at=at)
             )
             return
         moved = conn.execute(
@@ -608,10 +582,7 @@ class CanonicalStore:
         if unprocessed_only:
             query = query.where(memory_outbox.c.processed_at.is_(None))
         with self._read() as conn:
-            return [
-                OutboxEvent.model_validate(dict(r._mapping))
-                for r in conn.execute(query)
-            ]
+            return [OutboxEvent.model_validate(dict(r._mapping)) for r in conn.execute(query)]
 
     def mark_processed(self, seqs: Sequence[int], at: datetime) -> None:
         if not seqs:
@@ -626,11 +597,48 @@ class CanonicalStore:
                 .values(processed_at=at)
             )
 
+    def bulk_insert(self, records: Sequence[MemoryRecord], at: datetime) -> list[int]:
+        """Insert new memories (version 1) with their outbox events, without resolution.
+
+        For loads that were resolved elsewhere or need none (benchmarks, imports of raw
+        episodes); every row still gets its outbox event in the same transaction.
+        """
+        if not records:
+            return []
+        values = [_record_values(r) for r in records]
+        with self._write() as conn:
+            conn.execute(insert(memory_versions), [{**v, "change": "created"} for v in values])
+            conn.execute(insert(memory_heads), values)
+            first = conn.execute(select(func.coalesce(func.max(memory_outbox.c.seq), 0))).scalar_one()
+            conn.execute(
+                insert(memory_outbox),
+                [
+                    {
+                        "event_id": f"bulk:{r.memory_id}:{r.version}",
+                        "memory_id": r.memory_id,
+                        "memory_version": r.version,
+                        "tenant_id": r.tenant_id,
+                        "namespace": r.namespace,
+                        "operation": "upsert",
+                        "payload": {"memory_id": r.memory_id, "version": r.version},
+                        "created_at": at,
+                    }
+                    for r in records
+                ],
+            )
+            seqs = list(
+                conn.execute(
+                    select(memory_outbox.c.seq)
+                    .where(memory_outbox.c.seq > first)
+                    .where(memory_outbox.c.event_id.like("bulk:%"))
+                ).scalars()
+            )
+            self._bump_generations(conn, {r.namespace for r in records})
+        return seqs
+
     # ---------------------------------------------------------------------------- erasure
 
-    def erase(
-        self, deletion_id: str, memory_ids: Sequence[str], at: datetime
-    ) -> EraseResult:
+    def erase(self, deletion_id: str, memory_ids: Sequence[str], at: datetime) -> EraseResult:
         """Tombstone each memory and blank the content of all its versions.
 
         Ids, versions, times and source refs stay (the audit needs them); content, structured
@@ -643,9 +651,7 @@ class CanonicalStore:
         versions_erased = 0
         with self._write() as conn:
             rows = conn.execute(
-                select(memory_heads).where(
-                    memory_heads.c.memory_id.in_(list(memory_ids))
-                )
+                select(memory_heads).where(memory_heads.c.memory_id.in_(list(memory_ids)))
             ).all()
             for row in rows:
                 namespaces.add(row.namespace)
@@ -676,9 +682,7 @@ class CanonicalStore:
                     recorded_at=at,
                 )
                 conn.execute(
-                    insert(memory_versions).values(
-                        **values, change=f"erased:{deletion_id}"
-                    )
+                    insert(memory_versions).values(**values, change=f"erased:{deletion_id}")
                 )
                 conn.execute(
                     update(memory_heads)
@@ -708,18 +712,14 @@ class CanonicalStore:
             return [
                 dict(r._mapping)
                 for r in conn.execute(
-                    select(deletion_probes).where(
-                        deletion_probes.c.deletion_id == deletion_id
-                    )
+                    select(deletion_probes).where(deletion_probes.c.deletion_id == deletion_id)
                 )
             ]
 
     def drop_probes(self, deletion_id: str) -> None:
         with self._write() as conn:
             conn.execute(
-                delete(deletion_probes).where(
-                    deletion_probes.c.deletion_id == deletion_id
-                )
+                delete(deletion_probes).where(deletion_probes.c.deletion_id == deletion_id)
             )
 
     # ---------------------------------------------------------------------------- receipts

@@ -81,9 +81,7 @@ class Projection(Protocol):
     def remove(self, memory_ids: Sequence[str]) -> None: ...
     def state(self, memory_ids: Sequence[str]) -> dict[str, ProjectedState]: ...
     def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]: ...
-    def keyword_search(
-        self, text: str, filters: SearchFilters, limit: int
-    ) -> list[Hit]: ...
+    def keyword_search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]: ...
     def vector_search(
         self, vector: npt.NDArray[np.float32], filters: SearchFilters, limit: int
     ) -> list[Hit]: ...
@@ -141,9 +139,7 @@ def projectable(record: MemoryRecord | None) -> bool:
     )
 
 
-def project(
-    canonical: CanonicalStore, projection: Projection, memory_ids: Iterable[str]
-) -> int:
+def project(canonical: CanonicalStore, projection: Projection, memory_ids: Iterable[str]) -> int:
     """Make the projection equal to the current canonical state of these memories."""
     ids = list(dict.fromkeys(memory_ids))
     heads = canonical.heads(ids)
@@ -187,17 +183,11 @@ class _Matrix:
 
     rev: int
     ids: list[str] = field(default_factory=list)
-    versions: npt.NDArray[np.int64] = field(
-        default_factory=lambda: np.zeros(0, np.int64)
-    )
-    vectors: npt.NDArray[np.float32] = field(
-        default_factory=lambda: np.zeros((0, 0), np.float32)
-    )
+    versions: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    vectors: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     kinds: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, np.int8))
     statuses: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, np.int8))
-    sensitivity: npt.NDArray[np.int8] = field(
-        default_factory=lambda: np.zeros(0, np.int8)
-    )
+    sensitivity: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, np.int8))
     valid_from: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     valid_to: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     expires_at: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
@@ -217,8 +207,8 @@ class _Matrix:
 
 
 class EmbeddedProjection:
-    name = "embedded"
-    indexes = ("vector", "search")
+    name: str = "embedded"
+    indexes: tuple[str, ...] = ("vector", "search")
 
     def __init__(self, path: Path, embedder: Embedder) -> None:
         self.path = path
@@ -260,8 +250,7 @@ class EmbeddedProjection:
             )
             meta = dict(conn.execute("SELECT k, v FROM proj_meta").fetchall())
             if meta and (
-                meta.get("schema") != SCHEMA_VERSION
-                or meta.get("embedder") != self.embedder.name
+                meta.get("schema") != SCHEMA_VERSION or meta.get("embedder") != self.embedder.name
             ):
                 # A read model of another shape: drop it, repair rebuilds it from canonical.
                 self._drop_all(conn)
@@ -294,7 +283,8 @@ class EmbeddedProjection:
         table = _fts_table(tenant_id)
         if table not in self._fts_known:
             conn.execute(
-                f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(content, tokenize='trigram')"
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS {table}"
+                " USING fts5(content, tokenize='trigram')"
             )
             self._fts_known.add(table)
         return table
@@ -349,9 +339,7 @@ class EmbeddedProjection:
                         " WHERE rid=?",
                         (*values, rid),
                     )
-                    conn.execute(
-                        f"DELETE FROM {_fts_table(old[2])} WHERE rowid = ?", (rid,)
-                    )
+                    conn.execute(f"DELETE FROM {_fts_table(old[2])} WHERE rowid = ?", (rid,))
                 conn.execute(
                     f"INSERT INTO {fts}(rowid, content) VALUES (?, ?)",
                     (rid, record.content),
@@ -379,9 +367,7 @@ class EmbeddedProjection:
                     continue
                 rid, namespace, tenant_id = row
                 self._ensure_fts(conn, tenant_id)
-                conn.execute(
-                    f"DELETE FROM {_fts_table(tenant_id)} WHERE rowid = ?", (rid,)
-                )
+                conn.execute(f"DELETE FROM {_fts_table(tenant_id)} WHERE rowid = ?", (rid,))
                 conn.execute("DELETE FROM proj_memories WHERE rid = ?", (rid,))
                 touched[namespace] = tenant_id
             self._bump(conn, touched)
@@ -431,9 +417,7 @@ class EmbeddedProjection:
         m.versions = np.fromiter((r[1] for r in rows), np.int64, len(rows))
         m.kinds = np.fromiter((_KIND_CODE[r[2]] for r in rows), np.int8, len(rows))
         m.statuses = np.fromiter((_STATUS_CODE[r[3]] for r in rows), np.int8, len(rows))
-        m.sensitivity = np.fromiter(
-            (SENSITIVITY_ORDER[r[4]] for r in rows), np.int8, len(rows)
-        )
+        m.sensitivity = np.fromiter((SENSITIVITY_ORDER[r[4]] for r in rows), np.int8, len(rows))
         m.valid_from = np.fromiter(
             (-math.inf if r[5] is None else r[5] for r in rows), np.float64, len(rows)
         )
@@ -444,9 +428,7 @@ class EmbeddedProjection:
             (math.inf if r[7] is None else r[7] for r in rows), np.float64, len(rows)
         )
         m.vectors = (
-            np.frombuffer(b"".join(r[8] for r in rows), dtype=np.float32).reshape(
-                len(rows), dim
-            )
+            np.frombuffer(b"".join(r[8] for r in rows), dtype=np.float32).reshape(len(rows), dim)
             if rows
             else np.zeros((0, dim), np.float32)
         )
@@ -488,9 +470,7 @@ class EmbeddedProjection:
             hit.vector_rank = rank
         return hits
 
-    def keyword_search(
-        self, text: str, filters: SearchFilters, limit: int
-    ) -> list[Hit]:
+    def keyword_search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
         terms = keyword_terms(text)
         if not terms:
             return []
@@ -512,7 +492,8 @@ class EmbeddedProjection:
         if filters.valid_at is not None:
             t = filters.valid_at.timestamp()
             where.append(
-                "(p.valid_from IS NULL OR p.valid_from <= ?) AND (p.valid_to IS NULL OR ? < p.valid_to)"
+                "(p.valid_from IS NULL OR p.valid_from <= ?)"
+                " AND (p.valid_to IS NULL OR ? < p.valid_to)"
             )
             params.extend((t, t))
         if filters.not_expired_at is not None:
@@ -533,9 +514,7 @@ class EmbeddedProjection:
             f" ORDER BY bm25({table}) LIMIT ?",
             params,
         ).fetchall()
-        return [
-            Hit(r[0], r[1], r[2], keyword_rank=rank) for rank, r in enumerate(rows, 1)
-        ]
+        return [Hit(r[0], r[1], r[2], keyword_rank=rank) for rank, r in enumerate(rows, 1)]
 
     def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
         """Hybrid: vector and keyword rankings fused by reciprocal rank."""

@@ -9,9 +9,7 @@ from memory.stores.schema import metadata
 config = context.config
 connection = config.attributes.get("connection")
 if connection is None:  # pragma: no cover - only the store runs migrations
-    raise RuntimeError(
-        "run migrations through `memctl db upgrade` or CanonicalStore.migrate()"
-    )
+    raise RuntimeError("run migrations through `memctl db upgrade` or CanonicalStore.migrate()")
 
 context.configure(
     connection=connection,

