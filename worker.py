@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import os
 import signal
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -103,6 +105,11 @@ def main() -> None:
         await run_worker(settings, stop)
 
     asyncio.run(_run())
+    # As in memctl: skip interpreter teardown, which the Temporal client's Rust threads can
+    # abort (temporalio/sdk-python#300); the worker has shut down and the stores are closed.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

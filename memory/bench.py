@@ -17,7 +17,6 @@ import statistics
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from memory.client import MemoryClient
 from memory.devserver import temporal_binary
-from memory.models import DIRECT_EXTRACTOR, MemoryRecord, RecallQuery, WriteRequest, content_hash
+from memory.models import DIRECT_EXTRACTOR, MemoryRecord, RecallQuery, content_hash
 from memory.orchestration import SEARCH_ATTRIBUTES
 from memory.retrieval import Reader
 from memory.settings import Settings
@@ -42,14 +41,42 @@ console = Console(highlight=False)
 
 _SUBJECTS_ZH = ["用户", "客户", "买家", "会员"]
 _TOPICS_ZH = ["退款", "物流", "发票", "换货", "优惠券", "积分", "地址", "配送", "售后", "评价"]
-_DETAILS_ZH = ["延误三天", "已经签收", "需要加急", "希望周末送达", "申请部分退款", "咨询保修",
-               "更换颜色", "修改收货人", "重复扣款", "包裹破损"]
-_TOPICS_EN = ["refund", "delivery", "invoice", "exchange", "coupon", "loyalty points",
-              "address", "shipping", "warranty", "review"]
-_DETAILS_EN = ["was delayed three days", "arrived damaged", "needs express handling",
-               "should arrive on the weekend", "was charged twice", "asked about the warranty",
-               "wants another colour", "changed the recipient", "lost the receipt",
-               "prefers pickup"]
+_DETAILS_ZH = [
+    "延误三天",
+    "已经签收",
+    "需要加急",
+    "希望周末送达",
+    "申请部分退款",
+    "咨询保修",
+    "更换颜色",
+    "修改收货人",
+    "重复扣款",
+    "包裹破损",
+]
+_TOPICS_EN = [
+    "refund",
+    "delivery",
+    "invoice",
+    "exchange",
+    "coupon",
+    "loyalty points",
+    "address",
+    "shipping",
+    "warranty",
+    "review",
+]
+_DETAILS_EN = [
+    "was delayed three days",
+    "arrived damaged",
+    "needs express handling",
+    "should arrive on the weekend",
+    "was charged twice",
+    "asked about the warranty",
+    "wants another colour",
+    "changed the recipient",
+    "lost the receipt",
+    "prefers pickup",
+]
 
 
 def synthetic_text(rng: random.Random, i: int) -> str:
@@ -85,12 +112,6 @@ def _stats(samples_ms: list[float]) -> dict[str, float]:
 
 
 # ------------------------------------------------------------------------------ write
-
-
-async def _timed(fn: Callable[[], Awaitable[Any]]) -> float:
-    t = time.perf_counter()
-    await fn()
-    return (time.perf_counter() - t) * 1000.0
 
 
 async def bench_write(writes: int) -> dict[str, Any]:
@@ -129,16 +150,18 @@ async def bench_write(writes: int) -> dict[str, Any]:
                             "content": f"prefers {channel} notifications",
                         },
                     )
-                    f_ms = await _timed(
-                        lambda request=request: env.client.execute_workflow(
-                            Floor.run,
-                            request,
-                            id=f"floor/{uuid.uuid4().hex}",
-                            task_queue="bench-floor",
-                            request_eager_start=eager,
-                        )
+                    t0 = time.perf_counter()
+                    await env.client.execute_workflow(
+                        Floor.run,
+                        request,
+                        id=f"floor/{uuid.uuid4().hex}",
+                        task_queue="bench-floor",
+                        request_eager_start=eager,
                     )
-                    w_ms = await _timed(lambda request=request: client.run_write(request))
+                    t1 = time.perf_counter()
+                    await client.run_write(request)
+                    t2 = time.perf_counter()
+                    f_ms, w_ms = (t1 - t0) * 1000.0, (t2 - t1) * 1000.0
                     if i >= 20:  # warm-up excluded
                         floor.append(f_ms)
                         write.append(w_ms)
@@ -172,9 +195,7 @@ def _floor_worker(client: Client, floor: type[Any]) -> Any:
 # ------------------------------------------------------------------------------ recall
 
 
-def load_namespace(
-    stores: Stores, tenant: str, namespace: str, n: int, rng: random.Random
-) -> None:
+def load_namespace(stores: Stores, tenant: str, namespace: str, n: int, rng: random.Random) -> None:
     """Bulk-load n memories into one namespace and project them (setup, not measured)."""
     at = datetime(2026, 7, 1, tzinfo=UTC)
     batch: list[MemoryRecord] = []
@@ -318,8 +339,7 @@ async def run_bench(
     if what in ("recall", "all"):
         report["recall"] = bench_recall(sizes, queries)
     _print(report)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2))
+    _write_report(out, report)
     console.print(f"report written to {out}")
     return report
 
@@ -328,4 +348,13 @@ def _machine() -> dict[str, Any]:
     import os
     import platform
 
-    return {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform()}
+    return {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "system": platform.platform(),
+    }
+
+
+def _write_report(out: Path, report: dict[str, Any]) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine
@@ -209,7 +210,9 @@ def write(
     namespace: Annotated[str, typer.Option(help="tenant/{t}/user/{id} ...")],
     content: Annotated[str, typer.Option(help="what the memory says")],
     kind: Annotated[str, typer.Option(help="episodic|semantic|profile|procedural|summary")],
-    key: Annotated[str | None, typer.Option(help="profile key, e.g. notification.preference")] = None,
+    key: Annotated[
+        str | None, typer.Option(help="profile key, e.g. notification.preference")
+    ] = None,
     value: Annotated[str | None, typer.Option(help="structured value as JSON")] = None,
     source_type: Annotated[str, typer.Option()] = "user_assertion",
     source_ref: Annotated[list[str] | None, typer.Option()] = None,
@@ -251,7 +254,7 @@ def recall(
     task: Annotated[str, typer.Option(help="what the agent is doing")] = "",
     query: Annotated[str | None, typer.Option()] = None,
     key: Annotated[list[str] | None, typer.Option(help="keys to look up")] = None,
-    k: Annotated[int, typer.Option()] = 5,
+    k: Annotated[int, typer.Option("-k", "--k", help="how many memories")] = 5,
     at: Annotated[str | None, typer.Option(help="as recorded by this time (ISO-8601)")] = None,
     valid_at: Annotated[str | None, typer.Option(help="what was true at this time")] = None,
 ) -> None:
@@ -350,7 +353,16 @@ def bench(
 
 
 def main() -> None:
+    code = 0
     try:
-        app()
+        app()  # standalone mode: ends with SystemExit, usage errors included
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
-        sys.exit(130)
+        code = 130
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Skip interpreter teardown: the Temporal client's Rust threads can outlive the event loop
+    # and abort the process during finalization ("PyGILState_Release ... finalizing",
+    # temporalio/sdk-python#300). Everything that matters is flushed and closed by now.
+    os._exit(code)

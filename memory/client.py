@@ -72,6 +72,10 @@ class MemoryClient:
 
     def register_principal(self, principal: Principal | dict[str, Any]) -> Principal:
         """Create or replace a principal (agents, reviewers and services must be registered)."""
+        return self.register_principal_in(self.stores, principal)
+
+    @staticmethod
+    def register_principal_in(stores: Stores, principal: Principal | dict[str, Any]) -> Principal:
         try:
             p = (
                 principal
@@ -80,7 +84,7 @@ class MemoryClient:
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "principal") from None
-        self.stores.canonical.put_principal(p, utcnow())
+        stores.canonical.put_principal(p, utcnow())
         return p
 
     # ------------------------------------------------------------------------ writes

@@ -1,8 +1,8 @@
 """`memctl demo`: the seed's story, told through the real workflows and stores.
 
-A user prefers email, then asks for SMS instead (the email value becomes history); a support agent
-recalls the preference for "通知物流异常"; the user asks to forget it; the deletion receipt prints with
-its verification; recall returns nothing.
+A user prefers email, then asks for SMS instead (the email value becomes history); a support
+agent recalls the preference for "通知物流异常"; the user asks to forget it; the deletion receipt
+prints with its verification; recall returns nothing.
 """
 
 from __future__ import annotations

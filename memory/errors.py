@@ -104,5 +104,9 @@ def from_validation_error(exc: Exception, what: str = "input") -> InvalidInput:
         return InvalidInput(f"invalid {what}: {exc}")
     first = errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ())) or None
+    original = (first.get("ctx") or {}).get("error")
+    if isinstance(original, InvalidInput):
+        # Keep the precise class (InvalidNamespace, ...) a validator raised.
+        return type(original)(original.message, field=where or original.field)
     message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
     return InvalidInput(f"invalid {what}: {message}", field=where)

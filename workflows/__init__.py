@@ -23,6 +23,11 @@ LOCAL_RETRY = RetryPolicy(
 LOCAL_TIMEOUT = timedelta(seconds=30)
 
 
+#: What a failed activity raises in workflow code: an ActivityError wrapping the failure, or, for a
+#: local activity that failed non-retryably, the ApplicationError itself.
+ACTIVITY_FAILURES = (ActivityError, ApplicationError)
+
+
 def error_type(exc: BaseException) -> str | None:
     """The ApplicationError type behind an activity failure, if any."""
     cause: BaseException | None = exc
@@ -33,9 +38,9 @@ def error_type(exc: BaseException) -> str | None:
     return None
 
 
-def reraise_typed(exc: ActivityError) -> ApplicationError:
+def reraise_typed(exc: ActivityError | ApplicationError) -> ApplicationError:
     """The workflow fails with the same typed, non-retryable error its activity raised."""
-    cause = exc.cause
+    cause = exc if isinstance(exc, ApplicationError) else exc.cause
     if isinstance(cause, ApplicationError):
         return ApplicationError(cause.message, *cause.details, type=cause.type, non_retryable=True)
     return ApplicationError(str(exc), type="MemoryServiceError", non_retryable=True)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from temporalio import workflow
-from temporalio.exceptions import ActivityError
 
 with workflow.unsafe.imports_passed_through():
     from activities.deletion import (
@@ -20,7 +19,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from activities.projection import ProjectInput, ProjectionActivities
     from memory.models import DeleteRequest, DeletionReceipt
-    from workflows import LOCAL_RETRY, LOCAL_TIMEOUT, parse_input, reraise_typed
+    from workflows import ACTIVITY_FAILURES, LOCAL_RETRY, LOCAL_TIMEOUT, parse_input, reraise_typed
 
 #: A failed verification is followed by a re-projection and another verification, this often.
 MAX_VERIFICATIONS = 3
@@ -51,7 +50,7 @@ class DeleteSubject:
                 start_to_close_timeout=LOCAL_TIMEOUT,
                 retry_policy=LOCAL_RETRY,
             )
-        except ActivityError as exc:
+        except ACTIVITY_FAILURES as exc:
             raise reraise_typed(exc) from exc
         receipt = started.receipt
         self._receipt = receipt

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from temporalio import workflow
-from temporalio.exceptions import ActivityError, ApplicationError
+from temporalio.exceptions import ApplicationError
 
 with workflow.unsafe.imports_passed_through():
     from activities.projection import ProjectInput, ProjectionActivities
@@ -21,7 +21,14 @@ with workflow.unsafe.imports_passed_through():
     )
     from memory.models import AuditEvent, WriteRequest, WriteResult
     from memory.stores.canonical import CommitResult
-    from workflows import LOCAL_RETRY, LOCAL_TIMEOUT, error_type, parse_input, reraise_typed
+    from workflows import (
+        ACTIVITY_FAILURES,
+        LOCAL_RETRY,
+        LOCAL_TIMEOUT,
+        error_type,
+        parse_input,
+        reraise_typed,
+    )
 
 MAX_RESOLVE_ATTEMPTS = 8
 
@@ -44,7 +51,7 @@ class WriteMemory:
                 start_to_close_timeout=LOCAL_TIMEOUT,
                 retry_policy=LOCAL_RETRY,
             )
-        except ActivityError as exc:
+        except ACTIVITY_FAILURES as exc:
             raise reraise_typed(exc) from exc
 
         commit: CommitResult | None = None
@@ -88,7 +95,7 @@ class WriteMemory:
                     retry_policy=LOCAL_RETRY,
                 )
                 break
-            except ActivityError as exc:
+            except ACTIVITY_FAILURES as exc:
                 if error_type(exc) == "VersionConflict":
                     workflow.logger.info("slot moved during resolution, re-resolving")
                     continue
@@ -108,7 +115,7 @@ class WriteMemory:
                 start_to_close_timeout=LOCAL_TIMEOUT,
                 retry_policy=LOCAL_RETRY,
             )
-        except ActivityError:
+        except ACTIVITY_FAILURES:
             # The commit stands; its outbox events stay unprocessed and the relay or the repair
             # sweep projects them. Reads re-check canonical meanwhile.
             workflow.logger.warning("projection failed after commit; left to the outbox relay")

@@ -116,6 +116,7 @@ class OutboxEvent(Model):
     tenant_id: str
     namespace: str
     operation: str
+    payload: dict[str, Any]
     created_at: AwareDatetime
     processed_at: AwareDatetime | None
 
@@ -609,7 +610,9 @@ class CanonicalStore:
         with self._write() as conn:
             conn.execute(insert(memory_versions), [{**v, "change": "created"} for v in values])
             conn.execute(insert(memory_heads), values)
-            first = conn.execute(select(func.coalesce(func.max(memory_outbox.c.seq), 0))).scalar_one()
+            first = conn.execute(
+                select(func.coalesce(func.max(memory_outbox.c.seq), 0))
+            ).scalar_one()
             conn.execute(
                 insert(memory_outbox),
                 [

@@ -1,0 +1,3 @@
+from memory.cli import main
+
+main()

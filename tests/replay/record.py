@@ -1,0 +1,138 @@
+"""Record workflow histories for the replay tests.
+
+    uv run python -m tests.replay.record
+
+Run it only when a workflow changes on purpose (and version the change with workflow.patched
+where runs may be in flight); the replay test then proves the current code still replays every
+recorded history, so an accidental non-deterministic change fails CI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from temporalio.client import Client, WorkflowFailureError
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.testing import WorkflowEnvironment
+
+from memory.client import MemoryClient
+from memory.devserver import temporal_binary
+from memory.orchestration import SEARCH_ATTRIBUTES
+from memory.settings import Settings
+from memory.stores import open_stores
+from tests.factories import BOT, NS, T0, USER, email, sms
+from worker import build_worker
+
+HISTORIES = Path(__file__).with_name("histories")
+
+Scenario = Callable[[MemoryClient, Client], Awaitable[list[str]]]
+
+
+async def _ids(*runs: Awaitable[Any]) -> list[str]:
+    out = []
+    for run in runs:
+        result = await run
+        out.append(result.workflow_id)
+    return out
+
+
+async def writes(client: MemoryClient, temporal: Client) -> list[str]:
+    ids = await _ids(
+        client.write(USER, NS, email(), idempotency_key="rec-new", at=T0),
+        client.write(USER, NS, sms(), idempotency_key="rec-supersede", at=T0 + timedelta(days=9)),
+        client.write(
+            USER,
+            NS,
+            sms(content="短信通知我"),
+            idempotency_key="rec-dup",
+            at=T0 + timedelta(days=10),
+        ),
+    )
+    raw = {
+        "principal": USER,
+        "namespace": "tenant/shop-a/user/999",
+        "idempotency_key": "rec-refused",
+        "candidate": sms(),
+    }
+    try:
+        await temporal.execute_workflow(
+            "WriteMemory", raw, id="write/shop-a/rec-refused", task_queue=client.settings.task_queue
+        )
+    except WorkflowFailureError:
+        ids.append("write/shop-a/rec-refused")
+    bad = {
+        "principal": USER,
+        "namespace": NS,
+        "idempotency_key": "rec-invalid",
+        "candidate": {"kind": "profile", "content": "x", "confidence": 3},
+    }
+    try:
+        await temporal.execute_workflow(
+            "WriteMemory", bad, id="write/shop-a/rec-invalid", task_queue=client.settings.task_queue
+        )
+    except WorkflowFailureError:
+        ids.append("write/shop-a/rec-invalid")
+    # concurrent writers on one key: some runs re-resolve after a lost race
+    results = await asyncio.gather(
+        *(
+            client.write(
+                USER,
+                NS,
+                {**sms(), "structured_value": {"channel": c}, "content": f"c {c}"},
+                idempotency_key=f"rec-race-{c}",
+                at=T0 + timedelta(days=20, minutes=i),
+            )
+            for i, c in enumerate(["phone", "wechat", "app_push", "email"])
+        )
+    )
+    ids += [r.workflow_id for r in results]
+    return ids
+
+
+async def deletions(client: MemoryClient, temporal: Client) -> list[str]:
+    client.register_principal(BOT)
+    await client.write(USER, NS, sms(), at=T0)
+    await client.write(USER, NS, {"kind": "episodic", "content": "用户咨询退款进度"}, at=T0)
+    by_key = await client.forget(
+        USER, {"namespace": NS, "key": "notification.preference"}, at=T0 + timedelta(days=1)
+    )
+    by_subject = await client.forget(USER, {"subject_ref": "user:123"}, at=T0 + timedelta(days=2))
+    return [str(by_key.workflow_id), str(by_subject.workflow_id)]
+
+
+SCENARIOS: dict[str, Scenario] = {"writes": writes, "deletions": deletions}
+
+
+async def main() -> None:
+    HISTORIES.mkdir(exist_ok=True)
+    env = await WorkflowEnvironment.start_local(
+        dev_server_existing_path=str(temporal_binary()),
+        data_converter=pydantic_data_converter,
+        search_attributes=SEARCH_ATTRIBUTES,
+    )
+    try:
+        for name, scenario in SCENARIOS.items():
+            data = Path(tempfile.mkdtemp())
+            settings = Settings(data_dir=data, allow_clock_override=True, task_queue=f"rec-{name}")
+            stores = open_stores(settings)
+            async with build_worker(env.client, settings, stores):
+                client = MemoryClient(env.client, settings, stores)
+                ids = await scenario(client, env.client)
+            stores.close()
+            for workflow_id in ids:
+                history = await env.client.get_workflow_handle(workflow_id).fetch_history()
+                target = HISTORIES / f"{name}--{workflow_id.replace('/', '_')}.json"
+                target.write_text(json.dumps(json.loads(history.to_json()), indent=1))
+                print(f"recorded {target.name}")
+    finally:
+        await env.shutdown()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

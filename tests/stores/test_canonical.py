@@ -1,0 +1,186 @@
+"""The canonical store on SQLite and Postgres: same code, same guarantees."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from memory.errors import NotFound, VersionConflict
+from memory.models import AuditEvent, DeletionReceipt, DeletionScope, Principal
+from memory.stores import Stores
+from memory.stores.canonical import CommitPlan, RecordChange
+from memory.stores.schema import audit_events, memory_outbox, memory_versions
+from tests.factories import NS, T0, record
+
+
+def plan(commit_id: str, expected: int, **over) -> CommitPlan:
+    return CommitPlan(
+        commit_id=commit_id,
+        tenant_id="shop-a",
+        namespace=NS,
+        slot="key:notification.preference",
+        expected_slot_version=expected,
+        at=over.pop("at", T0),
+        **over,
+    )
+
+
+def count(stores: Stores, table) -> int:
+    with stores.canonical.engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(table)).scalar_one()
+
+
+def test_commit_writes_record_outbox_audit_and_generation_together(stores: Stores) -> None:
+    r = record()
+    result = stores.canonical.commit(
+        plan(
+            "c1", 0, new_records=[r], audit=[AuditEvent(stage="policy_decision", outcome="commit")]
+        )
+    )
+    assert result.written == [(r.memory_id, 1)]
+    assert stores.canonical.head(r.memory_id) == r
+    events = stores.canonical.outbox_events()
+    assert [(e.memory_id, e.memory_version) for e in events] == [(r.memory_id, 1)]
+    assert count(stores, audit_events) == 1
+    assert stores.canonical.generations([NS]) == {NS: 1}
+
+
+def test_a_replayed_commit_returns_its_first_result_and_writes_nothing(stores: Stores) -> None:
+    r = record()
+    first = stores.canonical.commit(plan("c1", 0, new_records=[r]))
+    again = stores.canonical.commit(plan("c1", 0, new_records=[r]))
+    assert again.replayed
+    assert again.written == first.written
+    assert count(stores, memory_versions) == 1
+    assert count(stores, memory_outbox) == 1
+
+
+def test_stale_slot_version_is_a_conflict_and_changes_nothing(stores: Stores) -> None:
+    stores.canonical.commit(plan("c1", 0, new_records=[record()]))
+    with pytest.raises(VersionConflict):
+        stores.canonical.commit(plan("c2", 0, new_records=[record()]))
+    with pytest.raises(VersionConflict):
+        stores.canonical.commit(plan("c3", 7, new_records=[record()]))
+    assert count(stores, memory_versions) == 1
+    assert stores.canonical.slot_state(NS, "key:notification.preference").version == 1
+
+
+def test_history_is_kept_when_a_value_is_superseded(stores: Stores) -> None:
+    old = record(structured_value={"channel": "email"}, content="用户偏好邮件通知")
+    stores.canonical.commit(plan("c1", 0, new_records=[old]))
+    later = T0 + timedelta(days=9)
+    new = record(at=later)
+    stores.canonical.commit(
+        plan(
+            "c2",
+            1,
+            at=later,
+            new_records=[new],
+            changes=[
+                RecordChange(
+                    memory_id=old.memory_id,
+                    expected_version=1,
+                    status="superseded",
+                    valid_to=later,
+                    conflict_group=None,
+                    change=f"superseded_by:{new.memory_id}",
+                )
+            ],
+        )
+    )
+    versions = stores.canonical.versions(old.memory_id)
+    assert [(v.version, v.status, v.valid_to) for v in versions] == [
+        (1, "active", None),
+        (2, "superseded", later),
+    ]
+    assert versions[0].content == versions[1].content == "用户偏好邮件通知"
+    # As recorded before the change, the old value was still active.
+    assert (
+        stores.canonical.as_of([old.memory_id], T0 + timedelta(days=1))[old.memory_id].status
+        == "active"
+    )
+    assert new.memory_id not in stores.canonical.as_of([new.memory_id], T0 + timedelta(days=1))
+
+
+def test_change_on_a_moved_record_is_a_conflict(stores: Stores) -> None:
+    old = record()
+    stores.canonical.commit(plan("c1", 0, new_records=[old]))
+    stale = RecordChange(
+        memory_id=old.memory_id,
+        expected_version=5,
+        status="superseded",
+        valid_to=T0,
+        conflict_group=None,
+        change="x",
+    )
+    with pytest.raises(VersionConflict):
+        stores.canonical.commit(plan("c2", 1, changes=[stale]))
+    assert stores.canonical.head(old.memory_id).version == 1  # type: ignore[union-attr]
+
+
+def test_concurrent_commits_to_one_slot_serialise(stores: Stores) -> None:
+    """Eight threads race to add to an empty slot: exactly one wins, the rest conflict."""
+    outcomes: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def attempt(i: int) -> None:
+        barrier.wait()
+        try:
+            stores.canonical.commit(plan(f"race-{i}", 0, new_records=[record()]))
+            outcomes.append("ok")
+        except VersionConflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=attempt, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["conflict"] * 7 + ["ok"]
+    assert count(stores, memory_versions) == 1
+
+
+def test_erase_blanks_every_version_and_keeps_ids_and_times(stores: Stores) -> None:
+    r = record()
+    stores.canonical.commit(plan("c1", 0, new_records=[r]))
+    result = stores.canonical.erase("del_1", [r.memory_id], T0 + timedelta(days=1))
+    assert result.memory_ids == [r.memory_id]
+    versions = stores.canonical.versions(r.memory_id)
+    assert [v.version for v in versions] == [1, 2]
+    assert all(v.content == "" and v.structured_value is None for v in versions)
+    assert versions[-1].status == "deleted"
+    assert versions[0].recorded_at == T0
+    # probe material exists until verification drops it
+    assert [p["content"] for p in stores.canonical.probes("del_1")] == ["用户偏好短信通知"]
+    stores.canonical.drop_probes("del_1")
+    assert stores.canonical.probes("del_1") == []
+    # erasing again is a no-op
+    assert stores.canonical.erase("del_2", [r.memory_id], T0).memory_ids == []
+
+
+def test_principals_and_receipts_round_trip(stores: Stores) -> None:
+    bot = Principal(type="agent", tenant="shop-a", id="bot", read=["tenant/shop-a/user/*"])
+    stores.canonical.put_principal(bot, T0)
+    stores.canonical.put_principal(bot.model_copy(update={"candidate_only": True}), T0)
+    assert stores.canonical.get_principal(bot.ref).candidate_only
+    assert stores.canonical.get_principal("user:shop-a/7").own_namespace == "tenant/shop-a/user/7"
+    with pytest.raises(NotFound):
+        stores.canonical.get_principal("agent:shop-a/nobody")
+
+    receipt = DeletionReceipt(
+        deletion_id="del_x",
+        tenant_id="shop-a",
+        subject_ref="user:123",
+        scope=DeletionScope(subject_ref="user:123"),
+        requested_by="user:shop-a/123",
+        requested_at=T0,
+    )
+    stores.canonical.save_receipt(receipt, T0)
+    receipt.verification_status = "passed"
+    stores.canonical.save_receipt(receipt, T0)
+    assert stores.canonical.get_receipt("del_x").verification_status == "passed"
+    with pytest.raises(NotFound):
+        stores.canonical.get_receipt("del_missing")

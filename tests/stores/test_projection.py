@@ -1,0 +1,132 @@
+"""The embedded projection: converges to canonical, filters, searches Chinese and English."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from memory.stores import Stores
+from memory.stores.canonical import CommitPlan, RecordChange
+from memory.stores.projection import EmbeddedProjection, SearchFilters, keyword_terms, project
+from tests.factories import NS, T0, record
+
+
+def add(stores: Stores, *records, commit_id: str = "c", slot: str | None = None) -> None:
+    for i, r in enumerate(records):
+        stores.canonical.commit(
+            CommitPlan(
+                commit_id=f"{commit_id}-{i}",
+                tenant_id=r.tenant_id,
+                namespace=r.namespace,
+                slot=slot or f"hash:{r.content_hash}",
+                expected_slot_version=0,
+                at=r.recorded_at,
+                new_records=[r],
+            )
+        )
+
+
+def filters(**over: Any) -> SearchFilters:
+    base: dict[str, Any] = {
+        "tenant_id": "shop-a",
+        "namespaces": (NS,),
+        "valid_at": T0 + timedelta(hours=1),
+        "not_expired_at": T0 + timedelta(hours=1),
+    }
+    base.update(over)
+    return SearchFilters(**base)
+
+
+def test_projecting_twice_or_late_converges_to_canonical(stores: Stores) -> None:
+    r = record()
+    add(stores, r)
+    project(stores.canonical, stores.projection, [r.memory_id])
+    project(stores.canonical, stores.projection, [r.memory_id, r.memory_id])
+    assert stores.projection.state([r.memory_id])[r.memory_id].version == 1
+
+    stores.canonical.commit(
+        CommitPlan(
+            commit_id="close",
+            tenant_id="shop-a",
+            namespace=NS,
+            slot=f"hash:{r.content_hash}",
+            expected_slot_version=1,
+            at=T0,
+            changes=[
+                RecordChange(
+                    memory_id=r.memory_id,
+                    expected_version=1,
+                    status="invalidated",
+                    valid_to=None,
+                    conflict_group=None,
+                    change="test",
+                )
+            ],
+        )
+    )
+    project(stores.canonical, stores.projection, [r.memory_id])
+    assert stores.projection.state([r.memory_id]) == {}
+    # an old event delivered late projects the current (invalidated) state again: still absent
+    project(stores.canonical, stores.projection, [r.memory_id])
+    assert stores.projection.state([r.memory_id]) == {}
+
+
+def test_hybrid_search_finds_chinese_and_english(stores: Stores) -> None:
+    zh = record(
+        content="商家 A 属于跨境业务，退款需走海关退运流程",
+        key=None,
+        structured_value=None,
+        kind="semantic",
+    )
+    en = record(
+        content="The customer prefers weekend delivery",
+        key=None,
+        structured_value=None,
+        kind="semantic",
+    )
+    add(stores, zh, en)
+    project(stores.canonical, stores.projection, [zh.memory_id, en.memory_id])
+    hits = stores.projection.search("海关退运", filters(), 5)
+    assert hits[0].memory_id == zh.memory_id
+    assert hits[0].keyword_rank == 1
+    hits = stores.projection.search("weekend deliveries", filters(), 5)
+    assert hits[0].memory_id == en.memory_id
+
+
+def test_filters_namespace_tenant_time_and_expiry(stores: Stores) -> None:
+    mine = record(key=None, content="退款进度查询")
+    neighbour = record(
+        key=None, content="退款进度查询", namespace="tenant/shop-b/user/123", tenant_id="shop-b"
+    )
+    future = record(key=None, content="退款进度查询 未来", valid_from=T0 + timedelta(days=5))
+    expired = record(key=None, content="退款进度查询 过期", expires_at=T0 + timedelta(minutes=5))
+    add(stores, mine, neighbour, future, expired)
+    project(
+        stores.canonical,
+        stores.projection,
+        [r.memory_id for r in (mine, neighbour, future, expired)],
+    )
+    ids = {h.memory_id for h in stores.projection.search("退款进度", filters(), 10)}
+    assert ids == {mine.memory_id}
+    wide = filters(valid_at=None, not_expired_at=None)
+    ids = {h.memory_id for h in stores.projection.search("退款进度", wide, 10)}
+    assert ids == {mine.memory_id, future.memory_id, expired.memory_id}
+
+
+def test_a_second_process_sees_new_rows(stores: Stores, settings) -> None:
+    other = EmbeddedProjection(settings.projection_file, stores.embedder)
+    r1 = record(key=None, content="第一条记录")
+    add(stores, r1)
+    project(stores.canonical, stores.projection, [r1.memory_id])
+    assert [h.memory_id for h in other.search("第一条", filters(), 5)] == [r1.memory_id]
+    r2 = record(key=None, content="第二条记录")
+    add(stores, r2, commit_id="d")
+    project(stores.canonical, stores.projection, [r2.memory_id])
+    assert {h.memory_id for h in other.search("记录", filters(), 5)} == {r1.memory_id, r2.memory_id}
+    other.close()
+
+
+def test_keyword_terms() -> None:
+    assert keyword_terms("海关退运") == ["海关退", "关退运"]
+    assert keyword_terms("短信") == []
+    assert keyword_terms("Please TEXT me") == ["please", "text"]
