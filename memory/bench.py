@@ -31,7 +31,7 @@ from temporalio.testing import WorkflowEnvironment
 from memory.client import MemoryClient
 from memory.devserver import temporal_binary
 from memory.models import DIRECT_EXTRACTOR, MemoryRecord, RecallQuery, content_hash
-from memory.orchestration import SEARCH_ATTRIBUTES
+from memory.orchestration import SEARCH_ATTRIBUTES, search_attributes
 from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
@@ -157,6 +157,8 @@ async def bench_write(writes: int) -> dict[str, Any]:
                         id=f"floor/{uuid.uuid4().hex}",
                         task_queue="bench-floor",
                         request_eager_start=eager,
+                        # started exactly like a write, search attributes included
+                        search_attributes=search_attributes(request.tenant, "write"),
                     )
                     t1 = time.perf_counter()
                     await client.run_write(request)

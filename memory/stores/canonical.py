@@ -26,6 +26,7 @@ from sqlalchemy import (
     Engine,
     Table,
     and_,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -66,6 +67,21 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 
 _RECORD_FIELDS = tuple(c.name for c in memory_heads.columns)
 
+# Statements of the hot write path, built once: parameters travel separately, so SQLAlchemy's
+# compiled-statement cache is hit instead of rebuilding a statement per value.
+_INSERT_VERSION = insert(memory_versions)
+_INSERT_HEAD = insert(memory_heads)
+_UPDATE_HEAD = update(memory_heads).where(memory_heads.c.memory_id == bindparam("b_memory_id"))
+_INSERT_SLOT = insert(key_slots)
+_ADVANCE_SLOT = update(key_slots).where(
+    key_slots.c.namespace == bindparam("b_namespace"),
+    key_slots.c.slot == bindparam("b_slot"),
+    key_slots.c.version == bindparam("b_expected"),
+)
+_INSERT_OUTBOX = insert(memory_outbox).returning(memory_outbox.c.seq)
+_INSERT_COMMIT = insert(applied_commits)
+_BUMP_GENERATION: dict[str, Any] = {}
+
 
 def slot_for(key: str | None, content_hash: str) -> str:
     """The concurrency slot of a memory: its key, or for a memory without key its content."""
@@ -102,6 +118,8 @@ class CommitResult(Model):
     written: list[tuple[str, int]]
     outbox_seqs: list[int]
     replayed: bool = False
+    #: Set by the caller once the projection holds this commit's state.
+    projected: bool = False
 
     @property
     def memory_ids(self) -> list[str]:
@@ -386,8 +404,8 @@ class CanonicalStore:
                     written.append(self._apply_change(conn, change, plan.at))
                 for record in plan.new_records:
                     values = _record_values(record)
-                    conn.execute(insert(memory_versions).values(**values, change="created"))
-                    conn.execute(insert(memory_heads).values(**values))
+                    conn.execute(_INSERT_VERSION, {**values, "change": "created"})
+                    conn.execute(_INSERT_HEAD, values)
                     written.append((record.memory_id, record.version))
                 seqs = self._append_outbox(
                     conn,
@@ -409,11 +427,12 @@ class CanonicalStore:
                 self._bump_generations(conn, [plan.namespace])
                 result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
                 conn.execute(
-                    insert(applied_commits).values(
-                        commit_id=plan.commit_id,
-                        result=result.model_dump(mode="json"),
-                        committed_at=plan.at,
-                    )
+                    _INSERT_COMMIT,
+                    {
+                        "commit_id": plan.commit_id,
+                        "result": result.model_dump(mode="json"),
+                        "committed_at": plan.at,
+                    },
                 )
                 return result
         except OperationalError as exc:  # SQLite busy beyond the timeout, PG serialization
@@ -431,17 +450,18 @@ class CanonicalStore:
             if exists is not None:
                 raise VersionConflict(f"slot {slot} moved to version {exists}")
             conn.execute(
-                insert(key_slots).values(namespace=namespace, slot=slot, version=1, updated_at=at)
+                _INSERT_SLOT, {"namespace": namespace, "slot": slot, "version": 1, "updated_at": at}
             )
             return
         moved = conn.execute(
-            update(key_slots)
-            .where(
-                key_slots.c.namespace == namespace,
-                key_slots.c.slot == slot,
-                key_slots.c.version == expected,
-            )
-            .values(version=expected + 1, updated_at=at)
+            _ADVANCE_SLOT,
+            {
+                "b_namespace": namespace,
+                "b_slot": slot,
+                "b_expected": expected,
+                "version": expected + 1,
+                "updated_at": at,
+            },
         ).rowcount
         if moved != 1:
             raise VersionConflict(f"slot {slot} is no longer at version {expected}")
@@ -467,12 +487,8 @@ class CanonicalStore:
             conflict_group=change.conflict_group,
             recorded_at=at,
         )
-        conn.execute(insert(memory_versions).values(**values, change=change.change))
-        conn.execute(
-            update(memory_heads)
-            .where(memory_heads.c.memory_id == change.memory_id)
-            .values(**values)
-        )
+        conn.execute(_INSERT_VERSION, {**values, "change": change.change})
+        conn.execute(_UPDATE_HEAD, {**values, "b_memory_id": change.memory_id})
         return change.memory_id, row.version + 1
 
     def _append_outbox(
@@ -488,19 +504,18 @@ class CanonicalStore:
         seqs = []
         for memory_id, version in written:
             seq = conn.execute(
-                insert(memory_outbox)
-                .values(
-                    event_id=f"{commit_id}:{memory_id}:{version}",
-                    memory_id=memory_id,
-                    memory_version=version,
-                    tenant_id=tenant_id,
-                    namespace=namespace,
-                    operation=operation,
+                _INSERT_OUTBOX,
+                {
+                    "event_id": f"{commit_id}:{memory_id}:{version}",
+                    "memory_id": memory_id,
+                    "memory_version": version,
+                    "tenant_id": tenant_id,
+                    "namespace": namespace,
+                    "operation": operation,
                     # No content: the outbox must not keep what a deletion erases.
-                    payload={"memory_id": memory_id, "version": version},
-                    created_at=at,
-                )
-                .returning(memory_outbox.c.seq)
+                    "payload": {"memory_id": memory_id, "version": version},
+                    "created_at": at,
+                },
             ).scalar_one()
             seqs.append(seq)
         return seqs
@@ -540,14 +555,16 @@ class CanonicalStore:
         )
 
     def _bump_generations(self, conn: Connection, namespaces: Iterable[str]) -> None:
-        for ns in sorted(set(namespaces)):
-            _upsert(
-                conn,
-                cache_generations,
-                {"namespace": ns, "generation": 1},
-                keys=["namespace"],
-                update={"generation": cache_generations.c.generation + 1},
+        stmt = _BUMP_GENERATION.get(conn.dialect.name)
+        if stmt is None:
+            ins = (sqlite_insert if conn.dialect.name == "sqlite" else pg_insert)(cache_generations)
+            stmt = ins.values(namespace=bindparam("ns"), generation=1).on_conflict_do_update(
+                index_elements=["namespace"],
+                set_={"generation": cache_generations.c.generation + 1},
             )
+            _BUMP_GENERATION[conn.dialect.name] = stmt
+        for ns in sorted(set(namespaces)):
+            conn.execute(stmt, {"ns": ns})
 
     def record_audit(
         self,
@@ -684,14 +701,8 @@ class CanonicalStore:
                     conflict_group=None,
                     recorded_at=at,
                 )
-                conn.execute(
-                    insert(memory_versions).values(**values, change=f"erased:{deletion_id}")
-                )
-                conn.execute(
-                    update(memory_heads)
-                    .where(memory_heads.c.memory_id == row.memory_id)
-                    .values(**values)
-                )
+                conn.execute(_INSERT_VERSION, {**values, "change": f"erased:{deletion_id}"})
+                conn.execute(_UPDATE_HEAD, {**values, "b_memory_id": row.memory_id})
                 erased.append((row.memory_id, row.version + 1))
                 versions_erased += 1
             namespace_of = {r.memory_id: r.namespace for r in rows}
