@@ -81,7 +81,7 @@ class Reader:
                 not_expired_at=at,
                 max_sensitivity=principal.sensitivity_ceiling,
             )
-            for hit in self.stores.projection.search(text, filters, limit=max(4 * query.k, 20)):
+            for hit in self.stores.projection.search(text, filters, limit=2 * query.k + 5):
                 reasons.setdefault(hit.memory_id, []).append("search")
                 relevance[hit.memory_id] = max(hit.vector_score or 0.0, 0.0) + (
                     0.2 if hit.keyword_rank is not None else 0.0

@@ -37,6 +37,8 @@ from memory.stores.canonical import CanonicalStore
 
 SCHEMA_VERSION = "1"
 _RRF_K = 60.0
+#: How many postings a keyword query may score (see `_selective_terms`).
+_KEYWORD_POSTINGS_BUDGET = 400
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
 _LATIN = re.compile(r"[a-z0-9][a-z0-9._@-]*[a-z0-9]|[a-z0-9]")
 
@@ -166,7 +168,7 @@ def keyword_terms(text: str) -> list[str]:
     for word in _LATIN.findall(_CJK.sub(" ", norm)):
         if len(word) >= 3:
             terms.append(word)
-    return list(dict.fromkeys(terms))[:64]
+    return list(dict.fromkeys(terms))[:32]
 
 
 def _fts_table(tenant_id: str) -> str:
@@ -285,6 +287,10 @@ class EmbeddedProjection:
             conn.execute(
                 f"CREATE VIRTUAL TABLE IF NOT EXISTS {table}"
                 " USING fts5(content, tokenize='trigram')"
+            )
+            # Document frequency per trigram, to keep queries to their selective terms.
+            conn.execute(
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS {table}_vocab USING fts5vocab({table}, 'row')"
             )
             self._fts_known.add(table)
         return table
@@ -453,16 +459,16 @@ class EmbeddedProjection:
             m = self._matrix(conn, namespace, rev)
             if not m.ids:
                 continue
-            idx = np.flatnonzero(m.mask(filters))
-            if idx.size == 0:
-                continue
-            scores = m.vectors[idx] @ vector
-            if idx.size > limit:
-                top = np.argpartition(-scores, limit)[:limit]
-                idx, scores = idx[top], scores[top]
+            # One matrix-vector product over the namespace, then the filter: cheaper than
+            # gathering the admissible rows into a copy first.
+            scores = m.vectors @ vector
+            scores[~m.mask(filters)] = -np.inf
+            n = min(limit, len(m.ids))
+            top = np.argpartition(-scores, n - 1)[:n] if n < len(m.ids) else np.arange(n)
             hits.extend(
-                Hit(m.ids[i], int(m.versions[i]), namespace, vector_score=float(s))
-                for i, s in zip(idx, scores, strict=True)
+                Hit(m.ids[i], int(m.versions[i]), namespace, vector_score=float(scores[i]))
+                for i in top
+                if scores[i] > -np.inf
             )
         hits.sort(key=lambda h: -(h.vector_score or 0.0))
         hits = hits[:limit]
@@ -470,15 +476,38 @@ class EmbeddedProjection:
             hit.vector_rank = rank
         return hits
 
+    def _selective_terms(self, conn: sqlite3.Connection, table: str, terms: list[str]) -> list[str]:
+        """The query's rarest terms, within a budget of postings to score.
+
+        A trigram such as "的记录" can occur in a large share of a tenant's rows; scoring every one
+        of them costs milliseconds and adds little over the vector side, which already matches
+        character n-grams. Terms go from rare to common while the sum of their document
+        frequencies stays within the budget: identifiers and rare words are kept, and a query of
+        common words only leaves ranking to the vectors.
+        """
+        freq = []
+        for term in terms:
+            row = conn.execute(f"SELECT doc FROM {table}_vocab WHERE term = ?", (term,)).fetchone()
+            if row is not None:
+                freq.append((row[0], term))
+        freq.sort()
+        chosen: list[str] = []
+        postings = 0
+        for df, term in freq:
+            if postings + df > _KEYWORD_POSTINGS_BUDGET:
+                break
+            chosen.append(term)
+            postings += df
+        return chosen
+
     def keyword_search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
         terms = keyword_terms(text)
         if not terms:
             return []
         conn = self._conn()
-        table = _fts_table(filters.tenant_id)
-        if not conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)
-        ).fetchone():
+        table = self._ensure_fts(conn, filters.tenant_id)
+        terms = self._selective_terms(conn, table, terms)
+        if not terms:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         where = [f"p.namespace IN ({','.join('?' * len(filters.namespaces))})"]
