@@ -43,3 +43,4 @@ def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
     root.setLevel(level.upper())
     # The Temporal SDK logs through stdlib logging; keep its noise at warning.
     logging.getLogger("temporalio").setLevel(logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
