@@ -7,6 +7,7 @@ prints with its verification; recall returns nothing.
 
 from __future__ import annotations
 
+import sys
 from datetime import UTC, datetime
 
 from rich.console import Console
@@ -16,7 +17,8 @@ from memory.models import DeletionReceipt, RecallResult
 from memory.settings import Settings
 from memory.stack import embedded_stack
 
-console = Console(highlight=False)
+# Wide enough for the tables when the output is piped or captured.
+console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
 
 
 def _recall_table(result: RecallResult) -> Table:
