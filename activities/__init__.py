@@ -48,10 +48,12 @@ def all_activities(stores: Any, settings: Any) -> list[Callable[..., Any]]:
     """Every activity of the service, bound to this process's stores."""
     from activities.deletion import DeletionActivities
     from activities.projection import ProjectionActivities
+    from activities.review import ReviewActivities
     from activities.write import WriteActivities
 
     groups: list[ActivityGroup] = [
         WriteActivities(stores, settings),
+        ReviewActivities(stores, settings),
         ProjectionActivities(stores),
         DeletionActivities(stores, settings),
     ]

@@ -1,9 +1,8 @@
 """Activities of the WriteMemory workflow.
 
-Two hops on the hot path: `decide_write` (validate, normalise and resolve against the slot: reads
-only) and `commit_write` (one canonical transaction with its outbox, then the projection at once).
-`project_memories` retries a projection that failed right after a commit; the outbox relay is the
-backstop behind it.
+On the hot path a propose is two hops: `decide_write` (every pipeline stage; reads only) and
+`commit_write` (one canonical transaction with its outbox, then the projection at once); an
+observe adds `record_message` in front. `record_decision` audits a decision that commits nothing.
 """
 
 from __future__ import annotations
@@ -12,75 +11,68 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-import structlog
+from pydantic import Field
 from temporalio import activity
 
 from activities import typed_errors
 from memory.errors import PolicyRefusal
-from memory.models import AuditEvent, Model, WriteRequest, utcnow
+from memory.models import AuditEvent, ConversationMessage, Model, ReviewRecord, WriteRequest
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.stores.canonical import CommitPlan, CommitResult
-from memory.stores.projection import project
-from memory.write.resolution import Resolution, resolve
-from memory.write.stages import Prepared, effective_time, prepare
+from memory.write.extraction import Extractor, RuleExtractor
+from memory.write.pipeline import WriteDecision, decide
+from memory.write.stages import IdSource, check_write_allowed, effective_time
+from memory.write.state import StoreView
 
-log = structlog.get_logger("memory.activities.write")
+
+class RecordMessageInput(Model):
+    request: WriteRequest
+    message_id: str
+    workflow_id: str
+    now: datetime
 
 
 class DecideInput(Model):
     request: WriteRequest
     workflow_id: str
-    memory_id: str
-    commit_id: str
+    #: Seed of the deterministic ids of this write (memories, conflict groups, reviews).
+    seed: str
     now: datetime
+    message: ConversationMessage | None = None
 
 
-class WriteDecision(Model):
-    prepared: Prepared
-    resolution: Resolution
-
-
-class AuditInput(Model):
+class RecordDecisionInput(Model):
     tenant_id: str
     namespace: str | None
     workflow_id: str
     at: datetime
     events: list[AuditEvent]
+    reviews: list[ReviewRecord] = Field(default_factory=list)
 
 
 class WriteActivities:
-    def __init__(self, stores: Stores, settings: Settings) -> None:
+    def __init__(self, stores: Stores, settings: Settings, extractor: Extractor | None = None):
         self.stores = stores
         self.settings = settings
+        self.extractor = extractor or RuleExtractor()
 
     def activities(self) -> list[Callable[..., Any]]:
-        return [self.decide_write, self.commit_write, self.record_audit]
+        return [self.record_message, self.decide_write, self.commit_write, self.record_decision]
 
-    @activity.defn(name="memory.decide_write")
-    @typed_errors
-    def decide_write(self, inp: DecideInput) -> WriteDecision:
-        request = inp.request
-        at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
+    def _authorized(self, request: WriteRequest, workflow_id: str, at: datetime) -> Any:
         principal = self.stores.canonical.get_principal(request.principal)
         try:
-            prepared = prepare(
-                request,
-                principal,
-                self.stores.policy,
-                workflow_id=inp.workflow_id,
-                memory_id=inp.memory_id,
-                at=at,
-            )
+            check_write_allowed(principal, request.namespace)
         except PolicyRefusal as refusal:
             # A refusal that reached the service is audited before the workflow fails.
             self.stores.canonical.record_audit(
                 principal.tenant,
                 request.namespace,
-                inp.workflow_id,
+                workflow_id,
                 [
                     AuditEvent(
-                        stage="validate",
+                        stage="authorize",
                         outcome="refused",
                         decision="reject",
                         reason_code=refusal.code,
@@ -91,26 +83,53 @@ class WriteActivities:
                 at,
             )
             raise
-        slot = self.stores.canonical.slot_state(prepared.record.namespace, prepared.slot)
-        return WriteDecision(
-            prepared=prepared, resolution=resolve(prepared, slot, commit_id=inp.commit_id)
+        return principal
+
+    @activity.defn(name="memory.record_message")
+    @typed_errors
+    def record_message(self, inp: RecordMessageInput) -> ConversationMessage:
+        request = inp.request
+        assert request.utterance is not None
+        at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
+        principal = self._authorized(request, inp.workflow_id, at)
+        return self.stores.canonical.append_message(
+            message_id=inp.message_id,
+            tenant_id=principal.tenant,
+            namespace=request.namespace,
+            thread=request.utterance.thread,
+            speaker=principal.ref,
+            speaker_type=principal.type,
+            text=request.utterance.text,
+            at=at,
+            workflow_id=inp.workflow_id,
+        )
+
+    @activity.defn(name="memory.decide_write")
+    @typed_errors
+    def decide_write(self, inp: DecideInput) -> WriteDecision:
+        request = inp.request
+        at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
+        principal = self._authorized(request, inp.workflow_id, at)
+        return decide(
+            request,
+            principal,
+            self.stores.policy,
+            StoreView(self.stores),
+            self.extractor,
+            workflow_id=inp.workflow_id,
+            at=at,
+            ids=IdSource(seed=inp.seed),
+            message=inp.message,
         )
 
     @activity.defn(name="memory.commit_write")
     @typed_errors
     def commit_write(self, plan: CommitPlan) -> CommitResult:
-        result = self.stores.canonical.commit(plan)
-        try:
-            project(self.stores.canonical, self.stores.projection, result.memory_ids)
-            self.stores.canonical.mark_processed(result.outbox_seqs, utcnow())
-            result.projected = True
-        except Exception as exc:  # the commit stands; the workflow retries the projection
-            log.warning("projection after commit failed", commit=plan.commit_id, error=repr(exc))
-        return result
+        return self.stores.commit_and_project(plan)
 
-    @activity.defn(name="memory.record_audit")
+    @activity.defn(name="memory.record_decision")
     @typed_errors
-    def record_audit(self, inp: AuditInput) -> None:
+    def record_decision(self, inp: RecordDecisionInput) -> None:
         self.stores.canonical.record_audit(
-            inp.tenant_id, inp.namespace, inp.workflow_id, inp.events, inp.at
+            inp.tenant_id, inp.namespace, inp.workflow_id, inp.events, inp.at, inp.reviews
         )

@@ -115,7 +115,7 @@ def _stats(samples_ms: list[float]) -> dict[str, float]:
 
 
 async def bench_write(writes: int) -> dict[str, Any]:
-    from worker import build_worker
+    from memory.worker import build_worker
     from workflows.floor import Floor
 
     data = Path(tempfile.mkdtemp(prefix="memory-bench-write-"))

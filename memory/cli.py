@@ -105,7 +105,7 @@ def dev() -> None:
     worker. Ctrl-C stops both."""
     from memory.devserver import DevServer
     from memory.logs import configure_logging
-    from worker import run_worker
+    from memory.worker import run_worker
 
     cfg = settings()
     configure_logging(cfg.log_format, cfg.log_level)
@@ -138,7 +138,7 @@ def dev() -> None:
 @guarded
 def worker() -> None:
     """Run a worker (the same as `python worker.py`)."""
-    from worker import main
+    from memory.worker import main
 
     main()
 
@@ -329,6 +329,58 @@ def receipt(deletion_id: str) -> None:
         emit(stores.canonical.get_receipt(deletion_id))
     finally:
         stores.close()
+
+
+# ------------------------------------------------------------------------------ evaluation
+
+
+@app.command(name="eval")
+@guarded
+def eval_cases(
+    paths: Annotated[list[Path], typer.Argument(help="case files or folders of them")],
+    json_out: Annotated[Path | None, typer.Option("--json", help="write every check here")] = None,
+) -> None:
+    """Run scenario cases (eval/SPEC.md) through the real workflows, one line per case, then the
+    metrics. Exit 1 if any case failed."""
+    from memory.eval import run_eval
+
+    code = run(run_eval(paths, json_out))
+    raise typer.Exit(code)
+
+
+@app.command()
+@guarded
+def audit(
+    ref: Annotated[str, typer.Argument(help="a memory id (mem_...) or a workflow id")],
+) -> None:
+    """Print the audit trail of a memory or of a workflow run: every stage, reason code,
+    extractor and policy decision."""
+    from memory.stores import open_stores
+
+    stores = open_stores(settings())
+    try:
+        if ref.startswith("mem_"):
+            rows = stores.canonical.audit_trail(memory_id=ref)
+            workflows = {r["workflow_id"] for r in rows if r["workflow_id"]}
+            for wf in sorted(workflows):
+                rows += [r for r in stores.canonical.audit_trail(workflow_id=wf) if r not in rows]
+            rows.sort(key=lambda r: r["seq"])
+        else:
+            rows = stores.canonical.audit_trail(workflow_id=ref)
+    finally:
+        stores.close()
+    if not rows:
+        raise InvalidInput(f"no audit events for {ref!r}", field="ref")
+    for row in rows:
+        extractor = row["extractor"] or {}
+        typer.echo(
+            f"{row['at']:%Y-%m-%d %H:%M:%S} {row['workflow_id'] or '-'} {row['stage']:<17} "
+            f"{row['outcome']:<14} decision={row['decision'] or '-'} "
+            f"relation={row['relation'] or '-'} reason={row['reason_code'] or '-'} "
+            f"memory={row['memory_id'] or '-'} by={row['principal'] or '-'} "
+            f"extractor={extractor.get('name', '-')}/{extractor.get('version', '-')} "
+            f"{json.dumps(row['details'], ensure_ascii=False)}"
+        )
 
 
 # ------------------------------------------------------------------------------ bench

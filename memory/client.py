@@ -15,12 +15,23 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
-from temporalio.client import Client, WorkflowFailureError, WorkflowHandle
+from temporalio.client import (
+    Client,
+    WorkflowFailureError,
+    WorkflowHandle,
+    WorkflowUpdateFailedError,
+)
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError
 
-from memory.errors import ClockOverrideRefused, from_validation_error
+from memory.errors import (
+    ClockOverrideRefused,
+    NotFound,
+    PolicyRefusal,
+    UnauthorizedNamespace,
+    from_validation_error,
+)
 from memory.models import (
     Candidate,
     DeleteRequest,
@@ -30,6 +41,9 @@ from memory.models import (
     Principal,
     RecallQuery,
     RecallResult,
+    ReviewDecision,
+    ReviewOutcome,
+    ReviewRecord,
     WriteRequest,
     WriteResult,
     utcnow,
@@ -41,6 +55,7 @@ from memory.orchestration import (
     delete_workflow_id,
     raise_typed,
     search_attributes,
+    typed_error,
     write_workflow_id,
 )
 from memory.retrieval import Reader
@@ -101,28 +116,32 @@ class MemoryClient:
         self,
         principal: str,
         namespace: str,
-        candidate: Candidate | dict[str, Any],
+        candidate: Candidate | dict[str, Any] | None = None,
         *,
+        text: str | None = None,
+        thread: str | None = None,
         idempotency_key: str | None = None,
         at: datetime | None = None,
     ) -> WriteRequest:
         """Validate everything that can be validated before a workflow starts."""
         try:
-            request = WriteRequest(
-                principal=principal,
-                namespace=namespace,
-                candidate=candidate
-                if isinstance(candidate, Candidate)
-                else Candidate.model_validate(candidate),
-                idempotency_key=idempotency_key or uuid.uuid4().hex,
-                at=at,
+            request = WriteRequest.model_validate(
+                {
+                    "principal": principal,
+                    "namespace": namespace,
+                    "candidate": candidate,
+                    "utterance": None if text is None else {"text": text, "thread": thread},
+                    "idempotency_key": idempotency_key or uuid.uuid4().hex,
+                    "at": at,
+                }
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "write") from None
         self._check_clock(at)
         who = self.stores.canonical.get_principal(principal)
         check_write_allowed(who, namespace)
-        check_content_size(request.candidate.content, self.stores.policy)
+        content = request.candidate.content if request.candidate else request.utterance.text  # type: ignore[union-attr]
+        check_content_size(content, self.stores.policy)
         return request
 
     async def write(
@@ -134,10 +153,33 @@ class MemoryClient:
         idempotency_key: str | None = None,
         at: datetime | None = None,
     ) -> WriteResult:
-        """Run WriteMemory and wait for its decision (the hot path)."""
+        """propose: run WriteMemory on a ready candidate and wait for its decision."""
         return await self.run_write(
             self.write_request(
                 principal, namespace, candidate, idempotency_key=idempotency_key, at=at
+            )
+        )
+
+    async def observe(
+        self,
+        principal: str,
+        namespace: str,
+        text: str,
+        *,
+        thread: str | None = None,
+        idempotency_key: str | None = None,
+        at: datetime | None = None,
+    ) -> WriteResult:
+        """observe: keep a raw message in the conversation history, extract what is worth
+        remembering, and wait for one decision per candidate."""
+        return await self.run_write(
+            self.write_request(
+                principal,
+                namespace,
+                text=text,
+                thread=thread,
+                idempotency_key=idempotency_key,
+                at=at,
             )
         )
 
@@ -169,6 +211,71 @@ class MemoryClient:
             return self.temporal.get_workflow_handle(workflow_id, result_type=WriteResult)
         except RPCError as exc:
             raise raise_typed(exc) from None
+
+    # ------------------------------------------------------------------------ reviews
+
+    def open_reviews(self, tenant: str) -> list[ReviewRecord]:
+        return self.stores.canonical.find_reviews(tenant, status="open")
+
+    def find_review(
+        self, tenant: str, *, memory_id: str | None = None, write_workflow_id: str | None = None
+    ) -> ReviewRecord:
+        """The open review of a conflict side (by memory id) or of a deferred write."""
+        canonical = self.stores.canonical
+        found: list[ReviewRecord] = []
+        if write_workflow_id is not None:
+            found = canonical.find_reviews(tenant, write_workflow_id=write_workflow_id)
+        if not found and memory_id is not None:
+            head = canonical.head(memory_id)
+            if head is not None and head.conflict_group:
+                found = canonical.find_reviews(tenant, conflict_group=head.conflict_group)
+            if not found:
+                found = [r for r in canonical.find_reviews(tenant) if memory_id in r.memory_ids]
+        if not found:
+            raise NotFound("no open review for that write or memory", field="review")
+        return found[0]
+
+    async def review(
+        self,
+        reviewer: str,
+        review_id: str,
+        decision: str,
+        *,
+        memory_id: str | None = None,
+        at: datetime | None = None,
+    ) -> ReviewOutcome:
+        """Answer an open review through its workflow's `review` Update."""
+        self._check_clock(at)
+        who = self.stores.canonical.get_principal(reviewer)
+        review = self.stores.canonical.get_review(review_id)
+        if who.tenant != review.tenant_id or not who.can_approve(review.namespace):
+            raise UnauthorizedNamespace(
+                f"{who.ref} may not approve in {review.namespace}", field="reviewer"
+            )
+        if review.status != "open":
+            raise PolicyRefusal(f"review {review_id} is already {review.status}", field="review")
+        try:
+            answer = ReviewDecision(
+                reviewer=who.ref,
+                decision=decision,
+                memory_id=memory_id,
+                approve=who.approve,
+                at=at,
+            )
+        except ValidationError as exc:
+            raise from_validation_error(exc, "review") from None
+        handle = self.temporal.get_workflow_handle(review.workflow_id)
+        try:
+            outcome: ReviewOutcome = await handle.execute_update(
+                "review", answer, result_type=ReviewOutcome
+            )
+            return outcome
+        except (WorkflowUpdateFailedError, RPCError) as exc:
+            typed = typed_error(exc)
+            if typed is not None:
+                raise typed from None
+            cause = getattr(exc, "cause", None) or exc
+            raise PolicyRefusal(f"review refused: {getattr(cause, 'message', cause)}") from None
 
     # ------------------------------------------------------------------------ reads
 

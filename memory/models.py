@@ -290,12 +290,31 @@ class MemoryMutationProposal(Model):
 # WriteMemory
 
 
+class Utterance(Model):
+    """A raw message, for `observe`: kept in the conversation history, then extracted."""
+
+    text: str = Field(min_length=1)
+    thread: str | None = Field(default=None, min_length=1, max_length=128)
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, v: str) -> str:
+        if not v.strip():
+            raise InvalidInput("text is empty", field="text")
+        return v
+
+
 class WriteRequest(Model):
-    """Input of the WriteMemory workflow (its JSON is the write API for any SDK)."""
+    """Input of the WriteMemory workflow (its JSON is the write API for any SDK).
+
+    Exactly one of `candidate` (propose: a ready candidate from an agent's own extractor) and
+    `utterance` (observe: a raw message, extracted by the service) is given.
+    """
 
     principal: str
     namespace: str
-    candidate: Candidate
+    candidate: Candidate | None = None
+    utterance: Utterance | None = None
     idempotency_key: str = Field(min_length=1, max_length=200)
     #: Clock override for evaluation and tests; refused unless the service enables it.
     at: AwareDatetime | None = None
@@ -306,9 +325,19 @@ class WriteRequest(Model):
         parse_namespace(v)
         return v
 
+    @model_validator(mode="after")
+    def _one_input(self) -> WriteRequest:
+        if (self.candidate is None) == (self.utterance is None):
+            raise InvalidInput("give exactly one of candidate and utterance", field="candidate")
+        return self
+
     @property
     def tenant(self) -> str:
         return parse_namespace(self.namespace).tenant
+
+    @property
+    def operation(self) -> str:
+        return "observe" if self.utterance is not None else "propose"
 
 
 class CandidateOutcome(Model):
@@ -321,6 +350,8 @@ class CandidateOutcome(Model):
     version: int | None = None
     matched_memory_ids: list[str] = Field(default_factory=list)
     conflict_group: str | None = None
+    #: The review a deferred or conflicting write waits on.
+    review_id: str | None = None
 
 
 class WriteResult(Model):
@@ -469,6 +500,71 @@ class DeletionReceipt(Model):
     refused_reason: str | None = None
     backup_retention_deadline: datetime | None = None
     workflow_id: str | None = None
+
+
+# --------------------------------------------------------------------------------------------
+# Conversation history and reviews
+
+
+class ConversationMessage(Model):
+    message_id: str
+    tenant_id: str
+    namespace: str
+    thread: str | None
+    position: int
+    speaker: str
+    speaker_type: PrincipalType
+    text: str
+    at: AwareDatetime
+    status: Literal["active", "erased"] = "active"
+
+    @property
+    def ref(self) -> str:
+        """How memories cite it: msg://{thread}/{position}, or msg://{message id} off-thread."""
+        return f"msg://{self.thread}/{self.position}" if self.thread else f"msg://{self.message_id}"
+
+
+ReviewKind = Literal["deferred", "conflict"]
+ReviewStatus = Literal["open", "approved", "rejected", "timed_out"]
+
+
+class ReviewRecord(Model):
+    review_id: str
+    tenant_id: str
+    namespace: str
+    kind: ReviewKind
+    status: ReviewStatus = "open"
+    reason_code: str
+    workflow_id: str
+    write_workflow_id: str
+    conflict_group: str | None = None
+    #: The sides of a conflict, or the memory ids a deferred write would create.
+    memory_ids: list[str] = Field(default_factory=list)
+    opened_at: AwareDatetime
+    closed_at: AwareDatetime | None = None
+    decided_by: str | None = None
+    decision: dict[str, Any] | None = None
+
+
+class ReviewDecision(Model):
+    """A reviewer's answer, sent as the `review` Update of a review workflow."""
+
+    reviewer: str
+    decision: Literal["approve", "reject"]
+    #: For a conflict: the side approved (the others are invalidated) or rejected.
+    memory_id: str | None = None
+    #: The reviewer's approve patterns as the client resolved them; the workflow's validator
+    #: checks the namespace against them, and the handler re-checks against the registry.
+    approve: list[str] = Field(default_factory=list)
+    at: AwareDatetime | None = None
+
+
+class ReviewOutcome(Model):
+    review_id: str
+    status: ReviewStatus
+    #: Memories committed (approved deferred writes) or invalidated (losing conflict sides).
+    committed: list[str] = Field(default_factory=list)
+    invalidated: list[str] = Field(default_factory=list)
 
 
 # --------------------------------------------------------------------------------------------

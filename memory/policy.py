@@ -25,6 +25,20 @@ class Limits(_Section):
 
 class Defaults(_Section):
     sensitivity: Sensitivity = "internal"
+    timezone: str = "Asia/Shanghai"
+
+
+class Writes(_Section):
+    min_confidence: float = Field(default=0.3, ge=0, le=1)
+    near_duplicate_similarity: float = Field(default=0.92, gt=0, le=1)
+
+
+class Review(_Section):
+    timeout_hours: float = Field(default=72, gt=0)
+
+    @property
+    def timeout(self) -> timedelta:
+        return timedelta(hours=self.timeout_hours)
 
 
 class Retention(_Section):
@@ -47,7 +61,7 @@ class Backup(_Section):
         return timedelta(days=self.retention_days)
 
 
-_NEEDS_CONSENT: tuple[Sensitivity, ...] = ("confidential", "restricted")
+_NEEDS_CONSENT: tuple[Sensitivity, ...] = ("restricted",)
 
 
 class Consent(_Section):
@@ -57,6 +71,8 @@ class Consent(_Section):
 class Policy(_Section):
     limits: Limits = Field(default_factory=Limits)
     defaults: Defaults = Field(default_factory=Defaults)
+    writes: Writes = Field(default_factory=Writes)
+    review: Review = Field(default_factory=Review)
     retention: Retention = Field(default_factory=Retention)
     backup: Backup = Field(default_factory=Backup)
     consent: Consent = Field(default_factory=Consent)

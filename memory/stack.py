@@ -48,7 +48,7 @@ async def embedded_stack(
 ) -> AsyncIterator[Stack]:
     """Connect to Temporal (starting the dev server if nothing listens) and make sure a worker
     polls the task queue (starting one in this process if none does). Stops what it started."""
-    from worker import build_worker, ensure_search_attributes
+    from memory.worker import build_worker, ensure_search_attributes
 
     async with AsyncExitStack() as exit_stack:
         host, port = split_address(settings.temporal_address)

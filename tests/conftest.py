@@ -142,7 +142,7 @@ async def client(
     temporal_env: WorkflowEnvironment, settings: Settings, stores: Stores
 ) -> AsyncIterator[MemoryClient]:
     """A client with a real worker of the service polling this test's own task queue."""
-    from worker import build_worker
+    from memory.worker import build_worker
 
     async with build_worker(temporal_env.client, settings, stores):
         yield MemoryClient(temporal_env.client, settings, stores)

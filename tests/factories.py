@@ -6,9 +6,9 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from memory.models import DIRECT_EXTRACTOR, MemoryRecord, Principal, WriteRequest, content_hash
+from memory.models import DIRECT_EXTRACTOR, Candidate, MemoryRecord, Principal, content_hash
 from memory.policy import Policy
-from memory.write.stages import Prepared, prepare
+from memory.write.stages import Draft, build_draft
 
 T0 = datetime(2026, 7, 1, 9, 0, tzinfo=UTC)
 NS = "tenant/shop-a/user/123"
@@ -54,20 +54,25 @@ def record(**over: Any) -> MemoryRecord:
     return MemoryRecord.model_validate(data)
 
 
-def prepared(
-    candidate: dict[str, Any], *, at: datetime = T0, principal: Principal | None = None
-) -> Prepared:
+def draft(
+    candidate: dict[str, Any],
+    *,
+    at: datetime = T0,
+    principal: Principal | None = None,
+    negated: bool = False,
+    policy: Policy | None = None,
+) -> Draft:
     who = principal or Principal(type="user", tenant="shop-a", id="123")
-    request = WriteRequest(
-        principal=who.ref, namespace=NS, candidate=candidate, idempotency_key="k"
-    )
-    return prepare(
-        request,
-        who,
-        Policy(),
-        workflow_id="write/shop-a/k",
-        memory_id=f"mem_{uuid.uuid4().hex}",
+    return build_draft(
+        Candidate.model_validate(candidate),
+        principal=who,
+        namespace=NS,
+        policy=policy or Policy(),
         at=at,
+        memory_id=f"mem_{uuid.uuid4().hex}",
+        extractor=DIRECT_EXTRACTOR,
+        default_timezone="Asia/Shanghai",
+        negated=negated,
     )
 
 

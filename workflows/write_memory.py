@@ -1,10 +1,11 @@
-"""WriteMemory: decide (validate → normalise → resolve against the slot) → commit with outbox →
-project → audit.
+"""WriteMemory: [record the message] → decide (extract, normalise, detect, consent, validate
+sources, resolve, propose, decide) → commit with outbox → project → open reviews → audit.
 
 The id is `write/{tenant}/{idempotency_key}`, so a repeated submission attaches to the same run.
-A lost optimistic-concurrency race decides again against the new state (bounded). The audit of a
-committed decision is written in the commit's own transaction; a decision that commits nothing is
-audited by its own activity.
+A lost optimistic-concurrency race decides again against the new state (bounded). The audit of
+every stage lands in the commit's own transaction, or, when nothing is committed, in its own
+activity. A deferred or conflicting candidate opens a review: a ReviewMemory child workflow that
+outlives this one (abandoned parent close policy), so the caller gets its decision at once.
 """
 
 from __future__ import annotations
@@ -13,12 +14,20 @@ from typing import Any
 
 from temporalio import workflow
 from temporalio.exceptions import ApplicationError
+from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
     from activities.projection import ProjectInput, ProjectionActivities
-    from activities.write import AuditInput, DecideInput, WriteActivities, WriteDecision
-    from memory.models import AuditEvent, WriteRequest, WriteResult
+    from activities.review import ReviewTask
+    from activities.write import (
+        DecideInput,
+        RecordDecisionInput,
+        RecordMessageInput,
+        WriteActivities,
+    )
+    from memory.models import ConversationMessage, WriteRequest, WriteResult
     from memory.stores.canonical import CommitResult
+    from memory.write.pipeline import WriteDecision
     from workflows import (
         ACTIVITY_FAILURES,
         LOCAL_RETRY,
@@ -27,6 +36,7 @@ with workflow.unsafe.imports_passed_through():
         parse_input,
         reraise_typed,
     )
+    from workflows.review_memory import ReviewMemory
 
 MAX_DECISIONS = 8
 
@@ -37,31 +47,41 @@ class WriteMemory:
     async def run(self, raw: WriteRequest | dict[str, Any]) -> WriteResult:
         request = parse_input(WriteRequest, raw)
         workflow_id = workflow.info().workflow_id
-        memory_id = "mem_" + workflow.uuid4().hex
+        seed = workflow.uuid4().hex
         now = workflow.now()
 
-        commit: CommitResult | None = None
+        message: ConversationMessage | None = None
+        if request.utterance is not None:
+            message = await self._local(
+                WriteActivities.record_message,
+                RecordMessageInput(
+                    request=request, message_id=f"msg_{seed}", workflow_id=workflow_id, now=now
+                ),
+            )
+
         decision: WriteDecision | None = None
+        commit: CommitResult | None = None
         for attempt in range(MAX_DECISIONS):
-            try:
-                decision = await workflow.execute_local_activity_method(
-                    WriteActivities.decide_write,
-                    DecideInput(
-                        request=request,
-                        workflow_id=workflow_id,
-                        memory_id=memory_id,
-                        commit_id=f"{workflow_id}#{attempt}",
-                        now=now,
-                    ),
-                    start_to_close_timeout=LOCAL_TIMEOUT,
-                    retry_policy=LOCAL_RETRY,
-                )
-            except ACTIVITY_FAILURES as exc:
-                raise reraise_typed(exc) from exc
-            plan = decision.resolution.plan
+            decision = await self._local(
+                WriteActivities.decide_write,
+                DecideInput(
+                    request=request, workflow_id=workflow_id, seed=seed, now=now, message=message
+                ),
+            )
+            plan = decision.plan(f"{workflow_id}#{attempt}")
             if plan is None:
-                await self._audit_without_commit(decision)
-                return WriteResult(workflow_id=workflow_id, outcomes=[decision.resolution.outcome])
+                await self._local(
+                    WriteActivities.record_decision,
+                    RecordDecisionInput(
+                        tenant_id=decision.tenant_id,
+                        namespace=decision.namespace,
+                        workflow_id=workflow_id,
+                        at=decision.at,
+                        events=decision.audit,
+                        reviews=[r.review for r in decision.reviews],
+                    ),
+                )
+                break
             try:
                 commit = await workflow.execute_local_activity_method(
                     WriteActivities.commit_write,
@@ -73,50 +93,49 @@ class WriteMemory:
             except ACTIVITY_FAILURES as exc:
                 if error_type(exc) != "VersionConflict":
                     raise reraise_typed(exc) from exc
-                workflow.logger.info("slot moved since the decision; deciding again")
-        if commit is None or decision is None:
+                workflow.logger.info("a slot moved since the decision; deciding again")
+        else:
             raise ApplicationError(
-                f"the key kept changing under this write; gave up after {MAX_DECISIONS} decisions",
+                f"the keys kept changing under this write; gave up after {MAX_DECISIONS} decisions",
                 type="VersionConflict",
                 non_retryable=True,
             )
+        assert decision is not None
 
-        if not commit.projected:
+        if commit is not None and not commit.projected:
             try:
-                await workflow.execute_local_activity_method(
+                await self._local(
                     ProjectionActivities.project_memories,
                     ProjectInput(memory_ids=commit.memory_ids, outbox_seqs=commit.outbox_seqs),
-                    start_to_close_timeout=LOCAL_TIMEOUT,
-                    retry_policy=LOCAL_RETRY,
                 )
-            except ACTIVITY_FAILURES:
+            except ApplicationError:
                 # The commit stands; its outbox events stay unprocessed and the outbox relay or
                 # the repair sweep projects them. Reads re-check canonical meanwhile.
                 workflow.logger.warning("projection failed after commit; left to the outbox relay")
-        return WriteResult(workflow_id=workflow_id, outcomes=[decision.resolution.outcome])
 
-    async def _audit_without_commit(self, decision: WriteDecision) -> None:
-        prepared, outcome = decision.prepared, decision.resolution.outcome
-        await workflow.execute_local_activity_method(
-            WriteActivities.record_audit,
-            AuditInput(
-                tenant_id=prepared.record.tenant_id,
-                namespace=prepared.record.namespace,
-                workflow_id=workflow.info().workflow_id,
-                at=prepared.at,
-                events=[
-                    AuditEvent(
-                        stage="policy_decision",
-                        outcome=outcome.decision,
-                        decision=outcome.decision,
-                        relation=outcome.relation,
-                        reason_code=outcome.reason,
-                        principal=prepared.principal.ref,
-                        extractor=prepared.record.extractor,
-                        details={"matched": outcome.matched_memory_ids},
-                    )
-                ],
-            ),
-            start_to_close_timeout=LOCAL_TIMEOUT,
-            retry_policy=LOCAL_RETRY,
-        )
+        for candidate in decision.candidates:
+            if candidate.review is None:
+                continue
+            review = candidate.review.review
+            await workflow.start_child_workflow(
+                ReviewMemory.run,
+                ReviewTask(
+                    review=review,
+                    request=request,
+                    pending=candidate.review.pending,
+                    newcomers=[r.memory_id for r in candidate.new_records],
+                    timeout=decision.review_timeout,
+                ),
+                id=review.workflow_id,
+                parent_close_policy=ParentClosePolicy.ABANDON,
+            )
+        return WriteResult(workflow_id=workflow_id, outcomes=decision.outcomes)
+
+    async def _local(self, activity: Any, arg: Any) -> Any:
+        """A local activity whose domain errors fail this workflow with the same typed error."""
+        try:
+            return await workflow.execute_local_activity_method(
+                activity, arg, start_to_close_timeout=LOCAL_TIMEOUT, retry_policy=LOCAL_RETRY
+            )
+        except ACTIVITY_FAILURES as exc:
+            raise reraise_typed(exc) from exc

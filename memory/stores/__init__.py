@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import structlog
+
 from memory.embedding import Embedder, default_embedder
+from memory.models import utcnow
 from memory.policy import Policy
 from memory.settings import Settings
-from memory.stores.canonical import CanonicalStore
-from memory.stores.projection import EmbeddedProjection, Projection
+from memory.stores.canonical import CanonicalStore, CommitPlan, CommitResult
+from memory.stores.projection import EmbeddedProjection, Projection, project
+
+log = structlog.get_logger("memory.stores")
 
 
 @dataclass
@@ -21,6 +26,21 @@ class Stores:
     def close(self) -> None:
         self.projection.close()
         self.canonical.close()
+
+    def commit_and_project(self, plan: CommitPlan) -> CommitResult:
+        """Commit a plan, then project what it changed at once.
+
+        The commit is the durable part. If the projection fails, the result says so
+        (`projected=False`) and the outbox keeps the events for the retry and the relay.
+        """
+        result = self.canonical.commit(plan)
+        try:
+            project(self.canonical, self.projection, result.memory_ids)
+            self.canonical.mark_processed(result.outbox_seqs, utcnow())
+            result.projected = True
+        except Exception as exc:
+            log.warning("projection after commit failed", commit=plan.commit_id, error=repr(exc))
+        return result
 
 
 def open_stores(settings: Settings, *, migrate: bool = True) -> Stores:

@@ -43,17 +43,22 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from memory.errors import NotFound, VersionConflict
 from memory.models import (
     AuditEvent,
+    ConversationMessage,
     DeletionReceipt,
     MemoryRecord,
     Model,
     Principal,
+    PrincipalType,
+    ReviewRecord,
     Status,
+    content_hash,
     parse_principal_ref,
 )
 from memory.stores.schema import (
     applied_commits,
     audit_events,
     cache_generations,
+    conversation_messages,
     deletion_probes,
     deletion_receipts,
     key_slots,
@@ -61,6 +66,7 @@ from memory.stores.schema import (
     memory_outbox,
     memory_versions,
     principals,
+    reviews,
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -99,17 +105,27 @@ class RecordChange(Model):
     change: str
 
 
+class SlotCheck(Model):
+    """A slot the plan was decided against, at the version it had then."""
+
+    slot: str
+    expected_version: int
+
+
 class CommitPlan(Model):
     commit_id: str
     tenant_id: str
     namespace: str
-    slot: str
-    expected_slot_version: int
     at: AwareDatetime
+    #: Every slot this plan writes to; each must still be at its expected version.
+    slots: list[SlotCheck] = Field(default_factory=list)
     workflow_id: str | None = None
     new_records: list[MemoryRecord] = Field(default_factory=list)
     changes: list[RecordChange] = Field(default_factory=list)
     audit: list[AuditEvent] = Field(default_factory=list)
+    #: Reviews opened or settled together with these changes (a conflict group and its review
+    #: exist together or not at all).
+    reviews: list[ReviewRecord] = Field(default_factory=list)
 
 
 class CommitResult(Model):
@@ -164,6 +180,13 @@ def _upsert(
     if update is None:
         update = {k: stmt.excluded[k] for k in values if k not in keys}
     conn.execute(stmt.on_conflict_do_update(index_elements=keys, set_=update))
+
+
+def _row_to_message(row: Any) -> ConversationMessage:
+    data = dict(row._mapping)
+    return ConversationMessage.model_validate(
+        {k: v for k, v in data.items() if k in ConversationMessage.model_fields}
+    )
 
 
 def _row_to_record(row: Any) -> MemoryRecord:
@@ -396,9 +419,10 @@ class CanonicalStore:
                 ).scalar()
                 if prior is not None:
                     return CommitResult.model_validate({**prior, "replayed": True})
-                self._advance_slot(
-                    conn, plan.namespace, plan.slot, plan.expected_slot_version, plan.at
-                )
+                for check in sorted(plan.slots, key=lambda c: c.slot):
+                    self._advance_slot(
+                        conn, plan.namespace, check.slot, check.expected_version, plan.at
+                    )
                 written: list[tuple[str, int]] = []
                 for change in plan.changes:
                     written.append(self._apply_change(conn, change, plan.at))
@@ -424,6 +448,8 @@ class CanonicalStore:
                     plan.audit,
                     plan.at,
                 )
+                for review in plan.reviews:
+                    self._save_review(conn, review)
                 self._bump_generations(conn, [plan.namespace])
                 result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
                 conn.execute(
@@ -573,8 +599,12 @@ class CanonicalStore:
         workflow_id: str | None,
         events: Sequence[AuditEvent],
         at: datetime,
+        reviews: Sequence[ReviewRecord] = (),
     ) -> None:
+        """Audit a decision that changes no memory (and open or close its reviews with it)."""
         with self._write() as conn:
+            for review in reviews:
+                self._save_review(conn, review)
             self._append_audit(conn, tenant_id, namespace, workflow_id, events, at)
 
     def audit_trail(
@@ -735,6 +765,136 @@ class CanonicalStore:
             conn.execute(
                 delete(deletion_probes).where(deletion_probes.c.deletion_id == deletion_id)
             )
+
+    # ---------------------------------------------------------------------------- messages
+
+    def append_message(
+        self,
+        *,
+        message_id: str,
+        tenant_id: str,
+        namespace: str,
+        thread: str | None,
+        speaker: str,
+        speaker_type: PrincipalType,
+        text: str,
+        at: datetime,
+        workflow_id: str | None = None,
+    ) -> ConversationMessage:
+        """Append a message at the next position of its conversation; idempotent by id."""
+        conversation = thread or namespace
+        for _ in range(20):
+            try:
+                with self._write() as conn:
+                    found = conn.execute(
+                        select(conversation_messages).where(
+                            conversation_messages.c.message_id == message_id
+                        )
+                    ).first()
+                    if found is not None:
+                        return _row_to_message(found)
+                    position = (
+                        conn.execute(
+                            select(func.max(conversation_messages.c.position)).where(
+                                conversation_messages.c.tenant_id == tenant_id,
+                                conversation_messages.c.conversation == conversation,
+                            )
+                        ).scalar()
+                        or 0
+                    ) + 1
+                    values = {
+                        "message_id": message_id,
+                        "tenant_id": tenant_id,
+                        "namespace": namespace,
+                        "thread": thread,
+                        "conversation": conversation,
+                        "position": position,
+                        "speaker": speaker,
+                        "speaker_type": speaker_type,
+                        "text": text,
+                        "at": at,
+                        "status": "active",
+                        "content_hash": content_hash(text),
+                        "workflow_id": workflow_id,
+                    }
+                    conn.execute(insert(conversation_messages), values)
+                    return ConversationMessage.model_validate(
+                        {k: v for k, v in values.items() if k in ConversationMessage.model_fields}
+                    )
+            except VersionConflict:  # another message took the position: take the next one
+                continue
+        raise VersionConflict(f"could not place a message in conversation {conversation}")
+
+    def thread_messages(
+        self,
+        tenant_id: str,
+        thread: str,
+        *,
+        first: int | None = None,
+        last: int | None = None,
+        include_erased: bool = False,
+    ) -> list[ConversationMessage]:
+        query = (
+            select(conversation_messages)
+            .where(
+                conversation_messages.c.tenant_id == tenant_id,
+                conversation_messages.c.thread == thread,
+            )
+            .order_by(conversation_messages.c.position)
+        )
+        if first is not None:
+            query = query.where(conversation_messages.c.position >= first)
+        if last is not None:
+            query = query.where(conversation_messages.c.position <= last)
+        if not include_erased:
+            query = query.where(conversation_messages.c.status == "active")
+        with self._read() as conn:
+            return [_row_to_message(r) for r in conn.execute(query)]
+
+    # ---------------------------------------------------------------------------- reviews
+
+    def _save_review(self, conn: Connection, review: ReviewRecord) -> None:
+        _upsert(conn, reviews, review.model_dump(mode="python"), keys=["review_id"])
+
+    def save_review(self, review: ReviewRecord) -> None:
+        with self._write() as conn:
+            self._save_review(conn, review)
+
+    def get_review(self, review_id: str) -> ReviewRecord:
+        with self._read() as conn:
+            row = conn.execute(select(reviews).where(reviews.c.review_id == review_id)).first()
+        if row is None:
+            raise NotFound(f"no review {review_id!r}", field="review_id")
+        return ReviewRecord.model_validate(dict(row._mapping))
+
+    def find_reviews(
+        self,
+        tenant_id: str,
+        *,
+        status: str | None = "open",
+        conflict_group: str | None = None,
+        write_workflow_id: str | None = None,
+    ) -> list[ReviewRecord]:
+        query = (
+            select(reviews).where(reviews.c.tenant_id == tenant_id).order_by(reviews.c.opened_at)
+        )
+        if status is not None:
+            query = query.where(reviews.c.status == status)
+        if conflict_group is not None:
+            query = query.where(reviews.c.conflict_group == conflict_group)
+        if write_workflow_id is not None:
+            query = query.where(reviews.c.write_workflow_id == write_workflow_id)
+        with self._read() as conn:
+            return [ReviewRecord.model_validate(dict(r._mapping)) for r in conn.execute(query)]
+
+    def reviewers(self, tenant_id: str) -> list[Principal]:
+        """Registered principals of a tenant that hold any approve pattern."""
+        with self._read() as conn:
+            rows = conn.execute(
+                select(principals.c.definition).where(principals.c.tenant_id == tenant_id)
+            )
+            found = [Principal.model_validate(r.definition) for r in rows]
+        return [p for p in found if p.approve]
 
     # ---------------------------------------------------------------------------- receipts
 

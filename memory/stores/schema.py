@@ -24,6 +24,7 @@ from sqlalchemy import (
     Table,
     Text,
     TypeDecorator,
+    UniqueConstraint,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
@@ -218,10 +219,55 @@ cache_generations = Table(
     Column("generation", BigInteger().with_variant(Integer, "sqlite"), nullable=False),
 )
 
+# Raw utterances per conversation (a thread, or the namespace when no thread is given), in order.
+conversation_messages = Table(
+    "conversation_messages",
+    metadata,
+    Column("message_id", String(64), primary_key=True),
+    Column("tenant_id", String(64), nullable=False),
+    Column("namespace", String(256), nullable=False),
+    Column("thread", String(128)),
+    Column("conversation", String(256), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("speaker", String(256), nullable=False),
+    Column("speaker_type", String(16), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", UTCDateTime, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("content_hash", String(80), nullable=False),
+    Column("workflow_id", String(256)),
+    UniqueConstraint("tenant_id", "conversation", "position", name="uq_message_position"),
+    Index("ix_messages_thread", "tenant_id", "thread", "position"),
+)
+
+# Open and settled reviews: a deferred write waiting for approval, or a conflict group.
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("review_id", String(64), primary_key=True),
+    Column("tenant_id", String(64), nullable=False),
+    Column("namespace", String(256), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("reason_code", String(48), nullable=False),
+    Column("workflow_id", String(256), nullable=False),
+    Column("write_workflow_id", String(256), nullable=False),
+    Column("conflict_group", String(64)),
+    Column("memory_ids", Json, nullable=False),
+    Column("opened_at", UTCDateTime, nullable=False),
+    Column("closed_at", UTCDateTime),
+    Column("decided_by", String(256)),
+    Column("decision", Json),
+    Index("ix_reviews_open", "tenant_id", "status"),
+    Index("ix_reviews_group", "conflict_group"),
+    Index("ix_reviews_write", "write_workflow_id"),
+)
+
 __all__ = [
     "applied_commits",
     "audit_events",
     "cache_generations",
+    "conversation_messages",
     "deletion_probes",
     "deletion_receipts",
     "key_slots",
@@ -230,4 +276,5 @@ __all__ = [
     "memory_versions",
     "metadata",
     "principals",
+    "reviews",
 ]

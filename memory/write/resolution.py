@@ -1,23 +1,59 @@
-"""Duplicate and conflict resolution: how a draft relates to what the slot holds, and the plan."""
+"""Duplicate and conflict resolution: how a draft relates to what its slot holds.
+
+The slot's records form a valid-time line. A draft lands on it somewhere:
+
+- nothing there: NEW;
+- the value in force says the same: DUPLICATE (nothing changes);
+- the value in force is extended by the draft (quiet hours added to a channel): REFINEMENT;
+- a different value, from a source at least as trusted and later in valid time: SUPERSEDES
+  (the old value's valid time ends where the new one begins; its row stays as history);
+- a different value that took effect *before* the one in force (recorded late): NEW, kept as
+  history (its valid time ends where the next value begins), never the current value;
+- a different value at the same valid instant from another writer of equal trust, or from a
+  trusted source below the one in force: CONFLICTS (both kept active in a conflict group, a
+  review opens);
+- a model inference or derived summary against a more trusted value: deferred for review, never
+  applied on its own ("a model inference never supersedes a human-reviewed or user-stated value").
+
+A negation closes the value it denies and stores nothing new. A reviewer's approval settles what
+would otherwise conflict or wait, in favour of the draft.
+"""
 
 from __future__ import annotations
 
-from memory.models import (
-    AuditEvent,
-    CandidateOutcome,
-    MemoryMutationProposal,
-    MemoryRecord,
-    Model,
-    Relation,
-)
-from memory.stores.canonical import CommitPlan, RecordChange, SlotState
-from memory.write.stages import Prepared
+from datetime import datetime
+
+from pydantic import Field
+
+from memory.models import MemoryRecord, Model, Operation, Relation
+from memory.stores.canonical import RecordChange, SlotState
+from memory.write.stages import Draft
+
+# DESIGN.md: human review > authenticated user's statement > verified business tool > derived
+# summary > model inference. A system policy ranks with verified tools.
+TRUST_RANK: dict[str, int] = {
+    "human_review": 5,
+    "user_assertion": 4,
+    "verified_tool_fact": 3,
+    "system_policy": 3,
+    "derived_summary": 2,
+    "model_inference": 1,
+}
+LOW_TRUST = 2
 
 
 class Resolution(Model):
-    outcome: CandidateOutcome
-    proposal: MemoryMutationProposal
-    plan: CommitPlan | None = None
+    relation: Relation | None
+    operation: Operation
+    #: Why nothing is written (no_op) or why it waits (defer).
+    reason: str | None = None
+    #: The record to add (possibly adjusted: merged value, history interval, conflict group).
+    record: MemoryRecord | None = None
+    changes: list[RecordChange] = Field(default_factory=list)
+    matched: list[str] = Field(default_factory=list)
+    #: True when the draft must wait for a reviewer instead of being applied.
+    defer: bool = False
+    conflict_group: str | None = None
 
 
 def same_value(a: MemoryRecord, b: MemoryRecord) -> bool:
@@ -26,86 +62,181 @@ def same_value(a: MemoryRecord, b: MemoryRecord) -> bool:
     return a.content_hash == b.content_hash
 
 
-def resolve(prepared: Prepared, slot: SlotState, *, commit_id: str) -> Resolution:
-    new = prepared.record
-    current = [r for r in slot.records if r.status == "active"]
-    matched = [r.memory_id for r in current]
-
-    relation: Relation
-    if not current:
-        relation, operation = "NEW", "add"
-    elif any(same_value(r, new) for r in current):
-        relation, operation = "DUPLICATE", "no_op"
-    else:
-        relation, operation = "SUPERSEDES", "update"
-
-    proposal = MemoryMutationProposal(
-        operation=operation,
-        namespace=new.namespace,
-        kind=new.kind,
-        key=new.key,
-        candidate_content=new.content,
-        source_refs=new.source_refs,
-        matched_memory_ids=matched,
-        conflict_type=relation,
-        confidence=new.confidence,
-        reason_code="duplicate" if relation == "DUPLICATE" else relation.lower(),
+def extends(new: MemoryRecord, old: MemoryRecord) -> bool:
+    """The new value says everything the old one says, and more."""
+    if new.structured_value is None or old.structured_value is None:
+        return False
+    items = old.structured_value.items()
+    return len(new.structured_value) > len(old.structured_value) and all(
+        new.structured_value.get(k) == v for k, v in items
     )
-    if operation == "no_op":
-        outcome = CandidateOutcome(
-            decision="no_op",
-            relation=relation,
+
+
+def denies(denied: dict[str, object] | None, record: MemoryRecord) -> bool:
+    """The stored value is the one a negation denies (every field the negation names matches)."""
+    if not denied or record.structured_value is None:
+        return False
+    return all(record.structured_value.get(k) == v for k, v in denied.items())
+
+
+def _close(record: MemoryRecord, at: datetime, change: str) -> RecordChange:
+    return RecordChange(
+        memory_id=record.memory_id,
+        expected_version=record.version,
+        status="superseded",
+        valid_to=at,
+        conflict_group=None,
+        change=change,
+    )
+
+
+def _with(record: MemoryRecord, **changes: object) -> MemoryRecord:
+    return record.model_copy(update=changes)
+
+
+def resolve_keyed(draft: Draft, state: SlotState, *, group_id: str, approved: bool) -> Resolution:
+    new = draft.record
+    start = new.valid_from
+    assert start is not None
+    line = [
+        r
+        for r in state.records
+        if r.status in ("active", "superseded")
+        and r.valid_from is not None
+        and (r.valid_to is None or r.valid_to > r.valid_from)
+    ]
+    standing = [
+        r for r in line if r.status == "active" and (r.valid_to is None or r.valid_to > start)
+    ]
+    in_force = [r for r in standing if r.valid_from is not None and r.valid_from <= start]
+
+    if draft.negated:
+        targets = [r for r in in_force if denies(new.structured_value, r)]
+        if not targets:
+            return Resolution(relation=None, operation="no_op", reason="not_memorable")
+        return Resolution(
+            relation="SUPERSEDES",
+            operation="invalidate",
+            changes=[_close(r, start, f"withdrawn_by:{new.memory_id}") for r in targets],
+            matched=[r.memory_id for r in targets],
+        )
+
+    if draft.partial and len(in_force) == 1 and in_force[0].structured_value:
+        merged = {**in_force[0].structured_value, **(new.structured_value or {})}
+        new = _with(new, structured_value=merged)
+
+    later = [r for r in line if r.valid_from is not None and r.valid_from > start]
+    if later:
+        # Recorded late, effective earlier: it becomes history before the next value.
+        nxt = min(later, key=lambda r: r.valid_from or start)
+        covering = [
+            r
+            for r in line
+            if r.valid_from is not None
+            and r.valid_from <= start
+            and (r.valid_to is None or r.valid_to > start)
+        ]
+        if any(same_value(r, new) for r in [nxt, *covering]):
+            matched = [r.memory_id for r in [nxt, *covering] if same_value(r, new)]
+            return Resolution(
+                relation="DUPLICATE", operation="no_op", reason="duplicate", matched=matched
+            )
+        if not approved and any(
+            TRUST_RANK[r.source_type] > TRUST_RANK[new.source_type] for r in covering
+        ):
+            # Rewriting history over a more trusted value is not for a lesser source to do.
+            return Resolution(
+                relation="CONFLICTS",
+                operation="add",
+                record=new,
+                defer=True,
+                reason="conflict",
+                matched=[r.memory_id for r in covering],
+            )
+        history = _with(new, valid_to=nxt.valid_from, status="superseded")
+        return Resolution(
+            relation="NEW",
+            operation="add",
+            record=history,
+            changes=[_close(r, start, f"shortened_by:{new.memory_id}") for r in covering],
+            matched=[nxt.memory_id],
+        )
+
+    if not in_force:
+        return Resolution(relation="NEW", operation="add", record=new)
+
+    matched = [r.memory_id for r in in_force]
+    if any(same_value(r, new) for r in in_force):
+        return Resolution(
+            relation="DUPLICATE",
+            operation="no_op",
             reason="duplicate",
-            key=new.key,
-            value=new.structured_value,
-            matched_memory_ids=matched,
+            matched=[r.memory_id for r in in_force if same_value(r, new)],
         )
-        return Resolution(outcome=outcome, proposal=proposal)
 
-    changes = [
-        RecordChange(
-            memory_id=r.memory_id,
-            expected_version=r.version,
-            status="superseded",
-            valid_to=new.valid_from,
-            conflict_group=r.conflict_group,
-            change=f"superseded_by:{new.memory_id}",
+    strongest = max(TRUST_RANK[r.source_type] for r in in_force)
+    rank = TRUST_RANK[new.source_type]
+    group = next((r.conflict_group for r in in_force if r.conflict_group), None)
+    simultaneous = any(r.valid_from == start and r.written_by != new.written_by for r in in_force)
+    refinement = len(in_force) == 1 and extends(new, in_force[0])
+
+    supersede = approved or rank > strongest or (rank == strongest and not simultaneous)
+    if group is not None and not approved and rank <= strongest:
+        supersede = False  # an open conflict is settled by a reviewer or a more trusted source
+    if supersede:
+        return Resolution(
+            relation="REFINEMENT" if refinement else "SUPERSEDES",
+            operation="update",
+            record=new,
+            changes=[_close(r, start, f"superseded_by:{new.memory_id}") for r in in_force],
+            matched=matched,
         )
-        for r in current
-    ]
-    outcome = CandidateOutcome(
-        decision=operation,
-        relation=relation,
-        key=new.key,
-        value=new.structured_value,
-        memory_id=new.memory_id,
-        version=new.version,
-        matched_memory_ids=matched,
-    )
-    audit = [
-        AuditEvent(
-            stage="policy_decision",
-            outcome="commit",
-            decision=operation,
-            relation=relation,
-            reason_code=proposal.reason_code,
-            memory_id=new.memory_id,
-            memory_version=new.version,
-            principal=prepared.principal.ref,
-            extractor=new.extractor,
-            details={"matched": matched, "content_hash": new.content_hash},
+    if rank <= LOW_TRUST:
+        return Resolution(
+            relation="CONFLICTS",
+            operation="add",
+            record=new,
+            matched=matched,
+            defer=True,
+            reason="conflict",
         )
-    ]
-    plan = CommitPlan(
-        commit_id=commit_id,
-        tenant_id=new.tenant_id,
-        namespace=new.namespace,
-        slot=prepared.slot,
-        expected_slot_version=slot.version,
-        at=prepared.at,
-        workflow_id=prepared.workflow_id,
-        new_records=[new],
-        changes=changes,
-        audit=audit,
+    conflict_group = group or group_id
+    joined = _with(new, conflict_group=conflict_group)
+    return Resolution(
+        relation="CONFLICTS",
+        operation="add",
+        record=joined,
+        changes=[
+            RecordChange(
+                memory_id=r.memory_id,
+                expected_version=r.version,
+                status=r.status,
+                valid_to=r.valid_to,
+                conflict_group=conflict_group,
+                change=f"conflicts_with:{new.memory_id}",
+            )
+            for r in in_force
+            if r.conflict_group != conflict_group
+        ],
+        matched=matched,
+        reason="conflict",
+        conflict_group=conflict_group,
     )
-    return Resolution(outcome=outcome, proposal=proposal, plan=plan)
+
+
+def resolve_unkeyed(draft: Draft, state: SlotState, similar: list[MemoryRecord]) -> Resolution:
+    """A memory without key is a DUPLICATE of an active one with the same or nearly the same
+    content (same kind, same namespace), else NEW."""
+    new = draft.record
+    same = [r for r in state.records if r.status == "active"]
+    near = [
+        r for r in similar if r.kind == new.kind and r.memory_id not in {s.memory_id for s in same}
+    ]
+    if same or near:
+        return Resolution(
+            relation="DUPLICATE",
+            operation="no_op",
+            reason="duplicate",
+            matched=[r.memory_id for r in [*same, *near]],
+        )
+    return Resolution(relation="NEW", operation="add", record=new)

@@ -1,34 +1,67 @@
-"""Validation and normalisation of a candidate into a draft record."""
+"""The checks a candidate passes before resolution: validation, normalisation, detection,
+consent and retention, source validation, confidence. Plain functions over plain models."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
+from urllib.parse import parse_qs, urlsplit
 
 from memory.errors import ClockOverrideRefused, ContentTooLarge, UnauthorizedNamespace
 from memory.models import (
-    DIRECT_EXTRACTOR,
+    Candidate,
+    ExtractorInfo,
     MemoryRecord,
     Model,
     Principal,
-    WriteRequest,
     content_hash,
 )
 from memory.namespaces import parse_namespace
 from memory.policy import Policy
 from memory.stores.canonical import slot_for
+from memory.write.detectors import Detection, detect
+from memory.write.normalize import normalize_structured_value, normalize_whitespace
+
+#: Keys whose value may arrive in parts, by the field that makes it whole: quiet hours said
+#: without a channel merge with the stored channel.
+COMPLETING_FIELD = {"notification.preference": "channel"}
+
+BUSINESS_SUBJECTS = ("order:", "payment:", "shipment:", "refund:")
+BUSINESS_KEYS = ("order.", "payment.", "logistics.", "refund.")
 
 
-class Prepared(Model):
-    """A candidate that passed validation, as the record it would become."""
+class Draft(Model):
+    """A candidate on its way through the pipeline, as the record it would become."""
 
-    workflow_id: str
-    principal: Principal
-    at: datetime
     record: MemoryRecord
+    #: A negation: `record.structured_value` is the value being denied.
+    negated: bool = False
+    #: The value is a part of a composite value, to merge with the stored one.
+    partial: bool = False
 
     @property
     def slot(self) -> str:
         return slot_for(self.record.key, self.record.content_hash)
+
+
+class IdSource(Model):
+    """Deterministic ids for one write: the same seed and index give the same id on replay."""
+
+    seed: str
+
+    def _make(self, prefix: str, *parts: object) -> str:
+        raw = "/".join([self.seed, prefix, *map(str, parts)])
+        return f"{prefix}_{hashlib.sha256(raw.encode()).hexdigest()[:32]}"
+
+    def memory_id(self, index: int) -> str:
+        return self._make("mem", index)
+
+    def conflict_group(self, index: int) -> str:
+        return self._make("cg", index)
+
+    def review_id(self, index: int) -> str:
+        return self._make("rev", index)
 
 
 def effective_time(request_at: datetime | None, now: datetime, allow_override: bool) -> datetime:
@@ -62,45 +95,107 @@ def check_content_size(content: str, policy: Policy) -> None:
         )
 
 
-def prepare(
-    request: WriteRequest,
-    principal: Principal,
-    policy: Policy,
+def build_draft(
+    candidate: Candidate,
     *,
-    workflow_id: str,
-    memory_id: str,
+    principal: Principal,
+    namespace: str,
+    policy: Policy,
     at: datetime,
-) -> Prepared:
-    """Validate the request and build the draft record; raises a typed error on bad input."""
-    check_write_allowed(principal, request.namespace)
-    c = request.candidate
-    check_content_size(c.content, policy)
-    content = " ".join(c.content.split())
-    valid_from = c.valid_from or at
-    ttl = policy.retention.ttl(c.kind)
-    expires_at = c.expires_at or (valid_from + ttl if ttl is not None else None)
+    memory_id: str,
+    extractor: ExtractorInfo,
+    default_timezone: str,
+    negated: bool = False,
+) -> Draft:
+    """Normalise a candidate into the record it would become (raises InvalidInput)."""
+    check_content_size(candidate.content, policy)
+    content = normalize_whitespace(candidate.content)
+    value = normalize_structured_value(
+        candidate.key, candidate.structured_value, default_timezone=default_timezone
+    )
+    valid_from = candidate.valid_from or at
+    ttl = policy.retention.ttl(candidate.kind)
+    expires_at = candidate.expires_at or (valid_from + ttl if ttl is not None else None)
     record = MemoryRecord(
         memory_id=memory_id,
         tenant_id=principal.tenant,
-        namespace=request.namespace,
-        subject_ref=c.subject_ref or default_subject(request.namespace),
-        kind=c.kind,
-        key=c.key,
+        namespace=namespace,
+        subject_ref=candidate.subject_ref or default_subject(namespace),
+        kind=candidate.kind,
+        key=candidate.key,
         content=content,
-        structured_value=c.structured_value,
-        source_refs=c.source_refs,
-        source_type=c.source_type,
-        confidence=c.confidence,
-        sensitivity=c.sensitivity or policy.defaults.sensitivity,
+        structured_value=value,
+        source_refs=candidate.source_refs,
+        source_type=candidate.source_type,
+        confidence=candidate.confidence,
+        sensitivity=candidate.sensitivity or policy.defaults.sensitivity,
         valid_from=valid_from,
-        valid_to=c.valid_to,
+        valid_to=candidate.valid_to,
         recorded_at=at,
         expires_at=expires_at,
-        consent_ref=c.consent_ref,
+        consent_ref=candidate.consent_ref,
         status="active",
         version=1,
-        content_hash=content_hash(content, c.structured_value),
-        extractor=DIRECT_EXTRACTOR,
+        content_hash=content_hash(content, value),
+        extractor=extractor,
         written_by=principal.ref,
     )
-    return Prepared(workflow_id=workflow_id, principal=principal, at=at, record=record)
+    whole = COMPLETING_FIELD.get(candidate.key or "")
+    partial = whole is not None and value is not None and whole not in value
+    return Draft(record=record, negated=negated, partial=partial)
+
+
+def scanned_text(record: MemoryRecord) -> str:
+    """What the detectors read: the content and every string in the structured value."""
+    texts = [record.content]
+    if record.structured_value:
+        texts.append(json.dumps(record.structured_value, ensure_ascii=False))
+    return "\n".join(texts)
+
+
+def screen(record: MemoryRecord) -> list[Detection]:
+    return detect(scanned_text(record))
+
+
+def refusal_for(detections: list[Detection]) -> str | None:
+    """The reason a write is refused for what the detectors found: secrets and injections always;
+    sensitive categories only without consent (see `needs_consent`)."""
+    for reason in ("secret", "prompt_injection"):
+        if any(d.reason == reason for d in detections):
+            return reason
+    return None
+
+
+def needs_consent(record: MemoryRecord, detections: list[Detection], policy: Policy) -> bool:
+    sensitive = any(d.reason == "sensitive_category" for d in detections)
+    level = "restricted" if sensitive else record.sensitivity
+    return level in policy.consent.required_for and not record.consent_ref
+
+
+def is_business_claim(record: MemoryRecord) -> bool:
+    return record.subject_ref.startswith(BUSINESS_SUBJECTS) or (
+        record.key is not None and record.key.startswith(BUSINESS_KEYS)
+    )
+
+
+def _ref_parts(ref: str) -> tuple[str, str, dict[str, list[str]]]:
+    parts = urlsplit(ref)
+    return parts.scheme, parts.netloc + parts.path, parse_qs(parts.query)
+
+
+def verified_source(record: MemoryRecord) -> bool:
+    """A business claim is a fact only from a verified tool, with a reference that pins it.
+
+    State (an order's status, a payment's amount) changes, so a state claim needs a versioned
+    reference (`order://ORD-1?version=8`). An event record (kind episodic) is immutable, so a
+    reference that identifies it (`refund://RF-20260715-88`) is enough.
+    """
+    if record.source_type != "verified_tool_fact":
+        return False
+    for ref in record.source_refs:
+        scheme, ident, query = _ref_parts(ref)
+        if not scheme or not ident.strip("/"):
+            continue
+        if "version" in query or record.kind == "episodic":
+            return True
+    return False

@@ -26,8 +26,8 @@ from memory.devserver import temporal_binary
 from memory.orchestration import SEARCH_ATTRIBUTES
 from memory.settings import Settings
 from memory.stores import open_stores
+from memory.worker import build_worker
 from tests.factories import BOT, NS, T0, USER, email, sms
-from worker import build_worker
 
 HISTORIES = Path(__file__).with_name("histories")
 
@@ -106,7 +106,68 @@ async def deletions(client: MemoryClient, temporal: Client) -> list[str]:
     return [str(by_key.workflow_id), str(by_subject.workflow_id)]
 
 
-SCENARIOS: dict[str, Scenario] = {"writes": writes, "deletions": deletions}
+async def reviews(client: MemoryClient, temporal: Client) -> list[str]:
+    from memory.models import Principal
+
+    reviewer = Principal(type="reviewer", tenant="shop-a", id="ops-7", approve=["tenant/shop-a/**"])
+    drafter = Principal(
+        type="agent",
+        tenant="shop-a",
+        id="drafter",
+        candidate_only=True,
+        write=["tenant/shop-a/user/*"],
+    )
+    crm = Principal(type="service", tenant="shop-a", id="crm", write=["tenant/shop-a/user/*"])
+    for p in (reviewer, drafter, crm):
+        client.register_principal(p)
+    ids = []
+    deferred = await client.write(drafter.ref, NS, sms(), idempotency_key="rec-deferred", at=T0)
+    assert deferred.outcome.review_id is not None
+    await client.review(reviewer.ref, deferred.outcome.review_id, "approve")
+    ids.append(client.stores.canonical.get_review(deferred.outcome.review_id).workflow_id)
+    mine = await client.observe(
+        USER,
+        NS,
+        "以后有通知请发我邮箱。",
+        idempotency_key="rec-observe",
+        thread="t1",
+        at=T0 + timedelta(days=1),
+    )
+    theirs = await client.write(
+        crm.ref,
+        NS,
+        email(content="CRM 记录用户偏好邮件", structured_value={"channel": "phone"}),
+        idempotency_key="rec-conflict",
+        at=T0 + timedelta(days=1),
+    )
+    assert theirs.outcome.review_id is not None
+    await client.review(
+        reviewer.ref, theirs.outcome.review_id, "approve", memory_id=mine.outcomes[0].memory_id
+    )
+    ids += [
+        mine.workflow_id,
+        theirs.workflow_id,
+        client.stores.canonical.get_review(theirs.outcome.review_id).workflow_id,
+    ]
+    # an unanswered review times out (policy timeout shortened for the recording)
+    client.stores.policy = client.stores.policy.model_copy(
+        update={"review": client.stores.policy.review.model_copy(update={"timeout_hours": 0.0003})}
+    )
+    late = await client.write(
+        drafter.ref,
+        NS,
+        sms(structured_value={"channel": "wechat"}, content="微信联系"),
+        idempotency_key="rec-timeout",
+        at=T0 + timedelta(days=2),
+    )
+    assert late.outcome.review_id is not None
+    review_wf = client.stores.canonical.get_review(late.outcome.review_id).workflow_id
+    await temporal.get_workflow_handle(review_wf).result()
+    ids.append(review_wf)
+    return ids
+
+
+SCENARIOS: dict[str, Scenario] = {"writes": writes, "deletions": deletions, "reviews": reviews}
 
 
 async def main() -> None:

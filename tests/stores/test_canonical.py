@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from memory.errors import NotFound, VersionConflict
 from memory.models import AuditEvent, DeletionReceipt, DeletionScope, Principal
 from memory.stores import Stores
-from memory.stores.canonical import CommitPlan, RecordChange
+from memory.stores.canonical import CommitPlan, RecordChange, SlotCheck
 from memory.stores.schema import audit_events, memory_outbox, memory_versions
 from tests.factories import NS, T0, record
 
@@ -21,8 +21,7 @@ def plan(commit_id: str, expected: int, **over) -> CommitPlan:
         commit_id=commit_id,
         tenant_id="shop-a",
         namespace=NS,
-        slot="key:notification.preference",
-        expected_slot_version=expected,
+        slots=[SlotCheck(slot="key:notification.preference", expected_version=expected)],
         at=over.pop("at", T0),
         **over,
     )
@@ -66,6 +65,24 @@ def test_stale_slot_version_is_a_conflict_and_changes_nothing(stores: Stores) ->
         stores.canonical.commit(plan("c3", 7, new_records=[record()]))
     assert count(stores, memory_versions) == 1
     assert stores.canonical.slot_state(NS, "key:notification.preference").version == 1
+
+
+def test_a_plan_checks_every_slot_it_writes(stores: Stores) -> None:
+    stores.canonical.commit(plan("c1", 0, new_records=[record()]))
+    two = CommitPlan(
+        commit_id="c2",
+        tenant_id="shop-a",
+        namespace=NS,
+        at=T0,
+        slots=[
+            SlotCheck(slot="key:profile.language", expected_version=0),
+            SlotCheck(slot="key:notification.preference", expected_version=0),  # stale
+        ],
+        new_records=[record(key="profile.language", structured_value={"value": "en"})],
+    )
+    with pytest.raises(VersionConflict):
+        stores.canonical.commit(two)
+    assert stores.canonical.slot_state(NS, "key:profile.language").version == 0
 
 
 def test_history_is_kept_when_a_value_is_superseded(stores: Stores) -> None:

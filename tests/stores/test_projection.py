@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from memory.stores import Stores
-from memory.stores.canonical import CommitPlan, RecordChange
+from memory.stores.canonical import CommitPlan, RecordChange, SlotCheck
 from memory.stores.projection import EmbeddedProjection, SearchFilters, keyword_terms, project
 from tests.factories import NS, T0, record
 
@@ -18,8 +18,7 @@ def add(stores: Stores, *records, commit_id: str = "c", slot: str | None = None)
                 commit_id=f"{commit_id}-{i}",
                 tenant_id=r.tenant_id,
                 namespace=r.namespace,
-                slot=slot or f"hash:{r.content_hash}",
-                expected_slot_version=0,
+                slots=[SlotCheck(slot=slot or f"hash:{r.content_hash}", expected_version=0)],
                 at=r.recorded_at,
                 new_records=[r],
             )
@@ -49,8 +48,7 @@ def test_projecting_twice_or_late_converges_to_canonical(stores: Stores) -> None
             commit_id="close",
             tenant_id="shop-a",
             namespace=NS,
-            slot=f"hash:{r.content_hash}",
-            expected_slot_version=1,
+            slots=[SlotCheck(slot=f"hash:{r.content_hash}", expected_version=1)],
             at=T0,
             changes=[
                 RecordChange(

@@ -1,0 +1,85 @@
+"""`memctl eval`: scenario cases (eval/SPEC.md) through the real workflows and stores."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from temporalio.client import Client
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.testing import WorkflowEnvironment
+
+from memory.devserver import temporal_binary
+from memory.eval.runner import CaseResult, CaseRunner, metrics
+from memory.eval.spec import Case, case_files, load_case
+from memory.orchestration import SEARCH_ATTRIBUTES
+
+__all__ = ["Case", "CaseResult", "CaseRunner", "load_case", "metrics", "run_cases", "run_eval"]
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+async def run_cases(temporal: Client, cases: list[Case]) -> list[CaseResult]:
+    runner = CaseRunner(temporal)
+    return [await runner.run(case) for case in cases]
+
+
+async def run_eval(paths: list[Path], json_out: Path | None = None) -> int:
+    """Run every case under `paths`; print a line per case and the metrics; 0 if all passed."""
+    cases = [load_case(p) for p in case_files(paths)]  # malformed files fail before anything runs
+    env = await WorkflowEnvironment.start_local(
+        dev_server_existing_path=str(temporal_binary()),
+        data_converter=pydantic_data_converter,
+        search_attributes=SEARCH_ATTRIBUTES,
+    )
+    try:
+        runner = CaseRunner(env.client)
+        results = []
+        for case in cases:
+            result = await runner.run(case)
+            results.append(result)
+            status = "PASS" if result.passed else "FAIL"
+            suffix = "" if result.passed else f"  {result.first_failure}"
+            console.print(f"{status} {case.case_id}{suffix}", markup=False)
+    finally:
+        await env.shutdown()
+    summary = metrics(results)
+    console.print("")
+    for name, value in summary.items():
+        console.print(f"{name}: {'n/a' if value is None else value}", markup=False)
+    if json_out is not None:
+        _write_json(json_out, _report(results, summary))
+    return 0 if all(r.passed for r in results) else 1
+
+
+def _write_json(path: Path, report: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2, ensure_ascii=False))
+
+
+def _report(results: list[CaseResult], summary: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "metrics": summary,
+        "cases": [
+            {
+                "case_id": r.case_id,
+                "title": r.title,
+                "passed": r.passed,
+                "error": r.error,
+                "unsupported": r.unsupported,
+                "checks": [
+                    {
+                        "step": c.step,
+                        "op": c.op,
+                        "check": c.name,
+                        "passed": c.passed,
+                        "detail": c.detail,
+                    }
+                    for c in r.checks
+                ],
+            }
+            for r in results
+        ],
+    }

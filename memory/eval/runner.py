@@ -1,0 +1,530 @@
+"""Runs scenario cases through the real system and checks what it decided and returns.
+
+Each case gets empty stores of its own (a fresh SQLite canonical store and projection in a
+temporary folder) and its own worker on its own task queue, against one Temporal server for the
+whole run. Steps go through the public client: WriteMemory and DeleteSubject workflows, review
+Updates, governed recall. The step's `at` drives the system's clock (the evaluation clock
+override, enabled for these workers only).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import statistics
+import tempfile
+import time
+import uuid
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from temporalio.client import Client
+from temporalio.service import RPCError
+
+from memory.client import MemoryClient
+from memory.embedding import HashedNgramEmbedder
+from memory.errors import MemoryServiceError, UnauthorizedNamespace
+from memory.eval.spec import Case, Step
+from memory.models import (
+    Candidate,
+    CandidateOutcome,
+    DeletionReceipt,
+    Principal,
+    RecallResult,
+    RetrievedMemory,
+)
+from memory.namespaces import matches_any
+from memory.settings import Settings
+from memory.stores import open_stores
+
+_CANDIDATE_FIELDS = set(Candidate.model_fields)
+_REJECTING = ("secret", "sensitive_category", "prompt_injection")
+
+
+class Unsupported(Exception):
+    """An op or check whose capability has not landed yet."""
+
+
+@dataclass
+class Check:
+    step: str
+    op: str
+    name: str
+    passed: bool
+    detail: str = ""
+    category: str = ""
+
+    def line(self) -> str:
+        return f"step {self.step} ({self.op}) {self.name}: {self.detail}"
+
+
+@dataclass
+class StepRecord:
+    workflow_id: str | None = None
+    outcomes: list[CandidateOutcome] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CaseResult:
+    case_id: str
+    title: str
+    checks: list[Check] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+    error: str | None = None
+    counters: Counter[str] = field(default_factory=Counter)
+    write_ms: list[float] = field(default_factory=list)
+    recall_ms: list[float] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and not self.unsupported and all(c.passed for c in self.checks)
+
+    @property
+    def first_failure(self) -> str:
+        if self.error is not None:
+            return self.error
+        for check in self.checks:
+            if not check.passed:
+                return check.line()
+        return f"unsupported: {self.unsupported[0]}" if self.unsupported else ""
+
+
+def _matches(expected: Any, actual: Any) -> bool:
+    """SPEC matching: a list means any of; dicts match as subsets; else equality."""
+    if isinstance(expected, list):
+        return any(_matches(e, actual) for e in expected)
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and _matches(v, actual[k]) for k, v in expected.items()
+        )
+    return bool(expected == actual)
+
+
+class CaseRunner:
+    def __init__(self, temporal: Client, work_dir: Path | None = None) -> None:
+        self.temporal = temporal
+        self.work_dir = work_dir or Path(tempfile.mkdtemp(prefix="memory-eval-"))
+        self._embedder = HashedNgramEmbedder()
+
+    async def run(self, case: Case) -> CaseResult:
+        from memory.worker import build_worker
+
+        result = CaseResult(case.case_id, case.title)
+        data = self.work_dir / f"{case.case_id}-{uuid.uuid4().hex[:6]}"
+        settings = Settings(
+            data_dir=data,
+            allow_clock_override=True,
+            task_queue=f"eval-{case.case_id}-{uuid.uuid4().hex[:8]}",
+        )
+        stores = open_stores(settings)
+        client = MemoryClient(self.temporal, settings, stores)
+        try:
+            for actor in case.actors.values():
+                if actor.type != "user" or actor.read or actor.write or actor.delete:
+                    client.register_principal(actor)
+            async with build_worker(self.temporal, settings, stores):
+                run = _CaseRun(self, case, client, result)
+                await run.steps()
+                await run.cleanup()
+        except Exception as exc:  # a crash in the system under test fails the case, with why
+            result.error = f"error: {type(exc).__name__}: {exc}"
+        finally:
+            stores.close()
+        return result
+
+
+class _CaseRun:
+    def __init__(self, runner: CaseRunner, case: Case, client: MemoryClient, result: CaseResult):
+        self.runner = runner
+        self.case = case
+        self.client = client
+        self.result = result
+        self.records: dict[str, StepRecord] = {}
+        self.clock: datetime | None = None
+        self.review_workflows: set[str] = set()
+
+    # ------------------------------------------------------------------------ driving
+
+    async def steps(self) -> None:
+        for i, step in enumerate(self.case.steps, 1):
+            await self.step(str(i), step)
+
+    async def step(self, index: str, step: Step) -> None:
+        if step.at is not None:
+            self.clock = step.at
+        at = self.clock or datetime.now(UTC)
+        handler: Callable[[str, Step, datetime], Awaitable[None]] | None = getattr(
+            self, f"op_{step.op}", None
+        )
+        try:
+            if handler is None:
+                raise Unsupported(f"op {step.op}")
+            await handler(index, step, at)
+        except Unsupported as exc:
+            self.result.unsupported.append(f"step {index} ({step.op}): {exc}")
+
+    async def cleanup(self) -> None:
+        """Reviews still open when the case ends are left by the case, not by the system:
+        terminate their workflows so the next case starts clean."""
+        tenants = {actor.tenant for actor in self.case.actors.values()}
+        for review in (r for t in tenants for r in self.client.open_reviews(t)):
+            with contextlib.suppress(RPCError):
+                await self.client.temporal.get_workflow_handle(review.workflow_id).terminate(
+                    reason="evaluation case finished"
+                )
+
+    def principal(self, step: Step) -> Principal:
+        assert step.actor is not None
+        return self.case.actors[step.actor]
+
+    def check(
+        self, index: str, step: Step, name: str, passed: bool, detail: str, category: str
+    ) -> None:
+        self.result.checks.append(Check(index, step.op, name, passed, detail, category))
+
+    # ------------------------------------------------------------------------ writes
+
+    async def op_observe(self, index: str, step: Step, at: datetime) -> None:
+        who = self.principal(step)
+        assert step.namespace is not None
+        assert step.text is not None
+        await self._write(
+            index,
+            step,
+            lambda: self.client.observe(
+                who.ref, step.namespace or "", step.text or "", thread=step.thread, at=at
+            ),
+        )
+
+    async def op_propose(self, index: str, step: Step, at: datetime) -> None:
+        who = self.principal(step)
+        candidate = {k: v for k, v in (step.candidate or {}).items() if k in _CANDIDATE_FIELDS}
+        await self._write(
+            index, step, lambda: self.client.write(who.ref, step.namespace or "", candidate, at=at)
+        )
+
+    op_tool_fact = op_propose
+
+    async def _write(self, index: str, step: Step, call: Callable[[], Awaitable[Any]]) -> None:
+        started = time.perf_counter()
+        record = StepRecord()
+        try:
+            result = await call()
+            record.workflow_id = result.workflow_id
+            record.outcomes = result.outcomes
+        except UnauthorizedNamespace:
+            record.outcomes = [CandidateOutcome(decision="reject", reason="unauthorized_namespace")]
+        except MemoryServiceError as exc:
+            record.outcomes = [CandidateOutcome(decision="reject", reason=exc.code)]
+        self.result.write_ms.append((time.perf_counter() - started) * 1000)
+        record.written = [o.memory_id for o in record.outcomes if o.memory_id]
+        if step.id:
+            self.records[step.id] = record
+        self._check_write(index, step, record.outcomes)
+
+    def _check_write(self, index: str, step: Step, outcomes: list[CandidateOutcome]) -> None:
+        if step.expect is None:
+            return
+        expectations = step.expect if isinstance(step.expect, list) else [step.expect]
+        counters = self.result.counters
+        for exp in expectations:
+            if not isinstance(exp, dict):
+                continue
+            pool = [o for o in outcomes if "key" not in exp or _matches(exp["key"], o.key)]
+            ok_outcome = next((o for o in pool if self._write_expectation_holds(exp, o)), None)
+            shown = ", ".join(
+                f"{o.key or '-'}:{o.decision}/{o.relation or '-'}/{o.reason or '-'}"
+                for o in outcomes
+            )
+            passed = ok_outcome is not None
+            self.check(index, step, f"expect {exp}", passed, f"got [{shown}]", "write")
+            chosen = ok_outcome or (pool[0] if pool else None)
+            if "decision" in exp:
+                counters["decision_total"] += 1
+                counters["decision_ok"] += bool(
+                    chosen and _matches(exp["decision"], chosen.decision)
+                )
+            reason = exp.get("reason")
+            if reason in _REJECTING:
+                counters["block_total"] += 1
+                counters["block_ok"] += bool(
+                    chosen and chosen.decision == "reject" and _matches(reason, chosen.reason)
+                )
+            if exp.get("relation") == "DUPLICATE" or reason == "duplicate":
+                counters["duplicate_offered"] += 1
+                counters["duplicate_stored"] += bool(
+                    chosen and chosen.decision in ("add", "update")
+                )
+            if exp.get("relation") == "CONFLICTS":
+                counters["conflict_total"] += 1
+                counters["conflict_found"] += bool(chosen and chosen.relation == "CONFLICTS")
+
+    @staticmethod
+    def _write_expectation_holds(exp: dict[str, Any], o: CandidateOutcome) -> bool:
+        for name in ("decision", "relation", "reason", "key"):
+            if name in exp and not _matches(exp[name], getattr(o, name)):
+                return False
+        if "value" in exp and not _matches(exp["value"], o.value):
+            return False
+        if "not_reason" in exp:
+            banned = (
+                exp["not_reason"] if isinstance(exp["not_reason"], list) else [exp["not_reason"]]
+            )
+            if o.reason in banned:
+                return False
+        return True
+
+    # ------------------------------------------------------------------------ reviews
+
+    async def op_review(self, index: str, step: Step, at: datetime) -> None:
+        who = self.principal(step)
+        target = self.records.get(step.target or "")
+        if target is None:
+            self.check(index, step, "review", False, f"no record of step {step.target}", "review")
+            return
+        try:
+            review = self.client.find_review(
+                who.tenant,
+                memory_id=target.written[0] if target.written else None,
+                write_workflow_id=target.workflow_id,
+            )
+            side = target.written[0] if review.kind == "conflict" and target.written else None
+            outcome = await self.client.review(
+                who.ref, review.review_id, step.decision or "approve", memory_id=side, at=at
+            )
+            self.check(index, step, "review", True, f"{outcome.status}", "review")
+        except MemoryServiceError as exc:
+            refused = isinstance(step.expect, dict) and step.expect.get("refused")
+            self.check(
+                index,
+                step,
+                "review",
+                bool(refused and _matches(refused, exc.code)),
+                f"{exc.code}: {exc}",
+                "review",
+            )
+
+    # ------------------------------------------------------------------------ deletion
+
+    async def op_forget(self, index: str, step: Step, at: datetime) -> None:
+        who = self.principal(step)
+        if step.scope is None:
+            raise Unsupported("forget by a request in words")
+        expect = step.expect if isinstance(step.expect, dict) else {}
+        started = time.perf_counter()
+        try:
+            receipt: DeletionReceipt = await self.client.forget(who.ref, step.scope, at=at)
+        except MemoryServiceError as exc:
+            refused = expect.get("refused")
+            self.check(
+                index,
+                step,
+                "refused",
+                refused is not None and _matches(refused, exc.code),
+                f"refused with {exc.code}",
+                "delete",
+            )
+            return
+        finally:
+            self.result.write_ms.append((time.perf_counter() - started) * 1000)
+        self.result.counters["delete_total"] += 1
+        self.result.counters["delete_passed"] += receipt.verification_status == "passed"
+        if "refused" in expect:
+            self.check(index, step, "refused", False, "the request was carried out", "delete")
+        stored = self.client.receipt(receipt.deletion_id)
+        want = expect.get("receipt") or {}
+        checks: dict[str, Callable[[Any], bool]] = {
+            "verification_status": lambda v: _matches(v, stored.verification_status),
+            "canonical_records_min": lambda v: stored.canonical_records >= v,
+            "derived_records_invalidated_min": lambda v: stored.derived_records_invalidated >= v,
+            "indexes_removed": lambda v: set(v) <= set(stored.indexes_removed),
+        }
+        for name, value in want.items():
+            if name in checks:
+                self.check(
+                    index,
+                    step,
+                    f"receipt.{name}",
+                    checks[name](value),
+                    f"expected {value!r}, receipt has "
+                    f"{getattr(stored, name.removesuffix('_min'), None)!r}",
+                    "delete",
+                )
+
+    # ------------------------------------------------------------------------ reads
+
+    async def op_recall(self, index: str, step: Step, at: datetime) -> None:
+        who = self.principal(step)
+        started = time.perf_counter()
+        try:
+            result = await self.client.recall(
+                who.ref,
+                step.read_namespaces,
+                task=step.task or "",
+                query=step.query,
+                keys=step.keys or [],
+                kinds=step.kinds,  # type: ignore[arg-type]
+                k=step.k,
+                at=at,
+                valid_at=step.valid_at,
+            )
+        except UnauthorizedNamespace:
+            result = RecallResult(memories=[], refused_namespaces=step.read_namespaces)
+        self.result.recall_ms.append((time.perf_counter() - started) * 1000)
+        self._account_returned(who, result.memories, at, step)
+        self._check_read(index, step, result.memories, who, at)
+
+    def _account_returned(
+        self, who: Principal, memories: list[RetrievedMemory], at: datetime, step: Step
+    ) -> None:
+        counters = self.result.counters
+        counters["returned"] += len(memories)
+        known = self.client.stores.canonical.as_of([m.memory_id for m in memories], at)
+        for m in memories:
+            counters["unauthorized"] += not who.can_read(m.namespace)
+            record = known.get(m.memory_id)
+            counters["stale"] += record is None or not record.readable_at(at, step.valid_at)
+
+    def _item_matches(self, item: dict[str, Any], m: RetrievedMemory) -> bool:
+        if "from_step" in item:
+            record = self.records.get(item["from_step"])
+            if record is None or m.memory_id not in record.written:
+                return False
+        if "key" in item and not _matches(item["key"], m.key):
+            return False
+        if "value" in item and not _matches(item["value"], m.structured_value):
+            return False
+        return not ("content_contains" in item and item["content_contains"] not in m.content)
+
+    def _check_read(
+        self, index: str, step: Step, memories: list[RetrievedMemory], who: Principal, at: datetime
+    ) -> None:
+        expect = step.expect if isinstance(step.expect, dict) else {}
+        counters = self.result.counters
+        for item in expect.get("includes", []):
+            found = any(self._item_matches(item, m) for m in memories)
+            counters["required_total"] += 1
+            counters["required_found"] += found
+            self.check(index, step, f"includes {item}", found, self._shown(memories), "recall")
+        if expect.get("includes"):
+            counters["precision_returned"] += len(memories)
+            counters["precision_relevant"] += sum(
+                any(self._item_matches(i, m) for i in expect["includes"]) for m in memories
+            )
+        for item in expect.get("excludes", []):
+            leaked = [m for m in memories if self._item_matches(item, m)]
+            self.check(index, step, f"excludes {item}", not leaked, self._shown(leaked), "recall")
+        if "only_namespaces" in expect:
+            outside = [
+                m for m in memories if not matches_any(expect["only_namespaces"], m.namespace)
+            ]
+            self.check(index, step, "only_namespaces", not outside, self._shown(outside), "recall")
+        if "top" in expect:
+            ok = bool(memories) and self._item_matches(expect["top"], memories[0])
+            self.check(index, step, f"top {expect['top']}", ok, self._shown(memories[:1]), "recall")
+        if "max_same_content" in expect:
+            worst = self._max_same(memories)
+            self.check(
+                index,
+                step,
+                "max_same_content",
+                worst <= expect["max_same_content"],
+                f"{worst} memories say the same thing",
+                "recall",
+            )
+        if "conflict_group" in expect:
+            want = expect["conflict_group"]
+            groups = Counter(
+                m.conflict_group
+                for m in memories
+                if m.conflict_group and _matches(want.get("key"), m.key)
+            )
+            size = max(groups.values(), default=0)
+            counters["surfacing_total"] += 1
+            counters["surfacing_ok"] += size == want.get("size")
+            self.check(
+                index,
+                step,
+                f"conflict_group {want}",
+                size == want.get("size"),
+                f"largest group returned: {size}",
+                "conflict",
+            )
+        if "state" in expect:
+            raise Unsupported("state (key verdicts)")
+
+    def _max_same(self, memories: list[RetrievedMemory]) -> int:
+        if not memories:
+            return 0
+        vectors = self.runner._embedder.embed([m.content for m in memories])
+        worst = 1
+        for i, m in enumerate(memories):
+            same = sum(
+                1
+                for j, o in enumerate(memories)
+                if (
+                    m.key is not None
+                    and m.key == o.key
+                    and m.structured_value == o.structured_value
+                )
+                or m.content == o.content
+                or float(vectors[i] @ vectors[j]) >= 0.92
+            )
+            worst = max(worst, same)
+        return worst
+
+    @staticmethod
+    def _shown(memories: list[RetrievedMemory]) -> str:
+        if not memories:
+            return "returned nothing"
+        return "returned " + "; ".join(
+            f"{m.key or m.kind}={m.structured_value or m.content[:40]!s}" for m in memories[:6]
+        )
+
+    async def op_concurrent(self, index: str, step: Step, at: datetime) -> None:
+        await asyncio.gather(
+            *(self.step(f"{index}.{j}", sub) for j, sub in enumerate(step.steps or [], 1))
+        )
+
+
+def metrics(results: list[CaseResult]) -> dict[str, Any]:
+    c: Counter[str] = Counter()
+    writes: list[float] = []
+    recalls: list[float] = []
+    for r in results:
+        c.update(r.counters)
+        writes += r.write_ms
+        recalls += r.recall_ms
+
+    def rate(num: str, den: str) -> float | None:
+        return round(c[num] / c[den], 4) if c[den] else None
+
+    def pct(samples: list[float], q: float) -> float | None:
+        if not samples:
+            return None
+        ordered = sorted(samples)
+        return round(ordered[min(len(ordered) - 1, int(len(ordered) * q))], 1)
+
+    return {
+        "cases": len(results),
+        "passed": sum(r.passed for r in results),
+        "write_decision_accuracy": rate("decision_ok", "decision_total"),
+        "sensitive_secret_injection_block_rate": rate("block_ok", "block_total"),
+        "duplicate_rate": rate("duplicate_stored", "duplicate_offered"),
+        "conflict_detection_recall": rate("conflict_found", "conflict_total"),
+        "required_memory_recall": rate("required_found", "required_total"),
+        "memory_precision": rate("precision_relevant", "precision_returned"),
+        "stale_memory_rate": rate("stale", "returned"),
+        "unauthorized_retrieval_rate": rate("unauthorized", "returned"),
+        "conflict_surfacing_rate": rate("surfacing_ok", "surfacing_total"),
+        "delete_compliance": rate("delete_passed", "delete_total"),
+        "write_latency_ms_p50": round(statistics.median(writes), 1) if writes else None,
+        "write_latency_ms_p95": pct(writes, 0.95),
+        "recall_latency_ms_p50": round(statistics.median(recalls), 1) if recalls else None,
+        "recall_latency_ms_p95": pct(recalls, 0.95),
+    }

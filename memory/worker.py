@@ -1,0 +1,116 @@
+"""The worker: every workflow and activity of the service on one task queue.
+
+Run it with `python worker.py` or `memctl worker` (configuration from MEMORY_* variables). More
+workers on the same task queue scale it out; each opens the same stores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import structlog
+from temporalio.client import Client
+from temporalio.service import RPCError
+from temporalio.worker import Worker
+
+from activities import all_activities
+from memory.logs import configure_logging
+from memory.orchestration import SEARCH_ATTRIBUTES, connect
+from memory.settings import Settings
+from memory.stores import Stores, open_stores
+from workflows.delete_subject import DeleteSubject
+from workflows.review_memory import ReviewMemory
+from workflows.write_memory import WriteMemory
+
+WORKFLOWS: Sequence[type[Any]] = (WriteMemory, ReviewMemory, DeleteSubject)
+
+log = structlog.get_logger("memory.worker")
+
+
+def build_worker(
+    client: Client, settings: Settings, stores: Stores, *, task_queue: str | None = None
+) -> Worker:
+    return Worker(
+        client,
+        task_queue=task_queue or settings.task_queue,
+        workflows=list(WORKFLOWS),
+        activities=all_activities(stores, settings),
+        # Activities are synchronous (SQLAlchemy, SQLite, numpy): they run on this pool.
+        activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=16),
+        max_concurrent_activities=16,
+        max_concurrent_local_activities=16,
+    )
+
+
+async def ensure_search_attributes(client: Client, namespace: str) -> None:
+    """Register the operator search attributes where the server allows it (dev, self-hosted)."""
+    from temporalio.api.enums.v1 import IndexedValueType
+    from temporalio.api.operatorservice.v1 import (
+        AddSearchAttributesRequest,
+        ListSearchAttributesRequest,
+    )
+
+    try:
+        existing = await client.operator_service.list_search_attributes(
+            ListSearchAttributesRequest(namespace=namespace)
+        )
+        missing = {
+            key.name: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD
+            for key in SEARCH_ATTRIBUTES
+            if key.name not in existing.custom_attributes
+        }
+        if missing:
+            await client.operator_service.add_search_attributes(
+                AddSearchAttributesRequest(namespace=namespace, search_attributes=missing)
+            )
+            log.info("search attributes registered", names=sorted(missing))
+    except RPCError as exc:
+        log.warning("could not register search attributes", error=exc.message)
+
+
+async def run_worker(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    stores = open_stores(settings)
+    client = await connect(settings)
+    await ensure_search_attributes(client, settings.temporal_namespace)
+    worker = build_worker(client, settings, stores)
+    log.info(
+        "worker started",
+        task_queue=settings.task_queue,
+        temporal=settings.temporal_address,
+        canonical=settings.canonical_url.split("@")[-1],
+    )
+    try:
+        async with worker:
+            await (stop or asyncio.Event()).wait()
+    finally:
+        stores.close()
+        log.info("worker stopped")
+
+
+def main() -> None:
+    settings = Settings()
+    configure_logging(settings.log_format, settings.log_level)
+    stop = asyncio.Event()
+
+    async def _run() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await run_worker(settings, stop)
+
+    asyncio.run(_run())
+    # As in memctl: skip interpreter teardown, which the Temporal client's Rust threads can
+    # abort (temporalio/sdk-python#300); the worker has shut down and the stores are closed.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,613 @@
+"""The write pipeline: extraction → normalisation → detection → consent and retention → source
+validation → confidence → duplicate and conflict resolution → mutation proposal → policy decision.
+
+`decide()` is pure given a `StateView` (reads of the canonical store and the projection): it
+returns one `CandidateDecision` per candidate, each with its outcome, proposal, the changes to
+commit, the review to open and the audit trail of every stage. The workflow commits what it says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from pydantic import Field
+
+from memory.models import (
+    DIRECT_EXTRACTOR,
+    AuditEvent,
+    Candidate,
+    CandidateOutcome,
+    ConversationMessage,
+    ExtractorInfo,
+    MemoryMutationProposal,
+    MemoryRecord,
+    Model,
+    Principal,
+    ReviewRecord,
+    WriteRequest,
+)
+from memory.namespaces import parse_namespace
+from memory.policy import Policy
+from memory.stores.canonical import CommitPlan, RecordChange, SlotCheck, SlotState
+from memory.write.detectors import Detection, detect, redact
+from memory.write.extraction import Extractor
+from memory.write.resolution import Resolution, resolve_keyed, resolve_unkeyed
+from memory.write.stages import (
+    Draft,
+    IdSource,
+    build_draft,
+    is_business_claim,
+    needs_consent,
+    refusal_for,
+    screen,
+    verified_source,
+)
+
+
+class StateView(Protocol):
+    """What the pipeline may read."""
+
+    def slot(self, namespace: str, slot: str) -> SlotState: ...
+
+    def similar(self, namespace: str, kind: str, content: str) -> list[MemoryRecord]:
+        """Active memories without key, in the namespace, nearly saying `content`."""
+        ...
+
+    def current_value(self, namespace: str, key: str, at: datetime) -> dict[str, Any] | None: ...
+
+
+class PendingWrite(Model):
+    """A draft waiting for a reviewer (deferred), with what it needs to be decided again."""
+
+    record: MemoryRecord
+    negated: bool = False
+    partial: bool = False
+
+
+class ReviewRequest(Model):
+    review: ReviewRecord
+    pending: list[PendingWrite] = Field(default_factory=list)
+
+
+class CandidateDecision(Model):
+    outcome: CandidateOutcome
+    proposal: MemoryMutationProposal | None = None
+    slot: SlotCheck | None = None
+    new_records: list[MemoryRecord] = Field(default_factory=list)
+    changes: list[RecordChange] = Field(default_factory=list)
+    review: ReviewRequest | None = None
+    audit: list[AuditEvent] = Field(default_factory=list)
+
+    @property
+    def commits(self) -> bool:
+        return bool(self.new_records or self.changes)
+
+
+class WriteDecision(Model):
+    workflow_id: str
+    tenant_id: str
+    namespace: str
+    principal: str
+    at: datetime
+    message: ConversationMessage | None = None
+    candidates: list[CandidateDecision]
+    #: How long the reviews this decision opens wait for an answer (policy).
+    review_timeout: timedelta
+
+    @property
+    def outcomes(self) -> list[CandidateOutcome]:
+        return [c.outcome for c in self.candidates]
+
+    @property
+    def reviews(self) -> list[ReviewRequest]:
+        return [c.review for c in self.candidates if c.review is not None]
+
+    @property
+    def audit(self) -> list[AuditEvent]:
+        return [e for c in self.candidates for e in c.audit]
+
+    def plan(self, commit_id: str) -> CommitPlan | None:
+        """One transaction for every candidate that commits, with their slots, the audit of
+        every candidate and every review the decision opens."""
+        committing = [c for c in self.candidates if c.commits]
+        if not committing:
+            return None
+        slots: dict[str, SlotCheck] = {}
+        for c in committing:
+            if c.slot is not None:
+                slots.setdefault(c.slot.slot, c.slot)
+        return CommitPlan(
+            commit_id=commit_id,
+            tenant_id=self.tenant_id,
+            namespace=self.namespace,
+            at=self.at,
+            slots=list(slots.values()),
+            workflow_id=self.workflow_id,
+            new_records=[r for c in committing for r in c.new_records],
+            changes=[ch for c in committing for ch in c.changes],
+            audit=self.audit,
+            # Deferred writes' reviews too: every review of this decision opens with it.
+            reviews=[r.review for r in self.reviews],
+        )
+
+
+class _Context(Model):
+    request: WriteRequest
+    principal: Principal
+    policy: Policy
+    at: datetime
+    workflow_id: str
+    ids: IdSource
+    approved_by: str | None = None
+
+
+def _event(
+    ctx: _Context, stage: str, outcome: str, *, record: MemoryRecord | None = None, **kw: Any
+) -> AuditEvent:
+    return AuditEvent(
+        stage=stage,
+        outcome=outcome,
+        principal=ctx.principal.ref,
+        extractor=record.extractor if record is not None else None,
+        memory_id=record.memory_id if record is not None else None,
+        **kw,
+    )
+
+
+def _finish(
+    ctx: _Context,
+    trail: list[AuditEvent],
+    draft: Draft | None,
+    *,
+    decision: str,
+    reason: str | None,
+    relation: str | None = None,
+    resolution: Resolution | None = None,
+    key: str | None = None,
+) -> CandidateDecision:
+    """A decision that writes nothing (reject, no_op) with its audit."""
+    record = draft.record if draft is not None else None
+    trail.append(
+        _event(
+            ctx,
+            "policy_decision",
+            decision,
+            record=record,
+            decision=decision,
+            reason_code=reason,
+            relation=relation,
+            details={"matched": resolution.matched if resolution else []},
+        )
+    )
+    outcome = CandidateOutcome(
+        decision=decision,
+        relation=relation,
+        reason=reason,
+        key=record.key if record is not None else key,
+        value=record.structured_value if record is not None else None,
+        matched_memory_ids=resolution.matched if resolution else [],
+    )
+    return CandidateDecision(outcome=outcome, audit=trail)
+
+
+def _decide_one(
+    ctx: _Context,
+    index: int,
+    draft: Draft,
+    view: StateView,
+    trail: list[AuditEvent],
+    detections: list[Detection],
+) -> CandidateDecision:
+    record = draft.record
+    policy = ctx.policy
+
+    found = detections + screen(record)
+    refusal = refusal_for(found)
+    trail.append(
+        _event(
+            ctx,
+            "detect",
+            refusal or ("sensitive" if found else "clean"),
+            record=record,
+            details={"findings": sorted({f"{d.reason}:{d.category}" for d in found})},
+        )
+    )
+    if refusal is not None:
+        return _finish(ctx, trail, draft, decision="reject", reason=refusal)
+    sensitive = any(d.reason == "sensitive_category" for d in found)
+    if sensitive:
+        record = record.model_copy(update={"sensitivity": "restricted"})
+        draft = draft.model_copy(update={"record": record})
+    if needs_consent(record, found, policy):
+        trail.append(
+            _event(
+                ctx,
+                "consent",
+                "missing",
+                record=record,
+                details={"sensitivity": "restricted" if sensitive else record.sensitivity},
+            )
+        )
+        return _finish(ctx, trail, draft, decision="reject", reason="sensitive_category")
+    trail.append(
+        _event(
+            ctx,
+            "consent",
+            "ok",
+            record=record,
+            details={"expires_at": str(record.expires_at) if record.expires_at else None},
+        )
+    )
+
+    if is_business_claim(record) and not verified_source(record):
+        trail.append(
+            _event(
+                ctx,
+                "source_validation",
+                "unverified",
+                record=record,
+                details={"source_type": record.source_type},
+            )
+        )
+        return _finish(ctx, trail, draft, decision="reject", reason="unverified_business_fact")
+    trail.append(_event(ctx, "source_validation", "ok", record=record))
+
+    if record.confidence < policy.writes.min_confidence:
+        return _finish(ctx, trail, draft, decision="reject", reason="low_confidence")
+
+    slot = draft.slot
+    state = view.slot(record.namespace, slot)
+    if record.key is not None:
+        resolution = resolve_keyed(
+            draft,
+            state,
+            group_id=ctx.ids.conflict_group(index),
+            approved=ctx.approved_by is not None,
+        )
+    else:
+        resolution = resolve_unkeyed(
+            draft, state, view.similar(record.namespace, record.kind, record.content)
+        )
+    trail.append(
+        _event(
+            ctx,
+            "resolve",
+            resolution.relation or "none",
+            record=record,
+            relation=resolution.relation,
+            details={"matched": resolution.matched},
+        )
+    )
+    proposal = MemoryMutationProposal(
+        operation=resolution.operation,
+        namespace=record.namespace,
+        kind=record.kind,
+        key=record.key,
+        candidate_content=record.content,
+        source_refs=record.source_refs,
+        matched_memory_ids=resolution.matched,
+        conflict_type=resolution.relation,
+        confidence=record.confidence,
+        reason_code=resolution.reason or (resolution.relation or "none").lower(),
+    )
+    trail.append(
+        _event(
+            ctx,
+            "propose",
+            proposal.operation,
+            record=record,
+            details={"reason": proposal.reason_code},
+        )
+    )
+
+    if resolution.operation == "no_op":
+        return _finish(
+            ctx,
+            trail,
+            draft,
+            decision="no_op",
+            reason=resolution.reason,
+            relation=resolution.relation,
+            resolution=resolution,
+        )
+
+    defer_reason = None
+    if ctx.approved_by is None:
+        if ctx.principal.candidate_only:
+            defer_reason = "candidate_only"
+        elif resolution.defer:
+            defer_reason = "conflict"
+    if defer_reason is not None:
+        review = ReviewRecord(
+            review_id=ctx.ids.review_id(index),
+            tenant_id=record.tenant_id,
+            namespace=record.namespace,
+            kind="deferred",
+            reason_code=defer_reason,
+            workflow_id=f"review/{record.tenant_id}/{ctx.ids.review_id(index)}",
+            write_workflow_id=ctx.workflow_id,
+            memory_ids=[record.memory_id],
+            opened_at=ctx.at,
+        )
+        decided = _finish(
+            ctx,
+            trail,
+            draft,
+            decision="defer",
+            reason=defer_reason,
+            relation=resolution.relation,
+            resolution=resolution,
+        )
+        decided.proposal = proposal
+        decided.outcome.review_id = review.review_id
+        decided.review = ReviewRequest(
+            review=review,
+            pending=[PendingWrite(record=record, negated=draft.negated, partial=draft.partial)],
+        )
+        return decided
+
+    written = resolution.record
+    review_request = None
+    if resolution.relation == "CONFLICTS" and resolution.conflict_group and written is not None:
+        sides = sorted({written.memory_id, *resolution.matched})
+        review = ReviewRecord(
+            review_id=ctx.ids.review_id(index),
+            tenant_id=record.tenant_id,
+            namespace=record.namespace,
+            kind="conflict",
+            reason_code="conflict",
+            workflow_id=f"review/{record.tenant_id}/{ctx.ids.review_id(index)}",
+            write_workflow_id=ctx.workflow_id,
+            conflict_group=resolution.conflict_group,
+            memory_ids=sides,
+            opened_at=ctx.at,
+        )
+        review_request = ReviewRequest(review=review)
+    decision = "invalidate" if resolution.operation == "invalidate" else resolution.operation
+    trail.append(
+        _event(
+            ctx,
+            "policy_decision",
+            "commit",
+            record=written or record,
+            decision=decision,
+            relation=resolution.relation,
+            reason_code=resolution.reason,
+            memory_version=1 if written is not None else None,
+            details={
+                "matched": resolution.matched,
+                "approved_by": ctx.approved_by,
+                "content_hash": (written or record).content_hash,
+            },
+        )
+    )
+    outcome = CandidateOutcome(
+        decision=decision,
+        relation=resolution.relation,
+        reason=resolution.reason,
+        key=record.key,
+        value=(written or record).structured_value,
+        memory_id=written.memory_id if written is not None else None,
+        version=1 if written is not None else None,
+        matched_memory_ids=resolution.matched,
+        conflict_group=resolution.conflict_group,
+        review_id=review_request.review.review_id if review_request else None,
+    )
+    return CandidateDecision(
+        outcome=outcome,
+        proposal=proposal,
+        slot=SlotCheck(slot=slot, expected_version=state.version),
+        new_records=[written] if written is not None else [],
+        changes=resolution.changes,
+        review=review_request,
+        audit=trail,
+    )
+
+
+def decide(
+    request: WriteRequest,
+    principal: Principal,
+    policy: Policy,
+    view: StateView,
+    extractor: Extractor,
+    *,
+    workflow_id: str,
+    at: datetime,
+    ids: IdSource,
+    message: ConversationMessage | None = None,
+    approved_by: str | None = None,
+    pending: Sequence[PendingWrite] = (),
+) -> WriteDecision:
+    """Decide every candidate of a request (or, with `pending`, of a reviewed deferred write)."""
+    ctx = _Context(
+        request=request,
+        principal=principal,
+        policy=policy,
+        at=at,
+        workflow_id=workflow_id,
+        ids=ids,
+        approved_by=approved_by,
+    )
+    namespace = request.namespace
+    decisions: list[CandidateDecision] = []
+    timezone = _timezone(view, namespace, at, policy)
+
+    if pending:
+        for i, p in enumerate(pending):
+            draft = Draft(
+                record=p.record.model_copy(update={"recorded_at": at}),
+                negated=p.negated,
+                partial=p.partial,
+            )
+            trail = [
+                _event(
+                    ctx,
+                    "review",
+                    "approved",
+                    record=draft.record,
+                    details={"reviewer": approved_by},
+                )
+            ]
+            decisions.append(_decide_one(ctx, i, draft, view, trail, []))
+    elif request.candidate is not None:
+        decisions.append(
+            _decide_candidate(
+                ctx, 0, request.candidate, DIRECT_EXTRACTOR, timezone, view, negated=False
+            )
+        )
+    else:
+        decisions.extend(_decide_utterance(ctx, extractor, timezone, view, message))
+    return WriteDecision(
+        workflow_id=workflow_id,
+        tenant_id=parse_namespace(namespace).tenant,
+        namespace=namespace,
+        principal=principal.ref,
+        at=at,
+        message=message,
+        candidates=decisions,
+        review_timeout=policy.review.timeout,
+    )
+
+
+def _timezone(view: StateView, namespace: str, at: datetime, policy: Policy) -> str:
+    stored = view.current_value(namespace, "profile.timezone", at)
+    value = stored.get("value") if stored else None
+    return value if isinstance(value, str) else policy.defaults.timezone
+
+
+def _decide_candidate(
+    ctx: _Context,
+    index: int,
+    candidate: Candidate,
+    extractor: ExtractorInfo,
+    timezone: str,
+    view: StateView,
+    *,
+    negated: bool,
+    trail: list[AuditEvent] | None = None,
+    detections: list[Detection] | None = None,
+) -> CandidateDecision:
+    trail = trail if trail is not None else []
+    draft = build_draft(
+        candidate,
+        principal=ctx.principal,
+        namespace=ctx.request.namespace,
+        policy=ctx.policy,
+        at=ctx.at,
+        memory_id=ctx.ids.memory_id(index),
+        extractor=extractor,
+        default_timezone=timezone,
+        negated=negated,
+    )
+    trail.append(
+        _event(
+            ctx,
+            "normalise",
+            "ok",
+            record=draft.record,
+            details={"key": draft.record.key, "partial": draft.partial},
+        )
+    )
+    return _decide_one(ctx, index, draft, view, trail, detections or [])
+
+
+def _decide_utterance(
+    ctx: _Context,
+    extractor: Extractor,
+    timezone: str,
+    view: StateView,
+    message: ConversationMessage | None,
+) -> list[CandidateDecision]:
+    utterance = ctx.request.utterance
+    assert utterance is not None
+    text = utterance.text
+    refs = [message.ref] if message is not None else []
+    if ctx.principal.own_namespace != ctx.request.namespace and ctx.principal.type != "user":
+        # An agent's (or service's) own message is conversation, not a claim about the user.
+        trail = [
+            _event(
+                ctx, "extract", "conversation_only", details={"speaker_type": ctx.principal.type}
+            )
+        ]
+        return [_finish(ctx, trail, None, decision="no_op", reason="not_memorable")]
+
+    extraction = extractor.extract(text, default_timezone=timezone)
+    findings = detect(text)
+    decisions: list[CandidateDecision] = []
+    covered: set[int] = set()
+    for i, found in enumerate(extraction.candidates):
+        candidate = found.candidate.model_copy(
+            update={"source_refs": [*found.candidate.source_refs, *refs]}
+        )
+        start = text.find(found.clause) if found.clause else -1
+        local: list[Detection] = []
+        for j, d in enumerate(findings):
+            if start >= 0 and d.start is not None and start <= d.start < start + len(found.clause):
+                local.append(d)
+                covered.add(j)
+        trail = [
+            _event(
+                ctx,
+                "extract",
+                "candidate",
+                details={
+                    "key": candidate.key,
+                    "kind": candidate.kind,
+                    "negated": found.negated,
+                    "message": refs,
+                },
+            )
+        ]
+        trail[0].extractor = extractor.info
+        decisions.append(
+            _decide_candidate(
+                ctx,
+                i,
+                candidate,
+                extractor.info,
+                timezone,
+                view,
+                negated=found.negated,
+                trail=trail,
+                detections=local,
+            )
+        )
+    for skipped in extraction.skipped:
+        trail = [_event(ctx, "extract", skipped.reason, details={"key": skipped.key})]
+        trail[0].extractor = extractor.info
+        decision = _finish(
+            ctx, trail, None, decision="no_op", reason=skipped.reason, key=skipped.key
+        )
+        decision.outcome.value = (
+            dict(skipped.structured_value) if skipped.structured_value else None
+        )
+        decisions.append(decision)
+
+    # Whatever the detectors found outside the extracted clauses is refused as such: a secret
+    # or an injection said in passing must not slip through as "nothing memorable".
+    leftover = [d for j, d in enumerate(findings) if j not in covered]
+    for reason in ("secret", "prompt_injection", "sensitive_category"):
+        hits = [d for d in leftover if d.reason == reason]
+        if not hits:
+            continue
+        trail = [
+            _event(
+                ctx,
+                "detect",
+                reason,
+                details={
+                    "findings": sorted({f"{d.reason}:{d.category}" for d in hits}),
+                    "redacted": redact(text, hits) if reason == "secret" else None,
+                },
+            )
+        ]
+        trail[0].extractor = extractor.info
+        decisions.append(_finish(ctx, trail, None, decision="reject", reason=reason))
+        break
+    if not decisions:
+        trail = [_event(ctx, "extract", "nothing", details={"message": refs})]
+        trail[0].extractor = extractor.info
+        decisions.append(_finish(ctx, trail, None, decision="no_op", reason="not_memorable"))
+    return decisions

@@ -1,0 +1,49 @@
+"""The pipeline's reads, from the canonical store (truth) and the projection (similarity)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from memory.models import MemoryRecord
+from memory.stores import Stores
+from memory.stores.canonical import SlotState
+from memory.stores.projection import SearchFilters
+
+
+class StoreView:
+    def __init__(self, stores: Stores) -> None:
+        self.stores = stores
+
+    def slot(self, namespace: str, slot: str) -> SlotState:
+        return self.stores.canonical.slot_state(namespace, slot)
+
+    def similar(self, namespace: str, kind: str, content: str) -> list[MemoryRecord]:
+        threshold = self.stores.policy.writes.near_duplicate_similarity
+        vector = self.stores.embedder.embed([content])[0]
+        if not vector.any():
+            return []
+        filters = SearchFilters(
+            tenant_id=namespace.split("/")[1],
+            namespaces=(namespace,),
+            kinds=(kind,),
+            statuses=("active",),
+        )
+        hits = [
+            h
+            for h in self.stores.projection.vector_search(vector, filters, 5)
+            if (h.vector_score or 0.0) >= threshold
+        ]
+        heads = self.stores.canonical.heads(h.memory_id for h in hits)
+        # The projection proposes, canonical decides.
+        return [
+            r
+            for r in (heads.get(h.memory_id) for h in hits)
+            if r is not None and r.status == "active" and r.key is None and r.kind == kind
+        ]
+
+    def current_value(self, namespace: str, key: str, at: datetime) -> dict[str, Any] | None:
+        for record in self.stores.canonical.key_records([namespace], [key], ["active"]):
+            if record.valid_at(at) and not record.conflict_group:
+                return record.structured_value
+        return None

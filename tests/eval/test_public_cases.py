@@ -1,0 +1,31 @@
+"""The published scenario cases (copied from eval/cases) through the real system.
+
+Each case runs as `memctl eval` runs it: empty stores, its own worker, the real workflows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from temporalio.testing import WorkflowEnvironment
+
+from memory.eval import CaseRunner, load_case
+
+CASES = sorted(Path(__file__).with_name("cases").glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def runner(
+    temporal_env: WorkflowEnvironment, tmp_path_factory: pytest.TempPathFactory
+) -> CaseRunner:
+    return CaseRunner(temporal_env.client, tmp_path_factory.mktemp("eval"))
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+async def test_every_write_check_passes(runner: CaseRunner, path: Path) -> None:
+    result = await runner.run(load_case(path))
+    assert result.error is None, result.error
+    writes = [c for c in result.checks if c.category == "write"]
+    failed = [c.line() for c in writes if not c.passed]
+    assert not failed, failed
