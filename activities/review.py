@@ -131,16 +131,9 @@ class ReviewActivities:
                 pending=task.pending,
             )
             plan = decided.plan(commit_id)
-            if plan is None:  # e.g. it became a duplicate while it waited
-                canonical.record_audit(
-                    review.tenant_id,
-                    review.namespace,
-                    review.workflow_id,
-                    [*decided.audit, audit],
-                    at,
-                    [done],
-                )
-                return ReviewOutcome(review_id=review.review_id, status=status)
+            # The write's own outcome (defer) stays as it was; this review's result is the
+            # review row and the audit.
+            plan.outcome = None
             plan.audit.append(audit)
             plan.reviews = [done]
             result = self.stores.commit_and_project(plan)

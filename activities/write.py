@@ -1,8 +1,9 @@
-"""Activities of the WriteMemory workflow.
+"""Activities of WriteMemory and WriteBatch.
 
-On the hot path a propose is two hops: `decide_write` (every pipeline stage; reads only) and
-`commit_write` (one canonical transaction with its outbox, then the projection at once); an
-observe adds `record_message` in front. `record_decision` audits a decision that commits nothing.
+On the hot path a write is two hops: `decide_write` (the whole pipeline; for an observe it first
+keeps the message, idempotently) and `commit_write` (one canonical transaction with its outbox,
+audit, reviews and outcome, then the projection at once). `write_batch` does the same for many
+requests, sharing transactions and the projection step.
 """
 
 from __future__ import annotations
@@ -11,44 +12,31 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from pydantic import Field
 from temporalio import activity
 
 from activities import typed_errors
-from memory.errors import PolicyRefusal
-from memory.models import AuditEvent, ConversationMessage, Model, ReviewRecord, WriteRequest
+from memory.models import Model, WriteRequest
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.stores.canonical import CommitPlan, CommitResult
+from memory.write.batch import BatchResult, decide_request, process_batch
 from memory.write.extraction import Extractor, RuleExtractor
-from memory.write.pipeline import WriteDecision, decide
-from memory.write.stages import IdSource, check_write_allowed, effective_time
-from memory.write.state import StoreView
-
-
-class RecordMessageInput(Model):
-    request: WriteRequest
-    message_id: str
-    workflow_id: str
-    now: datetime
+from memory.write.pipeline import WriteDecision
 
 
 class DecideInput(Model):
     request: WriteRequest
     workflow_id: str
-    #: Seed of the deterministic ids of this write (memories, conflict groups, reviews).
+    #: Seed of the deterministic ids of this write (memories, conflict groups, reviews, message).
     seed: str
     now: datetime
-    message: ConversationMessage | None = None
 
 
-class RecordDecisionInput(Model):
-    tenant_id: str
-    namespace: str | None
+class BatchInput(Model):
+    requests: list[WriteRequest]
     workflow_id: str
-    at: datetime
-    events: list[AuditEvent]
-    reviews: list[ReviewRecord] = Field(default_factory=list)
+    seed: str
+    now: datetime
 
 
 class WriteActivities:
@@ -58,68 +46,20 @@ class WriteActivities:
         self.extractor = extractor or RuleExtractor()
 
     def activities(self) -> list[Callable[..., Any]]:
-        return [self.record_message, self.decide_write, self.commit_write, self.record_decision]
-
-    def _authorized(self, request: WriteRequest, workflow_id: str, at: datetime) -> Any:
-        principal = self.stores.canonical.get_principal(request.principal)
-        try:
-            check_write_allowed(principal, request.namespace)
-        except PolicyRefusal as refusal:
-            # A refusal that reached the service is audited before the workflow fails.
-            self.stores.canonical.record_audit(
-                principal.tenant,
-                request.namespace,
-                workflow_id,
-                [
-                    AuditEvent(
-                        stage="authorize",
-                        outcome="refused",
-                        decision="reject",
-                        reason_code=refusal.code,
-                        principal=principal.ref,
-                        details={"message": refusal.message},
-                    )
-                ],
-                at,
-            )
-            raise
-        return principal
-
-    @activity.defn(name="memory.record_message")
-    @typed_errors
-    def record_message(self, inp: RecordMessageInput) -> ConversationMessage:
-        request = inp.request
-        assert request.utterance is not None
-        at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
-        principal = self._authorized(request, inp.workflow_id, at)
-        return self.stores.canonical.append_message(
-            message_id=inp.message_id,
-            tenant_id=principal.tenant,
-            namespace=request.namespace,
-            thread=request.utterance.thread,
-            speaker=principal.ref,
-            speaker_type=principal.type,
-            text=request.utterance.text,
-            at=at,
-            workflow_id=inp.workflow_id,
-        )
+        return [self.decide_write, self.commit_write, self.write_batch]
 
     @activity.defn(name="memory.decide_write")
     @typed_errors
     def decide_write(self, inp: DecideInput) -> WriteDecision:
-        request = inp.request
-        at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
-        principal = self._authorized(request, inp.workflow_id, at)
-        return decide(
-            request,
-            principal,
-            self.stores.policy,
-            StoreView(self.stores),
+        return decide_request(
+            self.stores,
+            inp.request,
             self.extractor,
             workflow_id=inp.workflow_id,
-            at=at,
-            ids=IdSource(seed=inp.seed),
-            message=inp.message,
+            seed=inp.seed,
+            now=inp.now,
+            allow_override=self.settings.allow_clock_override,
+            message_id=f"msg_{inp.seed}",
         )
 
     @activity.defn(name="memory.commit_write")
@@ -127,9 +67,15 @@ class WriteActivities:
     def commit_write(self, plan: CommitPlan) -> CommitResult:
         return self.stores.commit_and_project(plan)
 
-    @activity.defn(name="memory.record_decision")
+    @activity.defn(name="memory.write_batch")
     @typed_errors
-    def record_decision(self, inp: RecordDecisionInput) -> None:
-        self.stores.canonical.record_audit(
-            inp.tenant_id, inp.namespace, inp.workflow_id, inp.events, inp.at, inp.reviews
+    def write_batch(self, inp: BatchInput) -> BatchResult:
+        return process_batch(
+            self.stores,
+            inp.requests,
+            self.extractor,
+            workflow_id=inp.workflow_id,
+            seed=inp.seed,
+            now=inp.now,
+            allow_override=self.settings.allow_clock_override,
         )

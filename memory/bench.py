@@ -30,7 +30,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from memory.client import MemoryClient
 from memory.devserver import temporal_binary
-from memory.models import DIRECT_EXTRACTOR, MemoryRecord, RecallQuery, content_hash
+from memory.models import DIRECT_EXTRACTOR, MemoryRecord, RecallQuery, WriteRequest, content_hash
 from memory.orchestration import SEARCH_ATTRIBUTES, search_attributes
 from memory.retrieval import Reader
 from memory.settings import Settings
@@ -133,23 +133,34 @@ async def bench_write(writes: int) -> dict[str, Any]:
         worker_floor = _floor_worker(env.client, Floor)
         async with worker, worker_floor:
             client = MemoryClient(env.client, settings, stores)
-            for eager in (True, False):
+            utterances = [
+                "以后物流更新请优先短信通知",
+                "Please email me from now on.",
+                "有事打我电话就行",
+                "好的，谢谢！",
+            ]
+            for eager, mode in ((True, "propose"), (True, "observe"), (False, "propose")):
                 client.eager = eager
                 floor: list[float] = []
                 write: list[float] = []
                 for i in range(writes + 20):
-                    ns = f"tenant/bench/user/u{i % 50}"
+                    ns = f"tenant/bench/user/{mode}{i % 50}"
                     channel = ("sms", "email", "phone")[i % 3]
-                    request = client.write_request(
-                        f"user:bench/u{i % 50}",
-                        ns,
-                        {
-                            "kind": "profile",
-                            "key": "notification.preference",
-                            "structured_value": {"channel": channel},
-                            "content": f"prefers {channel} notifications",
-                        },
-                    )
+                    if mode == "observe":
+                        request = client.write_request(
+                            f"user:bench/{mode}{i % 50}", ns, text=utterances[i % 4], thread="t"
+                        )
+                    else:
+                        request = client.write_request(
+                            f"user:bench/{mode}{i % 50}",
+                            ns,
+                            {
+                                "kind": "profile",
+                                "key": "notification.preference",
+                                "structured_value": {"channel": channel},
+                                "content": f"prefers {channel} notifications",
+                            },
+                        )
                     t0 = time.perf_counter()
                     await env.client.execute_workflow(
                         Floor.run,
@@ -167,7 +178,7 @@ async def bench_write(writes: int) -> dict[str, Any]:
                     if i >= 20:  # warm-up excluded
                         floor.append(f_ms)
                         write.append(w_ms)
-                name = "eager" if eager else "not_eager"
+                name = f"{mode}, {'eager' if eager else 'not eager'}"
                 fs, ws = _stats(floor), _stats(write)
                 results[name] = {
                     "floor": fs,
@@ -192,6 +203,108 @@ def _floor_worker(client: Client, floor: type[Any]) -> Any:
         workflows=[floor],
         activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=2),
     )
+
+
+# ------------------------------------------------------------------------------ background
+
+
+async def bench_background(
+    writes: int, batch_size: int = 100, in_flight: int = 4
+) -> dict[str, Any]:
+    """Committed writes per second across many subjects: one workflow per write (started, not
+    awaited one by one) beside WriteBatch runs of `batch_size`; then counts what was stored."""
+    import asyncio
+
+    from memory.worker import build_worker
+
+    data = Path(tempfile.mkdtemp(prefix="memory-bench-bg-"))
+    settings = Settings(data_dir=data, task_queue="bench-bg")
+    env = await WorkflowEnvironment.start_local(
+        dev_server_existing_path=str(temporal_binary()),
+        data_converter=pydantic_data_converter,
+        search_attributes=SEARCH_ATTRIBUTES,
+    )
+    stores = open_stores(settings)
+    results: dict[str, Any] = {}
+    try:
+        async with build_worker(env.client, settings, stores):
+            client = MemoryClient(env.client, settings, stores)
+            client.eager = False  # background: the submitting process hosts no worker
+
+            def requests(series: str, n: int) -> list[WriteRequest]:
+                return [
+                    client.write_request(
+                        f"user:bench/{series}{i}",
+                        f"tenant/bench/user/{series}{i}",
+                        {
+                            "kind": "profile",
+                            "key": "notification.preference",
+                            "structured_value": {"channel": ("sms", "email", "phone")[i % 3]},
+                            "content": f"prefers channel {i % 3}",
+                        },
+                    )
+                    for i in range(n)
+                ]
+
+            single = requests("s", max(writes // 4, 100))
+            gate = asyncio.Semaphore(64)
+
+            async def one(request: WriteRequest) -> Any:
+                async with gate:
+                    handle = await client.start_write(request)
+                    return await handle.result()
+
+            t0 = time.perf_counter()
+            done = await asyncio.gather(*(one(r) for r in single))
+            single_s = time.perf_counter() - t0
+            committed = sum(1 for r in done if r.outcome.decision in ("add", "update"))
+
+            batched = requests("b", writes)
+            chunks = [batched[i : i + batch_size] for i in range(0, len(batched), batch_size)]
+            lanes = asyncio.Semaphore(in_flight)
+
+            async def run_chunk(chunk: list[WriteRequest]) -> Any:
+                async with lanes:
+                    return await client.write_batch(chunk)
+
+            t0 = time.perf_counter()
+            outs = await asyncio.gather(*(run_chunk(c) for c in chunks))
+            batch_s = time.perf_counter() - t0
+            batch_committed = sum(
+                1
+                for out in outs
+                for item in out.items
+                for o in item.outcomes
+                if o.decision in ("add", "update")
+            )
+            stored = sum(
+                1
+                for r in batched
+                if stores.canonical.key_records(
+                    [r.namespace], ["notification.preference"], ["active"]
+                )
+            )
+            results = {
+                "one_workflow_per_write": {
+                    "writes": len(single),
+                    "committed": committed,
+                    "seconds": round(single_s, 2),
+                    "per_second": round(committed / single_s, 1),
+                },
+                "write_batch": {
+                    "writes": len(batched),
+                    "batch_size": batch_size,
+                    "batches_in_flight": in_flight,
+                    "committed": batch_committed,
+                    "stored_and_active": stored,
+                    "seconds": round(batch_s, 2),
+                    "per_second": round(batch_committed / batch_s, 1),
+                },
+            }
+    finally:
+        stores.close()
+        await env.shutdown()
+    return results
 
 
 # ------------------------------------------------------------------------------ recall
@@ -314,6 +427,15 @@ def _print(report: dict[str, Any]) -> None:
                 str(r["ratio_p95"]),
             )
         console.print(table)
+    if "background" in report:
+        table = Table(title="background throughput — committed writes per second")
+        for col in ("mode", "writes", "committed", "seconds", "writes/s"):
+            table.add_column(col, justify="right")
+        for mode, r in report["background"].items():
+            table.add_row(
+                mode, str(r["writes"]), str(r["committed"]), str(r["seconds"]), str(r["per_second"])
+            )
+        console.print(table)
     if "recall" in report:
         table = Table(title="recall latency (ms) — governed recall beside an exact numpy scan")
         for col in ("memories", "recall p50", "recall p95", "scan p50", "scan p95", "×p50", "×p95"):
@@ -338,6 +460,9 @@ async def run_bench(
     if what in ("write", "all"):
         console.print(f"· write: {writes} measured writes per series (after 20 warm-up)")
         report["write"] = await bench_write(writes)
+    if what in ("background", "all"):
+        console.print(f"· background: {writes * 10} writes in batches, beside one workflow each")
+        report["background"] = await bench_background(writes * 10)
     if what in ("recall", "all"):
         report["recall"] = bench_recall(sizes, queries)
     _print(report)

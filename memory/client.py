@@ -9,6 +9,7 @@ stores (re-checked against canonical), all with the service's typed errors.
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
@@ -27,6 +28,7 @@ from temporalio.service import RPCError
 
 from memory.errors import (
     ClockOverrideRefused,
+    InvalidInput,
     NotFound,
     PolicyRefusal,
     UnauthorizedNamespace,
@@ -34,6 +36,7 @@ from memory.errors import (
 )
 from memory.models import (
     Candidate,
+    CandidateOutcome,
     DeleteRequest,
     DeletionReceipt,
     DeletionScope,
@@ -61,6 +64,7 @@ from memory.orchestration import (
 from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
+from memory.write.batch import MAX_BATCH, BatchRequest, BatchResult
 from memory.write.stages import check_content_size, check_write_allowed
 
 
@@ -211,6 +215,53 @@ class MemoryClient:
             return self.temporal.get_workflow_handle(workflow_id, result_type=WriteResult)
         except RPCError as exc:
             raise raise_typed(exc) from None
+
+    # ------------------------------------------------------------------------ background
+
+    async def start_batch(self, requests: Sequence[WriteRequest]) -> WorkflowHandle[Any, Any]:
+        """Start WriteBatch for many writes of one tenant and return at once (background mode).
+
+        Each write keeps its own decision, audit and idempotency key; the same set of keys
+        attaches to the same run, and a key decided before returns its stored outcome.
+        """
+        tenants = {r.tenant for r in requests}
+        if len(tenants) != 1:
+            raise InvalidInput("a batch holds the writes of exactly one tenant", field="requests")
+        if not 0 < len(requests) <= MAX_BATCH:
+            raise InvalidInput(f"a batch holds 1 to {MAX_BATCH} writes", field="requests")
+        tenant = tenants.pop()
+        digest = hashlib.sha256("\n".join(sorted(r.idempotency_key for r in requests)).encode())
+        try:
+            return await self.temporal.start_workflow(
+                "WriteBatch",
+                BatchRequest(requests=list(requests)),
+                id=f"batch/{tenant}/{digest.hexdigest()[:32]}",
+                task_queue=self.settings.task_queue,
+                result_type=BatchResult,
+                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+                execution_timeout=WRITE_EXECUTION_TIMEOUT,
+                search_attributes=search_attributes(tenant, "write_batch"),
+            )
+        except WorkflowAlreadyStartedError:
+            return self.temporal.get_workflow_handle(
+                f"batch/{tenant}/{digest.hexdigest()[:32]}", result_type=BatchResult
+            )
+        except RPCError as exc:
+            raise raise_typed(exc) from None
+
+    async def write_batch(self, requests: Sequence[WriteRequest]) -> BatchResult:
+        handle = await self.start_batch(requests)
+        try:
+            result: BatchResult = await handle.result()
+            return result
+        except (WorkflowFailureError, RPCError) as exc:
+            raise raise_typed(exc) from None
+
+    def write_outcome(self, tenant: str, idempotency_key: str) -> list[CandidateOutcome] | None:
+        """The decision of a write by its idempotency key (None while it is not decided)."""
+        stored = self.stores.canonical.write_outcome(tenant, idempotency_key)
+        return stored.outcomes if stored else None
 
     # ------------------------------------------------------------------------ reviews
 

@@ -26,9 +26,10 @@ from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from workflows.delete_subject import DeleteSubject
 from workflows.review_memory import ReviewMemory
+from workflows.write_batch import WriteBatch
 from workflows.write_memory import WriteMemory
 
-WORKFLOWS: Sequence[type[Any]] = (WriteMemory, ReviewMemory, DeleteSubject)
+WORKFLOWS: Sequence[type[Any]] = (WriteMemory, WriteBatch, ReviewMemory, DeleteSubject)
 
 log = structlog.get_logger("memory.worker")
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from temporalio import workflow
+from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
     from activities.review import ReviewActivities, ReviewTask, SettleInput
-    from memory.models import ReviewDecision, ReviewOutcome
+    from memory.models import ReviewDecision, ReviewOutcome, WriteRequest
     from memory.namespaces import matches_any
+    from memory.write.pipeline import WriteDecision
     from workflows import ACTIVITY_FAILURES, LOCAL_RETRY, LOCAL_TIMEOUT, parse_input, reraise_typed
 
 
@@ -87,3 +89,24 @@ class ReviewMemory:
             )
         except ACTIVITY_FAILURES as exc:
             raise reraise_typed(exc) from exc
+
+
+async def open_reviews(decision: WriteDecision, request: WriteRequest) -> None:
+    """Start a ReviewMemory child for every review a write decision opened (its row is already
+    committed). The child outlives the write that started it."""
+    for candidate in decision.candidates:
+        if candidate.review is None:
+            continue
+        review = candidate.review.review
+        await workflow.start_child_workflow(
+            ReviewMemory.run,
+            ReviewTask(
+                review=review,
+                request=request,
+                pending=candidate.review.pending,
+                newcomers=[r.memory_id for r in candidate.new_records],
+                timeout=decision.review_timeout,
+            ),
+            id=review.workflow_id,
+            parent_close_policy=ParentClosePolicy.ABANDON,
+        )

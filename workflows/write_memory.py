@@ -1,11 +1,13 @@
-"""WriteMemory: [record the message] → decide (extract, normalise, detect, consent, validate
-sources, resolve, propose, decide) → commit with outbox → project → open reviews → audit.
+"""WriteMemory: decide (keep the message, extract, normalise, detect, check consent and sources,
+resolve, propose, decide) → commit with outbox → project → open reviews.
 
-The id is `write/{tenant}/{idempotency_key}`, so a repeated submission attaches to the same run.
-A lost optimistic-concurrency race decides again against the new state (bounded). The audit of
-every stage lands in the commit's own transaction, or, when nothing is committed, in its own
-activity. A deferred or conflicting candidate opens a review: a ReviewMemory child workflow that
-outlives this one (abandoned parent close policy), so the caller gets its decision at once.
+The id is `write/{tenant}/{idempotency_key}`, so a repeated submission attaches to the same run;
+an idempotency key already decided elsewhere (in a batch) returns that decision. A lost
+optimistic-concurrency race decides again against the new state (bounded). The audit of every
+stage lands in the commit's own transaction, together with the reviews the decision opens and the
+outcome by idempotency key. A deferred or conflicting candidate waits in a ReviewMemory child
+workflow that outlives this one (abandoned parent close policy): the caller gets its decision at
+once.
 """
 
 from __future__ import annotations
@@ -14,20 +16,12 @@ from typing import Any
 
 from temporalio import workflow
 from temporalio.exceptions import ApplicationError
-from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
     from activities.projection import ProjectInput, ProjectionActivities
-    from activities.review import ReviewTask
-    from activities.write import (
-        DecideInput,
-        RecordDecisionInput,
-        RecordMessageInput,
-        WriteActivities,
-    )
-    from memory.models import ConversationMessage, WriteRequest, WriteResult
+    from activities.write import DecideInput, WriteActivities
+    from memory.models import WriteRequest, WriteResult
     from memory.stores.canonical import CommitResult
-    from memory.write.pipeline import WriteDecision
     from workflows import (
         ACTIVITY_FAILURES,
         LOCAL_RETRY,
@@ -36,7 +30,7 @@ with workflow.unsafe.imports_passed_through():
         parse_input,
         reraise_typed,
     )
-    from workflows.review_memory import ReviewMemory
+    from workflows.review_memory import open_reviews
 
 MAX_DECISIONS = 8
 
@@ -47,45 +41,18 @@ class WriteMemory:
     async def run(self, raw: WriteRequest | dict[str, Any]) -> WriteResult:
         request = parse_input(WriteRequest, raw)
         workflow_id = workflow.info().workflow_id
-        seed = workflow.uuid4().hex
-        now = workflow.now()
-
-        message: ConversationMessage | None = None
-        if request.utterance is not None:
-            message = await self._local(
-                WriteActivities.record_message,
-                RecordMessageInput(
-                    request=request, message_id=f"msg_{seed}", workflow_id=workflow_id, now=now
-                ),
-            )
-
-        decision: WriteDecision | None = None
+        decide = DecideInput(
+            request=request, workflow_id=workflow_id, seed=workflow.uuid4().hex, now=workflow.now()
+        )
         commit: CommitResult | None = None
         for attempt in range(MAX_DECISIONS):
-            decision = await self._local(
-                WriteActivities.decide_write,
-                DecideInput(
-                    request=request, workflow_id=workflow_id, seed=seed, now=now, message=message
-                ),
-            )
-            plan = decision.plan(f"{workflow_id}#{attempt}")
-            if plan is None:
-                await self._local(
-                    WriteActivities.record_decision,
-                    RecordDecisionInput(
-                        tenant_id=decision.tenant_id,
-                        namespace=decision.namespace,
-                        workflow_id=workflow_id,
-                        at=decision.at,
-                        events=decision.audit,
-                        reviews=[r.review for r in decision.reviews],
-                    ),
-                )
-                break
+            decision = await self._local(WriteActivities.decide_write, decide)
+            if decision.replayed is not None:
+                return WriteResult(workflow_id=decision.workflow_id, outcomes=decision.replayed)
             try:
                 commit = await workflow.execute_local_activity_method(
                     WriteActivities.commit_write,
-                    plan,
+                    decision.plan(f"{workflow_id}#{attempt}"),
                     start_to_close_timeout=LOCAL_TIMEOUT,
                     retry_policy=LOCAL_RETRY,
                 )
@@ -100,9 +67,8 @@ class WriteMemory:
                 type="VersionConflict",
                 non_retryable=True,
             )
-        assert decision is not None
 
-        if commit is not None and not commit.projected:
+        if commit is not None and commit.written and not commit.projected:
             try:
                 await self._local(
                     ProjectionActivities.project_memories,
@@ -112,23 +78,7 @@ class WriteMemory:
                 # The commit stands; its outbox events stay unprocessed and the outbox relay or
                 # the repair sweep projects them. Reads re-check canonical meanwhile.
                 workflow.logger.warning("projection failed after commit; left to the outbox relay")
-
-        for candidate in decision.candidates:
-            if candidate.review is None:
-                continue
-            review = candidate.review.review
-            await workflow.start_child_workflow(
-                ReviewMemory.run,
-                ReviewTask(
-                    review=review,
-                    request=request,
-                    pending=candidate.review.pending,
-                    newcomers=[r.memory_id for r in candidate.new_records],
-                    timeout=decision.review_timeout,
-                ),
-                id=review.workflow_id,
-                parent_close_policy=ParentClosePolicy.ABANDON,
-            )
+        await open_reviews(decision, request)
         return WriteResult(workflow_id=workflow_id, outcomes=decision.outcomes)
 
     async def _local(self, activity: Any, arg: Any) -> Any:

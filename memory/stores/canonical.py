@@ -43,6 +43,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from memory.errors import NotFound, VersionConflict
 from memory.models import (
     AuditEvent,
+    CandidateOutcome,
     ConversationMessage,
     DeletionReceipt,
     MemoryRecord,
@@ -67,6 +68,7 @@ from memory.stores.schema import (
     memory_versions,
     principals,
     reviews,
+    write_outcomes,
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -112,6 +114,13 @@ class SlotCheck(Model):
     expected_version: int
 
 
+class WriteOutcome(Model):
+    tenant_id: str
+    idempotency_key: str
+    workflow_id: str
+    outcomes: list[CandidateOutcome]
+
+
 class CommitPlan(Model):
     commit_id: str
     tenant_id: str
@@ -126,6 +135,8 @@ class CommitPlan(Model):
     #: Reviews opened or settled together with these changes (a conflict group and its review
     #: exist together or not at all).
     reviews: list[ReviewRecord] = Field(default_factory=list)
+    #: The decision of the write, by idempotency key (absent for reviews and sweeps).
+    outcome: WriteOutcome | None = None
 
 
 class CommitResult(Model):
@@ -410,59 +421,86 @@ class CanonicalStore:
 
     def commit(self, plan: CommitPlan) -> CommitResult:
         """Apply a plan in one transaction, or raise `VersionConflict` and change nothing."""
+        return self.commit_many([plan])[0]
+
+    def commit_many(self, plans: Sequence[CommitPlan]) -> list[CommitResult]:
+        """Apply several plans in one transaction: all of them, or (VersionConflict) none."""
         try:
             with self._write() as conn:
-                prior = conn.execute(
-                    select(applied_commits.c.result).where(
-                        applied_commits.c.commit_id == plan.commit_id
-                    )
-                ).scalar()
-                if prior is not None:
-                    return CommitResult.model_validate({**prior, "replayed": True})
-                for check in sorted(plan.slots, key=lambda c: c.slot):
-                    self._advance_slot(
-                        conn, plan.namespace, check.slot, check.expected_version, plan.at
-                    )
-                written: list[tuple[str, int]] = []
-                for change in plan.changes:
-                    written.append(self._apply_change(conn, change, plan.at))
-                for record in plan.new_records:
-                    values = _record_values(record)
-                    conn.execute(_INSERT_VERSION, {**values, "change": "created"})
-                    conn.execute(_INSERT_HEAD, values)
-                    written.append((record.memory_id, record.version))
-                seqs = self._append_outbox(
-                    conn,
-                    plan.commit_id,
-                    plan.tenant_id,
-                    plan.namespace,
-                    written,
-                    "upsert",
-                    plan.at,
-                )
-                self._append_audit(
-                    conn,
-                    plan.tenant_id,
-                    plan.namespace,
-                    plan.workflow_id,
-                    plan.audit,
-                    plan.at,
-                )
-                for review in plan.reviews:
-                    self._save_review(conn, review)
-                self._bump_generations(conn, [plan.namespace])
-                result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
-                conn.execute(
-                    _INSERT_COMMIT,
-                    {
-                        "commit_id": plan.commit_id,
-                        "result": result.model_dump(mode="json"),
-                        "committed_at": plan.at,
-                    },
-                )
-                return result
+                return [self._apply_plan(conn, plan) for plan in plans]
         except OperationalError as exc:  # SQLite busy beyond the timeout, PG serialization
             raise VersionConflict(f"store busy: {exc.orig}") from exc
+
+    def _apply_plan(self, conn: Connection, plan: CommitPlan) -> CommitResult:
+        prior = conn.execute(
+            select(applied_commits.c.result).where(applied_commits.c.commit_id == plan.commit_id)
+        ).scalar()
+        if prior is not None:
+            return CommitResult.model_validate({**prior, "replayed": True})
+        for check in sorted(plan.slots, key=lambda c: c.slot):
+            self._advance_slot(conn, plan.namespace, check.slot, check.expected_version, plan.at)
+        written: list[tuple[str, int]] = []
+        for change in plan.changes:
+            written.append(self._apply_change(conn, change, plan.at))
+        for record in plan.new_records:
+            values = _record_values(record)
+            conn.execute(_INSERT_VERSION, {**values, "change": "created"})
+            conn.execute(_INSERT_HEAD, values)
+            written.append((record.memory_id, record.version))
+        seqs = self._append_outbox(
+            conn, plan.commit_id, plan.tenant_id, plan.namespace, written, "upsert", plan.at
+        )
+        self._append_audit(
+            conn, plan.tenant_id, plan.namespace, plan.workflow_id, plan.audit, plan.at
+        )
+        for review in plan.reviews:
+            self._save_review(conn, review)
+        if plan.outcome is not None:
+            self._save_outcome(conn, plan.outcome, plan.at)
+        if written:
+            self._bump_generations(conn, [plan.namespace])
+        result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
+        conn.execute(
+            _INSERT_COMMIT,
+            {
+                "commit_id": plan.commit_id,
+                "result": result.model_dump(mode="json"),
+                "committed_at": plan.at,
+            },
+        )
+        return result
+
+    def _save_outcome(self, conn: Connection, outcome: WriteOutcome, at: datetime) -> None:
+        # A plain insert: a key decided twice at once fails one of the two (VersionConflict),
+        # and the loser finds the winner's outcome when it decides again.
+        conn.execute(
+            insert(write_outcomes),
+            {
+                "tenant_id": outcome.tenant_id,
+                "idempotency_key": outcome.idempotency_key,
+                "workflow_id": outcome.workflow_id,
+                "outcomes": [o.model_dump(mode="json") for o in outcome.outcomes],
+                "decided_at": at,
+            },
+        )
+
+    def write_outcome(self, tenant_id: str, idempotency_key: str) -> WriteOutcome | None:
+        """The decision already made for this idempotency key, if any."""
+        with self._read() as conn:
+            row = conn.execute(
+                select(write_outcomes).where(
+                    write_outcomes.c.tenant_id == tenant_id,
+                    write_outcomes.c.idempotency_key == idempotency_key,
+                )
+            ).first()
+        if row is None:
+            return None
+        return WriteOutcome(
+            tenant_id=row.tenant_id,
+            idempotency_key=row.idempotency_key,
+            workflow_id=row.workflow_id,
+            outcomes=[CandidateOutcome.model_validate(o) for o in row.outcomes],
+        )
 
     def _advance_slot(
         self, conn: Connection, namespace: str, slot: str, expected: int, at: datetime
@@ -600,11 +638,15 @@ class CanonicalStore:
         events: Sequence[AuditEvent],
         at: datetime,
         reviews: Sequence[ReviewRecord] = (),
+        outcome: WriteOutcome | None = None,
     ) -> None:
-        """Audit a decision that changes no memory (and open or close its reviews with it)."""
+        """Audit a decision that changes no memory (with the reviews it opens or closes and the
+        write's outcome by idempotency key), in one transaction."""
         with self._write() as conn:
             for review in reviews:
                 self._save_review(conn, review)
+            if outcome is not None:
+                self._save_outcome(conn, outcome, at)
             self._append_audit(conn, tenant_id, namespace, workflow_id, events, at)
 
     def audit_trail(

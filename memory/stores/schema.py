@@ -263,6 +263,18 @@ reviews = Table(
     Index("ix_reviews_write", "write_workflow_id"),
 )
 
+# The decision of every write by idempotency key: a key decided once is never decided again,
+# whether it came alone (WriteMemory) or in a batch (WriteBatch).
+write_outcomes = Table(
+    "write_outcomes",
+    metadata,
+    Column("tenant_id", String(64), primary_key=True),
+    Column("idempotency_key", String(200), primary_key=True),
+    Column("workflow_id", String(256), nullable=False),
+    Column("outcomes", Json, nullable=False),
+    Column("decided_at", UTCDateTime, nullable=False),
+)
+
 __all__ = [
     "applied_commits",
     "audit_events",
@@ -277,4 +289,5 @@ __all__ = [
     "metadata",
     "principals",
     "reviews",
+    "write_outcomes",
 ]

@@ -30,7 +30,13 @@ from memory.models import (
 )
 from memory.namespaces import parse_namespace
 from memory.policy import Policy
-from memory.stores.canonical import CommitPlan, RecordChange, SlotCheck, SlotState
+from memory.stores.canonical import (
+    CommitPlan,
+    RecordChange,
+    SlotCheck,
+    SlotState,
+    WriteOutcome,
+)
 from memory.write.detectors import Detection, detect, redact
 from memory.write.extraction import Extractor
 from memory.write.resolution import Resolution, resolve_keyed, resolve_unkeyed
@@ -91,13 +97,18 @@ class WriteDecision(Model):
     namespace: str
     principal: str
     at: datetime
+    idempotency_key: str
     message: ConversationMessage | None = None
-    candidates: list[CandidateDecision]
+    candidates: list[CandidateDecision] = Field(default_factory=list)
     #: How long the reviews this decision opens wait for an answer (policy).
     review_timeout: timedelta
+    #: The outcome stored for this idempotency key by an earlier run: nothing to do again.
+    replayed: list[CandidateOutcome] | None = None
 
     @property
     def outcomes(self) -> list[CandidateOutcome]:
+        if self.replayed is not None:
+            return self.replayed
         return [c.outcome for c in self.candidates]
 
     @property
@@ -108,12 +119,23 @@ class WriteDecision(Model):
     def audit(self) -> list[AuditEvent]:
         return [e for c in self.candidates for e in c.audit]
 
-    def plan(self, commit_id: str) -> CommitPlan | None:
-        """One transaction for every candidate that commits, with their slots, the audit of
-        every candidate and every review the decision opens."""
+    @property
+    def commits(self) -> bool:
+        return any(c.commits for c in self.candidates)
+
+    def record(self) -> WriteOutcome:
+        return WriteOutcome(
+            tenant_id=self.tenant_id,
+            idempotency_key=self.idempotency_key,
+            workflow_id=self.workflow_id,
+            outcomes=self.outcomes,
+        )
+
+    def plan(self, commit_id: str) -> CommitPlan:
+        """One transaction for the whole decision: every candidate that commits (with its slot),
+        the audit of every candidate, every review it opens, and the outcome by idempotency key.
+        A decision that changes no memory still records its audit, reviews and outcome."""
         committing = [c for c in self.candidates if c.commits]
-        if not committing:
-            return None
         slots: dict[str, SlotCheck] = {}
         for c in committing:
             if c.slot is not None:
@@ -128,8 +150,8 @@ class WriteDecision(Model):
             new_records=[r for c in committing for r in c.new_records],
             changes=[ch for c in committing for ch in c.changes],
             audit=self.audit,
-            # Deferred writes' reviews too: every review of this decision opens with it.
             reviews=[r.review for r in self.reviews],
+            outcome=self.record(),
         )
 
 
@@ -465,6 +487,7 @@ def decide(
         namespace=namespace,
         principal=principal.ref,
         at=at,
+        idempotency_key=request.idempotency_key,
         message=message,
         candidates=decisions,
         review_timeout=policy.review.timeout,

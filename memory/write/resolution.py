@@ -80,12 +80,14 @@ def denies(denied: dict[str, object] | None, record: MemoryRecord) -> bool:
 
 
 def _close(record: MemoryRecord, at: datetime, change: str) -> RecordChange:
+    """End a value's valid time at `at`. A side of an open conflict keeps its group: for the
+    time it was in force, that period's value stays unsettled rather than silently doubled."""
     return RecordChange(
         memory_id=record.memory_id,
         expected_version=record.version,
         status="superseded",
         valid_to=at,
-        conflict_group=None,
+        conflict_group=record.conflict_group,
         change=change,
     )
 

@@ -110,3 +110,60 @@ async def test_write_recall_forget_receipt_from_the_command_line(
     assert rc == 2
     assert err.startswith("error: unauthorized_namespace: ")
     assert Path(settings.data_dir).exists()
+
+
+async def test_a_malformed_case_file_is_named_with_its_field(
+    settings: Settings, tmp_path: Path
+) -> None:
+    bad = tmp_path / "M-BAD-001.json"
+    bad.write_text(json.dumps({"case_id": "M-BAD-001", "actors": {}, "steps": [{"op": "dance"}]}))
+    rc, _out, err = await memctl(env_for(settings), "eval", str(bad))
+    assert rc == 2
+    assert err.startswith(f"error: invalid_input: {bad}: steps.0.op: ")
+    notjson = tmp_path / "M-BAD-002.json"
+    notjson.write_text("{")
+    rc, _out, err = await memctl(env_for(settings), "eval", str(notjson))
+    assert rc == 2
+    assert str(notjson) in err
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_eval_prints_a_line_per_case_and_fails_on_a_failed_check(
+    settings: Settings, tmp_path: Path
+) -> None:
+    cases = Path(__file__).parents[1] / "eval" / "cases"
+    good = cases / "M-DUP-014.json"
+    wrong = json.loads(good.read_text())
+    wrong["case_id"] = "M-DUP-WRONG"
+    wrong["steps"][0]["expect"] = [{"key": "notification.preference", "decision": "reject"}]
+    (tmp_path / "wrong.json").write_text(json.dumps(wrong))
+    report = tmp_path / "report.json"
+    rc, out, err = await memctl(
+        env_for(settings), "eval", str(good), str(tmp_path / "wrong.json"), "--json", str(report)
+    )
+    assert rc == 1, err
+    lines = out.splitlines()
+    assert "PASS M-DUP-014" in lines
+    assert any(line.startswith("FAIL M-DUP-WRONG  step 1 (observe)") for line in lines)
+    assert any(line.startswith("write_decision_accuracy: ") for line in lines)
+    data = json.loads(report.read_text())
+    assert [c["case_id"] for c in data["cases"]] == ["M-DUP-014", "M-DUP-WRONG"]
+    assert data["metrics"]["cases"] == 2
+
+
+async def test_audit_prints_every_stage_of_a_write(
+    client: MemoryClient, temporal_env: WorkflowEnvironment, settings: Settings
+) -> None:
+    result = await client.observe(USER, NS, "以后用英文回复我", thread="t9")
+    rc, out, err = await memctl(env_for(settings), "audit", result.workflow_id)
+    assert rc == 0, err
+    for stage in ("extract", "normalise", "detect", "consent", "resolve", "policy_decision"):
+        assert f" {stage} " in out
+    assert "extractor=rule-extractor/" in out
+    memory_id = result.outcomes[0].memory_id
+    assert memory_id is not None
+    rc, out, err = await memctl(env_for(settings), "audit", memory_id)
+    assert rc == 0, err
+    assert memory_id in out
+    rc, out, err = await memctl(env_for(settings), "audit", "mem_nothing")
+    assert rc == 2

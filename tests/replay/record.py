@@ -92,6 +92,19 @@ async def writes(client: MemoryClient, temporal: Client) -> list[str]:
         )
     )
     ids += [r.workflow_id for r in results]
+    batch = await client.write_batch(
+        [
+            client.write_request(
+                f"user:shop-a/b{i}",
+                f"tenant/shop-a/user/b{i}",
+                sms(),
+                idempotency_key=f"rec-batch-{i}",
+                at=T0,
+            )
+            for i in range(5)
+        ]
+    )
+    ids.append(batch.workflow_id)
     return ids
 
 

@@ -8,6 +8,7 @@ the workflow only sequences these calls.
 from __future__ import annotations
 
 import itertools
+import os
 import uuid
 from datetime import timedelta
 from pathlib import Path
@@ -55,7 +56,9 @@ def _store(tmp: Path) -> Stores:
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=int(os.environ.get("PROPERTY_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(steps=st.lists(write_step, min_size=1, max_size=8))
 def test_one_key_many_writes(tmp_path_factory: Any, steps: list[dict[str, Any]]) -> None:
@@ -72,7 +75,7 @@ def test_one_key_many_writes(tmp_path_factory: Any, steps: list[dict[str, Any]])
         request = WriteRequest(
             principal=writers[step["writer"]].ref,
             namespace=namespace,
-            idempotency_key=f"k{i}",
+            idempotency_key=f"{user}-k{i}",
             candidate={
                 "kind": "profile",
                 "key": "notification.preference",
@@ -94,9 +97,8 @@ def test_one_key_many_writes(tmp_path_factory: Any, steps: list[dict[str, Any]])
             ids=IdSource(seed=f"{user}-{i}"),
         )
         plan = decision.plan(f"{user}-{i}")
-        if plan is not None:
-            stores.canonical.commit(plan)
-            committed += [r.memory_id for r in plan.new_records]
+        stores.canonical.commit(plan)
+        committed += [r.memory_id for r in plan.new_records]
         outcomes += decision.outcomes
 
     slot = stores.canonical.slot_state(namespace, "key:notification.preference")

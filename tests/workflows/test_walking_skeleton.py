@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -90,8 +91,9 @@ async def test_the_seed_story(client: MemoryClient) -> None:
 
 
 async def test_a_repeated_request_attaches_to_the_same_run(client: MemoryClient) -> None:
-    a = await client.write(USER, NS, sms(), idempotency_key="same-key", at=T0)
-    b = await client.write(USER, NS, sms(), idempotency_key="same-key", at=T0)
+    key = f"same-key-{uuid.uuid4().hex}"  # unique per run: the Temporal server is shared
+    a = await client.write(USER, NS, sms(), idempotency_key=key, at=T0)
+    b = await client.write(USER, NS, sms(), idempotency_key=key, at=T0)
     assert a == b
     assert a.outcome.decision == "add"
 

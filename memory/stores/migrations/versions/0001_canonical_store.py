@@ -88,9 +88,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("deletion_id"),
     )
     with op.batch_alter_table("deletion_receipts", schema=None) as batch_op:
-        batch_op.create_index(
-            "ix_receipts_scope", ["tenant_id", "scope_fingerprint"], unique=False
-        )
+        batch_op.create_index("ix_receipts_scope", ["tenant_id", "scope_fingerprint"], unique=False)
 
     op.create_table(
         "key_slots",
@@ -130,12 +128,8 @@ def upgrade() -> None:
     with op.batch_alter_table("memory_heads", schema=None) as batch_op:
         batch_op.create_index("ix_heads_expires", ["expires_at"], unique=False)
         batch_op.create_index("ix_heads_ns_key", ["namespace", "key"], unique=False)
-        batch_op.create_index(
-            "ix_heads_ns_hash", ["namespace", "content_hash"], unique=False
-        )
-        batch_op.create_index(
-            "ix_heads_tenant_subject", ["tenant_id", "subject_ref"], unique=False
-        )
+        batch_op.create_index("ix_heads_ns_hash", ["namespace", "content_hash"], unique=False)
+        batch_op.create_index("ix_heads_tenant_subject", ["tenant_id", "subject_ref"], unique=False)
 
     op.create_table(
         "memory_outbox",
@@ -158,9 +152,7 @@ def upgrade() -> None:
         sa.UniqueConstraint("event_id"),
     )
     with op.batch_alter_table("memory_outbox", schema=None) as batch_op:
-        batch_op.create_index(
-            "ix_outbox_unprocessed", ["processed_at", "seq"], unique=False
-        )
+        batch_op.create_index("ix_outbox_unprocessed", ["processed_at", "seq"], unique=False)
 
     op.create_table(
         "memory_versions",

@@ -1,0 +1,226 @@
+"""Writes one at a time or many at once: the same pipeline, the same guarantees.
+
+`decide_request` runs the pipeline for one request (or replays the outcome already stored for
+its idempotency key). `process_batch` decides many requests and commits them together: one
+transaction for every request whose slots no other request of the batch touches, then one by one
+(deciding again after a lost race) for the rest. Each write keeps its own decision, audit and
+idempotency key; a batch only shares transactions and the projection step.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+
+import structlog
+from pydantic import Field
+
+from memory.errors import MemoryServiceError, PolicyRefusal, VersionConflict
+from memory.models import AuditEvent, CandidateOutcome, Model, Principal, WriteRequest, utcnow
+from memory.stores import Stores
+from memory.stores.projection import project
+from memory.write.extraction import Extractor
+from memory.write.pipeline import WriteDecision, decide
+from memory.write.stages import IdSource, check_write_allowed, effective_time
+from memory.write.state import StoreView
+
+MAX_DECISIONS = 8
+
+log = structlog.get_logger("memory.write.batch")
+
+
+def authorize(stores: Stores, request: WriteRequest, workflow_id: str, at: datetime) -> Principal:
+    """The writing principal, or UnauthorizedNamespace (audited: it reached the service)."""
+    principal = stores.canonical.get_principal(request.principal)
+    try:
+        check_write_allowed(principal, request.namespace)
+    except PolicyRefusal as refusal:
+        stores.canonical.record_audit(
+            principal.tenant,
+            request.namespace,
+            workflow_id,
+            [
+                AuditEvent(
+                    stage="authorize",
+                    outcome="refused",
+                    decision="reject",
+                    reason_code=refusal.code,
+                    principal=principal.ref,
+                    details={"message": refusal.message},
+                )
+            ],
+            at,
+        )
+        raise
+    return principal
+
+
+def decide_request(
+    stores: Stores,
+    request: WriteRequest,
+    extractor: Extractor,
+    *,
+    workflow_id: str,
+    seed: str,
+    now: datetime,
+    allow_override: bool,
+    message_id: str | None = None,
+) -> WriteDecision:
+    at = effective_time(request.at, now, allow_override)
+    principal = authorize(stores, request, workflow_id, at)
+    stored = stores.canonical.write_outcome(principal.tenant, request.idempotency_key)
+    if stored is not None:
+        return WriteDecision(
+            workflow_id=stored.workflow_id,
+            tenant_id=principal.tenant,
+            namespace=request.namespace,
+            principal=principal.ref,
+            at=at,
+            idempotency_key=request.idempotency_key,
+            review_timeout=stores.policy.review.timeout,
+            replayed=stored.outcomes,
+        )
+    message = None
+    if request.utterance is not None and message_id is not None:
+        message = stores.canonical.append_message(
+            message_id=message_id,
+            tenant_id=principal.tenant,
+            namespace=request.namespace,
+            thread=request.utterance.thread,
+            speaker=principal.ref,
+            speaker_type=principal.type,
+            text=request.utterance.text,
+            at=at,
+            workflow_id=workflow_id,
+        )
+    return decide(
+        request,
+        principal,
+        stores.policy,
+        StoreView(stores),
+        extractor,
+        workflow_id=workflow_id,
+        at=at,
+        ids=IdSource(seed=seed),
+        message=message,
+    )
+
+
+#: The most writes one WriteBatch run takes (they run in one local activity).
+MAX_BATCH = 500
+
+
+class BatchRequest(Model):
+    requests: list[WriteRequest] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+class BatchItem(Model):
+    idempotency_key: str
+    outcomes: list[CandidateOutcome]
+    #: Present when this write was decided in this batch (absent: replayed or refused).
+    decision: WriteDecision | None = None
+
+
+class BatchResult(Model):
+    workflow_id: str
+    items: list[BatchItem] = Field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        return dict(Counter(o.decision for item in self.items for o in item.outcomes))
+
+
+def process_batch(
+    stores: Stores,
+    requests: list[WriteRequest],
+    extractor: Extractor,
+    *,
+    workflow_id: str,
+    seed: str,
+    now: datetime,
+    allow_override: bool,
+) -> BatchResult:
+    canonical = stores.canonical
+    items: list[BatchItem] = []
+    decided: list[tuple[int, WriteDecision]] = []
+    for i, request in enumerate(requests):
+        try:
+            decision = decide_request(
+                stores,
+                request,
+                extractor,
+                workflow_id=workflow_id,
+                seed=f"{seed}/{i}",
+                now=now,
+                allow_override=allow_override,
+                message_id=f"msg_{seed}_{i}",
+            )
+        except MemoryServiceError as exc:  # one bad request does not sink the batch
+            items.append(
+                BatchItem(
+                    idempotency_key=request.idempotency_key,
+                    outcomes=[CandidateOutcome(decision="reject", reason=exc.code)],
+                )
+            )
+            continue
+        items.append(BatchItem(idempotency_key=request.idempotency_key, outcomes=decision.outcomes))
+        if decision.replayed is None:
+            decided.append((i, decision))
+
+    # Requests whose slots no other request of the batch touches commit in one transaction.
+    slot_use = Counter(
+        (d.namespace, c.slot.slot) for _, d in decided for c in d.candidates if c.slot is not None
+    )
+    alone = [
+        (i, d)
+        for i, d in decided
+        if all(slot_use[(d.namespace, c.slot.slot)] == 1 for c in d.candidates if c.slot)
+    ]
+    alone_ids = {i for i, _ in alone}
+    rest = [(i, d) for i, d in decided if i not in alone_ids]
+    written: list[str] = []
+    seqs: list[int] = []
+    try:
+        results = canonical.commit_many([d.plan(f"{workflow_id}/{i}#0") for i, d in alone])
+        for (i, d), result in zip(alone, results, strict=True):
+            items[i].decision = d
+            written += result.memory_ids
+            seqs += result.outbox_seqs
+    except VersionConflict:
+        rest = decided  # someone else moved a slot meanwhile: go one by one
+
+    for i, decision in rest:
+        request = requests[i]
+        for attempt in range(1, MAX_DECISIONS + 1):
+            try:
+                result = canonical.commit(decision.plan(f"{workflow_id}/{i}#{attempt}"))
+                written += result.memory_ids
+                seqs += result.outbox_seqs
+                break
+            except VersionConflict:
+                decision = decide_request(
+                    stores,
+                    request,
+                    extractor,
+                    workflow_id=workflow_id,
+                    seed=f"{seed}/{i}",
+                    now=now,
+                    allow_override=allow_override,
+                    message_id=f"msg_{seed}_{i}",
+                )
+                if decision.replayed is not None:
+                    break
+        else:
+            raise VersionConflict(f"write {request.idempotency_key}: the keys kept changing")
+        items[i] = BatchItem(
+            idempotency_key=request.idempotency_key,
+            outcomes=decision.outcomes,
+            decision=decision if decision.replayed is None else None,
+        )
+
+    if written:
+        try:
+            project(canonical, stores.projection, written)
+            canonical.mark_processed(seqs, utcnow())
+        except Exception as exc:  # committed; the outbox relay projects it
+            log.warning("projection after batch commit failed", batch=workflow_id, error=repr(exc))
+    return BatchResult(workflow_id=workflow_id, items=items)
