@@ -743,7 +743,7 @@ _DS_LOCK = threading.Lock()
 def _ds_config() -> tuple[dict[str, Any], dict[str, str]]:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
-    by_type = get_mapping_from_secret_type_to_class()
+    by_type: dict[str, type[Any]] = get_mapping_from_secret_type_to_class()
     type_to_category = {
         secret_type: _DS_PLUGINS[cls.__name__]
         for secret_type, cls in by_type.items()
