@@ -86,12 +86,16 @@ class CaseResult:
 
     @property
     def first_failure(self) -> str:
+        """The earliest thing that went wrong, in step order (later failures often follow)."""
         if self.error is not None:
             return self.error
-        for check in self.checks:
-            if not check.passed:
-                return check.line()
-        return f"unsupported: {self.unsupported[0]}" if self.unsupported else ""
+        found = [(_order(c.step), c.line()) for c in self.checks if not c.passed]
+        found += [(_order(u.split()[1]), f"unsupported: {u}") for u in self.unsupported]
+        return min(found)[1] if found else ""
+
+
+def _order(step: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in step.split(".") if p.isdigit())
 
 
 def _matches(expected: Any, actual: Any) -> bool:
