@@ -26,6 +26,13 @@ from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError
 
+from memory.context import (
+    ContextBudget,
+    ContextBuilder,
+    ContextPackage,
+    ContextRequest,
+    ContextValidation,
+)
 from memory.errors import (
     ClockOverrideRefused,
     InvalidInput,
@@ -74,6 +81,7 @@ class MemoryClient:
         self.settings = settings
         self.stores = stores
         self.reader = Reader(stores)
+        self.contexts = ContextBuilder(self.reader)
         #: Ask for eager workflow start: the first workflow task runs in this process when a
         #: worker of the same client lives here (one round trip less); ignored otherwise.
         self.eager = True
@@ -358,6 +366,32 @@ class MemoryClient:
         except ValidationError as exc:
             raise from_validation_error(exc, "recall") from None
         return self.reader.recall(q)
+
+    async def build_context(
+        self,
+        principal: str,
+        namespaces: Sequence[str],
+        task: str,
+        budget: ContextBudget | dict[str, Any],
+        **extra: Any,
+    ) -> ContextPackage:
+        """A budgeted context package for an agent's next model call (memory/context.py)."""
+        try:
+            request = ContextRequest.model_validate(
+                {
+                    "principal": principal,
+                    "namespaces": list(namespaces),
+                    "task": task,
+                    "budget": budget,
+                    **extra,
+                }
+            )
+        except ValidationError as exc:
+            raise from_validation_error(exc, "context") from None
+        return self.contexts.build(request)
+
+    def validate_context(self, package: ContextPackage) -> ContextValidation:
+        return self.contexts.validate(package)
 
     # ------------------------------------------------------------------------ deletion
 

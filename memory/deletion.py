@@ -130,6 +130,7 @@ def verify_erased(
                     principal=principal.ref, namespaces=readable, query=text, keys=keys, k=50, at=at
                 ),
                 now=at,
+                use_cache=False,
             )
             leaked_recall += sum(
                 1

@@ -420,9 +420,32 @@ class RetrievedMemory(Model):
     conflict_group: str | None = None
 
 
+KeyState = Literal[
+    "confirmed", "none_confirmed", "conflicting", "low_confidence_only", "needs_reconfirmation"
+]
+
+
+class KeyVerdict(Model):
+    """What the system can say about a key for this reader, at these times."""
+
+    key: str
+    state: KeyState
+    memory_ids: list[str] = Field(default_factory=list)
+    detail: str = ""
+
+
 class RecallResult(Model):
     memories: list[RetrievedMemory]
+    #: One verdict per key asked for or implied by the task.
+    verdicts: list[KeyVerdict] = Field(default_factory=list)
     refused_namespaces: list[str] = Field(default_factory=list)
+    #: The times the answer is for: as recorded by `at`, valid at `valid_at`.
+    at: AwareDatetime | None = None
+    valid_at: AwareDatetime | None = None
+    cached: bool = False
+
+    def verdict(self, key: str) -> KeyVerdict | None:
+        return next((v for v in self.verdicts if v.key == key), None)
 
 
 # --------------------------------------------------------------------------------------------

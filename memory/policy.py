@@ -41,6 +41,37 @@ class Review(_Section):
         return timedelta(hours=self.timeout_hours)
 
 
+class Weights(_Section):
+    semantic_relevance: float = 1.0
+    task_relevance: float = 0.6
+    source_trust: float = 0.3
+    freshness: float = 0.15
+    explicit_user_priority: float = 0.1
+    conflict_penalty: float = 0.05
+    staleness_penalty: float = 0.2
+    redundancy_penalty: float = 0.5
+    privacy_penalty: float = 0.1
+
+
+class Retrieval(_Section):
+    confirmed_confidence: float = Field(default=0.7, ge=0, le=1)
+    min_relevance: float = Field(default=0.12, ge=0, le=1)
+    candidate_pool: int = Field(default=4, ge=1, le=50)
+    cache_ttl_seconds: float = Field(default=5, ge=0)
+    cache_entries: int = Field(default=2048, ge=0)
+    freshness_half_life_days: float = Field(default=90, gt=0)
+    weights: Weights = Field(default_factory=Weights)
+
+
+class ContextShares(_Section):
+    state_share: float = Field(default=0.10, ge=0, le=1)
+    evidence_share: float = Field(default=0.20, ge=0, le=1)
+    conversation_share: float = Field(default=0.20, ge=0, le=1)
+    memory_share: float = Field(default=0.30, ge=0, le=1)
+    tool_schema_share: float = Field(default=0.15, ge=0, le=1)
+    conversation_messages: int = Field(default=20, ge=0)
+
+
 class Retention(_Section):
     episodic_days: int | None = 90
     semantic_days: int | None = None
@@ -73,6 +104,8 @@ class Policy(_Section):
     defaults: Defaults = Field(default_factory=Defaults)
     writes: Writes = Field(default_factory=Writes)
     review: Review = Field(default_factory=Review)
+    retrieval: Retrieval = Field(default_factory=Retrieval)
+    context: ContextShares = Field(default_factory=ContextShares)
     retention: Retention = Field(default_factory=Retention)
     backup: Backup = Field(default_factory=Backup)
     consent: Consent = Field(default_factory=Consent)

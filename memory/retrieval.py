@@ -1,20 +1,35 @@
 """The read path: governed recall over the projection, re-checked against the canonical store.
 
 Order of the pipeline: identity → allowed namespaces → kinds → valid time and expiry → candidates
-(key lookup in canonical + hybrid search in the projection) → every candidate re-checked against
-canonical (status, version, namespace, sensitivity ceiling) → rerank → top k. The projection only
-proposes; canonical decides. A lagging or broken projection can therefore make recall miss
-something, never return something deleted, superseded, expired or forbidden.
+(key lookup in canonical for the keys asked or implied by the task, plus hybrid search in the
+projection) → every candidate re-checked against canonical (status, version, namespace,
+sensitivity ceiling, as known at `at`) → score (relevance, task relevance, source trust,
+freshness, user priority, minus conflict, staleness and privacy; weights in the policy) → dedupe
+and conflict grouping → diversity → top k, with a verdict per key.
+
+The projection only proposes; canonical decides. A lagging or broken projection can make recall
+miss something, never return something deleted, superseded, expired or forbidden.
 """
 
 from __future__ import annotations
 
+import math
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
 
 from memory.errors import InvalidInput
 from memory.models import (
     READABLE_STATUSES,
     SENSITIVITY_ORDER,
+    KeyVerdict,
     MemoryRecord,
     Principal,
     RecallQuery,
@@ -23,135 +38,430 @@ from memory.models import (
     utcnow,
 )
 from memory.namespaces import parse_namespace
+from memory.policy import Policy
 from memory.stores import Stores
 from memory.stores.projection import SearchFilters
 
-# Trust order of sources (DESIGN.md): human review > user's explicit statement > verified tool >
-# derived summary > model inference.
+# Trust of a source, 0..1 (DESIGN.md order: human review > user's statement > verified tool >
+# derived summary > model inference).
 SOURCE_TRUST: dict[str, float] = {
     "human_review": 1.0,
     "user_assertion": 0.9,
-    "system_policy": 0.85,
+    "system_policy": 0.8,
     "verified_tool_fact": 0.8,
-    "derived_summary": 0.6,
-    "model_inference": 0.4,
+    "derived_summary": 0.5,
+    "model_inference": 0.3,
+}
+
+# Keys a task implies, by the words it uses (Chinese and English).
+_IMPLIED: dict[str, re.Pattern[str]] = {
+    "notification.preference": re.compile(
+        r"通知|提醒|告知|推送|短信|邮件|消息|联系|发给用户|notif|alert|remind|message|"
+        r"\bcontact|\breach\b|\bsend\b|\bupdate the (user|customer)",
+        re.IGNORECASE,
+    ),
+    "contact.preferred_hours": re.compile(
+        r"联系|致电|回电|打电话|回访|预约|\bcall\b|contact|reach|follow[- ]up|callback",
+        re.IGNORECASE,
+    ),
+    "profile.language": re.compile(
+        r"回复|答复|回答|语言|翻译|撰写|写信|reply|respond|answer|language|translat|write to",
+        re.IGNORECASE,
+    ),
+    "profile.timezone": re.compile(
+        r"时区|安排|预约|会议|几点|schedule|meeting|appointment|time ?zone|when to", re.IGNORECASE
+    ),
 }
 
 
-class Reader:
-    """Read-side service: the client and the worker's verification probes use the same code."""
+def implied_keys(text: str) -> list[str]:
+    return [key for key, pattern in _IMPLIED.items() if pattern.search(text)]
 
-    def __init__(self, stores: Stores) -> None:
+
+@dataclass
+class _Candidate:
+    record: MemoryRecord
+    reasons: list[str] = field(default_factory=list)
+    relevance: float = 0.0
+    keyword: bool = False
+    key_match: bool = False
+    vector: npt.NDArray[np.float32] | None = None
+    score: float = 0.0
+
+
+@dataclass
+class _Entry:
+    generations: dict[str, tuple[int, datetime | None]]
+    result: RecallResult
+    created: float
+
+
+class RecallCache:
+    """Recent results, keyed on the query and valid only while the generations of its namespaces
+    (kept in the canonical store, bumped by every write, deletion and expiry) are unchanged —
+    whichever process holds the cache and whichever wrote. Entries for "now" also end after a
+    short TTL and as soon as a returned memory's validity or retention ends."""
+
+    def __init__(self, entries: int, ttl_seconds: float) -> None:
+        self.entries = entries
+        self.ttl = ttl_seconds
+        self._data: OrderedDict[tuple[object, ...], _Entry] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(
+        self,
+        key: tuple[object, ...],
+        generations: dict[str, tuple[int, datetime | None]],
+        now: datetime | None,
+    ) -> RecallResult | None:
+        with self._lock:
+            entry = self._data.get(key)
+            if entry is None or entry.generations != generations:
+                self.misses += 1
+                return None
+            if now is not None:  # a question about "now": time itself can make it stale
+                fresh = time.monotonic() - entry.created <= self.ttl
+                if not fresh or any(
+                    (m.valid_to is not None and m.valid_to <= now) for m in entry.result.memories
+                ):
+                    self.misses += 1
+                    return None
+            self._data.move_to_end(key)
+            self.hits += 1
+            return entry.result.model_copy(update={"cached": True})
+
+    def put(
+        self,
+        key: tuple[object, ...],
+        generations: dict[str, tuple[int, datetime | None]],
+        result: RecallResult,
+    ) -> None:
+        if self.entries <= 0:
+            return
+        with self._lock:
+            self._data[key] = _Entry(generations, result, time.monotonic())
+            self._data.move_to_end(key)
+            while len(self._data) > self.entries:
+                self._data.popitem(last=False)
+
+
+class Reader:
+    """Read-side service: the client, the context builder and the deletion probes use it."""
+
+    def __init__(self, stores: Stores, cache: RecallCache | None = None) -> None:
         self.stores = stores
+        policy = stores.policy.retrieval
+        self.cache = cache or RecallCache(policy.cache_entries, policy.cache_ttl_seconds)
+
+    @property
+    def policy(self) -> Policy:
+        return self.stores.policy
 
     def allowed_namespaces(
-        self, principal: Principal, namespaces: list[str]
+        self, principal: Principal, namespaces: Iterable[str]
     ) -> tuple[list[str], list[str]]:
-        allowed = [ns for ns in namespaces if principal.can_read(ns)]
-        refused = [ns for ns in namespaces if ns not in allowed]
-        return allowed, refused
+        names = list(dict.fromkeys(namespaces))
+        allowed = [ns for ns in names if principal.can_read(ns)]
+        return allowed, [ns for ns in names if ns not in allowed]
 
-    def recall(self, query: RecallQuery, *, now: datetime | None = None) -> RecallResult:
+    # ------------------------------------------------------------------------ recall
+
+    def recall(
+        self, query: RecallQuery, *, now: datetime | None = None, use_cache: bool = True
+    ) -> RecallResult:
         canonical = self.stores.canonical
         principal = canonical.get_principal(query.principal)
-        if query.k > self.stores.policy.limits.max_recall_k:
-            raise InvalidInput(
-                f"k must be at most {self.stores.policy.limits.max_recall_k}", field="k"
-            )
+        limit = self.policy.limits.max_recall_k
+        if query.k > limit:
+            raise InvalidInput(f"k must be at most {limit}", field="k")
         allowed, refused = self.allowed_namespaces(principal, query.namespaces)
-        if not allowed:
-            return RecallResult(memories=[], refused_namespaces=refused)
+        explicit = query.at is not None or query.valid_at is not None
         at = query.at or now or utcnow()
         valid_at = query.valid_at or at
-        ceiling = SENSITIVITY_ORDER[principal.sensitivity_ceiling]
+        if not allowed:
+            return RecallResult(memories=[], refused_namespaces=refused, at=at, valid_at=valid_at)
+
+        generations = canonical.generations(allowed)
+        cache_key = (
+            principal.ref,
+            tuple(allowed),
+            query.task,
+            query.query,
+            tuple(query.keys),
+            tuple(query.kinds or ()),
+            query.k,
+            at if explicit else None,
+            valid_at if explicit else None,
+        )
+        if use_cache:
+            hit = self.cache.get(cache_key, generations, None if explicit else at)
+            if hit is not None:
+                return hit.model_copy(update={"refused_namespaces": refused})
+
+        # Asked about a time before the latest change of a namespace: the projection's current
+        # filters may not describe that time, so it only proposes and canonical "as of" decides.
+        as_of = any(changed is not None and changed > at for _, changed in generations.values())
+        candidates = self._candidates(query, principal, allowed, at, valid_at, as_of)
+        verdicts = self._verdicts(query, allowed, candidates, at, valid_at, as_of, principal)
+        chosen = self._select(candidates, query.k, at)
+        result = RecallResult(
+            memories=[self._retrieved(c) for c in chosen],
+            verdicts=verdicts,
+            refused_namespaces=refused,
+            at=at,
+            valid_at=valid_at,
+        )
+        if use_cache:
+            self.cache.put(cache_key, generations, result)
+        return result
+
+    def _candidates(
+        self,
+        query: RecallQuery,
+        principal: Principal,
+        allowed: list[str],
+        at: datetime,
+        valid_at: datetime,
+        as_of: bool,
+    ) -> dict[str, _Candidate]:
+        canonical, projection = self.stores.canonical, self.stores.projection
         kinds = tuple(query.kinds) if query.kinds else None
-
-        reasons: dict[str, list[str]] = {}
-        relevance: dict[str, float] = {}
-        for keyed in canonical.key_records(allowed, query.keys, READABLE_STATUSES):
-            reasons.setdefault(keyed.memory_id, []).append(f"key:{keyed.key}")
-
         text = " ".join(t for t in (query.query, query.task) if t)
+        keys = list(dict.fromkeys([*query.keys, *implied_keys(text)]))
+        found: dict[str, _Candidate] = {}
+
+        statuses = ("active", "superseded", "invalidated") if as_of else READABLE_STATUSES
+        for record in canonical.key_records(allowed, keys, statuses):
+            c = found.setdefault(record.memory_id, _Candidate(record))
+            c.key_match = True
+            c.reasons.append(f"key:{record.key}")
+
         if text:
+            pool = max(query.k * self.policy.retrieval.candidate_pool, 20)
             filters = SearchFilters(
                 tenant_id=parse_namespace(allowed[0]).tenant,
                 namespaces=tuple(allowed),
                 kinds=kinds,
-                valid_at=valid_at,
-                not_expired_at=at,
+                valid_at=None if as_of else valid_at,
+                not_expired_at=None if as_of else at,
+                statuses=None if as_of else READABLE_STATUSES,
                 max_sensitivity=principal.sensitivity_ceiling,
             )
-            for hit in self.stores.projection.search(text, filters, limit=2 * query.k + 5):
-                reasons.setdefault(hit.memory_id, []).append("search")
-                relevance[hit.memory_id] = max(hit.vector_score or 0.0, 0.0) + (
-                    0.2 if hit.keyword_rank is not None else 0.0
-                )
+            hits = projection.search(text, filters, limit=pool)
+            missing = [h.memory_id for h in hits if h.memory_id not in found]
+            heads = canonical.heads(missing)
+            for hit in hits:
+                proposed = found.get(hit.memory_id)
+                if proposed is None:
+                    head = heads.get(hit.memory_id)
+                    if head is None:
+                        continue  # a projection row with no canonical record: never returned
+                    proposed = found[hit.memory_id] = _Candidate(head)
+                c = proposed
+                c.relevance = max(hit.vector_score or 0.0, 0.0)
+                c.keyword = hit.keyword_rank is not None
+                c.vector = hit.vector
+                c.reasons.append(f"search:{c.relevance:.2f}" + ("+keyword" if c.keyword else ""))
 
-        records = canonical.heads(reasons)
-        # "As recorded by `at`": a head written after `at` is replaced by the version known then.
-        late = [m for m, head in records.items() if head.recorded_at > at]
+        # Re-check against canonical as known at `at`: a head recorded later is replaced by the
+        # version known then (or dropped if it was not known yet).
+        late = [m for m, c in found.items() if c.record.recorded_at > at]
         if late:
-            known = canonical.as_of(late, at)
+            then = canonical.as_of(late, at)
             for memory_id in late:
-                if memory_id in known:
-                    records[memory_id] = known[memory_id]
+                if memory_id in then:
+                    found[memory_id].record = then[memory_id]
                 else:
-                    del records[memory_id]
-
-        scored: list[RetrievedMemory] = []
-        for memory_id, why in reasons.items():
-            record = records.get(memory_id)
-            if record is None or not self._admissible(
-                record, allowed, kinds, ceiling, at, valid_at
+                    del found[memory_id]
+        ceiling = SENSITIVITY_ORDER[principal.sensitivity_ceiling]
+        min_relevance = self.policy.retrieval.min_relevance
+        admitted: dict[str, _Candidate] = {}
+        for memory_id, c in found.items():
+            r = c.record
+            if (
+                r.namespace not in allowed
+                or (kinds is not None and r.kind not in kinds)
+                or SENSITIVITY_ORDER[r.sensitivity] > ceiling
+                or not r.readable_at(at, valid_at)
             ):
                 continue
-            score = self._score(record, relevance.get(memory_id, 0.0), why, at)
-            scored.append(_retrieved(record, score, [*why, "canonical_checked"]))
-        scored.sort(key=lambda m: (-m.retrieval_score, m.memory_id))
-        return RecallResult(memories=scored[: query.k], refused_namespaces=refused)
+            if not c.key_match and c.relevance < min_relevance and not c.keyword:
+                continue
+            c.reasons.append("canonical_checked")
+            admitted[memory_id] = c
+        # Both sides of a conflict surface together: fetch the sides search did not propose.
+        groups = {c.record.conflict_group for c in admitted.values() if c.record.conflict_group}
+        if groups:
+            keys_in_groups = {c.record.key for c in admitted.values() if c.record.conflict_group}
+            for record in canonical.key_records(
+                allowed, [k for k in keys_in_groups if k], ["active"]
+            ):
+                if (
+                    record.conflict_group in groups
+                    and record.memory_id not in admitted
+                    and record.readable_at(at, valid_at)
+                ):
+                    side = _Candidate(record, reasons=["conflict_side", "canonical_checked"])
+                    admitted[record.memory_id] = side
+        for c in admitted.values():
+            c.score = self._score(c, at)
+        return admitted
 
-    @staticmethod
-    def _admissible(
-        record: MemoryRecord,
-        allowed: list[str],
-        kinds: tuple[str, ...] | None,
-        ceiling: int,
-        at: datetime,
-        valid_at: datetime,
-    ) -> bool:
+    def _score(self, c: _Candidate, at: datetime) -> float:
+        r = c.record
+        w = self.policy.retrieval.weights
+        relevance = min(c.relevance + (0.15 if c.keyword else 0.0), 1.0)
+        trust = SOURCE_TRUST[r.source_type] * r.confidence
+        age_days = max((at - (r.valid_from or r.recorded_at)).total_seconds() / 86400.0, 0.0)
+        freshness = math.pow(0.5, age_days / self.policy.retrieval.freshness_half_life_days)
+        # What the user said themselves, in their own namespace, weighs a little more.
+        ns = parse_namespace(r.namespace)
+        said_by_owner = ns.scope == "user" and r.written_by == f"user:{ns.tenant}/{ns.id}"
+        priority = 1.0 if said_by_owner and r.source_type == "user_assertion" else 0.0
+        staleness = 0.0
+        if r.expires_at is not None and r.valid_from is not None and r.expires_at > r.valid_from:
+            lived = (at - r.valid_from) / (r.expires_at - r.valid_from)
+            staleness = max(0.0, min(1.0, (lived - 0.8) / 0.2))  # the last fifth of its life
+        privacy = {"restricted": 1.0, "confidential": 0.5}.get(r.sensitivity, 0.0)
         return (
-            record.namespace in allowed
-            and (kinds is None or record.kind in kinds)
-            and SENSITIVITY_ORDER[record.sensitivity] <= ceiling
-            and record.readable_at(at, valid_at)
+            w.semantic_relevance * relevance
+            + w.task_relevance * (1.0 if c.key_match else 0.0)
+            + w.source_trust * trust
+            + w.freshness * freshness
+            + w.explicit_user_priority * priority
+            - w.conflict_penalty * (1.0 if r.conflict_group else 0.0)
+            - w.staleness_penalty * staleness
+            - w.privacy_penalty * privacy
         )
 
+    def _select(self, candidates: dict[str, _Candidate], k: int, at: datetime) -> list[_Candidate]:
+        """Dedupe (same content, same key and value, or near-identical text), keep conflict
+        groups together, and prefer diversity: each pick lowers the score of what resembles it."""
+        if not candidates:
+            return []
+        pool = sorted(candidates.values(), key=lambda c: (-c.score, c.record.memory_id))
+        missing = [c for c in pool if c.vector is None]
+        if missing:
+            vectors = self.stores.embedder.embed([c.record.content for c in missing])
+            for c, v in zip(missing, vectors, strict=True):
+                c.vector = v
+        threshold = self.policy.writes.near_duplicate_similarity
+        weight = self.policy.retrieval.weights.redundancy_penalty
+        chosen: list[_Candidate] = []
+        remaining = list(pool)
+        while remaining and len(chosen) < k:
+            best, best_score = None, -math.inf
+            for c in remaining:
+                redundancy = max((_similarity(c, s) for s in chosen), default=0.0)
+                score = c.score - weight * max(0.0, redundancy - 0.5)
+                if score > best_score:
+                    best, best_score = c, score
+            assert best is not None
+            remaining.remove(best)
+            if any(_same(best, s, threshold) for s in chosen):
+                continue
+            chosen.append(best)
+            if best.record.conflict_group:
+                sides = [
+                    c for c in remaining if c.record.conflict_group == best.record.conflict_group
+                ]
+                for side in sides:
+                    remaining.remove(side)
+                    side.reasons.append("conflict_side")
+                    chosen.append(side)
+        return chosen
+
+    def _verdicts(
+        self,
+        query: RecallQuery,
+        allowed: list[str],
+        candidates: dict[str, _Candidate],
+        at: datetime,
+        valid_at: datetime,
+        as_of: bool,
+        principal: Principal,
+    ) -> list[KeyVerdict]:
+        text = " ".join(t for t in (query.query, query.task) if t)
+        keys = list(dict.fromkeys([*query.keys, *implied_keys(text)]))
+        if not keys:
+            return []
+        threshold = self.policy.retrieval.confirmed_confidence
+        ceiling = SENSITIVITY_ORDER[principal.sensitivity_ceiling]
+        verdicts = []
+        expired_seen: dict[str, list[str]] = {}
+        statuses = ("active", "superseded", "invalidated")
+        records = self.stores.canonical.key_records(allowed, keys, statuses)
+        if any(r.recorded_at > at for r in records):
+            known = self.stores.canonical.as_of([r.memory_id for r in records], at)
+            records = list(known.values())
+        for r in records:
+            if (
+                r.key is not None
+                and r.status in READABLE_STATUSES
+                and r.valid_at(valid_at)
+                and r.expired_at(at)
+                and SENSITIVITY_ORDER[r.sensitivity] <= ceiling
+            ):
+                expired_seen.setdefault(r.key, []).append(r.memory_id)
+        for key in keys:
+            live = [c.record for c in candidates.values() if c.record.key == key]
+            groups = {r.conflict_group for r in live if r.conflict_group}
+            confirmed = [r for r in live if r.confidence >= threshold]
+            if any(sum(1 for r in live if r.conflict_group == g) > 1 for g in groups):
+                state, ids = "conflicting", [r.memory_id for r in live if r.conflict_group]
+                detail = "sides of an open conflict: use none of them as confirmed"
+            elif confirmed:
+                state, ids, detail = "confirmed", [r.memory_id for r in confirmed], ""
+            elif live:
+                state, ids = "low_confidence_only", [r.memory_id for r in live]
+                detail = f"only values below confidence {threshold}: do not use as confirmed"
+            elif key in expired_seen:
+                state, ids = "needs_reconfirmation", expired_seen[key]
+                detail = "the stored value has expired: ask the user again"
+            else:
+                state, ids, detail = "none_confirmed", [], "no confirmed value"
+            verdicts.append(KeyVerdict(key=key, state=state, memory_ids=ids, detail=detail))
+        return verdicts
+
     @staticmethod
-    def _score(record: MemoryRecord, relevance: float, reasons: list[str], at: datetime) -> float:
-        key_match = 0.5 if any(r.startswith("key:") for r in reasons) else 0.0
-        trust = 0.2 * SOURCE_TRUST[record.source_type] * record.confidence
-        age_days = max((at - record.recorded_at).total_seconds() / 86400.0, 0.0)
-        freshness = 0.1 / (1.0 + age_days / 30.0)
-        return round(relevance + key_match + trust + freshness, 6)
+    def _retrieved(c: _Candidate) -> RetrievedMemory:
+        r = c.record
+        return RetrievedMemory(
+            memory_id=r.memory_id,
+            version=r.version,
+            namespace=r.namespace,
+            kind=r.kind,
+            key=r.key,
+            content=r.content,
+            structured_value=r.structured_value,
+            source_refs=r.source_refs,
+            source_type=r.source_type,
+            valid_from=r.valid_from,
+            valid_to=r.valid_to,
+            recorded_at=r.recorded_at,
+            confidence=r.confidence,
+            sensitivity=r.sensitivity,
+            retrieval_score=round(c.score, 6),
+            retrieval_reasons=c.reasons,
+            conflict_group=r.conflict_group,
+        )
 
 
-def _retrieved(record: MemoryRecord, score: float, reasons: list[str]) -> RetrievedMemory:
-    return RetrievedMemory(
-        memory_id=record.memory_id,
-        version=record.version,
-        namespace=record.namespace,
-        kind=record.kind,
-        key=record.key,
-        content=record.content,
-        structured_value=record.structured_value,
-        source_refs=record.source_refs,
-        source_type=record.source_type,
-        valid_from=record.valid_from,
-        valid_to=record.valid_to,
-        recorded_at=record.recorded_at,
-        confidence=record.confidence,
-        sensitivity=record.sensitivity,
-        retrieval_score=score,
-        retrieval_reasons=reasons,
-        conflict_group=record.conflict_group,
-    )
+def _similarity(a: _Candidate, b: _Candidate) -> float:
+    if a.vector is None or b.vector is None:
+        return 0.0
+    return float(a.vector @ b.vector)
+
+
+def _same(a: _Candidate, b: _Candidate, threshold: float) -> bool:
+    """Two memories that say the same thing (conflict sides never do: their values differ)."""
+    ra, rb = a.record, b.record
+    if ra.conflict_group and ra.conflict_group == rb.conflict_group:
+        return False
+    if ra.content_hash == rb.content_hash:
+        return True
+    if ra.key is not None and ra.key == rb.key:
+        return ra.structured_value == rb.structured_value
+    return _similarity(a, b) >= threshold

@@ -382,6 +382,9 @@ class _CaseRun:
         self.result.recall_ms.append((time.perf_counter() - started) * 1000)
         self._account_returned(who, result.memories, at, step)
         self._check_read(index, step, result.memories, who, at)
+        expect = step.expect if isinstance(step.expect, dict) else {}
+        if "state" in expect:
+            await self._check_state(index, step, who, at, result)
 
     def _account_returned(
         self, who: Principal, memories: list[RetrievedMemory], at: datetime, step: Step
@@ -459,8 +462,126 @@ class _CaseRun:
                 f"largest group returned: {size}",
                 "conflict",
             )
+
+    async def _check_state(
+        self, index: str, step: Step, who: Principal, at: datetime, result: RecallResult
+    ) -> None:
+        """The verdict on a key for the same actor, namespaces and times: from the recall when
+        it covered the key, else asked beside it."""
+        want = step.expect["state"]
+        verdict = result.verdict(want["key"])
+        if verdict is None:
+            beside = await self.client.recall(
+                who.ref,
+                step.read_namespaces,
+                task=step.task or "",
+                keys=[want["key"]],
+                k=step.k,
+                at=at,
+                valid_at=step.valid_at,
+            )
+            verdict = beside.verdict(want["key"])
+        state = verdict.state if verdict else None
+        ok = _matches(want.get("is"), state)
+        if want.get("is") == "conflicting":
+            self.result.counters["surfacing_total"] += 1
+            self.result.counters["surfacing_ok"] += ok
+        self.check(index, step, f"state {want}", ok, f"verdict {state}", "state")
+
+    async def op_context(self, index: str, step: Step, at: datetime) -> None:
+        who = self.principal(step)
+        budget = (
+            step.budget.model_dump(exclude_none=True)
+            if step.budget
+            else {"total_tokens": 8000, "reserved_output_tokens": 1000}
+        )
+        started = time.perf_counter()
+        try:
+            package = await self.client.build_context(
+                who.ref,
+                step.read_namespaces,
+                step.task or "",
+                budget,
+                instructions=step.instructions,
+                thread=step.thread,
+                at=at,
+            )
+        except MemoryServiceError as exc:
+            self.check(index, step, "context", False, f"{exc.code}: {exc}", "context")
+            return
+        self.result.recall_ms.append((time.perf_counter() - started) * 1000)
+        expect = step.expect if isinstance(step.expect, dict) else {}
+        text = package.text()
+        heads = self.client.stores.canonical.heads(p.memory_id for p in package.pinned)
+        shown = [
+            self._as_retrieved(heads[p.memory_id]) for p in package.pinned if p.memory_id in heads
+        ]
+        self._account_returned(who, shown, at, step)
+        for item in expect.get("includes", []):
+            found = any(self._item_matches(item, m) for m in shown) or (
+                set(item) == {"content_contains"} and item["content_contains"] in text
+            )
+            self.check(index, step, f"includes {item}", found, self._shown(shown), "context")
+        for item in expect.get("excludes", []):
+            leaked = any(self._item_matches(item, m) for m in shown) or (
+                "content_contains" in item and item["content_contains"] in text
+            )
+            self.check(
+                index,
+                step,
+                f"excludes {item}",
+                not leaked,
+                "found in the package" if leaked else "absent",
+                "context",
+            )
+        for needle in _as_list(expect.get("untrusted_contains")):
+            outside = [
+                i.kind for i in package.items if needle in i.content and i.trust != "untrusted"
+            ]
+            self.check(
+                index,
+                step,
+                f"untrusted_contains {needle!r}",
+                not outside,
+                f"outside untrusted items: {outside}" if outside else "only untrusted",
+                "context",
+            )
+        if "max_total_tokens" in expect:
+            self.check(
+                index,
+                step,
+                "max_total_tokens",
+                package.total_tokens <= expect["max_total_tokens"],
+                f"package has {package.total_tokens} tokens",
+                "context",
+            )
         if "state" in expect:
-            raise Unsupported("state (key verdicts)")
+            recall = await self.client.recall(
+                who.ref, step.read_namespaces, task=step.task or "", at=at
+            )
+            await self._check_state(index, step, who, at, recall)
+
+    @staticmethod
+    def _as_retrieved(record: Any) -> RetrievedMemory:
+        return RetrievedMemory(
+            memory_id=record.memory_id,
+            version=record.version,
+            namespace=record.namespace,
+            kind=record.kind,
+            key=record.key,
+            content=record.content,
+            structured_value=record.structured_value,
+            source_refs=record.source_refs,
+            source_type=record.source_type,
+            valid_from=record.valid_from,
+            valid_to=record.valid_to,
+            recorded_at=record.recorded_at,
+            confidence=record.confidence,
+            sensitivity=record.sensitivity,
+            retrieval_score=0.0,
+            retrieval_reasons=["context"],
+            conflict_group=record.conflict_group,
+        )
 
     def _max_same(self, memories: list[RetrievedMemory]) -> int:
         if not memories:
@@ -494,6 +615,12 @@ class _CaseRun:
         await asyncio.gather(
             *(self.step(f"{index}.{j}", sub) for j, sub in enumerate(step.steps or [], 1))
         )
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
 
 
 def metrics(results: list[CaseResult]) -> dict[str, Any]:

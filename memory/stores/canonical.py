@@ -27,6 +27,7 @@ from sqlalchemy import (
     Table,
     and_,
     bindparam,
+    case,
     create_engine,
     delete,
     event,
@@ -409,13 +410,14 @@ class CanonicalStore:
         with self._read() as conn:
             return [_row_to_record(r) for r in conn.execute(query)]
 
-    def generations(self, namespaces: Sequence[str]) -> dict[str, int]:
+    def generations(self, namespaces: Sequence[str]) -> dict[str, tuple[int, datetime | None]]:
+        """Per namespace: its generation and the recorded time of its latest change."""
         with self._read() as conn:
             rows = conn.execute(
                 select(cache_generations).where(cache_generations.c.namespace.in_(list(namespaces)))
             )
-            found = {r.namespace: r.generation for r in rows}
-        return {ns: found.get(ns, 0) for ns in namespaces}
+            found = {r.namespace: (r.generation, r.changed_at) for r in rows}
+        return {ns: found.get(ns, (0, None)) for ns in namespaces}
 
     # ---------------------------------------------------------------------------- commit
 
@@ -458,7 +460,7 @@ class CanonicalStore:
         if plan.outcome is not None:
             self._save_outcome(conn, plan.outcome, plan.at)
         if written:
-            self._bump_generations(conn, [plan.namespace])
+            self._bump_generations(conn, [plan.namespace], plan.at)
         result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
         conn.execute(
             _INSERT_COMMIT,
@@ -618,17 +620,31 @@ class CanonicalStore:
             ],
         )
 
-    def _bump_generations(self, conn: Connection, namespaces: Iterable[str]) -> None:
+    def _bump_generations(self, conn: Connection, namespaces: Iterable[str], at: datetime) -> None:
+        """Every change to a namespace moves its generation (caches key on it) and its
+        changed_at (the latest recorded time of a change)."""
         stmt = _BUMP_GENERATION.get(conn.dialect.name)
         if stmt is None:
-            ins = (sqlite_insert if conn.dialect.name == "sqlite" else pg_insert)(cache_generations)
-            stmt = ins.values(namespace=bindparam("ns"), generation=1).on_conflict_do_update(
+            table = cache_generations
+            ins = (sqlite_insert if conn.dialect.name == "sqlite" else pg_insert)(table)
+            stmt = ins.values(
+                namespace=bindparam("ns"), generation=1, changed_at=bindparam("at")
+            ).on_conflict_do_update(
                 index_elements=["namespace"],
-                set_={"generation": cache_generations.c.generation + 1},
+                set_={
+                    "generation": table.c.generation + 1,
+                    "changed_at": func.coalesce(
+                        case(
+                            (table.c.changed_at > ins.excluded.changed_at, table.c.changed_at),
+                            else_=ins.excluded.changed_at,
+                        ),
+                        ins.excluded.changed_at,
+                    ),
+                },
             )
             _BUMP_GENERATION[conn.dialect.name] = stmt
         for ns in sorted(set(namespaces)):
-            conn.execute(stmt, {"ns": ns})
+            conn.execute(stmt, {"ns": ns, "at": at})
 
     def record_audit(
         self,
@@ -725,7 +741,7 @@ class CanonicalStore:
                     .where(memory_outbox.c.event_id.like("bulk:%"))
                 ).scalars()
             )
-            self._bump_generations(conn, {r.namespace for r in records})
+            self._bump_generations(conn, {r.namespace for r in records}, at)
         return seqs
 
     # ---------------------------------------------------------------------------- erasure
@@ -785,7 +801,7 @@ class CanonicalStore:
                 seqs += self._append_outbox(
                     conn, f"erase:{deletion_id}", tenant, ns, in_ns, "erase", at
                 )
-            self._bump_generations(conn, namespaces)
+            self._bump_generations(conn, namespaces, at)
         return EraseResult(
             memory_ids=[m for m, _ in erased],
             versions_erased=versions_erased,

@@ -65,6 +65,8 @@ class Hit:
     vector_score: float | None = None
     vector_rank: int | None = None
     keyword_rank: int | None = None
+    #: The projected embedding, when the hit came from the vector side (reused for diversity).
+    vector: npt.NDArray[np.float32] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,7 +468,13 @@ class EmbeddedProjection:
             n = min(limit, len(m.ids))
             top = np.argpartition(-scores, n - 1)[:n] if n < len(m.ids) else np.arange(n)
             hits.extend(
-                Hit(m.ids[i], int(m.versions[i]), namespace, vector_score=float(scores[i]))
+                Hit(
+                    m.ids[i],
+                    int(m.versions[i]),
+                    namespace,
+                    vector_score=float(scores[i]),
+                    vector=m.vectors[i],
+                )
                 for i in top
                 if scores[i] > -np.inf
             )

@@ -217,6 +217,9 @@ cache_generations = Table(
     metadata,
     Column("namespace", String(256), primary_key=True),
     Column("generation", BigInteger().with_variant(Integer, "sqlite"), nullable=False),
+    # Latest recorded time of a change in the namespace: a read "as recorded by" a later time
+    # sees the current state and can use the projection's filters.
+    Column("changed_at", UTCDateTime),
 )
 
 # Raw utterances per conversation (a thread, or the namespace when no thread is given), in order.

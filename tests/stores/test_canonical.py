@@ -44,7 +44,7 @@ def test_commit_writes_record_outbox_audit_and_generation_together(stores: Store
     events = stores.canonical.outbox_events()
     assert [(e.memory_id, e.memory_version) for e in events] == [(r.memory_id, 1)]
     assert count(stores, audit_events) == 1
-    assert stores.canonical.generations([NS]) == {NS: 1}
+    assert stores.canonical.generations([NS]) == {NS: (1, T0)}
 
 
 def test_a_replayed_commit_returns_its_first_result_and_writes_nothing(stores: Stores) -> None:
