@@ -44,16 +44,20 @@ class ActivityGroup(Protocol):
     def activities(self) -> list[Callable[..., Any]]: ...
 
 
-def all_activities(stores: Any, settings: Any) -> list[Callable[..., Any]]:
+def all_activities(
+    stores: Any, settings: Any, *, summarizer: Any = None
+) -> list[Callable[..., Any]]:
     """Every activity of the service, bound to this process's stores."""
     from activities.deletion import DeletionActivities
     from activities.projection import ProjectionActivities
     from activities.review import ReviewActivities
+    from activities.summary import SummaryActivities
     from activities.write import WriteActivities
 
     groups: list[ActivityGroup] = [
         WriteActivities(stores, settings),
         ReviewActivities(stores, settings),
+        SummaryActivities(stores, settings, summarizer),
         ProjectionActivities(stores),
         DeletionActivities(stores, settings),
     ]

@@ -281,6 +281,43 @@ def recall(
         stores.close()
 
 
+@app.command()
+@guarded
+def context(
+    principal: Annotated[str, typer.Option(help="who reads: type:tenant/id")],
+    namespace: Annotated[list[str], typer.Option(help="namespace(s) to read")],
+    task: Annotated[str, typer.Option(help="the current goal")],
+    total_tokens: Annotated[int, typer.Option()] = 8000,
+    reserved_output_tokens: Annotated[int, typer.Option()] = 1000,
+    memory_tokens: Annotated[int | None, typer.Option()] = None,
+    thread: Annotated[str | None, typer.Option(help="thread for the conversation slice")] = None,
+    instructions: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """Build a budgeted context package (trust-labelled items, pinned versions) and print it."""
+    from memory.context import ContextBuilder, ContextRequest
+    from memory.retrieval import Reader
+    from memory.stores import open_stores
+
+    stores = open_stores(settings())
+    try:
+        request = _validated(
+            ContextRequest,
+            principal=principal,
+            namespaces=namespace,
+            task=task,
+            budget={
+                "total_tokens": total_tokens,
+                "reserved_output_tokens": reserved_output_tokens,
+                "memory_tokens": memory_tokens,
+            },
+            thread=thread,
+            instructions=instructions,
+        )
+        emit(ContextBuilder(Reader(stores)).build(request))
+    finally:
+        stores.close()
+
+
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -312,6 +349,31 @@ def forget(
         client = await MemoryClient.connect(settings())
         try:
             return await client.forget(principal, scope)
+        finally:
+            client.close()
+
+    emit(run(_main()))
+
+
+@app.command()
+@guarded
+def summarize(
+    thread: Annotated[str, typer.Argument(help="thread id")],
+    principal: Annotated[str, typer.Option(help="who asks: type:tenant/id")],
+    first: Annotated[int | None, typer.Option(help="first message position (1-based)")] = None,
+    last: Annotated[int | None, typer.Option(help="last message position")] = None,
+) -> None:
+    """Run SummarizeThread and print the new summary version."""
+    from memory.client import MemoryClient
+
+    if (first is None) != (last is None):
+        raise InvalidInput("give both --first and --last, or neither", field="range")
+    span = (first, last) if first is not None and last is not None else None
+
+    async def _main() -> Any:
+        client = await MemoryClient.connect(settings())
+        try:
+            return await client.summarize(principal, thread, range=span)
         finally:
             client.close()
 
@@ -381,6 +443,72 @@ def audit(
             f"extractor={extractor.get('name', '-')}/{extractor.get('version', '-')} "
             f"{json.dumps(row['details'], ensure_ascii=False)}"
         )
+
+
+# ------------------------------------------------------------------------------ import
+
+import_app = typer.Typer(help="Bulk imports.", no_args_is_help=True)
+app.add_typer(import_app, name="import")
+
+
+@import_app.command("messages")
+@guarded
+def import_messages_command(
+    path: Annotated[
+        Path, typer.Argument(help="JSONL: thread, position, speaker, time, text, namespace")
+    ],
+    as_episodic: Annotated[
+        bool,
+        typer.Option("--as-episodic", help="also write the user's messages as episodic memories"),
+    ] = False,
+    batch_size: Annotated[int, typer.Option(min=1, max=500)] = 500,
+    keep_days: Annotated[
+        int | None,
+        typer.Option(help="episodes expire this many days after the import (default: policy)"),
+    ] = None,
+) -> None:
+    """Load a long conversation into the history (and, with --as-episodic, memory), in batches."""
+    from rich.progress import Progress
+
+    from memory.importer import as_episodes, as_history, batches, load_messages
+    from memory.stores import open_stores
+
+    messages = load_messages(path)  # the whole file is checked before anything is written
+    cfg = settings()
+    stores = open_stores(cfg)
+    stored = 0
+    try:
+        with Progress() as progress:
+            task = progress.add_task("messages", total=len(messages))
+            for chunk in batches(messages, batch_size):
+                stored += stores.canonical.import_messages(as_history(chunk))
+                progress.advance(task, len(chunk))
+    finally:
+        stores.close()
+    typer.echo(f"{stored} messages stored ({len(messages) - stored} were already there)")
+    if not as_episodic:
+        return
+
+    async def _episodes() -> dict[str, int]:
+        from memory.client import MemoryClient
+
+        client = await MemoryClient.connect(cfg)
+        counts: dict[str, int] = {}
+        try:
+            requests = as_episodes(messages, client.write_request, keep_days)
+            with Progress() as progress:
+                task = progress.add_task("episodes", total=len(requests))
+                for i in range(0, len(requests), batch_size):
+                    result = await client.write_batch(requests[i : i + batch_size])
+                    for decision, n in result.counts().items():
+                        counts[decision] = counts.get(decision, 0) + n
+                    progress.advance(task, len(requests[i : i + batch_size]))
+        finally:
+            client.close()
+        return counts
+
+    counts = run(_episodes())
+    typer.echo("episodes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
 
 
 # ------------------------------------------------------------------------------ bench

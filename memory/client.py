@@ -71,6 +71,7 @@ from memory.orchestration import (
 from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
+from memory.summary import SummarizeRequest, SummaryResult
 from memory.write.batch import MAX_BATCH, BatchRequest, BatchResult
 from memory.write.stages import check_content_size, check_write_allowed
 
@@ -392,6 +393,43 @@ class MemoryClient:
 
     def validate_context(self, package: ContextPackage) -> ContextValidation:
         return self.contexts.validate(package)
+
+    # ------------------------------------------------------------------------ summaries
+
+    async def summarize(
+        self,
+        principal: str,
+        thread: str,
+        *,
+        range: tuple[int, int] | None = None,
+        at: datetime | None = None,
+    ) -> SummaryResult:
+        """Run SummarizeThread: a new summary version of a thread (or of a message range)."""
+        self._check_clock(at)
+        who = self.stores.canonical.get_principal(principal)
+        try:
+            request = SummarizeRequest(
+                principal=principal, tenant=who.tenant, thread=thread, range=range, at=at
+            )
+        except ValidationError as exc:
+            raise from_validation_error(exc, "summarize") from None
+        workflow_id = f"summarize/{who.tenant}/{hashlib.sha256(thread.encode()).hexdigest()[:24]}"
+        try:
+            handle: WorkflowHandle[Any, SummaryResult] = await self.temporal.start_workflow(
+                "SummarizeThread",
+                request,
+                id=workflow_id,
+                task_queue=self.settings.task_queue,
+                result_type=SummaryResult,
+                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+                id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
+                execution_timeout=WRITE_EXECUTION_TIMEOUT,
+                search_attributes=search_attributes(who.tenant, "summarize"),
+                request_eager_start=self.eager,
+            )
+            return await handle.result()
+        except (WorkflowFailureError, RPCError) as exc:
+            raise raise_typed(exc) from None
 
     # ------------------------------------------------------------------------ deletion
 

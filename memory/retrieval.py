@@ -74,6 +74,10 @@ _IMPLIED: dict[str, re.Pattern[str]] = {
 }
 
 
+#: Seconds a reader trusts its copy of a principal's grants.
+PRINCIPAL_TTL = 2.0
+
+
 def implied_keys(text: str) -> list[str]:
     return [key for key, pattern in _IMPLIED.items() if pattern.search(text)]
 
@@ -154,10 +158,22 @@ class Reader:
         self.stores = stores
         policy = stores.policy.retrieval
         self.cache = cache or RecallCache(policy.cache_entries, policy.cache_ttl_seconds)
+        self._principals: dict[str, tuple[float, Principal]] = {}
 
     @property
     def policy(self) -> Policy:
         return self.stores.policy
+
+    def _principal(self, ref: str) -> Principal:
+        """The registry's principal, remembered for a moment: a change of grants takes effect
+        within PRINCIPAL_TTL seconds (and at once in a fresh process)."""
+        now = time.monotonic()
+        cached = self._principals.get(ref)
+        if cached is not None and now - cached[0] <= PRINCIPAL_TTL:
+            return cached[1]
+        principal = self.stores.canonical.get_principal(ref)
+        self._principals[ref] = (now, principal)
+        return principal
 
     def allowed_namespaces(
         self, principal: Principal, namespaces: Iterable[str]
@@ -172,7 +188,7 @@ class Reader:
         self, query: RecallQuery, *, now: datetime | None = None, use_cache: bool = True
     ) -> RecallResult:
         canonical = self.stores.canonical
-        principal = canonical.get_principal(query.principal)
+        principal = self._principal(query.principal)
         limit = self.policy.limits.max_recall_k
         if query.k > limit:
             raise InvalidInput(f"k must be at most {limit}", field="k")
@@ -250,6 +266,11 @@ class Reader:
                 max_sensitivity=principal.sensitivity_ceiling,
             )
             hits = projection.search(text, filters, limit=pool)
+            # Only what could be chosen is re-checked: relevant enough, and the best few.
+            min_relevance = self.policy.retrieval.min_relevance
+            hits = [h for h in hits if (h.vector_score or 0.0) >= min_relevance or h.keyword_rank][
+                : 2 * query.k + 5
+            ]
             missing = [h.memory_id for h in hits if h.memory_id not in found]
             heads = canonical.heads(missing)
             for hit in hits:
@@ -449,6 +470,14 @@ class Reader:
         )
 
 
+_NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
+
+
+def squash(text: str) -> str:
+    """Text without case, spacing or punctuation: "用户 喜欢。" and "用户喜欢" say the same."""
+    return _NOISE.sub("", text.casefold())
+
+
 def _similarity(a: _Candidate, b: _Candidate) -> float:
     if a.vector is None or b.vector is None:
         return 0.0
@@ -460,7 +489,7 @@ def _same(a: _Candidate, b: _Candidate, threshold: float) -> bool:
     ra, rb = a.record, b.record
     if ra.conflict_group and ra.conflict_group == rb.conflict_group:
         return False
-    if ra.content_hash == rb.content_hash:
+    if ra.content_hash == rb.content_hash or squash(ra.content) == squash(rb.content):
         return True
     if ra.key is not None and ra.key == rb.key:
         return ra.structured_value == rb.structured_value

@@ -24,24 +24,37 @@ from memory.logs import configure_logging
 from memory.orchestration import SEARCH_ATTRIBUTES, connect
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
+from memory.summary import Summarizer
 from workflows.delete_subject import DeleteSubject
 from workflows.review_memory import ReviewMemory
+from workflows.summarize_thread import SummarizeThread
 from workflows.write_batch import WriteBatch
 from workflows.write_memory import WriteMemory
 
-WORKFLOWS: Sequence[type[Any]] = (WriteMemory, WriteBatch, ReviewMemory, DeleteSubject)
+WORKFLOWS: Sequence[type[Any]] = (
+    WriteMemory,
+    WriteBatch,
+    ReviewMemory,
+    SummarizeThread,
+    DeleteSubject,
+)
 
 log = structlog.get_logger("memory.worker")
 
 
 def build_worker(
-    client: Client, settings: Settings, stores: Stores, *, task_queue: str | None = None
+    client: Client,
+    settings: Settings,
+    stores: Stores,
+    *,
+    task_queue: str | None = None,
+    summarizer: Summarizer | None = None,
 ) -> Worker:
     return Worker(
         client,
         task_queue=task_queue or settings.task_queue,
         workflows=list(WORKFLOWS),
-        activities=all_activities(stores, settings),
+        activities=all_activities(stores, settings, summarizer=summarizer),
         # Activities are synchronous (SQLAlchemy, SQLite, numpy): they run on this pool.
         activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=16),
         max_concurrent_activities=16,

@@ -52,7 +52,7 @@ class WriteMemory:
             try:
                 commit = await workflow.execute_local_activity_method(
                     WriteActivities.commit_write,
-                    decision.plan(f"{workflow_id}#{attempt}"),
+                    decision.plan(f"{workflow_id}/{workflow.info().run_id}#{attempt}"),
                     start_to_close_timeout=LOCAL_TIMEOUT,
                     retry_policy=LOCAL_RETRY,
                 )

@@ -38,6 +38,7 @@ from memory.models import (
     RetrievedMemory,
 )
 from memory.namespaces import matches_any
+from memory.retrieval import squash
 from memory.settings import Settings
 from memory.stores import open_stores
 
@@ -312,6 +313,69 @@ class _CaseRun:
                 f"{exc.code}: {exc}",
                 "review",
             )
+
+    # ------------------------------------------------------------------------ summaries
+
+    async def op_summarize(self, index: str, step: Step, at: datetime) -> None:
+        assert step.thread is not None
+        who = self.principal(step) if step.actor else self._runner_principal()
+        expect = step.expect if isinstance(step.expect, dict) else {}
+        try:
+            result = await self.client.summarize(who.ref, step.thread, range=step.range, at=at)
+        except MemoryServiceError as exc:
+            refused = expect.get("refused")
+            self.check(
+                index,
+                step,
+                "summarize",
+                refused is not None and _matches(refused, exc.code),
+                f"{exc.code}: {exc}",
+                "summary",
+            )
+            return
+        content = result.content or ""
+        for needle in _as_list(expect.get("summary_contains")):
+            self.check(
+                index,
+                step,
+                f"summary_contains {needle!r}",
+                needle in content,
+                content[:200],
+                "summary",
+            )
+        for needle in _as_list(expect.get("summary_excludes")):
+            self.check(
+                index,
+                step,
+                f"summary_excludes {needle!r}",
+                needle not in content,
+                content[:200],
+                "summary",
+            )
+        if "source_range" in expect:
+            got = list(result.source_range) if result.source_range else None
+            self.check(
+                index,
+                step,
+                "source_range",
+                got == list(expect["source_range"]),
+                f"summary covers {got}",
+                "summary",
+            )
+
+    def _runner_principal(self) -> Principal:
+        """For steps without an actor: a service of the case's tenant that may read and write
+        all of it (registered on first use)."""
+        tenant = next(iter(self.case.actors.values())).tenant
+        runner = Principal(
+            type="service",
+            tenant=tenant,
+            id="eval-runner",
+            read=[f"tenant/{tenant}/**"],
+            write=[f"tenant/{tenant}/**"],
+        )
+        self.client.register_principal(runner)
+        return runner
 
     # ------------------------------------------------------------------------ deletion
 
@@ -597,7 +661,7 @@ class _CaseRun:
                     and m.key == o.key
                     and m.structured_value == o.structured_value
                 )
-                or m.content == o.content
+                or squash(m.content) == squash(o.content)
                 or float(vectors[i] @ vectors[j]) >= 0.92
             )
             worst = max(worst, same)

@@ -11,12 +11,13 @@ What it guarantees:
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from alembic import command
 from alembic.config import Config
@@ -47,6 +48,7 @@ from memory.models import (
     CandidateOutcome,
     ConversationMessage,
     DeletionReceipt,
+    ExtractorInfo,
     MemoryRecord,
     Model,
     Principal,
@@ -65,6 +67,7 @@ from memory.stores.schema import (
     deletion_receipts,
     key_slots,
     memory_heads,
+    memory_lineage,
     memory_outbox,
     memory_versions,
     principals,
@@ -115,6 +118,15 @@ class SlotCheck(Model):
     expected_version: int
 
 
+class LineageLink(Model):
+    """A derived record (a summary) and one message or memory it was made from."""
+
+    derived_id: str
+    derived_version: int
+    source_kind: Literal["message", "memory"]
+    source_id: str
+
+
 class WriteOutcome(Model):
     tenant_id: str
     idempotency_key: str
@@ -138,6 +150,8 @@ class CommitPlan(Model):
     reviews: list[ReviewRecord] = Field(default_factory=list)
     #: The decision of the write, by idempotency key (absent for reviews and sweeps).
     outcome: WriteOutcome | None = None
+    #: What derived records in this plan were made from.
+    lineage: list[LineageLink] = Field(default_factory=list)
 
 
 class CommitResult(Model):
@@ -194,6 +208,19 @@ def _upsert(
     conn.execute(stmt.on_conflict_do_update(index_elements=keys, set_=update))
 
 
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _bounded(commit_id: str) -> str:
+    """Commit ids are made of workflow ids and can be long; past 200 characters, a digest."""
+    return (
+        commit_id
+        if len(commit_id) <= 200
+        else f"sha256:{hashlib.sha256(commit_id.encode()).hexdigest()}"
+    )
+
+
 def _row_to_message(row: Any) -> ConversationMessage:
     data = dict(row._mapping)
     return ConversationMessage.model_validate(
@@ -202,9 +229,12 @@ def _row_to_message(row: Any) -> ConversationMessage:
 
 
 def _row_to_record(row: Any) -> MemoryRecord:
+    # Rows come from our own writes through validated models, with types restored by the
+    # column types: construct without validating again (this is on every read's path).
     data = dict(row._mapping)
     data.pop("change", None)
-    return MemoryRecord.model_validate(data)
+    data["extractor"] = ExtractorInfo.model_construct(**data["extractor"])
+    return MemoryRecord.model_construct(**data)
 
 
 def _record_values(record: MemoryRecord) -> dict[str, Any]:
@@ -244,6 +274,9 @@ class CanonicalStore:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA busy_timeout=30000")
+            # Large stores: a bigger page cache and memory-mapped reads keep lookups off syscalls.
+            cur.execute("PRAGMA cache_size=-32000")
+            cur.execute("PRAGMA mmap_size=268435456")
             # Erased content must not linger in free pages.
             cur.execute("PRAGMA secure_delete=ON")
             cur.close()
@@ -435,7 +468,9 @@ class CanonicalStore:
 
     def _apply_plan(self, conn: Connection, plan: CommitPlan) -> CommitResult:
         prior = conn.execute(
-            select(applied_commits.c.result).where(applied_commits.c.commit_id == plan.commit_id)
+            select(applied_commits.c.result).where(
+                applied_commits.c.commit_id == _bounded(plan.commit_id)
+            )
         ).scalar()
         if prior is not None:
             return CommitResult.model_validate({**prior, "replayed": True})
@@ -459,13 +494,21 @@ class CanonicalStore:
             self._save_review(conn, review)
         if plan.outcome is not None:
             self._save_outcome(conn, plan.outcome, plan.at)
+        if plan.lineage:
+            conn.execute(
+                insert(memory_lineage),
+                [
+                    {**link.model_dump(), "tenant_id": plan.tenant_id, "created_at": plan.at}
+                    for link in plan.lineage
+                ],
+            )
         if written:
             self._bump_generations(conn, [plan.namespace], plan.at)
         result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
         conn.execute(
             _INSERT_COMMIT,
             {
-                "commit_id": plan.commit_id,
+                "commit_id": _bounded(plan.commit_id),
                 "result": result.model_dump(mode="json"),
                 "committed_at": plan.at,
             },
@@ -572,7 +615,7 @@ class CanonicalStore:
             seq = conn.execute(
                 _INSERT_OUTBOX,
                 {
-                    "event_id": f"{commit_id}:{memory_id}:{version}",
+                    "event_id": f"{_digest(commit_id)}:{memory_id}:{version}",
                     "memory_id": memory_id,
                     "memory_version": version,
                     "tenant_id": tenant_id,
@@ -824,6 +867,36 @@ class CanonicalStore:
                 delete(deletion_probes).where(deletion_probes.c.deletion_id == deletion_id)
             )
 
+    # ---------------------------------------------------------------------------- lineage
+
+    def derived_from(self, source_kind: str, source_ids: Sequence[str]) -> list[str]:
+        """Ids of the derived records made from any of these sources (one step)."""
+        if not source_ids:
+            return []
+        with self._read() as conn:
+            rows = conn.execute(
+                select(memory_lineage.c.derived_id).where(
+                    memory_lineage.c.source_kind == source_kind,
+                    memory_lineage.c.source_id.in_(list(source_ids)),
+                )
+            ).scalars()
+            return list(dict.fromkeys(rows))
+
+    def sources_of(self, derived_id: str) -> list[LineageLink]:
+        with self._read() as conn:
+            rows = conn.execute(
+                select(memory_lineage).where(memory_lineage.c.derived_id == derived_id)
+            )
+            return [
+                LineageLink(
+                    derived_id=r.derived_id,
+                    derived_version=r.derived_version,
+                    source_kind=r.source_kind,
+                    source_id=r.source_id,
+                )
+                for r in rows
+            ]
+
     # ---------------------------------------------------------------------------- messages
 
     def append_message(
@@ -882,6 +955,35 @@ class CanonicalStore:
             except VersionConflict:  # another message took the position: take the next one
                 continue
         raise VersionConflict(f"could not place a message in conversation {conversation}")
+
+    def import_messages(self, messages: Sequence[ConversationMessage]) -> int:
+        """Insert messages at the positions they give; one already there is left alone."""
+        if not messages:
+            return 0
+        rows = [
+            {
+                **m.model_dump(mode="python"),
+                "conversation": m.thread or m.namespace,
+                "content_hash": content_hash(m.text),
+                "workflow_id": None,
+            }
+            for m in messages
+        ]
+        with self._write() as conn:
+            present = set(
+                conn.execute(
+                    select(conversation_messages.c.message_id).where(
+                        conversation_messages.c.message_id.in_([r["message_id"] for r in rows])
+                    )
+                ).scalars()
+            )
+            new = [r for r in rows if r["message_id"] not in present]
+            if new:
+                stmt = (sqlite_insert if conn.dialect.name == "sqlite" else pg_insert)(
+                    conversation_messages
+                ).on_conflict_do_nothing()
+                conn.execute(stmt, new)
+            return len(new)
 
     def thread_messages(
         self,

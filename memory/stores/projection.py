@@ -81,7 +81,11 @@ class Projection(Protocol):
     #: Index names a deletion removes the data from (stated on receipts).
     indexes: tuple[str, ...]
 
-    def upsert(self, records: Sequence[MemoryRecord]) -> None: ...
+    def upsert(
+        self,
+        records: Sequence[MemoryRecord],
+        vectors: npt.NDArray[np.float32] | None = None,
+    ) -> None: ...
     def remove(self, memory_ids: Sequence[str]) -> None: ...
     def state(self, memory_ids: Sequence[str]) -> dict[str, ProjectedState]: ...
     def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]: ...
@@ -235,6 +239,9 @@ class EmbeddedProjection:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA busy_timeout=30000")
+            # Large stores: a bigger page cache and memory-mapped reads keep lookups off syscalls.
+            conn.execute("PRAGMA cache_size=-32000")
+            conn.execute("PRAGMA mmap_size=268435456")
             conn.execute("PRAGMA secure_delete=ON")
             self._local.conn = conn
         return conn
@@ -299,10 +306,16 @@ class EmbeddedProjection:
 
     # ------------------------------------------------------------------------ writes
 
-    def upsert(self, records: Sequence[MemoryRecord]) -> None:
+    def upsert(
+        self,
+        records: Sequence[MemoryRecord],
+        vectors: npt.NDArray[np.float32] | None = None,
+    ) -> None:
+        """Project these canonical states (embedding them unless `vectors` are given)."""
         if not records:
             return
-        vectors = self.embedder.embed([r.content for r in records])
+        if vectors is None:
+            vectors = self.embedder.embed([r.content for r in records])
         conn = self._conn()
         conn.execute("BEGIN IMMEDIATE")
         try:

@@ -278,6 +278,20 @@ write_outcomes = Table(
     Column("decided_at", UTCDateTime, nullable=False),
 )
 
+# What a derived record (a summary) was made from: each message and memory it used, so that a
+# deletion finds every record derived from what it erases.
+memory_lineage = Table(
+    "memory_lineage",
+    metadata,
+    Column("derived_id", String(64), primary_key=True),
+    Column("source_kind", String(16), primary_key=True),
+    Column("source_id", String(128), primary_key=True),
+    Column("derived_version", Integer, nullable=False),
+    Column("tenant_id", String(64), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Index("ix_lineage_source", "source_kind", "source_id"),
+)
+
 __all__ = [
     "applied_commits",
     "audit_events",
@@ -287,6 +301,7 @@ __all__ = [
     "deletion_receipts",
     "key_slots",
     "memory_heads",
+    "memory_lineage",
     "memory_outbox",
     "memory_versions",
     "metadata",

@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,69 @@ async def test_audit_prints_every_stage_of_a_write(
     assert memory_id in out
     rc, out, err = await memctl(env_for(settings), "audit", "mem_nothing")
     assert rc == 2
+
+
+def _conversation(path: Path, n: int = 12, thread: str = "imp-1") -> None:
+    lines = []
+    for i in range(1, n + 1):
+        user = i % 2 == 1
+        text = (
+            f"第{i}条：我的包裹 PKG-{i:04d} 到哪了？"
+            if user
+            else f"您好，包裹 PKG-{i:04d} 正在派送。"
+        )
+        if i == 5:
+            text = "我的支付密码是 884213"
+        lines.append(
+            json.dumps(
+                {
+                    "thread": thread,
+                    "position": i,
+                    "speaker": "user" if user else "support-bot",
+                    "time": f"2026-07-01T09:{i:02d}:00+08:00",
+                    "text": text,
+                    "namespace": NS,
+                },
+                ensure_ascii=False,
+            )
+        )
+    path.write_text("\n".join(lines) + "\n")
+
+
+async def test_import_messages_as_history_and_episodes(
+    client: MemoryClient, temporal_env: WorkflowEnvironment, settings: Settings, tmp_path: Path
+) -> None:
+    source = tmp_path / "conversation.jsonl"
+    # A thread of its own: the idempotency keys (and so the batch ids) derive from it, and the
+    # Temporal server is shared by the SQLite and Postgres variants of this test.
+    thread = f"imp-{uuid.uuid4().hex[:8]}"
+    _conversation(source, thread=thread)
+    env = env_for(settings, temporal_env)
+    rc, out, err = await memctl(
+        env, "import", "messages", str(source), "--as-episodic", "--keep-days", "3650"
+    )
+    assert rc == 0, err
+    assert "12 messages stored" in out
+    assert "reject 1" in out  # the password line is refused like any write
+    assert "add 5" in out
+    history = client.stores.canonical.thread_messages("shop-a", thread)
+    assert [m.position for m in history] == list(range(1, 13))
+    assert history[1].speaker == "agent:shop-a/support-bot"
+    found = await client.recall(USER, [NS], query="包裹 PKG-0003 到哪了")
+    assert any("PKG-0003" in m.content for m in found.memories)
+    rc, out, err = await memctl(env, "import", "messages", str(source), "--as-episodic")
+    assert rc == 0, err
+    assert "0 messages stored (12 were already there)" in out
+
+
+async def test_a_bad_import_line_is_named_and_nothing_is_written(
+    settings: Settings, tmp_path: Path
+) -> None:
+    source = tmp_path / "bad.jsonl"
+    _conversation(source, 4)
+    lines = source.read_text().splitlines()
+    lines[2] = lines[2].replace('"position": 3', '"position": -3')
+    source.write_text("\n".join(lines))
+    rc, _out, err = await memctl(env_for(settings), "import", "messages", str(source))
+    assert rc == 2
+    assert err.startswith(f"error: invalid_input: {source}:3: position: ")

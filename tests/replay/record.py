@@ -180,7 +180,26 @@ async def reviews(client: MemoryClient, temporal: Client) -> list[str]:
     return ids
 
 
-SCENARIOS: dict[str, Scenario] = {"writes": writes, "deletions": deletions, "reviews": reviews}
+async def summaries(client: MemoryClient, temporal: Client) -> list[str]:
+    client.register_principal(BOT)
+    for i, (who, text) in enumerate(
+        [
+            (USER, "我买的耳机左边没声音。"),
+            (BOT.ref, "抱歉！可以为您退款或者换新，您选哪个？"),
+            (USER, "不用退款，给我换个新的吧，最好这周五前送到。"),
+        ]
+    ):
+        await client.observe(who, NS, text, thread="rec-t2", at=T0 + timedelta(minutes=i))
+    first = await client.summarize(BOT.ref, "rec-t2", at=T0 + timedelta(minutes=10))
+    return [first.workflow_id]
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "writes": writes,
+    "deletions": deletions,
+    "reviews": reviews,
+    "summaries": summaries,
+}
 
 
 async def main() -> None:

@@ -1,0 +1,381 @@
+"""The read path over real stores: verdicts, bitemporal questions, isolation, re-checks against
+canonical, the cache (also across processes), context packages."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from memory.context import ContextBudget, ContextBuilder, ContextRequest, estimate_tokens
+from memory.errors import InvalidInput, NotFound, from_validation_error
+from memory.models import Principal, RecallQuery, RecallResult, WriteRequest
+from memory.retrieval import Reader
+from memory.settings import Settings
+from memory.stores import Stores
+from memory.stores.projection import project
+from memory.write.extraction import RuleExtractor
+from memory.write.pipeline import decide
+from memory.write.stages import IdSource
+from memory.write.state import StoreView
+from tests.factories import T0
+
+NS = "tenant/shop-a/user/123"
+USER = Principal(type="user", tenant="shop-a", id="123")
+BOT = Principal(
+    type="agent",
+    tenant="shop-a",
+    id="bot",
+    read=["tenant/shop-a/user/*"],
+    write=["tenant/shop-a/user/*"],
+)
+CRM = Principal(type="service", tenant="shop-a", id="crm", write=["tenant/shop-a/user/*"])
+KEY = "notification.preference"
+
+
+@pytest.fixture
+def reg(stores: Stores) -> Stores:
+    for p in (BOT, CRM):
+        stores.canonical.put_principal(p, T0)
+    return stores
+
+
+def put(
+    stores: Stores,
+    candidate: dict[str, Any],
+    *,
+    at: datetime,
+    who: Principal = USER,
+    namespace: str = NS,
+) -> list[str]:
+    request = WriteRequest(
+        principal=who.ref,
+        namespace=namespace,
+        candidate=candidate,
+        idempotency_key=uuid.uuid4().hex,
+    )
+    decision = decide(
+        request,
+        who,
+        stores.policy,
+        StoreView(stores),
+        RuleExtractor(),
+        workflow_id="w",
+        at=at,
+        ids=IdSource(seed=uuid.uuid4().hex),
+    )
+    stores.commit_and_project(decision.plan(uuid.uuid4().hex))
+    return [o.memory_id for o in decision.outcomes if o.memory_id]
+
+
+def channel(value: str, **over: Any) -> dict[str, Any]:
+    return {
+        "kind": "profile",
+        "key": KEY,
+        "structured_value": {"channel": value},
+        "content": f"用户偏好{value}通知",
+        **over,
+    }
+
+
+def recall(
+    stores: Stores,
+    *,
+    at: datetime,
+    valid_at: datetime | None = None,
+    who: Principal = BOT,
+    task: str = "通知物流异常",
+    **kw: Any,
+) -> RecallResult:
+    query = RecallQuery(
+        principal=who.ref,
+        namespaces=kw.pop("namespaces", [NS]),
+        task=task,
+        at=at,
+        valid_at=valid_at,
+        **kw,
+    )
+    return Reader(stores).recall(query)
+
+
+def state(result: RecallResult, key: str = KEY) -> str:
+    verdict = result.verdict(key)
+    assert verdict is not None
+    return verdict.state
+
+
+def test_verdict_confirmed_and_none_confirmed(reg: Stores) -> None:
+    assert state(recall(reg, at=T0)) == "none_confirmed"
+    put(reg, channel("sms"), at=T0)
+    result = recall(reg, at=T0 + timedelta(hours=1))
+    assert state(result) == "confirmed"
+    assert result.memories[0].structured_value == {"channel": "sms"}
+    assert "key:notification.preference" in result.memories[0].retrieval_reasons
+
+
+def test_verdict_conflicting_returns_both_sides_grouped(reg: Stores) -> None:
+    put(reg, channel("sms"), at=T0)
+    put(reg, channel("email", source_refs=["crm://p/1?version=4"]), at=T0, who=CRM)
+    result = recall(reg, at=T0 + timedelta(hours=1))
+    assert state(result) == "conflicting"
+    sides = [m for m in result.memories if m.key == KEY]
+    assert {m.structured_value["channel"] for m in sides if m.structured_value} == {"sms", "email"}
+    assert len({m.conflict_group for m in sides}) == 1
+
+
+def test_verdict_low_confidence_only(reg: Stores) -> None:
+    put(reg, channel("wechat", source_type="model_inference", confidence=0.5), at=T0, who=BOT)
+    assert state(recall(reg, at=T0 + timedelta(hours=1))) == "low_confidence_only"
+
+
+def test_verdict_needs_reconfirmation_after_expiry(reg: Stores) -> None:
+    put(reg, channel("sms", expires_at=(T0 + timedelta(days=30)).isoformat()), at=T0)
+    assert state(recall(reg, at=T0 + timedelta(days=29))) == "confirmed"
+    expired = recall(reg, at=T0 + timedelta(days=31))
+    assert state(expired) == "needs_reconfirmation"
+    assert expired.memories == []
+
+
+def test_bitemporal_questions_across_three_versions(reg: Stores) -> None:
+    def d(n: int) -> datetime:
+        return T0 + timedelta(days=n)
+
+    put(reg, channel("email"), at=d(0))
+    put(reg, channel("sms"), at=d(9))
+    put(reg, channel("phone"), at=d(19))
+
+    def value(at: datetime, valid_at: datetime | None = None) -> set[str]:
+        result = recall(reg, at=at, valid_at=valid_at, keys=[KEY])
+        return {m.structured_value["channel"] for m in result.memories if m.structured_value}
+
+    assert value(d(25)) == {"phone"}  # now, as known now
+    assert value(d(25), valid_at=d(4)) == {"email"}  # true then, as known now
+    assert value(d(25), valid_at=d(14)) == {"sms"}
+    assert value(d(14)) == {"sms"}  # as recorded by day 14
+    assert value(d(14), valid_at=d(24)) == {"sms"}  # day 14 knew no later change
+    assert value(d(4), valid_at=d(14)) == {"email"}  # day 4 knew only email, open-ended
+    assert value(d(4), valid_at=d(-3)) == set()  # nothing was valid before day 0
+
+
+def test_a_closer_neighbour_in_another_tenant_is_never_returned(reg: Stores) -> None:
+    text = "商家 A 属于跨境业务，退款需走海关退运流程"
+    other = Principal(type="agent", tenant="shop-b", id="bot", write=["tenant/shop-b/user/*"])
+    reg.canonical.put_principal(other, T0)
+    put(
+        reg,
+        {
+            "kind": "semantic",
+            "content": text,
+            "source_type": "verified_tool_fact",
+            "source_refs": ["merchant://A?version=2"],
+            "subject_ref": "merchant:A",
+        },
+        at=T0,
+        who=other,
+        namespace="tenant/shop-b/user/123",
+    )
+    put(
+        reg,
+        {
+            "kind": "semantic",
+            "content": "用户常买商家 C 的家居用品",
+            "source_type": "verified_tool_fact",
+            "source_refs": ["orders://u/1?version=1"],
+        },
+        at=T0,
+        who=BOT,
+    )
+    result = recall(
+        reg, at=T0 + timedelta(hours=1), task="处理商家 A 跨境订单退款", query=text, k=50
+    )
+    assert all(m.namespace == NS for m in result.memories)
+    assert not any("海关退运" in m.content for m in result.memories)
+    # and asking for the other tenant's namespace returns nothing from it
+    refused = recall(
+        reg, at=T0 + timedelta(hours=1), query=text, namespaces=[NS, "tenant/shop-b/user/123"]
+    )
+    assert refused.refused_namespaces == ["tenant/shop-b/user/123"]
+    assert all(m.namespace == NS for m in refused.memories)
+
+
+def test_a_projection_row_without_a_live_canonical_record_is_never_returned(reg: Stores) -> None:
+    (kept,) = put(reg, {"kind": "semantic", "content": "用户喜欢周末送货"}, at=T0)
+    (gone,) = put(reg, {"kind": "semantic", "content": "用户喜欢周末送货上门服务"}, at=T0)
+    # Erase in canonical but leave the projection lagging behind (no unprojection).
+    reg.canonical.erase("del_test", [gone], T0 + timedelta(hours=1))
+    assert reg.projection.state([gone])  # the stale row is still there
+    # And a projection row with no canonical record at all.
+    orphan = reg.canonical.head(kept)
+    assert orphan is not None
+    reg.projection.upsert([orphan.model_copy(update={"memory_id": "mem_orphan"})])
+    result = recall(reg, at=T0 + timedelta(hours=2), query="周末送货", task="安排送货")
+    ids = {m.memory_id for m in result.memories}
+    assert kept in ids
+    assert gone not in ids
+    assert "mem_orphan" not in ids
+
+
+def test_near_duplicates_do_not_fill_the_top_k(reg: Stores) -> None:
+    from tests.factories import record
+
+    # Stored around the write pipeline's dedupe (as an import or an older version could have).
+    same = [
+        record(key=None, structured_value=None, kind="episodic", content=text, at=T0)
+        for text in ("用户喜欢周末送货", "用户喜欢周末送货。", "用户 喜欢 周末 送货")
+    ]
+    reg.canonical.bulk_insert(same, T0)
+    project(reg.canonical, reg.projection, [r.memory_id for r in same])
+    put(reg, {"kind": "semantic", "content": "用户住在上海"}, at=T0)
+    result = recall(reg, at=T0 + timedelta(hours=1), query="周末送货", task="安排送货", k=5)
+    assert sum("周末" in m.content for m in result.memories) == 1
+
+
+def test_the_cache_serves_until_a_generation_moves_even_from_another_process(
+    reg: Stores, settings: Settings
+) -> None:
+    put(reg, channel("sms"), at=T0)
+    reader = Reader(reg)
+    query = RecallQuery(
+        principal=BOT.ref, namespaces=[NS], task="通知物流异常", at=T0 + timedelta(days=1)
+    )
+    first = reader.recall(query)
+    assert not first.cached
+    assert reader.recall(query).cached
+    # Another process supersedes the value (its own stores, its own commit).
+    script = f"""
+import uuid
+from datetime import datetime, timedelta
+from memory.settings import Settings
+from memory.stores import open_stores
+from memory.models import Principal, WriteRequest
+from memory.write.pipeline import decide
+from memory.write.extraction import RuleExtractor
+from memory.write.stages import IdSource
+from memory.write.state import StoreView
+stores = open_stores(Settings(data_dir={str(settings.data_dir)!r}, database_url={settings.canonical_url!r}))
+user = Principal(type="user", tenant="shop-a", id="123")
+at = datetime.fromisoformat({(T0 + timedelta(hours=12)).isoformat()!r})
+request = WriteRequest(principal=user.ref, namespace={NS!r}, idempotency_key=uuid.uuid4().hex,
+    candidate={{"kind": "profile", "key": {KEY!r}, "structured_value": {{"channel": "email"}},
+                "content": "用户偏好邮件通知"}})
+d = decide(request, user, stores.policy, StoreView(stores), RuleExtractor(), workflow_id="other",
+           at=at, ids=IdSource(seed=uuid.uuid4().hex))
+stores.commit_and_project(d.plan(uuid.uuid4().hex))
+stores.close()
+"""
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
+    after = reader.recall(query)
+    assert not after.cached
+    assert [m.structured_value for m in after.memories if m.key == KEY] == [{"channel": "email"}]
+
+
+def test_bad_input_is_refused_and_nothing_is_cached(reg: Stores) -> None:
+    reader = Reader(reg)
+    with pytest.raises(NotFound):
+        reader.recall(RecallQuery(principal="agent:shop-a/ghost", namespaces=[NS], task="x"))
+    with pytest.raises(InvalidInput):
+        reader.recall(
+            RecallQuery.model_construct(
+                principal=BOT.ref,
+                namespaces=[NS],
+                task="x",
+                query=None,
+                keys=[],
+                kinds=None,
+                k=10_000,
+                at=None,
+                valid_at=None,
+            )
+        )
+    assert len(reader.cache._data) == 0
+    with pytest.raises(ValidationError) as info:
+        ContextBudget(total_tokens=1000, reserved_output_tokens=800, memory_tokens=400)
+    err = from_validation_error(info.value)
+    assert isinstance(err, InvalidInput)
+    assert "exceed total_tokens" in err.message
+
+
+def test_a_context_package_labels_fills_and_pins(reg: Stores) -> None:
+    (mem,) = put(reg, channel("sms"), at=T0)
+    builder = ContextBuilder(Reader(reg))
+    request = ContextRequest(
+        principal=BOT.ref,
+        namespaces=[NS],
+        task="通知物流异常",
+        budget=ContextBudget(total_tokens=4000, reserved_output_tokens=800),
+        instructions="你是客服助手。",
+        agent_state={"order_id": "ORD-A1B2C3D4", "intent": "refund_or_logistics"},
+        tool_facts=[
+            {
+                "content": "订单 ORD-A1B2C3D4 已发货",
+                "source_refs": ["order://ORD-A1B2C3D4?version=8"],
+            }
+        ],
+        output_contract="回复 JSON: {action, message}",
+        at=T0 + timedelta(hours=1),
+    )
+    package = builder.build(request)
+    by_kind = {i.kind: i for i in package.items}
+    assert [i.kind for i in package.items][:2] == ["policy_instructions", "policy_instructions"]
+    assert by_kind["current_goal"].trust == "instruction"
+    assert by_kind["verified_tool_facts"].trust == "verified"
+    assert by_kind["agent_state"].trust == "verified"
+    memory_items = [i for i in package.items if i.kind == "selected_memory"]
+    assert memory_items
+    assert all(i.trust == "untrusted" for i in memory_items)
+    assert package.total_tokens <= 4000
+    assert package.pinned[0].memory_id == mem
+    assert all(i.content_hash.startswith("sha256:") for i in package.items)
+    order = [i.kind for i in package.items]
+    assert (
+        order.index("verified_tool_facts")
+        < order.index("selected_memory")
+        < order.index("output_contract")
+    )
+
+    valid = builder.validate(package, now=T0 + timedelta(hours=2))
+    assert valid.valid
+    put(reg, channel("email"), at=T0 + timedelta(hours=3))
+    stale = builder.validate(package, now=T0 + timedelta(hours=4))
+    assert not stale.valid
+    assert [(c.memory_id, c.reason) for c in stale.changed] == [(mem, "superseded")]
+    reg.canonical.erase("del_x", [mem], T0 + timedelta(hours=5))
+    assert [c.reason for c in builder.validate(package, now=T0 + timedelta(hours=6)).changed] == [
+        "deleted"
+    ]
+
+
+def test_a_tight_budget_truncates_or_omits_but_keeps_hashes(reg: Stores) -> None:
+    for i in range(12):
+        put(
+            reg,
+            {"kind": "semantic", "content": f"用户第{i}次咨询物流异常和退款的详细记录，" * 6},
+            at=T0 + timedelta(minutes=i),
+        )
+    package = ContextBuilder(Reader(reg)).build(
+        ContextRequest(
+            principal=BOT.ref,
+            namespaces=[NS],
+            task="物流异常 退款",
+            budget=ContextBudget(total_tokens=600, reserved_output_tokens=100, memory_tokens=150),
+            k=12,
+            at=T0 + timedelta(hours=1),
+        )
+    )
+    memory = [i for i in package.items if i.kind == "selected_memory"]
+    assert any(i.truncated or i.omitted for i in memory)
+    assert all(i.content_hash for i in memory)
+    assert sum(i.token_estimate for i in memory) <= 150
+    assert package.total_tokens <= 600
+
+
+def test_token_estimates_are_on_the_high_side() -> None:
+    assert estimate_tokens("") == 0
+    assert estimate_tokens("用户偏好短信通知") >= 8
+    assert estimate_tokens("Please email me from now on.") >= 7
+    assert estimate_tokens("ORD-A1B2C3D4 12345678") >= 6
