@@ -3,7 +3,8 @@ resolve, propose, decide) → commit with outbox → project → open reviews.
 
 The id is `write/{tenant}/{idempotency_key}`, so a repeated submission attaches to the same run;
 an idempotency key already decided elsewhere (in a batch) returns that decision. A lost
-optimistic-concurrency race decides again against the new state (bounded). The audit of every
+optimistic-concurrency race decides again against the new state, after a jittered pause
+(bounded). The audit of every
 stage lands in the commit's own transaction, together with the reviews the decision opens and the
 outcome by idempotency key. A deferred or conflicting candidate waits in a ReviewMemory child
 workflow that outlives this one (abandoned parent close policy): the caller gets its decision at
@@ -12,6 +13,7 @@ once.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from temporalio import workflow
@@ -32,7 +34,9 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.review_memory import open_reviews
 
-MAX_DECISIONS = 8
+MAX_DECISIONS = 16
+#: Upper bound of the jittered pause before deciding again after a lost race, per attempt.
+RACE_BACKOFF_MS = 25
 
 
 @workflow.defn(name="WriteMemory")
@@ -61,6 +65,10 @@ class WriteMemory:
                 if error_type(exc) != "VersionConflict":
                     raise reraise_typed(exc) from exc
                 workflow.logger.info("a slot moved since the decision; deciding again")
+                if workflow.patched("jittered-backoff-after-lost-race"):
+                    # Writers that lost together would otherwise collide again together.
+                    pause = workflow.random().randint(1, RACE_BACKOFF_MS) * (attempt + 1)
+                    await workflow.sleep(timedelta(milliseconds=pause))
         else:
             raise ApplicationError(
                 f"the keys kept changing under this write; gave up after {MAX_DECISIONS} decisions",

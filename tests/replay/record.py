@@ -21,8 +21,10 @@ from temporalio.client import Client, WorkflowFailureError
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
+from activities.deletion import CloseReceiptInput
 from memory.client import MemoryClient
 from memory.devserver import temporal_binary
+from memory.models import DeletionReceipt, ExpireRequest, ExpireSummary
 from memory.orchestration import SEARCH_ATTRIBUTES
 from memory.settings import Settings
 from memory.stores import open_stores
@@ -116,7 +118,50 @@ async def deletions(client: MemoryClient, temporal: Client) -> list[str]:
         USER, {"namespace": NS, "key": "notification.preference"}, at=T0 + timedelta(days=1)
     )
     by_subject = await client.forget(USER, {"subject_ref": "user:123"}, at=T0 + timedelta(days=2))
-    return [str(by_key.workflow_id), str(by_subject.workflow_id)]
+    await client.write(USER, NS, email(), at=T0 + timedelta(days=3))
+    by_words = await client.forget(
+        USER, {"namespace": NS, "text": "忘掉我的通知偏好"}, at=T0 + timedelta(days=4)
+    )
+    # the backup timer of a deletion (still waiting) and one that has run to the end
+    waiting = f"backup-expiry/shop-a/{by_key.deletion_id}"
+    closed = await temporal.execute_workflow(
+        "CloseDeletionReceipt",
+        CloseReceiptInput(deletion_id=by_subject.deletion_id, at=T0, wait=timedelta(seconds=1)),
+        id="backup-expiry/shop-a/rec-closed",
+        task_queue=client.settings.task_queue,
+        result_type=DeletionReceipt,
+    )
+    assert closed.backup_status == "expired"
+    return [
+        str(by_key.workflow_id),
+        str(by_subject.workflow_id),
+        str(by_words.workflow_id),
+        waiting,
+        "backup-expiry/shop-a/rec-closed",
+    ]
+
+
+async def expiry(client: MemoryClient, temporal: Client) -> list[str]:
+    for i in range(3):
+        await client.write(
+            USER,
+            NS,
+            {
+                "kind": "episodic",
+                "content": f"用户咨询订单 ORD-{i} 的物流",
+                "expires_at": (T0 + timedelta(days=1 + i)).isoformat(),
+            },
+            at=T0,
+        )
+    # a batch of one: the sweep continues as new after each batch
+    await temporal.execute_workflow(
+        "ExpireMemories",
+        ExpireRequest(at=T0 + timedelta(days=10), batch_size=1),
+        id="sweep/expire/rec",
+        task_queue=client.settings.task_queue,
+        result_type=ExpireSummary,
+    )
+    return ["sweep/expire/rec"]
 
 
 async def reviews(client: MemoryClient, temporal: Client) -> list[str]:
@@ -199,6 +244,7 @@ SCENARIOS: dict[str, Scenario] = {
     "deletions": deletions,
     "reviews": reviews,
     "summaries": summaries,
+    "expiry": expiry,
 }
 
 

@@ -65,7 +65,8 @@ async def test_the_seed_story(client: MemoryClient) -> None:
         "canonical_by_key",
         "keyword_search",
         "vector_search",
-        "recall",
+        "recall_as_owner",
+        "recall_as_agent",
     }
     assert client.receipt(receipt.deletion_id) == receipt
     assert receipt.backup_retention_deadline == receipt.requested_at + timedelta(days=30)
