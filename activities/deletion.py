@@ -1,21 +1,35 @@
-"""Activities of the DeleteSubject workflow: resolve and authorize, erase, verify, receipt."""
+"""Activities of DeleteSubject, CloseDeletionReceipt and ExpireMemories."""
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+import structlog
 from temporalio import activity
 
 from activities import typed_errors
-from memory.deletion import authorize, resolve_scope, verify_erased
+from memory.deletion import (
+    ResolvedScope,
+    authorize,
+    erase,
+    regenerate_summaries,
+    resolve,
+    verify_erased,
+)
 from memory.errors import PolicyRefusal
-from memory.models import AuditEvent, DeleteRequest, DeletionReceipt, Model, ProbeResult
+from memory.models import AuditEvent, DeleteRequest, DeletionReceipt, Model, ProbeResult, utcnow
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.stores.canonical import EraseResult
+from memory.stores.projection import project
+from memory.write.extraction import Extractor, RuleExtractor
 from memory.write.stages import effective_time
+
+log = structlog.get_logger("memory.activities.deletion")
 
 
 class StartDeletionInput(Model):
@@ -27,42 +41,85 @@ class StartDeletionInput(Model):
 
 class StartedDeletion(Model):
     receipt: DeletionReceipt
-    memory_ids: list[str]
+    resolved: ResolvedScope
+    generations: dict[str, int]
     at: datetime
 
 
 class EraseInput(Model):
     deletion_id: str
-    memory_ids: list[str]
+    resolved: ResolvedScope
+    at: datetime
+
+
+class RepairInput(Model):
+    deletion_id: str
+    resolved: ResolvedScope
+    regenerated: list[str]
     at: datetime
 
 
 class VerifyInput(Model):
     deletion_id: str
     principal: str
-    memory_ids: list[str]
+    resolved: ResolvedScope
+    generations: dict[str, int]
     at: datetime
 
 
+class CloseReceiptInput(Model):
+    deletion_id: str
+    #: The backup retention deadline (stated on the receipt) and how long that is from the
+    #: deletion: the timer waits `wait` (evaluation runs on a clock of their own).
+    at: datetime
+    wait: timedelta = timedelta(0)
+
+
+class ExpireInput(Model):
+    #: Clock override (evaluation and tests only); `now` otherwise.
+    at: datetime | None = None
+    now: datetime
+    limit: int = 500
+
+
+class ExpireResult(Model):
+    expired: list[str]
+    namespaces: list[str]
+    more: bool
+
+
 class DeletionActivities:
-    def __init__(self, stores: Stores, settings: Settings) -> None:
+    def __init__(
+        self, stores: Stores, settings: Settings, extractor: Extractor | None = None
+    ) -> None:
         self.stores = stores
         self.settings = settings
+        self.extractor = extractor or RuleExtractor()
 
     def activities(self) -> list[Callable[..., Any]]:
-        return [self.start_deletion, self.erase_memories, self.verify_deletion, self.save_receipt]
+        return [
+            self.start_deletion,
+            self.erase_scope,
+            self.regenerate_summaries,
+            self.repair_deletion,
+            self.verify_deletion,
+            self.save_receipt,
+            self.close_receipt,
+            self.expire_memories,
+        ]
 
     @activity.defn(name="memory.start_deletion")
     @typed_errors
     def start_deletion(self, inp: StartDeletionInput) -> StartedDeletion:
-        """Resolve the scope, authorize it (all or nothing) and persist a pending receipt."""
+        """Resolve the scope (words included), authorize it all or nothing, and persist a
+        pending receipt. A refusal is audited and deletes nothing."""
         request = inp.request
         canonical = self.stores.canonical
         at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
         principal = canonical.get_principal(request.principal)
-        records = resolve_scope(self.stores, request.tenant, request.scope)
+        resolved = resolve(self.stores, request.tenant, request.scope)
         try:
-            authorize(principal, request.tenant, request.scope, records)
+            authorize(principal, request.tenant, resolved)
         except PolicyRefusal as refusal:
             canonical.record_audit(
                 request.tenant,
@@ -84,8 +141,9 @@ class DeletionActivities:
         receipt = DeletionReceipt(
             deletion_id=inp.deletion_id,
             tenant_id=request.tenant,
-            subject_ref=request.scope.describe(),
+            subject_ref=resolved.scope.describe(),
             scope=request.scope,
+            resolved_scope=resolved.scope,
             requested_by=principal.ref,
             requested_at=at,
             indexes_removed=list(self.stores.projection.indexes),
@@ -93,23 +151,54 @@ class DeletionActivities:
             workflow_id=inp.workflow_id,
         )
         canonical.save_receipt(receipt, at)
-        return StartedDeletion(receipt=receipt, memory_ids=[r.memory_id for r in records], at=at)
+        generations = {ns: g for ns, (g, _) in canonical.generations(resolved.namespaces).items()}
+        return StartedDeletion(receipt=receipt, resolved=resolved, generations=generations, at=at)
 
-    @activity.defn(name="memory.erase_memories")
+    @activity.defn(name="memory.erase_scope")
     @typed_errors
-    def erase_memories(self, inp: EraseInput) -> EraseResult:
-        return self.stores.canonical.erase(inp.deletion_id, inp.memory_ids, inp.at)
+    def erase_scope(self, inp: EraseInput) -> EraseResult:
+        result = erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
+        self._journal(inp.deletion_id)
+        return result
+
+    def _journal(self, deletion_id: str) -> None:
+        """Append the ledger entry to the journal file kept outside the database, so that a
+        store restored from an older backup can have the deletion applied again."""
+        path = self.settings.deletion_journal_file
+        entries = [e for e in self.stores.canonical.ledger() if e.deletion_id == deletion_id]
+        if not entries:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as journal:
+            journal.write(json.dumps(entries[0].model_dump(mode="json"), ensure_ascii=False) + "\n")
+            journal.flush()
+            os.fsync(journal.fileno())
+
+    @activity.defn(name="memory.regenerate_summaries")
+    @typed_errors
+    def regenerate_summaries(self, inp: EraseInput) -> list[str]:
+        return regenerate_summaries(self.stores, inp.resolved, inp.at, inp.deletion_id)
+
+    @activity.defn(name="memory.repair_deletion")
+    @typed_errors
+    def repair_deletion(self, inp: RepairInput) -> int:
+        """Erase again (idempotent) and project every touched memory from canonical: what a
+        failed probe found is removed from every index."""
+        erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
+        ids = [*inp.resolved.all_memory_ids, *inp.regenerated]
+        project(self.stores.canonical, self.stores.projection, ids)
+        return len(ids)
 
     @activity.defn(name="memory.verify_deletion")
     @typed_errors
     def verify_deletion(self, inp: VerifyInput) -> list[ProbeResult]:
-        principal = self.stores.canonical.get_principal(inp.principal)
-        probes = self.stores.canonical.probes(inp.deletion_id)
+        canonical = self.stores.canonical
         return verify_erased(
             self.stores,
-            principal=principal,
-            memory_ids=inp.memory_ids,
-            probes=probes,
+            requester=canonical.get_principal(inp.principal),
+            resolved=inp.resolved,
+            probes=canonical.probes(inp.deletion_id),
+            generations_before=inp.generations,
             at=inp.at,
         )
 
@@ -120,3 +209,31 @@ class DeletionActivities:
         if receipt.verification_status == "passed":
             # Probe material (the erased text) is kept only as long as verification needs it.
             self.stores.canonical.drop_probes(receipt.deletion_id)
+
+    @activity.defn(name="memory.close_receipt")
+    @typed_errors
+    def close_receipt(self, inp: CloseReceiptInput) -> DeletionReceipt:
+        """The backup retention deadline passed: the receipt is closed (backups expired)."""
+        canonical = self.stores.canonical
+        receipt = canonical.get_receipt(inp.deletion_id)
+        if receipt.backup_status != "expired":
+            receipt.backup_status = "expired"
+            receipt.closed_at = inp.at
+            canonical.save_receipt(receipt, inp.at)
+        return receipt
+
+    @activity.defn(name="memory.expire_memories")
+    @typed_errors
+    def expire_memories(self, inp: ExpireInput) -> ExpireResult:
+        at = effective_time(inp.at, inp.now, self.settings.allow_clock_override)
+        canonical = self.stores.canonical
+        result = canonical.expire(at, inp.limit)
+        if result.memory_ids:
+            project(canonical, self.stores.projection, result.memory_ids)
+            canonical.mark_processed(result.outbox_seqs, utcnow())
+            log.info("expired", count=len(result.memory_ids), namespaces=len(result.namespaces))
+        return ExpireResult(
+            expired=result.memory_ids,
+            namespaces=result.namespaces,
+            more=len(result.memory_ids) >= inp.limit,
+        )

@@ -339,11 +339,22 @@ def forget(
     subject: Annotated[str | None, typer.Option(help="subject_ref to forget")] = None,
     namespace: Annotated[str | None, typer.Option()] = None,
     key: Annotated[str | None, typer.Option()] = None,
+    source: Annotated[str | None, typer.Option(help="forget what derives from this ref")] = None,
+    text: Annotated[
+        str | None,
+        typer.Option(help="the request in words, e.g. 忘掉我的通知偏好 (with --namespace)"),
+    ] = None,
 ) -> None:
     """Run DeleteSubject and print its receipt."""
     from memory.client import MemoryClient
 
-    scope = {"subject_ref": subject, "namespace": namespace, "key": key}
+    scope = {
+        "subject_ref": subject,
+        "namespace": namespace,
+        "key": key,
+        "source_ref": source,
+        "text": text,
+    }
 
     async def _main() -> Any:
         client = await MemoryClient.connect(settings())
@@ -443,6 +454,69 @@ def audit(
             f"extractor={extractor.get('name', '-')}/{extractor.get('version', '-')} "
             f"{json.dumps(row['details'], ensure_ascii=False)}"
         )
+
+
+# ------------------------------------------------------------------------------ sweeps
+
+schedules_app = typer.Typer(help="Schedules of the sweeps.", no_args_is_help=True)
+app.add_typer(schedules_app, name="schedules")
+deletions_app = typer.Typer(help="Deletion ledger.", no_args_is_help=True)
+app.add_typer(deletions_app, name="deletions")
+
+
+@app.command()
+@guarded
+def expire() -> None:
+    """Run the expiry sweep now (ExpireMemories) and print what it invalidated."""
+    from memory.client import MemoryClient
+
+    async def _main() -> Any:
+        client = await MemoryClient.connect(settings())
+        try:
+            return await client.expire()
+        finally:
+            client.close()
+
+    emit(run(_main()))
+
+
+@schedules_app.command("apply")
+@guarded
+def schedules_apply() -> None:
+    """Create or update the expiry and repair schedules (idempotent)."""
+    from memory.orchestration import connect
+    from memory.schedules import apply_schedules
+
+    async def _main() -> list[tuple[str, str]]:
+        return await apply_schedules(await connect(settings()), settings())
+
+    for schedule_id, what in run(_main()):
+        typer.echo(f"{schedule_id}: {what}")
+
+
+@deletions_app.command("reapply")
+@guarded
+def deletions_reapply(
+    journal: Annotated[
+        Path | None, typer.Option(help="deletion journal (default: MEMORY_DELETION_JOURNAL)")
+    ] = None,
+) -> None:
+    """Apply every recorded deletion again, after restoring the store from an older backup."""
+    from memory.deletion import load_journal, reapply
+    from memory.stores import open_stores
+    from memory.write.extraction import RuleExtractor
+
+    cfg = settings()
+    entries = load_journal(journal or cfg.deletion_journal_file)
+    stores = open_stores(cfg)
+    try:
+        counts = reapply(stores, entries, RuleExtractor())
+    finally:
+        stores.close()
+    typer.echo(
+        f"{counts['deletions']} deletions in the journal; {counts['reapplied']} applied again "
+        f"({counts['memories']} memories, {counts['messages']} messages erased again)"
+    )
 
 
 # ------------------------------------------------------------------------------ import

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
@@ -22,7 +22,11 @@ from temporalio.client import (
     WorkflowHandle,
     WorkflowUpdateFailedError,
 )
-from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
+from temporalio.common import (
+    TypedSearchAttributes,
+    WorkflowIDConflictPolicy,
+    WorkflowIDReusePolicy,
+)
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError
 
@@ -47,6 +51,8 @@ from memory.models import (
     DeleteRequest,
     DeletionReceipt,
     DeletionScope,
+    ExpireRequest,
+    ExpireSummary,
     Kind,
     Principal,
     RecallQuery,
@@ -86,6 +92,9 @@ class MemoryClient:
         #: Ask for eager workflow start: the first workflow task runs in this process when a
         #: worker of the same client lives here (one round trip less); ignored otherwise.
         self.eager = True
+        #: Tag runs with the operator search attributes (MemoryTenant, MemoryOperation); off
+        #: for a server where they are not registered (the time-skipping test server).
+        self.search_attributes = True
 
     @classmethod
     async def connect(cls, settings: Settings | None = None) -> MemoryClient:
@@ -95,6 +104,9 @@ class MemoryClient:
 
     def close(self) -> None:
         self.stores.close()
+
+    def _attributes(self, tenant: str, operation: str) -> TypedSearchAttributes | None:
+        return search_attributes(tenant, operation) if self.search_attributes else None
 
     # ------------------------------------------------------------------------ principals
 
@@ -216,7 +228,7 @@ class MemoryClient:
                 id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
                 id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
                 execution_timeout=WRITE_EXECUTION_TIMEOUT,
-                search_attributes=search_attributes(request.tenant, "write"),
+                search_attributes=self._attributes(request.tenant, "write"),
                 request_eager_start=self.eager,
             )
         except WorkflowAlreadyStartedError:
@@ -250,7 +262,7 @@ class MemoryClient:
                 id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
                 id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
                 execution_timeout=WRITE_EXECUTION_TIMEOUT,
-                search_attributes=search_attributes(tenant, "write_batch"),
+                search_attributes=self._attributes(tenant, "write_batch"),
             )
         except WorkflowAlreadyStartedError:
             return self.temporal.get_workflow_handle(
@@ -424,7 +436,7 @@ class MemoryClient:
                 id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
                 id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
                 execution_timeout=WRITE_EXECUTION_TIMEOUT,
-                search_attributes=search_attributes(who.tenant, "summarize"),
+                search_attributes=self._attributes(who.tenant, "summarize"),
                 request_eager_start=self.eager,
             )
             return await handle.result()
@@ -440,7 +452,7 @@ class MemoryClient:
         *,
         at: datetime | None = None,
     ) -> DeleteRequest:
-        from memory.deletion import authorize, resolve_scope
+        from memory.deletion import authorize, resolve
 
         try:
             s = scope if isinstance(scope, DeletionScope) else DeletionScope.model_validate(scope)
@@ -449,7 +461,8 @@ class MemoryClient:
         except ValidationError as exc:
             raise from_validation_error(exc, "deletion scope") from None
         self._check_clock(at)
-        authorize(who, request.tenant, s, resolve_scope(self.stores, request.tenant, s))
+        # The same resolution the workflow makes, to refuse before anything starts.
+        authorize(who, request.tenant, resolve(self.stores, request.tenant, s))
         return request
 
     async def forget(
@@ -473,10 +486,26 @@ class MemoryClient:
                 id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
                 id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
                 execution_timeout=DELETE_EXECUTION_TIMEOUT,
-                search_attributes=search_attributes(request.tenant, "delete"),
+                search_attributes=self._attributes(request.tenant, "delete"),
                 request_eager_start=self.eager,
             )
             return await handle.result()
+        except (WorkflowFailureError, RPCError) as exc:
+            raise raise_typed(exc) from None
+
+    async def expire(self, *, at: datetime | None = None) -> ExpireSummary:
+        """Run the expiry sweep now (ExpireMemories); `at` is the evaluation clock."""
+        self._check_clock(at)
+        try:
+            result: ExpireSummary = await self.temporal.execute_workflow(
+                "ExpireMemories",
+                ExpireRequest(at=at),
+                id=f"sweep/expire/{uuid.uuid4().hex}",
+                task_queue=self.settings.task_queue,
+                result_type=ExpireSummary,
+                execution_timeout=timedelta(hours=1),
+            )
+            return result
         except (WorkflowFailureError, RPCError) as exc:
             raise raise_typed(exc) from None
 

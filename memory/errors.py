@@ -11,7 +11,8 @@ before any workflow starts, a workflow turns it into a non-retryable `Applicatio
     │   ├── ContentTooLarge
     │   └── ClockOverrideRefused     an `at` given while the clock override is off
     ├── PolicyRefusal                a well-formed request the policy refuses (code = reason code)
-    │   └── UnauthorizedNamespace
+    │   ├── UnauthorizedNamespace
+    │   └── FencedByDeletion         a write decided before a deletion tried to undo it
     ├── NotFound                     unknown principal, receipt, thread, ...
     ├── VersionConflict              lost an optimistic-concurrency race (the pipeline re-resolves)
     └── ServiceUnavailable           Temporal or a store cannot be reached
@@ -65,6 +66,12 @@ class UnauthorizedNamespace(PolicyRefusal):
     code = "unauthorized_namespace"
 
 
+class FencedByDeletion(PolicyRefusal):
+    """A write decided before a deletion committed tried to write what the deletion erased."""
+
+    code = "fenced_by_deletion"
+
+
 class NotFound(MemoryServiceError):
     code = "not_found"
 
@@ -90,6 +97,7 @@ ERROR_TYPES: dict[str, type[MemoryServiceError]] = {
         ClockOverrideRefused,
         PolicyRefusal,
         UnauthorizedNamespace,
+        FencedByDeletion,
         NotFound,
         VersionConflict,
         ServiceUnavailable,

@@ -453,26 +453,41 @@ class RecallResult(Model):
 
 
 class DeletionScope(Model):
-    """What to forget: a subject, or a key in a namespace."""
+    """What to forget, one of: a subject (`subject_ref`, optionally within a `namespace`); a
+    whole `namespace`; a `key` in a namespace; everything derived from a `source_ref` (a message
+    `msg://thread/position` or a tool reference); or a request in words (`text`, with the
+    `namespace` it is about), resolved by the service to one of these."""
 
     subject_ref: str | None = None
     namespace: str | None = None
     key: str | None = None
+    source_ref: str | None = None
+    text: str | None = None
 
     @model_validator(mode="after")
     def _shape(self) -> DeletionScope:
         if self.namespace is not None:
             parse_namespace(self.namespace)
         check_key(self.key)
-        if self.subject_ref is None and self.namespace is None:
-            raise InvalidInput("a deletion scope needs subject_ref or namespace", field="scope")
-        if self.key is not None and self.namespace is None:
-            raise InvalidInput("a key scope needs its namespace", field="scope")
+        if self.subject_ref is None and self.namespace is None and self.source_ref is None:
+            raise InvalidInput(
+                "a deletion scope needs subject_ref, namespace or source_ref", field="scope"
+            )
+        if (self.key is not None or self.text is not None) and self.namespace is None:
+            raise InvalidInput("a key or a request in words needs its namespace", field="scope")
+        if self.text is not None and (self.key or self.subject_ref or self.source_ref):
+            raise InvalidInput(
+                "a request in words stands alone (with its namespace)", field="scope"
+            )
+        if self.text is not None and not self.text.strip():
+            raise InvalidInput("the request is empty", field="scope.text")
         return self
 
     def describe(self) -> str:
+        if self.source_ref is not None:
+            return f"derived from {self.source_ref}"
         if self.subject_ref is not None:
-            return self.subject_ref
+            return self.subject_ref + (f" in {self.namespace}" if self.namespace else "")
         assert self.namespace is not None
         return self.namespace + (f"#{self.key}" if self.key else "")
 
@@ -493,7 +508,7 @@ class DeleteRequest(Model):
         return check_tenant(v)
 
 
-VerificationStatus = Literal["pending", "passed", "failed", "refused", "backup_expired"]
+VerificationStatus = Literal["pending", "passed", "failed", "refused"]
 
 
 class ProbeResult(Model):
@@ -522,6 +537,13 @@ class DeletionReceipt(Model):
     probes: list[ProbeResult] = Field(default_factory=list)
     refused_reason: str | None = None
     backup_retention_deadline: datetime | None = None
+    #: "retained" until the backup retention deadline passes, then "expired" (receipt closed).
+    backup_status: Literal["retained", "expired"] = "retained"
+    closed_at: datetime | None = None
+    #: The scope as resolved (a request in words becomes a key, a namespace, ...).
+    resolved_scope: DeletionScope | None = None
+    messages_erased: int = 0
+    summaries_regenerated: int = 0
     workflow_id: str | None = None
 
 
@@ -588,6 +610,24 @@ class ReviewOutcome(Model):
     #: Memories committed (approved deferred writes) or invalidated (losing conflict sides).
     committed: list[str] = Field(default_factory=list)
     invalidated: list[str] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------------
+# Sweeps
+
+
+class ExpireRequest(Model):
+    """Input of ExpireMemories."""
+
+    #: Clock override for evaluation and tests (refused unless enabled); default: now.
+    at: AwareDatetime | None = None
+    batch_size: int = Field(default=500, gt=0, le=10_000)
+    expired_so_far: int = 0
+
+
+class ExpireSummary(Model):
+    expired: int
+    namespaces: list[str]
 
 
 # --------------------------------------------------------------------------------------------

@@ -30,6 +30,9 @@ class Settings(BaseSettings):
     projection_path: Path | None = None
     #: Policy file (TOML); default: the packaged memory/policy.default.toml.
     policy_file: Path | None = None
+    #: Journal of committed deletions, kept outside the database (append-only JSON lines), so
+    #: that `memctl deletions reapply` can erase them again in a store restored from a backup.
+    deletion_journal: Path | None = None
     #: Lets a request carry its own clock (`at`): for evaluation and tests only.
     allow_clock_override: bool = False
     #: Logs: "console" (readable) or "json" (production).
@@ -46,6 +49,10 @@ class Settings(BaseSettings):
     @property
     def projection_file(self) -> Path:
         return self.projection_path or self.data_dir / "projection.db"
+
+    @property
+    def deletion_journal_file(self) -> Path:
+        return self.deletion_journal or self.data_dir / "deletion-ledger.jsonl"
 
     @cached_property
     def policy(self) -> Policy:

@@ -25,7 +25,8 @@ from memory.orchestration import SEARCH_ATTRIBUTES, connect
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.summary import Summarizer
-from workflows.delete_subject import DeleteSubject
+from workflows.delete_subject import CloseDeletionReceipt, DeleteSubject
+from workflows.expire_memories import ExpireMemories
 from workflows.review_memory import ReviewMemory
 from workflows.summarize_thread import SummarizeThread
 from workflows.write_batch import WriteBatch
@@ -37,6 +38,8 @@ WORKFLOWS: Sequence[type[Any]] = (
     ReviewMemory,
     SummarizeThread,
     DeleteSubject,
+    CloseDeletionReceipt,
+    ExpireMemories,
 )
 
 log = structlog.get_logger("memory.worker")

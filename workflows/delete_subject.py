@@ -1,28 +1,39 @@
-"""DeleteSubject: resolve and authorize → tombstone and erase → unproject → verify → receipt.
+"""DeleteSubject: resolve the scope (a request in words too) and authorize it → tombstone and
+erase memories, messages (or the clauses that state the key) and derived summaries → write the
+summaries again from what remains → remove from every projection and bump the cache generations
+→ verify that no read path returns anything (a failed probe triggers a repair and another
+verification, bounded) → durable receipt → CloseDeletionReceipt waits for the backup deadline.
 
-The id is `delete/{tenant}/{scope fingerprint}`: a repeated request for the same scope attaches to
-the running deletion. The receipt can be queried (`receipt`) while the workflow runs.
+The id is `delete/{tenant}/{scope fingerprint}`: a repeated request for the same scope attaches
+to the running deletion. The receipt can be queried (`receipt`) while the workflow runs.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from temporalio import workflow
+from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
     from activities.deletion import (
+        CloseReceiptInput,
         DeletionActivities,
         EraseInput,
+        RepairInput,
         StartDeletionInput,
+        StartedDeletion,
         VerifyInput,
     )
     from activities.projection import ProjectInput, ProjectionActivities
     from memory.models import DeleteRequest, DeletionReceipt
+    from memory.stores.canonical import EraseResult
     from workflows import ACTIVITY_FAILURES, LOCAL_RETRY, LOCAL_TIMEOUT, parse_input, reraise_typed
 
-#: A failed verification is followed by a re-projection and another verification, this often.
+#: After a failed verification: repair, verify again, this many times at most.
 MAX_VERIFICATIONS = 3
+DELETION_TIMEOUT = timedelta(minutes=5)
 
 
 @workflow.defn(name="DeleteSubject")
@@ -38,69 +49,121 @@ class DeleteSubject:
     async def run(self, raw: DeleteRequest | dict[str, Any]) -> DeletionReceipt:
         request = parse_input(DeleteRequest, raw)
         info = workflow.info()
-        try:
-            started = await workflow.execute_local_activity_method(
-                DeletionActivities.start_deletion,
-                StartDeletionInput(
-                    request=request,
-                    deletion_id="del_" + workflow.uuid4().hex[:24],
-                    workflow_id=info.workflow_id,
-                    now=workflow.now(),
-                ),
-                start_to_close_timeout=LOCAL_TIMEOUT,
-                retry_policy=LOCAL_RETRY,
-            )
-        except ACTIVITY_FAILURES as exc:
-            raise reraise_typed(exc) from exc
+        started: StartedDeletion = await self._local(
+            DeletionActivities.start_deletion,
+            StartDeletionInput(
+                request=request,
+                deletion_id="del_" + workflow.uuid4().hex[:24],
+                workflow_id=info.workflow_id,
+                now=workflow.now(),
+            ),
+        )
         receipt = started.receipt
         self._receipt = receipt
-
-        erased = await workflow.execute_local_activity_method(
-            DeletionActivities.erase_memories,
-            EraseInput(
-                deletion_id=receipt.deletion_id, memory_ids=started.memory_ids, at=started.at
-            ),
-            start_to_close_timeout=LOCAL_TIMEOUT,
-            retry_policy=LOCAL_RETRY,
+        scope = EraseInput(
+            deletion_id=receipt.deletion_id, resolved=started.resolved, at=started.at
         )
-        receipt.canonical_records = len(started.memory_ids)
+        erased: EraseResult = await self._local(DeletionActivities.erase_scope, scope)
+        regenerated: list[str] = await self._local(DeletionActivities.regenerate_summaries, scope)
+        receipt.canonical_records = len(started.resolved.memory_ids)
         receipt.versions_erased = erased.versions_erased
+        receipt.messages_erased = erased.messages_erased
+        receipt.derived_records_invalidated = len(started.resolved.summaries)
+        receipt.summaries_regenerated = len(regenerated)
         receipt.cache_namespaces_invalidated = len(erased.namespaces)
         self._receipt = receipt
 
-        for _ in range(MAX_VERIFICATIONS):
-            # Remove from every projection by projecting the (tombstoned) canonical state.
-            await workflow.execute_local_activity_method(
-                ProjectionActivities.project_memories,
-                ProjectInput(memory_ids=started.memory_ids, outbox_seqs=erased.outbox_seqs),
-                start_to_close_timeout=LOCAL_TIMEOUT,
-                retry_policy=LOCAL_RETRY,
-            )
-            probes = await workflow.execute_local_activity_method(
+        # Remove from every projection by projecting the (tombstoned) canonical state.
+        await self._local(
+            ProjectionActivities.project_memories,
+            ProjectInput(
+                memory_ids=[*started.resolved.all_memory_ids, *regenerated],
+                outbox_seqs=erased.outbox_seqs,
+            ),
+        )
+        for attempt in range(MAX_VERIFICATIONS):
+            probes = await self._local(
                 DeletionActivities.verify_deletion,
                 VerifyInput(
                     deletion_id=receipt.deletion_id,
                     principal=request.principal,
-                    memory_ids=started.memory_ids,
+                    resolved=started.resolved,
+                    generations=started.generations,
                     at=started.at,
                 ),
-                start_to_close_timeout=LOCAL_TIMEOUT,
-                retry_policy=LOCAL_RETRY,
             )
             receipt.probes = probes
             if all(p.passed for p in probes):
                 receipt.verification_status = "passed"
                 break
-            workflow.logger.warning("deletion verification failed; re-projecting and retrying")
+            failed = [p.probe for p in probes if not p.passed]
+            workflow.logger.warning("deletion verification failed (%s); repairing", failed)
+            if attempt + 1 < MAX_VERIFICATIONS:
+                await self._local(
+                    DeletionActivities.repair_deletion,
+                    RepairInput(
+                        deletion_id=receipt.deletion_id,
+                        resolved=started.resolved,
+                        regenerated=regenerated,
+                        at=started.at,
+                    ),
+                )
         else:
-            receipt.verification_status = "failed"
+            receipt.verification_status = "failed"  # never "passed" with a failed probe
 
         receipt.completed_at = workflow.now()
         self._receipt = receipt
-        await workflow.execute_local_activity_method(
-            DeletionActivities.save_receipt,
-            receipt,
-            start_to_close_timeout=LOCAL_TIMEOUT,
-            retry_policy=LOCAL_RETRY,
-        )
+        await self._local(DeletionActivities.save_receipt, receipt)
+        if receipt.verification_status == "passed" and receipt.backup_retention_deadline:
+            # The backup deadline is a durable timer of its own workflow, so that a new request
+            # for the same scope later starts a new deletion instead of attaching to this one.
+            await workflow.start_child_workflow(
+                CloseDeletionReceipt.run,
+                CloseReceiptInput(
+                    deletion_id=receipt.deletion_id,
+                    at=receipt.backup_retention_deadline,
+                    wait=receipt.backup_retention_deadline - receipt.requested_at,
+                ),
+                id=f"backup-expiry/{receipt.tenant_id}/{receipt.deletion_id}",
+                parent_close_policy=ParentClosePolicy.ABANDON,
+            )
         return receipt
+
+    async def _local(self, activity: Any, arg: Any) -> Any:
+        try:
+            return await workflow.execute_local_activity_method(
+                activity, arg, start_to_close_timeout=DELETION_TIMEOUT, retry_policy=LOCAL_RETRY
+            )
+        except ACTIVITY_FAILURES as exc:
+            raise reraise_typed(exc) from exc
+
+
+@workflow.defn(name="CloseDeletionReceipt")
+class CloseDeletionReceipt:
+    """Waits (a durable timer) until the backup retention deadline of a deletion, then closes
+    its receipt: from then on no backup holds the erased data either."""
+
+    def __init__(self) -> None:
+        self._deadline: CloseReceiptInput | None = None
+
+    @workflow.query(name="deadline")
+    def deadline(self) -> CloseReceiptInput | None:
+        return self._deadline
+
+    @workflow.run
+    async def run(self, raw: CloseReceiptInput | dict[str, Any]) -> DeletionReceipt:
+        task = parse_input(CloseReceiptInput, raw)
+        self._deadline = task
+        if task.wait > timedelta(0):
+            await workflow.sleep(task.wait)
+        try:
+            receipt = await workflow.execute_activity_method(
+                DeletionActivities.close_receipt,
+                task,
+                start_to_close_timeout=LOCAL_TIMEOUT,
+                retry_policy=LOCAL_RETRY,
+            )
+        except ACTIVITY_FAILURES as exc:
+            raise reraise_typed(exc) from exc
+        closed: DeletionReceipt = receipt
+        return closed

@@ -314,6 +314,9 @@ class _CaseRun:
                 "review",
             )
 
+    async def op_expire(self, index: str, step: Step, at: datetime) -> None:
+        await self.client.expire(at=at)
+
     # ------------------------------------------------------------------------ summaries
 
     async def op_summarize(self, index: str, step: Step, at: datetime) -> None:
@@ -381,12 +384,11 @@ class _CaseRun:
 
     async def op_forget(self, index: str, step: Step, at: datetime) -> None:
         who = self.principal(step)
-        if step.scope is None:
-            raise Unsupported("forget by a request in words")
+        scope = step.scope or {"text": step.text, "namespace": step.namespace}
         expect = step.expect if isinstance(step.expect, dict) else {}
         started = time.perf_counter()
         try:
-            receipt: DeletionReceipt = await self.client.forget(who.ref, step.scope, at=at)
+            receipt: DeletionReceipt = await self.client.forget(who.ref, scope, at=at)
         except MemoryServiceError as exc:
             refused = expect.get("refused")
             self.check(

@@ -26,9 +26,11 @@ from sqlalchemy import (
     Connection,
     Engine,
     Table,
+    Text,
     and_,
     bindparam,
     case,
+    cast,
     create_engine,
     delete,
     event,
@@ -42,7 +44,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from memory.errors import NotFound, VersionConflict
+from memory.errors import FencedByDeletion, NotFound, VersionConflict
 from memory.models import (
     AuditEvent,
     CandidateOutcome,
@@ -63,6 +65,8 @@ from memory.stores.schema import (
     audit_events,
     cache_generations,
     conversation_messages,
+    deletion_fences,
+    deletion_ledger,
     deletion_probes,
     deletion_receipts,
     key_slots,
@@ -189,8 +193,33 @@ class SlotState(Model):
 class EraseResult(Model):
     memory_ids: list[str]
     versions_erased: int
+    messages_erased: int = 0
     namespaces: list[str]
     outbox_seqs: list[int]
+    slots: list[tuple[str, str]] = Field(default_factory=list)
+
+
+class MessageErasure(Model):
+    """A message to erase whole (`new_text` None) or to keep with the stating parts cut out."""
+
+    message_id: str
+    new_text: str | None = None
+    #: The parts removed (the whole text when None): probe material, never stored elsewhere.
+    erased_parts: list[str] = Field(default_factory=list)
+    #: For a partial erasure: the key whose statements were cut (to redo it after a restore).
+    key: str | None = None
+
+
+class LedgerEntry(Model):
+    """What a deletion erased, by id: enough to erase it again in a restored store."""
+
+    deletion_id: str
+    tenant_id: str
+    scope: dict[str, Any]
+    memory_ids: list[str]
+    messages: list[tuple[str, str | None]] = Field(default_factory=list)
+    fences: list[tuple[str, str]] = Field(default_factory=list)
+    committed_at: AwareDatetime
 
 
 def _upsert(
@@ -474,6 +503,21 @@ class CanonicalStore:
         ).scalar()
         if prior is not None:
             return CommitResult.model_validate({**prior, "replayed": True})
+        if plan.new_records and plan.slots:
+            # A write decided before a deletion of these slots committed is stale: it must not
+            # bring back what the deletion erased.
+            fenced = conn.execute(
+                select(deletion_fences.c.deletion_id).where(
+                    deletion_fences.c.namespace == plan.namespace,
+                    deletion_fences.c.slot.in_([c.slot for c in plan.slots]),
+                    deletion_fences.c.committed_at > plan.at,
+                )
+            ).first()
+            if fenced is not None:
+                raise FencedByDeletion(
+                    f"deletion {fenced[0]} erased this after the write was decided",
+                    field="namespace",
+                )
         for check in sorted(plan.slots, key=lambda c: c.slot):
             self._advance_slot(conn, plan.namespace, check.slot, check.expected_version, plan.at)
         written: list[tuple[str, int]] = []
@@ -789,17 +833,29 @@ class CanonicalStore:
 
     # ---------------------------------------------------------------------------- erasure
 
-    def erase(self, deletion_id: str, memory_ids: Sequence[str], at: datetime) -> EraseResult:
-        """Tombstone each memory and blank the content of all its versions.
+    def erase(
+        self,
+        deletion_id: str,
+        memory_ids: Sequence[str],
+        at: datetime,
+        *,
+        messages: Sequence[MessageErasure] = (),
+        ledger: LedgerEntry | None = None,
+    ) -> EraseResult:
+        """Erase in one transaction: tombstone each memory and blank the content of all its
+        versions; blank or redact the messages; fence the erased slots against writes decided
+        before now; record the deletion in the ledger.
 
         Ids, versions, times and source refs stay (the audit needs them); content, structured
         value and content hash go. The erased text is first copied to `deletion_probes`, so that
         verification can look for it; `drop_probes` removes it when verification is over.
-        Idempotent: erasing an erased memory writes nothing.
+        Idempotent: erasing what is erased writes nothing.
         """
         erased: list[tuple[str, int]] = []
         namespaces: set[str] = set()
+        slots: set[tuple[str, str]] = set()
         versions_erased = 0
+        messages_erased = 0
         with self._write() as conn:
             rows = conn.execute(
                 select(memory_heads).where(memory_heads.c.memory_id.in_(list(memory_ids)))
@@ -808,6 +864,7 @@ class CanonicalStore:
                 namespaces.add(row.namespace)
                 if row.status == "deleted" and row.content == "":
                     continue
+                slots.add((row.namespace, slot_for(row.key, row.content_hash)))
                 conn.execute(
                     insert(deletion_probes).values(
                         deletion_id=deletion_id,
@@ -836,9 +893,80 @@ class CanonicalStore:
                 conn.execute(_UPDATE_HEAD, {**values, "b_memory_id": row.memory_id})
                 erased.append((row.memory_id, row.version + 1))
                 versions_erased += 1
+            for m in messages:
+                current = conn.execute(
+                    select(conversation_messages).where(
+                        conversation_messages.c.message_id == m.message_id
+                    )
+                ).first()
+                if current is None or current.status == "erased":
+                    continue
+                text = "" if m.new_text is None else m.new_text
+                if text == current.text:
+                    continue
+                namespaces.add(current.namespace)
+                for part in m.erased_parts or [current.text]:
+                    conn.execute(
+                        insert(deletion_probes).values(
+                            deletion_id=deletion_id,
+                            memory_id=f"{m.message_id}#{messages_erased}",
+                            namespace=current.namespace,
+                            key=None,
+                            content=part,
+                        )
+                    )
+                    messages_erased += 1
+                conn.execute(
+                    update(conversation_messages)
+                    .where(conversation_messages.c.message_id == m.message_id)
+                    .values(
+                        text=text,
+                        status="erased" if m.new_text is None else current.status,
+                        content_hash="erased" if m.new_text is None else content_hash(text),
+                    )
+                )
+            # In-flight writes decided before this moment may not write these slots again,
+            # and plans made against the old slot versions must decide again.
+            for namespace, slot in sorted(slots):
+                moved = conn.execute(
+                    update(key_slots)
+                    .where(key_slots.c.namespace == namespace, key_slots.c.slot == slot)
+                    .values(version=key_slots.c.version + 1, updated_at=at)
+                ).rowcount
+                if not moved:
+                    conn.execute(
+                        _INSERT_SLOT,
+                        {"namespace": namespace, "slot": slot, "version": 1, "updated_at": at},
+                    )
+                _upsert(
+                    conn,
+                    deletion_fences,
+                    {
+                        "namespace": namespace,
+                        "slot": slot,
+                        "deletion_id": deletion_id,
+                        "committed_at": at,
+                    },
+                    keys=["namespace", "slot", "deletion_id"],
+                )
+            if ledger is not None:
+                entry = ledger.model_copy(
+                    update={"fences": sorted({*map(tuple, ledger.fences), *slots})}
+                )
+                _upsert(
+                    conn,
+                    deletion_ledger,
+                    {
+                        "deletion_id": deletion_id,
+                        "tenant_id": ledger.tenant_id,
+                        "entry": entry.model_dump(mode="json"),
+                        "committed_at": at,
+                    },
+                    keys=["deletion_id"],
+                )
             namespace_of = {r.memory_id: r.namespace for r in rows}
             seqs: list[int] = []
-            for ns in sorted(namespaces):
+            for ns in sorted({namespace_of[m] for m, _ in erased}):
                 in_ns = [(m, v) for m, v in erased if namespace_of[m] == ns]
                 tenant = ns.split("/")[1]
                 seqs += self._append_outbox(
@@ -848,9 +976,82 @@ class CanonicalStore:
         return EraseResult(
             memory_ids=[m for m, _ in erased],
             versions_erased=versions_erased,
+            messages_erased=messages_erased,
             namespaces=sorted(namespaces),
             outbox_seqs=seqs,
+            slots=sorted(slots),
         )
+
+    def expire(self, at: datetime, limit: int) -> EraseResult:
+        """Invalidate up to `limit` memories whose retention ended by `at` (a new version each,
+        with its outbox event and the generation bump of its namespace)."""
+        changed: list[tuple[str, int, str]] = []
+        with self._write() as conn:
+            rows = conn.execute(
+                select(memory_heads)
+                .where(memory_heads.c.expires_at <= at)
+                .where(memory_heads.c.status.in_(("active", "superseded")))
+                .order_by(memory_heads.c.expires_at)
+                .limit(limit)
+            ).all()
+            for row in rows:
+                values = {name: getattr(row, name) for name in _RECORD_FIELDS}
+                values.update(version=row.version + 1, status="invalidated", recorded_at=at)
+                conn.execute(_INSERT_VERSION, {**values, "change": "expired"})
+                conn.execute(_UPDATE_HEAD, {**values, "b_memory_id": row.memory_id})
+                changed.append((row.memory_id, row.version + 1, row.namespace))
+            seqs: list[int] = []
+            namespaces = sorted({ns for _, _, ns in changed})
+            for ns in namespaces:
+                in_ns = [(m, v) for m, v, n in changed if n == ns]
+                seqs += self._append_outbox(
+                    conn, f"expire:{at.isoformat()}", ns.split("/")[1], ns, in_ns, "expire", at
+                )
+                self._append_audit(
+                    conn,
+                    ns.split("/")[1],
+                    ns,
+                    None,
+                    [
+                        AuditEvent(
+                            stage="expire",
+                            outcome="invalidated",
+                            decision="invalidate",
+                            reason_code="expired",
+                            details={"memories": [m for m, _ in in_ns]},
+                        )
+                    ],
+                    at,
+                )
+            self._bump_generations(conn, namespaces, at)
+        return EraseResult(
+            memory_ids=[m for m, _, _ in changed],
+            versions_erased=0,
+            namespaces=namespaces,
+            outbox_seqs=seqs,
+        )
+
+    def fenced(self, namespace: str, slots: Sequence[str], decided_at: datetime) -> list[str]:
+        """Deletions committed after `decided_at` that erased one of these slots."""
+        if not slots:
+            return []
+        with self._read() as conn:
+            return list(
+                conn.execute(
+                    select(deletion_fences.c.deletion_id).where(
+                        deletion_fences.c.namespace == namespace,
+                        deletion_fences.c.slot.in_(list(slots)),
+                        deletion_fences.c.committed_at > decided_at,
+                    )
+                ).scalars()
+            )
+
+    def ledger(self, tenant_id: str | None = None) -> list[LedgerEntry]:
+        query = select(deletion_ledger.c.entry).order_by(deletion_ledger.c.committed_at)
+        if tenant_id is not None:
+            query = query.where(deletion_ledger.c.tenant_id == tenant_id)
+        with self._read() as conn:
+            return [LedgerEntry.model_validate(e) for e in conn.execute(query).scalars()]
 
     def probes(self, deletion_id: str) -> list[dict[str, Any]]:
         with self._read() as conn:
@@ -985,6 +1186,74 @@ class CanonicalStore:
                 conn.execute(stmt, new)
             return len(new)
 
+    def messages_by_refs(
+        self, tenant_id: str, refs: Iterable[str]
+    ) -> dict[str, ConversationMessage]:
+        """The messages cited as `msg://{thread}/{position}` or `msg://{message id}`."""
+        wanted: dict[tuple[str, int], str] = {}
+        ids: dict[str, str] = {}
+        for ref in refs:
+            if not ref.startswith("msg://"):
+                continue
+            body = ref.removeprefix("msg://")
+            thread, _, position = body.rpartition("/")
+            if thread and position.isdigit():
+                wanted[(thread, int(position))] = ref
+            else:
+                ids[body] = ref
+        found: dict[str, ConversationMessage] = {}
+        with self._read() as conn:
+            if wanted:
+                rows = conn.execute(
+                    select(conversation_messages).where(
+                        conversation_messages.c.tenant_id == tenant_id,
+                        conversation_messages.c.thread.in_({t for t, _ in wanted}),
+                    )
+                )
+                for r in rows:
+                    cited = wanted.get((r.thread, r.position))
+                    if cited is not None:
+                        found[cited] = _row_to_message(r)
+            if ids:
+                rows = conn.execute(
+                    select(conversation_messages).where(
+                        conversation_messages.c.tenant_id == tenant_id,
+                        conversation_messages.c.message_id.in_(list(ids)),
+                    )
+                )
+                for r in rows:
+                    found[ids[r.message_id]] = _row_to_message(r)
+        return found
+
+    def namespace_messages(self, namespace: str) -> list[ConversationMessage]:
+        with self._read() as conn:
+            rows = conn.execute(
+                select(conversation_messages)
+                .where(conversation_messages.c.namespace == namespace)
+                .order_by(conversation_messages.c.conversation, conversation_messages.c.position)
+            )
+            return [_row_to_message(r) for r in rows]
+
+    def citing(self, tenant_id: str, source_ref: str) -> list[MemoryRecord]:
+        """Memories whose sources include `source_ref` (or, for a reference without a version,
+        any version of it)."""
+        pattern = (
+            '%"' + source_ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        )
+        with self._read() as conn:
+            rows = conn.execute(
+                select(memory_heads).where(
+                    memory_heads.c.tenant_id == tenant_id,
+                    cast(memory_heads.c.source_refs, Text).like(pattern, escape="\\"),
+                )
+            )
+            records = [_row_to_record(r) for r in rows]
+        return [
+            r
+            for r in records
+            if any(ref == source_ref or ref.startswith(source_ref + "?") for ref in r.source_refs)
+        ]
+
     def thread_messages(
         self,
         tenant_id: str,
@@ -1046,6 +1315,16 @@ class CanonicalStore:
             query = query.where(reviews.c.write_workflow_id == write_workflow_id)
         with self._read() as conn:
             return [ReviewRecord.model_validate(dict(r._mapping)) for r in conn.execute(query)]
+
+    def principals(self, tenant_id: str) -> list[Principal]:
+        """The registered principals of a tenant."""
+        with self._read() as conn:
+            rows = conn.execute(
+                select(principals.c.definition)
+                .where(principals.c.tenant_id == tenant_id)
+                .order_by(principals.c.ref)
+            )
+            return [Principal.model_validate(r.definition) for r in rows]
 
     def reviewers(self, tenant_id: str) -> list[Principal]:
         """Registered principals of a tenant that hold any approve pattern."""

@@ -292,11 +292,36 @@ memory_lineage = Table(
     Index("ix_lineage_source", "source_kind", "source_id"),
 )
 
+# Every committed deletion: what it erased (ids only) and when. Kept so that a store restored
+# from an older backup can have the deletions applied again (`memctl deletions reapply`); the
+# same entries are appended to a journal file outside the database.
+deletion_ledger = Table(
+    "deletion_ledger",
+    metadata,
+    Column("deletion_id", String(64), primary_key=True),
+    Column("tenant_id", String(64), nullable=False),
+    Column("entry", Json, nullable=False),
+    Column("committed_at", UTCDateTime, nullable=False),
+)
+
+# A write decided before a deletion committed may not write what the deletion erased: its commit
+# checks these fences (namespace and slot) against its decision time.
+deletion_fences = Table(
+    "deletion_fences",
+    metadata,
+    Column("namespace", String(256), primary_key=True),
+    Column("slot", String(160), primary_key=True),
+    Column("deletion_id", String(64), primary_key=True),
+    Column("committed_at", UTCDateTime, nullable=False),
+)
+
 __all__ = [
     "applied_commits",
     "audit_events",
     "cache_generations",
     "conversation_messages",
+    "deletion_fences",
+    "deletion_ledger",
     "deletion_probes",
     "deletion_receipts",
     "key_slots",

@@ -1,0 +1,81 @@
+"""Schedules that run the sweeps without anyone starting them, created or updated from code.
+
+`memctl schedules apply` is idempotent: a schedule that exists is updated to this definition,
+one that does not is created. Overlaps are skipped (a sweep still running is not doubled).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from temporalio.client import (
+    Client,
+    Schedule,
+    ScheduleActionStartWorkflow,
+    ScheduleIntervalSpec,
+    ScheduleOverlapPolicy,
+    SchedulePolicy,
+    ScheduleSpec,
+    ScheduleUpdate,
+    ScheduleUpdateInput,
+)
+from temporalio.service import RPCError, RPCStatusCode
+
+from memory.settings import Settings
+
+
+@dataclass(frozen=True)
+class SweepSchedule:
+    schedule_id: str
+    workflow: str
+    every: timedelta
+    arg: dict[str, Any]
+
+
+SCHEDULES = (
+    SweepSchedule("memory-expire", "ExpireMemories", timedelta(hours=1), {}),
+    SweepSchedule("memory-repair", "RepairProjections", timedelta(minutes=10), {}),
+)
+
+
+def _schedule(sweep: SweepSchedule, settings: Settings) -> Schedule:
+    return Schedule(
+        action=ScheduleActionStartWorkflow(
+            sweep.workflow,
+            sweep.arg,
+            id=f"sweep/{sweep.schedule_id}",
+            task_queue=settings.task_queue,
+            execution_timeout=timedelta(hours=1),
+        ),
+        spec=ScheduleSpec(intervals=[ScheduleIntervalSpec(every=sweep.every)]),
+        policy=SchedulePolicy(overlap=ScheduleOverlapPolicy.SKIP),
+    )
+
+
+async def apply_schedules(
+    client: Client, settings: Settings, only: tuple[str, ...] | None = None
+) -> list[tuple[str, str]]:
+    """Create or update every sweep schedule; returns (schedule id, "created" | "updated")."""
+    done: list[tuple[str, str]] = []
+    for sweep in SCHEDULES:
+        if only is not None and sweep.workflow not in only:
+            continue
+        wanted = _schedule(sweep, settings)
+        handle = client.get_schedule_handle(sweep.schedule_id)
+        try:
+            await handle.describe()
+        except RPCError as exc:
+            if exc.status != RPCStatusCode.NOT_FOUND:
+                raise
+            await client.create_schedule(sweep.schedule_id, wanted)
+            done.append((sweep.schedule_id, "created"))
+            continue
+
+        def updater(_: ScheduleUpdateInput, wanted: Schedule = wanted) -> ScheduleUpdate:
+            return ScheduleUpdate(schedule=wanted)
+
+        await handle.update(updater)
+        done.append((sweep.schedule_id, "updated"))
+    return done

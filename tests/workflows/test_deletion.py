@@ -1,0 +1,412 @@
+"""DeleteSubject, complete: every scope, words, refusal, every read path verified, repair after a
+failed probe, fences against in-flight writes, the ledger after a restore, the backup timer,
+expiry and schedules — on the real worker, Temporal server and stores."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sqlite3
+import uuid
+from collections.abc import Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from temporalio.client import WorkflowFailureError
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.exceptions import ApplicationError
+from temporalio.testing import WorkflowEnvironment
+
+from memory.client import MemoryClient
+from memory.devserver import test_server_binary as time_skipping_server
+from memory.errors import FencedByDeletion, UnauthorizedNamespace
+from memory.models import DeletionReceipt, Principal, WriteRequest
+from memory.settings import Settings
+from memory.stores import Stores, open_stores
+from memory.write.extraction import RuleExtractor
+from memory.write.pipeline import decide
+from memory.write.stages import IdSource
+from memory.write.state import StoreView
+from tests.factories import BOT, NS, T0, USER
+
+LATER = T0 + timedelta(days=5)
+
+
+async def story(client: MemoryClient, thread: str) -> None:
+    """The seed's story: a preference said in a thread, an order complaint, a summary."""
+    client.register_principal(BOT)
+    await client.observe(USER, NS, "以后物流更新请优先短信通知", thread=thread, at=T0)
+    await client.observe(
+        USER,
+        NS,
+        "订单 ORD-A1B2C3D4 三天没发货，我要换货。",
+        thread=thread,
+        at=T0 + timedelta(minutes=1),
+    )
+    await client.observe(
+        USER, NS, "记住我喜欢周末送货", thread=thread, at=T0 + timedelta(minutes=2)
+    )
+    summary = await client.summarize(BOT.ref, thread, at=T0 + timedelta(minutes=5))
+    assert summary.content is not None
+    assert "短信" in summary.content
+
+
+def everything_said(client: MemoryClient, thread: str) -> str:
+    canonical = client.stores.canonical
+    texts = [m.text for m in canonical.thread_messages("shop-a", thread, include_erased=True)]
+    texts += [r.content for r in canonical.namespace_heads(NS) if r.status != "deleted"]
+    return "\n".join(texts)
+
+
+def assert_passed(receipt: DeletionReceipt) -> None:
+    failed = [p for p in receipt.probes if not p.passed]
+    assert receipt.verification_status == "passed", failed
+    probes = {p.probe for p in receipt.probes}
+    for expected in (
+        "canonical_by_id",
+        "canonical_by_key",
+        "keyword_search",
+        "vector_search",
+        "projection_rows",
+        "recall_as_owner",
+        "context_as_owner",
+        "recall_as_agent",
+        "context_as_agent",
+        "summaries",
+        "conversation_history",
+        "cache",
+    ):
+        assert expected in probes, expected
+
+
+async def test_forgetting_a_key_erases_it_where_it_is_said(client: MemoryClient) -> None:
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    await story(client, thread)
+    receipt = await client.forget(USER, {"text": "忘掉我的通知偏好", "namespace": NS}, at=LATER)
+    assert_passed(receipt)
+    assert receipt.resolved_scope is not None
+    assert receipt.resolved_scope.key == "notification.preference"
+    assert receipt.canonical_records >= 1
+    assert receipt.derived_records_invalidated >= 1
+    assert receipt.summaries_regenerated == 1
+    assert receipt.backup_retention_deadline == LATER + timedelta(days=30)
+    said = everything_said(client, thread)
+    assert "短信" not in said
+    assert "三天没发货" in said  # the rest of the thread is kept
+    assert "周末送货" in said
+    found = await client.recall(
+        BOT.ref, [NS], task="通知物流异常", query="短信 通知 偏好", at=LATER + timedelta(hours=1)
+    )
+    assert not any("短信" in m.content for m in found.memories)
+    verdict = found.verdict("notification.preference")
+    assert verdict is not None
+    assert verdict.state == "none_confirmed"
+    package = await client.build_context(
+        BOT.ref,
+        [NS],
+        "通知物流异常",
+        {"total_tokens": 8000},
+        thread=thread,
+        at=LATER + timedelta(hours=1),
+    )
+    assert "短信" not in package.text()
+    assert "周末送货" in package.text()
+
+
+@pytest.mark.parametrize(
+    ("scope", "gone", "kept"),
+    [
+        ({"subject_ref": "user:123"}, ["短信", "周末送货"], []),
+        ({"namespace": NS}, ["短信", "周末送货", "三天没发货"], []),
+        ({"source_ref": "msg://THREAD/3"}, ["周末送货"], ["短信", "三天没发货"]),
+        (
+            {"text": "Please forget how I like to be notified", "namespace": NS},
+            ["短信"],
+            ["周末送货"],
+        ),
+        (
+            {"text": "删除你记得的关于我的一切", "namespace": NS},
+            ["短信", "周末送货", "三天没发货"],
+            [],
+        ),
+    ],
+)
+async def test_every_scope(
+    client: MemoryClient, scope: dict[str, Any], gone: list[str], kept: list[str]
+) -> None:
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    await story(client, thread)
+    scope = {
+        k: (v.replace("THREAD", thread) if isinstance(v, str) else v) for k, v in scope.items()
+    }
+    receipt = await client.forget(USER, scope, at=LATER)
+    assert_passed(receipt)
+    said = everything_said(client, thread)
+    for text in gone:
+        assert text not in said, text
+    for text in kept:
+        assert text in said, text
+
+
+async def test_a_refused_request_deletes_nothing_and_is_audited(client: MemoryClient) -> None:
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    await story(client, thread)
+    before = everything_said(client, thread)
+    with pytest.raises(UnauthorizedNamespace):
+        await client.forget("user:shop-a/999", {"namespace": NS}, at=LATER)
+    with pytest.raises(UnauthorizedNamespace):
+        await client.forget(BOT.ref, {"namespace": NS, "key": "notification.preference"}, at=LATER)
+    assert everything_said(client, thread) == before
+    # the same request sent past the client's check is refused (and audited) by the workflow
+    raw = {"principal": BOT.ref, "tenant": "shop-a", "scope": {"namespace": NS}}
+    with pytest.raises(WorkflowFailureError) as info:
+        await client.temporal.execute_workflow(
+            "DeleteSubject",
+            raw,
+            id=f"delete/raw/{uuid.uuid4().hex}",
+            task_queue=client.settings.task_queue,
+        )
+    assert isinstance(info.value.cause, ApplicationError)
+    assert info.value.cause.type == "UnauthorizedNamespace"
+    trail = client.stores.canonical.audit_trail()
+    assert any(row["stage"] == "delete_authorize" and row["outcome"] == "refused" for row in trail)
+    assert everything_said(client, thread) == before
+
+
+class FlakyRemoval:
+    """A projection whose removals fail silently the first `misses` times (a lagging index)."""
+
+    def __init__(self, stores: Stores, misses: int) -> None:
+        self.inner = stores.projection
+        self.misses = misses
+        self.calls = 0
+        stores.projection = self
+
+    def remove(self, memory_ids: Sequence[str]) -> None:
+        self.calls += 1
+        if self.calls <= self.misses:
+            return
+        self.inner.remove(memory_ids)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+async def test_a_failed_verification_is_repaired_and_verified_again(client: MemoryClient) -> None:
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    await story(client, thread)
+    flaky = FlakyRemoval(client.stores, misses=1)
+    receipt = await client.forget(
+        USER, {"namespace": NS, "key": "notification.preference"}, at=LATER
+    )
+    assert flaky.calls >= 2  # removed again by the repair after the failed probe
+    assert_passed(receipt)
+
+
+async def test_a_receipt_never_says_passed_when_a_probe_failed(client: MemoryClient) -> None:
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    await story(client, thread)
+    FlakyRemoval(client.stores, misses=100)
+    receipt = await client.forget(
+        USER, {"namespace": NS, "key": "notification.preference"}, at=LATER
+    )
+    assert receipt.verification_status == "failed"
+    assert not all(p.passed for p in receipt.probes)
+    assert client.receipt(receipt.deletion_id).verification_status == "failed"
+
+
+async def test_a_repeated_request_attaches_and_the_receipt_is_queryable(
+    client: MemoryClient,
+) -> None:
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    await story(client, thread)
+    scope = {"namespace": NS, "key": "notification.preference"}
+    first, second = await asyncio.gather(
+        client.forget(USER, scope, at=LATER), client.forget(USER, scope, at=LATER)
+    )
+    assert first.deletion_id == second.deletion_id
+    handle = client.temporal.get_workflow_handle(first.workflow_id or "")
+    queried = await handle.query("receipt", result_type=DeletionReceipt)
+    assert queried.deletion_id == first.deletion_id
+
+
+def decided_before(stores: Stores, at: Any) -> Any:
+    user = Principal(type="user", tenant="shop-a", id="123")
+    request = WriteRequest(
+        principal=user.ref,
+        namespace=NS,
+        idempotency_key=uuid.uuid4().hex,
+        candidate={
+            "kind": "profile",
+            "key": "notification.preference",
+            "structured_value": {"channel": "sms"},
+            "content": "用户偏好短信通知",
+        },
+    )
+    return decide(
+        request,
+        user,
+        stores.policy,
+        StoreView(stores),
+        RuleExtractor(),
+        workflow_id="in-flight",
+        at=at,
+        ids=IdSource(seed=uuid.uuid4().hex),
+    )
+
+
+async def test_a_write_in_flight_cannot_bring_erased_data_back(client: MemoryClient) -> None:
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    stores = client.stores
+    # Decided (a NEW value) before anything was stored, then held up in flight.
+    in_flight = decided_before(stores, T0 - timedelta(minutes=1))
+    assert in_flight.outcomes[0].decision == "add"
+    await story(client, thread)
+    receipt = await client.forget(
+        USER, {"namespace": NS, "key": "notification.preference"}, at=LATER
+    )
+    assert_passed(receipt)
+    with pytest.raises(FencedByDeletion):
+        stores.canonical.commit(in_flight.plan(uuid.uuid4().hex))
+    assert stores.canonical.key_records([NS], ["notification.preference"], ["active"]) == []
+    # the user saying it again after the deletion is a new statement, and is kept
+    again = await client.observe(USER, NS, "以后还是短信通知我吧", at=LATER + timedelta(days=1))
+    assert again.outcomes[0].decision == "add"
+
+
+async def test_the_ledger_is_applied_again_after_a_restore(
+    temporal_env: WorkflowEnvironment, tmp_path: Path
+) -> None:
+    from memory.deletion import load_journal, reapply
+    from memory.worker import build_worker
+
+    data = tmp_path / "store"
+    settings = Settings(
+        data_dir=data, allow_clock_override=True, task_queue=f"restore-{uuid.uuid4().hex[:8]}"
+    )
+    backup = tmp_path / "backup"
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    stores = open_stores(settings)
+    async with build_worker(temporal_env.client, settings, stores):
+        client = MemoryClient(temporal_env.client, settings, stores)
+        await story(client, thread)
+        stores.close()
+        for name in ("canonical.db", "projection.db"):  # a consistent file backup
+            with sqlite3.connect(data / name) as db:
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        shutil.copytree(data, backup)
+        stores = open_stores(settings)
+        client = MemoryClient(temporal_env.client, settings, stores)
+    async with build_worker(temporal_env.client, settings, stores):
+        receipt = await client.forget(
+            USER, {"namespace": NS, "key": "notification.preference"}, at=LATER
+        )
+        assert_passed(receipt)
+    stores.close()
+    journal = settings.deletion_journal_file
+    assert journal.exists()
+    kept_journal = journal.read_text()
+    shutil.rmtree(data)
+    shutil.copytree(backup, data)  # restored from the backup taken before the deletion
+    journal.write_text(kept_journal)  # the journal lives apart from the database
+    restored = open_stores(settings)
+    client = MemoryClient(temporal_env.client, settings, restored)
+    assert "短信" in everything_said(client, thread)  # the restore brought it back
+    counts = reapply(restored, load_journal(journal), RuleExtractor())
+    assert counts["reapplied"] == 1
+    assert "短信" not in everything_said(client, thread)
+    assert restored.projection.state(receipt_memory_ids(restored, receipt)) == {}
+    assert reapply(restored, load_journal(journal), RuleExtractor())["reapplied"] == 0
+    restored.close()
+
+
+def receipt_memory_ids(stores: Stores, receipt: DeletionReceipt) -> list[str]:
+    (entry,) = [e for e in stores.canonical.ledger() if e.deletion_id == receipt.deletion_id]
+    return entry.memory_ids
+
+
+async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
+    from memory.worker import build_worker
+
+    env = await WorkflowEnvironment.start_time_skipping(
+        test_server_existing_path=str(time_skipping_server()),
+        data_converter=pydantic_data_converter,
+    )
+    settings = Settings(data_dir=tmp_path, allow_clock_override=True, task_queue="skip")
+    stores = open_stores(settings)
+    try:
+        async with build_worker(env.client, settings, stores):
+            client = MemoryClient(env.client, settings, stores)
+            client.search_attributes = False
+            with env.auto_time_skipping_disabled():  # the deletion itself runs in real time
+                await client.write(
+                    USER,
+                    NS,
+                    {
+                        "kind": "profile",
+                        "key": "profile.language",
+                        "structured_value": {"value": "en"},
+                        "content": "用英文回复",
+                    },
+                    at=T0,
+                )
+                receipt = await client.forget(
+                    USER, {"namespace": NS, "key": "profile.language"}, at=T0 + timedelta(days=1)
+                )
+            assert receipt.backup_status == "retained"
+            await env.sleep(timedelta(days=29))  # the durable timer has not fired yet
+            assert client.receipt(receipt.deletion_id).backup_status == "retained"
+            # Just past the deadline: once the timer has fired and the closing activity ran,
+            # the test server stops skipping, so any remainder of a sleep passes in real time.
+            await env.sleep(timedelta(days=1, seconds=1))
+            closer = env.client.get_workflow_handle(
+                f"backup-expiry/shop-a/{receipt.deletion_id}", result_type=DeletionReceipt
+            )
+            with env.auto_time_skipping_disabled():
+                closed = await closer.result()
+            assert closed.backup_status == "expired"
+            assert client.receipt(receipt.deletion_id).backup_status == "expired"
+    finally:
+        stores.close()
+        await env.shutdown()
+
+
+async def test_expiry_invalidates_unprojects_and_moves_the_cache(client: MemoryClient) -> None:
+    client.register_principal(BOT)
+    result = await client.write(
+        BOT.ref,
+        NS,
+        {
+            "kind": "episodic",
+            "content": "用户因超过72小时未发货申请退款，规则R001命中",
+            "source_type": "verified_tool_fact",
+            "source_refs": ["refund://RF-1"],
+            "subject_ref": "order:ORD-1",
+            "expires_at": (T0 + timedelta(days=10)).isoformat(),
+        },
+        at=T0,
+    )
+    memory_id = result.outcome.memory_id or ""
+    before = client.stores.canonical.generations([NS])[NS][0]
+    summary = await client.expire(at=T0 + timedelta(days=11))
+    assert summary.expired == 1
+    head = client.stores.canonical.head(memory_id)
+    assert head is not None
+    assert head.status == "invalidated"
+    assert client.stores.projection.state([memory_id]) == {}
+    assert client.stores.canonical.generations([NS])[NS][0] > before
+    again = await client.expire(at=T0 + timedelta(days=12))
+    assert again.expired == 0
+
+
+async def test_schedules_are_applied_idempotently(client: MemoryClient) -> None:
+    from memory.schedules import apply_schedules
+
+    first = await apply_schedules(client.temporal, client.settings, only=("ExpireMemories",))
+    second = await apply_schedules(client.temporal, client.settings, only=("ExpireMemories",))
+    assert first in ([("memory-expire", "created")], [("memory-expire", "updated")])
+    assert second == [("memory-expire", "updated")]
+    described = await client.temporal.get_schedule_handle("memory-expire").describe()
+    assert described.schedule.spec.intervals[0].every == timedelta(hours=1)
