@@ -591,7 +591,7 @@ def import_messages_command(
 @app.command()
 @guarded
 def bench(
-    what: Annotated[str, typer.Argument(help="write | background | recall | all")] = "all",
+    what: Annotated[str, typer.Argument(help="write | background | recall | delete | all")] = "all",
     writes: Annotated[int, typer.Option(help="measured writes per series")] = 200,
     sizes: Annotated[str, typer.Option(help="recall sizes, comma-separated")] = "1000,10000,100000",
     queries: Annotated[int, typer.Option(help="measured recalls per size")] = 200,
@@ -600,8 +600,10 @@ def bench(
     """Benchmarks with their baselines measured in the same run (medians, p95, ratios)."""
     from memory.bench import run_bench
 
-    if what not in ("write", "background", "recall", "all"):
-        raise InvalidInput("bench what must be write, background, recall or all", field="what")
+    if what not in ("write", "background", "recall", "delete", "all"):
+        raise InvalidInput(
+            "bench what must be write, background, recall, delete or all", field="what"
+        )
     size_list = [int(s) for s in sizes.split(",") if s.strip()]
     run(run_bench(settings(), what, writes=writes, sizes=size_list, queries=queries, out=out))
 

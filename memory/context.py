@@ -30,6 +30,7 @@ from pydantic import AwareDatetime, Field, model_validator
 from memory.errors import InvalidInput
 from memory.models import (
     READABLE_STATUSES,
+    ConversationMessage,
     KeyVerdict,
     Model,
     RecallQuery,
@@ -167,11 +168,19 @@ class ContextPackage(Model):
         return "\n".join(i.content for i in self.items if not i.omitted)
 
 
+ChangeReason = Literal["deleted", "superseded", "invalidated", "expired", "missing", "redacted"]
+
+
 class ChangedItem(Model):
-    memory_id: str
-    pinned_version: int
-    current_version: int | None
-    reason: Literal["deleted", "superseded", "invalidated", "expired", "missing"]
+    """An item of a package that no longer holds: a pinned memory version that is no longer
+    current, or a message of the conversation slice erased or redacted since."""
+
+    item_id: str | None = None
+    memory_id: str | None = None
+    message_ref: str | None = None
+    pinned_version: int | None = None
+    current_version: int | None = None
+    reason: ChangeReason
 
 
 class ContextValidation(Model):
@@ -321,7 +330,7 @@ class ContextBuilder:
             readable = [m for m in messages if principal.can_read(m.namespace) and m.at <= at]
             recent = readable[-shares.conversation_messages :]
             for message in recent:
-                conversation.add(f"[{message.speaker}] {message.text}", source_refs=[message.ref])
+                conversation.add(_message_line(message), source_refs=[message.ref])
 
         recall = self.reader.recall(
             RecallQuery(
@@ -374,13 +383,15 @@ class ContextBuilder:
     def validate(
         self, package: ContextPackage, *, now: datetime | None = None
     ) -> ContextValidation:
-        """Which pinned memories were since deleted, superseded, invalidated or expired."""
+        """Which pinned memories were since deleted, superseded, invalidated or expired, and
+        which messages of the conversation slice were since erased or redacted."""
         at = now or utcnow()
-        heads = self.reader.stores.canonical.heads(p.memory_id for p in package.pinned)
+        canonical = self.reader.stores.canonical
+        heads = canonical.heads(p.memory_id for p in package.pinned)
         changed: list[ChangedItem] = []
         for pin in package.pinned:
             head = heads.get(pin.memory_id)
-            reason: Literal["deleted", "superseded", "invalidated", "expired", "missing"] | None
+            reason: ChangeReason | None
             if head is None:
                 reason = "missing"
             elif head.status == "deleted":
@@ -402,7 +413,37 @@ class ContextBuilder:
                         reason=reason,
                     )
                 )
+        said = [i for i in package.items if i.kind == "conversation_slice" and not i.omitted]
+        if said and package.namespaces:
+            tenant = parse_namespace(package.namespaces[0]).tenant
+            refs = [r for i in said for r in i.source_refs]
+            messages = canonical.messages_by_refs(tenant, refs)
+            for item in said:
+                for ref in item.source_refs:
+                    message = messages.get(ref)
+                    if message is None:
+                        reason = "missing"
+                    elif message.status == "erased":
+                        reason = "deleted"
+                    elif not _still_says(item, _message_line(message)):
+                        reason = "redacted"
+                    else:
+                        continue
+                    changed.append(
+                        ChangedItem(item_id=item.item_id, message_ref=ref, reason=reason)
+                    )
         return ContextValidation(valid=not changed, changed=changed)
+
+
+def _message_line(message: ConversationMessage) -> str:
+    return f"[{message.speaker}] {message.text}"
+
+
+def _still_says(item: ContextItem, line: str) -> bool:
+    """Whether a (possibly truncated) item still shows what the source says now."""
+    return (
+        line.startswith(item.content.removesuffix("…")) if item.truncated else line == item.content
+    )
 
 
 def _memory_line(m: RetrievedMemory) -> str:

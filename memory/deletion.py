@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
+import ahocorasick
 from pydantic import Field
 
 from memory.context import ContextBudget, ContextBuilder, ContextRequest
@@ -73,10 +74,12 @@ def resolve_words(text: str, namespace: str) -> DeletionScope:
     if len(keys) == 1:
         return DeletionScope(namespace=namespace, key=keys[0])
     if len(keys) > 1:
-        # "忘掉我的通知偏好和联系时间": the first-named topic that is a preference wins only if
-        # the request is about preferences at all; otherwise ask for something precise.
-        first = min(keys, key=lambda k: _TOPICS[k].search(text).start())  # type: ignore[union-attr]
-        return DeletionScope(namespace=namespace, key=first)
+        # "忘掉我的通知偏好和联系时间": forgetting only one of them would look done and not be.
+        raise InvalidInput(
+            f"{text!r} asks to forget several things ({', '.join(sorted(keys))}); "
+            "send one request for each",
+            field="scope.text",
+        )
     raise InvalidInput(
         f"could not tell what {text!r} asks to forget; name a key, a subject or a source",
         field="scope.text",
@@ -354,9 +357,42 @@ def regenerate_summaries(
 # ------------------------------------------------------------------------------ verification
 
 
-def _contains_any(text: str, needles: Iterable[str]) -> bool:
-    flat = squash(text)
-    return any(n and n in flat for n in needles)
+#: Recall and context probes ask with at most this many of the erased texts (spread over the
+#: scope); every erased id is checked exhaustively by the store-level probes, and recall can
+#: only return what the canonical re-check confirms.
+READ_PATH_SAMPLE = 16
+_MIN_NEEDLE = 4
+
+
+class Needles:
+    """The erased texts, found by containment (without spacing or punctuation) in one pass over
+    a text however many there are (an Aho-Corasick automaton). Very short fragments ("好的")
+    would match unrelated speech; they are looked for by id only."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self._automaton: ahocorasick.Automaton | None = None
+        flats = {flat for flat in (squash(t) for t in texts) if len(flat) >= _MIN_NEEDLE}
+        if flats:
+            self._automaton = ahocorasick.Automaton()
+            for flat in flats:
+                self._automaton.add_word(flat, flat)
+            self._automaton.make_automaton()
+
+    def __bool__(self) -> bool:
+        return self._automaton is not None
+
+    def found_in(self, text: str) -> bool:
+        if self._automaton is None or not text:
+            return False
+        return next(self._automaton.iter(squash(text)), None) is not None
+
+
+def _spread(items: list[str], n: int) -> list[str]:
+    """At most `n` items, evenly spread over the list (deterministic)."""
+    if len(items) <= n:
+        return items
+    step = len(items) / n
+    return [items[int(i * step)] for i in range(n)]
 
 
 def verify_erased(
@@ -375,9 +411,7 @@ def verify_erased(
     canonical, projection = stores.canonical, stores.projection
     erased = set(resolved.all_memory_ids)
     texts = [str(p["content"]) for p in probes if p["content"]]
-    # Text matched by containment, without spacing or punctuation; very short fragments
-    # ("好的") would match unrelated speech, so they are looked for by id only.
-    needles = [n for n in (squash(t) for t in texts) if len(n) >= 4]
+    needles = Needles(texts)
     namespaces = resolved.namespaces
     results: list[ProbeResult] = []
 
@@ -386,9 +420,7 @@ def verify_erased(
 
     heads = canonical.heads(erased)
     leaked_heads = [m for m, r in heads.items() if r.status != "deleted" or r.content]
-    leaked_versions = [
-        m for m in erased for v in canonical.versions(m) if v.content or v.structured_value
-    ]
+    leaked_versions = canonical.unblanked(erased)
     probe(
         "canonical_by_id",
         len(leaked_heads) + len(leaked_versions),
@@ -397,16 +429,23 @@ def verify_erased(
     by_key = [
         r
         for r in canonical.key_records(namespaces, resolved.keys, READABLE_STATUSES)
-        if r.memory_id in erased or _contains_any(r.content, needles)
+        if r.memory_id in erased or needles.found_in(r.content)
     ]
     probe("canonical_by_key", len(by_key))
 
     tenant = parse_namespace(namespaces[0]).tenant if namespaces else requester.tenant
     wide = SearchFilters(tenant_id=tenant, namespaces=tuple(namespaces), statuses=None)
-    keyword_ids = {h.memory_id for t in texts for h in projection.keyword_search(t, wide, 50)}
+    # The keyword read path with a spread of the texts; then every indexed row of the scope
+    # is read and looked through for any of them.
+    keyword_ids = {
+        h.memory_id
+        for t in _spread(texts, READ_PATH_SAMPLE * 4)
+        for h in projection.keyword_search(t, wide, 50)
+    }
+    indexed = {m for m, text in projection.scan(wide) if m in erased or needles.found_in(text)}
     vector_ids = {
         h.memory_id
-        for v in (stores.embedder.embed(texts) if texts else [])
+        for v in (stores.embedder.embed(_spread(texts, READ_PATH_SAMPLE * 4)) if texts else [])
         for h in projection.vector_search(v, wide, 20)
     }
     found_heads = canonical.heads(keyword_ids | vector_ids)
@@ -415,12 +454,16 @@ def verify_erased(
         return sum(
             1
             for m in ids
-            if m in erased or (m in found_heads and _contains_any(found_heads[m].content, needles))
+            if m in erased or (m in found_heads and needles.found_in(found_heads[m].content))
         )
 
     probe("keyword_search", leaking(keyword_ids))
     probe("vector_search", leaking(vector_ids))
-    probe("projection_rows", len(projection.state(list(erased))))
+    probe(
+        "projection_rows",
+        len(set(projection.state(list(erased))) | indexed),
+        "no indexed row is an erased memory or holds an erased text",
+    )
 
     readers = [requester]
     for ns in {parse_namespace(n) for n in namespaces}:
@@ -439,7 +482,8 @@ def verify_erased(
         if not readable:
             continue
         leaked = 0
-        for text in texts or [""]:
+        asked = _spread(texts, READ_PATH_SAMPLE)
+        for text in asked or [""]:
             recall = reader.recall(
                 RecallQuery(
                     principal=who.ref,
@@ -454,11 +498,9 @@ def verify_erased(
                 use_cache=False,
             )
             leaked += sum(
-                1
-                for m in recall.memories
-                if m.memory_id in erased or _contains_any(m.content, needles)
+                1 for m in recall.memories if m.memory_id in erased or needles.found_in(m.content)
             )
-        probe(f"recall_as_{label}", leaked, who.ref)
+        probe(f"recall_as_{label}", leaked, f"{who.ref}; asked with {len(asked)} of {len(texts)}")
         threads = sorted({t.thread for t in resolved.summaries})
         package = builder.build(
             ContextRequest(
@@ -472,7 +514,7 @@ def verify_erased(
         )
         # The goal is the probe's own words: look everywhere else in the package.
         shown = "\n".join(i.content for i in package.items if i.kind != "current_goal")
-        probe(f"context_as_{label}", int(_contains_any(shown, needles)), who.ref)
+        probe(f"context_as_{label}", int(needles.found_in(shown)), who.ref)
 
     summaries = [
         r
@@ -480,9 +522,9 @@ def verify_erased(
         for r in canonical.namespace_heads(ns)
         if r.kind == "summary" and r.status in READABLE_STATUSES
     ]
-    probe("summaries", sum(1 for r in summaries if _contains_any(r.content, needles)))
+    probe("summaries", sum(1 for r in summaries if needles.found_in(r.content)))
     messages = [m for ns in namespaces for m in canonical.namespace_messages(ns)]
-    probe("conversation_history", sum(1 for m in messages if _contains_any(m.text, needles)))
+    probe("conversation_history", sum(1 for m in messages if needles.found_in(m.text)))
     now = canonical.generations(namespaces)
     stale = [ns for ns in namespaces if now[ns][0] <= generations_before.get(ns, 0)]
     probe("cache", len(stale), "every namespace's generation moved past the deletion")

@@ -89,6 +89,9 @@ _INSERT_VERSION = insert(memory_versions)
 _INSERT_HEAD = insert(memory_heads)
 _UPDATE_HEAD = update(memory_heads).where(memory_heads.c.memory_id == bindparam("b_memory_id"))
 _INSERT_SLOT = insert(key_slots)
+_ERASE_MESSAGE = update(conversation_messages).where(
+    conversation_messages.c.message_id == bindparam("b_message_id")
+)
 _ADVANCE_SLOT = update(key_slots).where(
     key_slots.c.namespace == bindparam("b_namespace"),
     key_slots.c.slot == bindparam("b_slot"),
@@ -392,6 +395,22 @@ class CanonicalStore:
                 .order_by(memory_versions.c.version)
             )
             return [_row_to_record(r) for r in rows]
+
+    def unblanked(self, memory_ids: Iterable[str]) -> set[str]:
+        """Of these memories, those with a version that still holds content or a value."""
+        ids = list(dict.fromkeys(memory_ids))
+        found: set[str] = set()
+        with self._read() as conn:
+            for i in range(0, len(ids), 500):
+                rows = conn.execute(
+                    select(
+                        memory_versions.c.memory_id,
+                        memory_versions.c.content,
+                        memory_versions.c.structured_value,
+                    ).where(memory_versions.c.memory_id.in_(ids[i : i + 500]))
+                )
+                found.update(r.memory_id for r in rows if r.content or r.structured_value)
+        return found
 
     def as_of(self, memory_ids: Iterable[str], recorded_by: datetime) -> dict[str, MemoryRecord]:
         """Each memory as the system knew it at `recorded_by` (absent if it did not know it yet)."""
@@ -833,6 +852,36 @@ class CanonicalStore:
 
     # ---------------------------------------------------------------------------- erasure
 
+    @staticmethod
+    def _move_slots(conn: Connection, slots: Sequence[tuple[str, str]], at: datetime) -> None:
+        """Advance each slot's version by one (creating those never written)."""
+        by_ns: dict[str, list[str]] = {}
+        for namespace, slot in slots:
+            by_ns.setdefault(namespace, []).append(slot)
+        for namespace, names in by_ns.items():
+            for i in range(0, len(names), 500):
+                chunk = names[i : i + 500]
+                existing = set(
+                    conn.execute(
+                        select(key_slots.c.slot).where(
+                            key_slots.c.namespace == namespace, key_slots.c.slot.in_(chunk)
+                        )
+                    ).scalars()
+                )
+                if existing:
+                    conn.execute(
+                        update(key_slots)
+                        .where(key_slots.c.namespace == namespace, key_slots.c.slot.in_(existing))
+                        .values(version=key_slots.c.version + 1, updated_at=at)
+                    )
+                missing = [
+                    {"namespace": namespace, "slot": s, "version": 1, "updated_at": at}
+                    for s in chunk
+                    if s not in existing
+                ]
+                if missing:
+                    conn.execute(_INSERT_SLOT, missing)
+
     def erase(
         self,
         deletion_id: str,
@@ -856,29 +905,32 @@ class CanonicalStore:
         slots: set[tuple[str, str]] = set()
         versions_erased = 0
         messages_erased = 0
+        probes: list[dict[str, Any]] = []
         with self._write() as conn:
-            rows = conn.execute(
-                select(memory_heads).where(memory_heads.c.memory_id.in_(list(memory_ids)))
-            ).all()
+            rows = [
+                r
+                for i in range(0, len(memory_ids), 500)
+                for r in conn.execute(
+                    select(memory_heads).where(
+                        memory_heads.c.memory_id.in_(list(memory_ids[i : i + 500]))
+                    )
+                )
+            ]
+            new_versions: list[dict[str, Any]] = []
             for row in rows:
                 namespaces.add(row.namespace)
                 if row.status == "deleted" and row.content == "":
                     continue
                 slots.add((row.namespace, slot_for(row.key, row.content_hash)))
-                conn.execute(
-                    insert(deletion_probes).values(
-                        deletion_id=deletion_id,
-                        memory_id=row.memory_id,
-                        namespace=row.namespace,
-                        key=row.key,
-                        content=row.content,
-                    )
+                probes.append(
+                    {
+                        "deletion_id": deletion_id,
+                        "memory_id": row.memory_id,
+                        "namespace": row.namespace,
+                        "key": row.key,
+                        "content": row.content,
+                    }
                 )
-                versions_erased += conn.execute(
-                    update(memory_versions)
-                    .where(memory_versions.c.memory_id == row.memory_id)
-                    .values(content="", structured_value=None, content_hash="erased")
-                ).rowcount
                 values = {name: getattr(row, name) for name in _RECORD_FIELDS}
                 values.update(
                     version=row.version + 1,
@@ -889,65 +941,82 @@ class CanonicalStore:
                     conflict_group=None,
                     recorded_at=at,
                 )
-                conn.execute(_INSERT_VERSION, {**values, "change": f"erased:{deletion_id}"})
-                conn.execute(_UPDATE_HEAD, {**values, "b_memory_id": row.memory_id})
+                new_versions.append(values)
                 erased.append((row.memory_id, row.version + 1))
-                versions_erased += 1
-            for m in messages:
-                current = conn.execute(
+            ids = [m for m, _ in erased]
+            for i in range(0, len(ids), 500):
+                versions_erased += conn.execute(
+                    update(memory_versions)
+                    .where(memory_versions.c.memory_id.in_(ids[i : i + 500]))
+                    .values(content="", structured_value=None, content_hash="erased")
+                ).rowcount
+            if new_versions:
+                conn.execute(
+                    _INSERT_VERSION,
+                    [{**v, "change": f"erased:{deletion_id}"} for v in new_versions],
+                )
+                conn.execute(
+                    _UPDATE_HEAD, [{**v, "b_memory_id": v["memory_id"]} for v in new_versions]
+                )
+                versions_erased += len(new_versions)
+            by_id = {m.message_id: m for m in messages}
+            current_messages = [
+                r
+                for i in range(0, len(by_id), 500)
+                for r in conn.execute(
                     select(conversation_messages).where(
-                        conversation_messages.c.message_id == m.message_id
+                        conversation_messages.c.message_id.in_(list(by_id)[i : i + 500])
                     )
-                ).first()
-                if current is None or current.status == "erased":
+                )
+            ]
+            message_updates: list[dict[str, Any]] = []
+            for current in sorted(current_messages, key=lambda r: r.message_id):
+                m = by_id[current.message_id]
+                if current.status == "erased":
                     continue
                 text = "" if m.new_text is None else m.new_text
                 if text == current.text:
                     continue
                 namespaces.add(current.namespace)
                 for part in m.erased_parts or [current.text]:
-                    conn.execute(
-                        insert(deletion_probes).values(
-                            deletion_id=deletion_id,
-                            memory_id=f"{m.message_id}#{messages_erased}",
-                            namespace=current.namespace,
-                            key=None,
-                            content=part,
-                        )
+                    probes.append(
+                        {
+                            "deletion_id": deletion_id,
+                            "memory_id": f"{m.message_id}#{messages_erased}",
+                            "namespace": current.namespace,
+                            "key": None,
+                            "content": part,
+                        }
                     )
                     messages_erased += 1
-                conn.execute(
-                    update(conversation_messages)
-                    .where(conversation_messages.c.message_id == m.message_id)
-                    .values(
-                        text=text,
-                        status="erased" if m.new_text is None else current.status,
-                        content_hash="erased" if m.new_text is None else content_hash(text),
-                    )
+                message_updates.append(
+                    {
+                        "b_message_id": m.message_id,
+                        "text": text,
+                        "status": "erased" if m.new_text is None else current.status,
+                        "content_hash": "erased" if m.new_text is None else content_hash(text),
+                    }
                 )
+            if message_updates:
+                conn.execute(_ERASE_MESSAGE, message_updates)
+            if probes:
+                conn.execute(insert(deletion_probes), probes)
             # In-flight writes decided before this moment may not write these slots again,
             # and plans made against the old slot versions must decide again.
-            for namespace, slot in sorted(slots):
-                moved = conn.execute(
-                    update(key_slots)
-                    .where(key_slots.c.namespace == namespace, key_slots.c.slot == slot)
-                    .values(version=key_slots.c.version + 1, updated_at=at)
-                ).rowcount
-                if not moved:
-                    conn.execute(
-                        _INSERT_SLOT,
-                        {"namespace": namespace, "slot": slot, "version": 1, "updated_at": at},
-                    )
-                _upsert(
-                    conn,
-                    deletion_fences,
-                    {
-                        "namespace": namespace,
-                        "slot": slot,
-                        "deletion_id": deletion_id,
-                        "committed_at": at,
-                    },
-                    keys=["namespace", "slot", "deletion_id"],
+            self._move_slots(conn, sorted(slots), at)
+            if slots:
+                fences = sqlite_insert if conn.dialect.name == "sqlite" else pg_insert
+                conn.execute(
+                    fences(deletion_fences).on_conflict_do_nothing(),
+                    [
+                        {
+                            "namespace": namespace,
+                            "slot": slot,
+                            "deletion_id": deletion_id,
+                            "committed_at": at,
+                        }
+                        for namespace, slot in sorted(slots)
+                    ],
                 )
             if ledger is not None:
                 entry = ledger.model_copy(

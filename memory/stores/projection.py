@@ -22,7 +22,7 @@ import math
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -90,6 +90,7 @@ class Projection(Protocol):
     def state(self, memory_ids: Sequence[str]) -> dict[str, ProjectedState]: ...
     def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]: ...
     def keyword_search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]: ...
+    def scan(self, filters: SearchFilters) -> Iterator[tuple[str, str]]: ...
     def vector_search(
         self, vector: npt.NDArray[np.float32], filters: SearchFilters, limit: int
     ) -> list[Hit]: ...
@@ -565,6 +566,21 @@ class EmbeddedProjection:
             params,
         ).fetchall()
         return [Hit(r[0], r[1], r[2], keyword_rank=rank) for rank, r in enumerate(rows, 1)]
+
+    def scan(self, filters: SearchFilters) -> Iterator[tuple[str, str]]:
+        """Every row of the filters' namespaces as (memory id, indexed text): deletion
+        verification looks for the erased texts in all of it (a trigram phrase query per text
+        costs more than reading the rows once)."""
+        if not filters.namespaces:
+            return
+        conn = self._conn()
+        table = self._ensure_fts(conn, filters.tenant_id)
+        marks = ",".join("?" * len(filters.namespaces))
+        yield from conn.execute(
+            f"SELECT p.memory_id, f.content FROM proj_memories p JOIN {table} f ON f.rowid = p.rid"
+            f" WHERE p.namespace IN ({marks})",
+            list(filters.namespaces),
+        )
 
     def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
         """Hybrid: vector and keyword rankings fused by reciprocal rank."""

@@ -115,6 +115,27 @@ async def test_forgetting_a_key_erases_it_where_it_is_said(client: MemoryClient)
     assert "周末送货" in package.text()
 
 
+async def test_a_package_built_before_the_deletion_is_reported(client: MemoryClient) -> None:
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    await story(client, thread)
+    package = await client.build_context(
+        BOT.ref, [NS], "通知物流异常", {"total_tokens": 8000}, thread=thread, at=LATER
+    )
+    assert "短信" in package.text()
+    assert client.validate_context(package).valid
+    await client.forget(USER, {"namespace": NS, "key": "notification.preference"}, at=LATER)
+    report = client.validate_context(package)
+    assert not report.valid
+    reasons = {
+        (c.reason, c.memory_id is not None, c.message_ref is not None) for c in report.changed
+    }
+    assert ("deleted", True, False) in reasons  # the pinned preference
+    assert ("deleted", False, True) in reasons  # the message that said it (all of it)
+    kept = [i for i in package.items if "周末送货" in i.content and i.kind == "conversation_slice"]
+    assert kept
+    assert all(c.item_id != kept[0].item_id for c in report.changed)
+
+
 @pytest.mark.parametrize(
     ("scope", "gone", "kept"),
     [
