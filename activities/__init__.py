@@ -58,7 +58,7 @@ def all_activities(
         WriteActivities(stores, settings),
         ReviewActivities(stores, settings),
         SummaryActivities(stores, settings, summarizer),
-        ProjectionActivities(stores),
+        ProjectionActivities(stores, settings),
         DeletionActivities(stores, settings),
     ]
     return [fn for group in groups for fn in group.activities()]

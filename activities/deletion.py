@@ -12,6 +12,7 @@ import structlog
 from temporalio import activity
 
 from activities import typed_errors
+from memory import metrics
 from memory.deletion import (
     ResolvedScope,
     authorize,
@@ -206,6 +207,8 @@ class DeletionActivities:
     @typed_errors
     def save_receipt(self, receipt: DeletionReceipt) -> None:
         self.stores.canonical.save_receipt(receipt, receipt.completed_at or receipt.requested_at)
+        if receipt.elapsed_seconds is not None:
+            metrics.DELETION_SECONDS.observe(receipt.elapsed_seconds)
         if receipt.verification_status == "passed":
             # Probe material (the erased text) is kept only as long as verification needs it.
             self.stores.canonical.drop_probes(receipt.deletion_id)

@@ -480,10 +480,63 @@ def expire() -> None:
     emit(run(_main()))
 
 
+@app.command()
+@guarded
+def relay() -> None:
+    """Apply the unprocessed outbox to the projection now (RelayOutbox); print the watermarks."""
+    from memory.client import MemoryClient
+
+    async def _main() -> Any:
+        client = await MemoryClient.connect(settings())
+        try:
+            return await client.relay()
+        finally:
+            client.close()
+
+    emit(run(_main()))
+
+
+@app.command()
+@guarded
+def repair(
+    full: Annotated[
+        bool, typer.Option(help="compare every record and index row, not only recent changes")
+    ] = False,
+) -> None:
+    """Run RepairProjections now and print what it compared and repaired."""
+    from memory.client import MemoryClient
+
+    async def _main() -> Any:
+        client = await MemoryClient.connect(settings())
+        try:
+            return await client.repair(full=full)
+        finally:
+            client.close()
+
+    emit(run(_main()))
+
+
+@app.command()
+@guarded
+def outbox() -> None:
+    """Outbox and projection watermarks, read from the canonical store."""
+    from memory.stores import open_stores
+
+    stores = open_stores(settings())
+    try:
+        status = stores.canonical.outbox_status()
+        marks = stores.canonical.watermarks(stores.projection.name)
+        emit(
+            {"outbox": status.model_dump(mode="json"), "watermarks": marks.model_dump(mode="json")}
+        )
+    finally:
+        stores.close()
+
+
 @schedules_app.command("apply")
 @guarded
 def schedules_apply() -> None:
-    """Create or update the expiry and repair schedules (idempotent)."""
+    """Create or update the relay, expiry and repair schedules (idempotent)."""
     from memory.orchestration import connect
     from memory.schedules import apply_schedules
 

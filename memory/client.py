@@ -30,6 +30,7 @@ from temporalio.common import (
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError
 
+from memory import metrics
 from memory.context import (
     ContextBudget,
     ContextBuilder,
@@ -57,6 +58,8 @@ from memory.models import (
     Principal,
     RecallQuery,
     RecallResult,
+    RepairReport,
+    RepairRequest,
     ReviewDecision,
     ReviewOutcome,
     ReviewRecord,
@@ -74,6 +77,7 @@ from memory.orchestration import (
     typed_error,
     write_workflow_id,
 )
+from memory.relay import RelayRequest, RelayResult
 from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
@@ -378,7 +382,8 @@ class MemoryClient:
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "recall") from None
-        return self.reader.recall(q)
+        with metrics.RECALL_SECONDS.time():
+            return self.reader.recall(q)
 
     async def build_context(
         self,
@@ -401,7 +406,8 @@ class MemoryClient:
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "context") from None
-        return self.contexts.build(request)
+        with metrics.CONTEXT_SECONDS.time():
+            return self.contexts.build(request)
 
     def validate_context(self, package: ContextPackage) -> ContextValidation:
         return self.contexts.validate(package)
@@ -504,6 +510,37 @@ class MemoryClient:
                 task_queue=self.settings.task_queue,
                 result_type=ExpireSummary,
                 execution_timeout=timedelta(hours=1),
+            )
+            return result
+        except (WorkflowFailureError, RPCError) as exc:
+            raise raise_typed(exc) from None
+
+    async def relay(self) -> RelayResult:
+        """Apply the unprocessed outbox to the projection now (RelayOutbox)."""
+        try:
+            result: RelayResult = await self.temporal.execute_workflow(
+                "RelayOutbox",
+                RelayRequest(),
+                id=f"sweep/relay/{uuid.uuid4().hex}",
+                task_queue=self.settings.task_queue,
+                result_type=RelayResult,
+                execution_timeout=timedelta(hours=1),
+            )
+            return result
+        except (WorkflowFailureError, RPCError) as exc:
+            raise raise_typed(exc) from None
+
+    async def repair(self, *, full: bool = False, at: datetime | None = None) -> RepairReport:
+        """Run RepairProjections now: what changed since the last repair, or everything."""
+        self._check_clock(at)
+        try:
+            result: RepairReport = await self.temporal.execute_workflow(
+                "RepairProjections",
+                RepairRequest(full=full, at=at),
+                id=f"sweep/repair/{uuid.uuid4().hex}",
+                task_queue=self.settings.task_queue,
+                result_type=RepairReport,
+                execution_timeout=timedelta(hours=6),
             )
             return result
         except (WorkflowFailureError, RPCError) as exc:

@@ -7,8 +7,15 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import Any
 
 import structlog
+from temporalio import activity
+from temporalio.worker import (
+    ActivityInboundInterceptor,
+    ExecuteActivityInput,
+    Interceptor,
+)
 
 
 def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
@@ -19,6 +26,8 @@ def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
     )
     shared: list[structlog.typing.Processor] = [
         structlog.contextvars.merge_contextvars,
+        # The SDK's workflow and activity loggers pass their ids as `extra`.
+        structlog.stdlib.ExtraAdder(),
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
@@ -44,3 +53,34 @@ def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
     # The Temporal SDK logs through stdlib logging; keep its noise at warning.
     logging.getLogger("temporalio").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+def tenant_of(workflow_id: str) -> str | None:
+    """Workflow ids are `{operation}/{tenant}/...` (see memory.orchestration)."""
+    parts = workflow_id.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] in _TENANT_SCOPED else None
+
+
+_TENANT_SCOPED = {"write", "batch", "review", "summarize", "delete", "backup-expiry"}
+
+
+class LogContext(Interceptor):
+    """Binds every log line of an activity to its ids and tenant (contextvars travel into the
+    thread that runs a synchronous activity). Never content or personal data."""
+
+    def intercept_activity(self, next: ActivityInboundInterceptor) -> ActivityInboundInterceptor:
+        return _BoundActivity(next)
+
+
+class _BoundActivity(ActivityInboundInterceptor):
+    async def execute_activity(self, input: ExecuteActivityInput) -> Any:
+        info = activity.info()
+        with structlog.contextvars.bound_contextvars(
+            activity_type=info.activity_type,
+            activity_id=info.activity_id,
+            attempt=info.attempt,
+            workflow_id=info.workflow_id,
+            run_id=info.workflow_run_id,
+            tenant=tenant_of(info.workflow_id or ""),
+        ):
+            return await super().execute_activity(input)

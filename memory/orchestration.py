@@ -13,6 +13,7 @@ from temporalio.client import Client, WorkflowFailureError
 from temporalio.common import SearchAttributeKey, SearchAttributePair, TypedSearchAttributes
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.exceptions import ApplicationError
+from temporalio.runtime import Runtime
 from temporalio.service import RPCError
 
 from memory.errors import ERROR_TYPES, MemoryServiceError, ServiceUnavailable
@@ -29,10 +30,11 @@ WRITE_EXECUTION_TIMEOUT = timedelta(days=30)
 DELETE_EXECUTION_TIMEOUT = timedelta(days=400)
 
 
-async def connect(settings: Settings) -> Client:
+async def connect(settings: Settings, runtime: Runtime | None = None) -> Client:
     try:
         return await Client.connect(
             settings.temporal_address,
+            runtime=runtime,
             namespace=settings.temporal_namespace,
             data_converter=pydantic_data_converter,
         )

@@ -35,6 +35,7 @@ class SweepSchedule:
 
 
 SCHEDULES = (
+    SweepSchedule("memory-relay", "RelayOutbox", timedelta(minutes=1), {}),
     SweepSchedule("memory-expire", "ExpireMemories", timedelta(hours=1), {}),
     SweepSchedule("memory-repair", "RepairProjections", timedelta(minutes=10), {}),
 )

@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     #: Logs: "console" (readable) or "json" (production).
     log_format: Literal["console", "json"] = "console"
     log_level: str = "INFO"
+    #: Port of the worker's Prometheus endpoint (`/metrics`); 0 turns it off.
+    metrics_port: int = Field(default=9464, ge=0, le=65535)
     #: Ports of the embedded Temporal dev server started by `memctl dev` / `memctl demo`.
     dev_server_port: int = Field(default=7233, ge=1, le=65535)
     dev_ui_port: int = Field(default=8233, ge=1, le=65535)

@@ -16,17 +16,21 @@ from typing import Any
 
 import structlog
 from temporalio.client import Client
+from temporalio.runtime import PrometheusConfig, Runtime, TelemetryConfig
 from temporalio.service import RPCError
 from temporalio.worker import Worker
 
 from activities import all_activities
-from memory.logs import configure_logging
+from memory import metrics
+from memory.logs import LogContext, configure_logging
 from memory.orchestration import SEARCH_ATTRIBUTES, connect
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.summary import Summarizer
 from workflows.delete_subject import CloseDeletionReceipt, DeleteSubject
 from workflows.expire_memories import ExpireMemories
+from workflows.relay_outbox import RelayOutbox
+from workflows.repair_projections import RepairProjections
 from workflows.review_memory import ReviewMemory
 from workflows.summarize_thread import SummarizeThread
 from workflows.write_batch import WriteBatch
@@ -40,6 +44,8 @@ WORKFLOWS: Sequence[type[Any]] = (
     DeleteSubject,
     CloseDeletionReceipt,
     ExpireMemories,
+    RelayOutbox,
+    RepairProjections,
 )
 
 log = structlog.get_logger("memory.worker")
@@ -58,6 +64,7 @@ def build_worker(
         task_queue=task_queue or settings.task_queue,
         workflows=list(WORKFLOWS),
         activities=all_activities(stores, settings, summarizer=summarizer),
+        interceptors=[LogContext()],
         # Activities are synchronous (SQLAlchemy, SQLite, numpy): they run on this pool.
         activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=16),
         max_concurrent_activities=16,
@@ -91,9 +98,27 @@ async def ensure_search_attributes(client: Client, namespace: str) -> None:
         log.warning("could not register search attributes", error=exc.message)
 
 
+def _metrics(settings: Settings, stores: Stores) -> Runtime | None:
+    """Serve `/metrics` (ours and the SDK's, whose exporter listens on a private port)."""
+    if not settings.metrics_port:
+        return None
+    sdk_port = metrics.free_port()
+    runtime = Runtime(
+        telemetry=TelemetryConfig(metrics=PrometheusConfig(bind_address=f"127.0.0.1:{sdk_port}"))
+    )
+    metrics.serve(
+        settings.metrics_port,
+        stores.canonical,
+        stores.projection.name,
+        sdk_url=f"http://127.0.0.1:{sdk_port}/metrics",
+    )
+    log.info("metrics served", port=settings.metrics_port, path="/metrics")
+    return runtime
+
+
 async def run_worker(settings: Settings, stop: asyncio.Event | None = None) -> None:
     stores = open_stores(settings)
-    client = await connect(settings)
+    client = await connect(settings, _metrics(settings, stores))
     await ensure_search_attributes(client, settings.temporal_namespace)
     worker = build_worker(client, settings, stores)
     log.info(

@@ -7,10 +7,13 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from temporalio import workflow
 from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError
 
-from memory.errors import from_validation_error
+with workflow.unsafe.imports_passed_through():
+    from memory.errors import from_validation_error
+    from memory.orchestration import OUTCOME, TENANT
 
 #: Local activities on the hot path: quick retries for passing store faults; domain errors are
 #: non-retryable and fail at once.
@@ -68,3 +71,13 @@ def parse_input(model: type[M], raw: M | dict[str, Any]) -> M:
             type="InvalidInput",
             non_retryable=True,
         ) from None
+
+
+def record_outcome(outcome: str) -> None:
+    """Set the `MemoryOutcome` search attribute (operators filter runs by it in the UI). Only
+    for runs started with the service's search attributes: a server without them registered
+    would fail the workflow task. Versioned, so that runs recorded before it still replay."""
+    if workflow.info().typed_search_attributes.get(TENANT) is None:
+        return
+    if workflow.patched("memory-outcome-search-attribute"):
+        workflow.upsert_search_attributes([OUTCOME.value_set(outcome[:200])])

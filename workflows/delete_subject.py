@@ -29,7 +29,14 @@ with workflow.unsafe.imports_passed_through():
     from activities.projection import ProjectInput, ProjectionActivities
     from memory.models import DeleteRequest, DeletionReceipt
     from memory.stores.canonical import EraseResult
-    from workflows import ACTIVITY_FAILURES, LOCAL_RETRY, LOCAL_TIMEOUT, parse_input, reraise_typed
+    from workflows import (
+        ACTIVITY_FAILURES,
+        LOCAL_RETRY,
+        LOCAL_TIMEOUT,
+        parse_input,
+        record_outcome,
+        reraise_typed,
+    )
 
 #: After a failed verification: repair, verify again, this many times at most.
 MAX_VERIFICATIONS = 3
@@ -112,6 +119,7 @@ class DeleteSubject:
             receipt.verification_status = "failed"  # never "passed" with a failed probe
 
         receipt.completed_at = workflow.now()
+        receipt.elapsed_seconds = (workflow.now() - workflow.info().start_time).total_seconds()
         self._receipt = receipt
         await self._local(DeletionActivities.save_receipt, receipt)
         if receipt.verification_status == "passed" and receipt.backup_retention_deadline:
@@ -127,6 +135,7 @@ class DeleteSubject:
                 id=f"backup-expiry/{receipt.tenant_id}/{receipt.deletion_id}",
                 parent_close_policy=ParentClosePolicy.ABANDON,
             )
+        record_outcome(receipt.verification_status)
         return receipt
 
     async def _local(self, activity: Any, arg: Any) -> Any:

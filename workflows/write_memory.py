@@ -30,6 +30,7 @@ with workflow.unsafe.imports_passed_through():
         LOCAL_TIMEOUT,
         error_type,
         parse_input,
+        record_outcome,
         reraise_typed,
     )
     from workflows.review_memory import open_reviews
@@ -87,6 +88,7 @@ class WriteMemory:
                 # the repair sweep projects them. Reads re-check canonical meanwhile.
                 workflow.logger.warning("projection failed after commit; left to the outbox relay")
         await open_reviews(decision, request)
+        record_outcome(",".join(sorted({o.decision for o in decision.outcomes})) or "none")
         return WriteResult(workflow_id=workflow_id, outcomes=decision.outcomes)
 
     async def _local(self, activity: Any, arg: Any) -> Any:

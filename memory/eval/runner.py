@@ -317,6 +317,9 @@ class _CaseRun:
     async def op_expire(self, index: str, step: Step, at: datetime) -> None:
         await self.client.expire(at=at)
 
+    async def op_repair(self, index: str, step: Step, at: datetime) -> None:
+        await self.client.repair(at=at)
+
     # ------------------------------------------------------------------------ summaries
 
     async def op_summarize(self, index: str, step: Step, at: datetime) -> None:

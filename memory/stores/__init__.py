@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import structlog
 
+from memory import metrics
 from memory.embedding import Embedder, default_embedder
 from memory.models import utcnow
 from memory.policy import Policy
@@ -33,12 +34,17 @@ class Stores:
         The commit is the durable part. If the projection fails, the result says so
         (`projected=False`) and the outbox keeps the events for the retry and the relay.
         """
-        result = self.canonical.commit(plan)
+        with metrics.COMMIT_SECONDS.time():
+            result = self.canonical.commit(plan)
+        if not result.replayed and plan.outcome is not None:
+            for outcome in plan.outcome.outcomes:
+                metrics.WRITES.labels(outcome.decision).inc()
         try:
             project(self.canonical, self.projection, result.memory_ids)
             self.canonical.mark_processed(result.outbox_seqs, utcnow())
             result.projected = True
         except Exception as exc:
+            metrics.PROJECTION_FAILURES.inc()
             log.warning("projection after commit failed", commit=plan.commit_id, error=repr(exc))
         return result
 

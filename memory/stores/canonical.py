@@ -75,6 +75,8 @@ from memory.stores.schema import (
     memory_outbox,
     memory_versions,
     principals,
+    projection_repairs,
+    projection_watermarks,
     reviews,
     write_outcomes,
 )
@@ -186,6 +188,51 @@ class OutboxEvent(Model):
     payload: dict[str, Any]
     created_at: AwareDatetime
     processed_at: AwareDatetime | None
+
+
+class Watermarks(Model):
+    """How far a projection has followed the outbox (event seqs), and the repair marks."""
+
+    projection: str
+    last_event_seen: int = 0
+    last_event_committed: int = 0
+    last_index_updated: int = 0
+    repair_seq: int = 0
+    repair_rid: int = 0
+    epoch: str | None = None
+    last_repair_at: AwareDatetime | None = None
+    last_full_repair_at: AwareDatetime | None = None
+
+
+class OutboxStatus(Model):
+    last_seq: int
+    unprocessed: int
+    #: The oldest unprocessed event (none: the outbox is drained).
+    oldest_unprocessed_seq: int | None
+    oldest_unprocessed_at: AwareDatetime | None
+
+
+class HeadDigest(Model):
+    """What a projection row is compared with: the head's version and hash, and whether it
+    should be projected at all."""
+
+    memory_id: str
+    tenant_id: str
+    namespace: str
+    version: int
+    content_hash: str
+    status: Status
+    has_content: bool
+    valid_from: AwareDatetime | None
+    valid_to: AwareDatetime | None
+    expires_at: AwareDatetime | None
+
+
+class RepairRecord(Model):
+    memory_id: str
+    namespace: str | None
+    reason: str
+    result: str
 
 
 class SlotState(Model):
@@ -726,6 +773,11 @@ class CanonicalStore:
             ],
         )
 
+    def bump_generations(self, namespaces: Iterable[str], at: datetime) -> None:
+        """Move these namespaces' cache generations (a repair changed what reads can find)."""
+        with self._write() as conn:
+            self._bump_generations(conn, namespaces, at)
+
     def _bump_generations(self, conn: Connection, namespaces: Iterable[str], at: datetime) -> None:
         """Every change to a namespace moves its generation (caches key on it) and its
         changed_at (the latest recorded time of a change)."""
@@ -795,6 +847,119 @@ class CanonicalStore:
             query = query.where(memory_outbox.c.processed_at.is_(None))
         with self._read() as conn:
             return [OutboxEvent.model_validate(dict(r._mapping)) for r in conn.execute(query)]
+
+    def outbox_status(self) -> OutboxStatus:
+        with self._read() as conn:
+            last = conn.execute(
+                select(func.coalesce(func.max(memory_outbox.c.seq), 0))
+            ).scalar_one()
+            pending = memory_outbox.c.processed_at.is_(None)
+            count = conn.execute(
+                select(func.count()).select_from(memory_outbox).where(pending)
+            ).scalar_one()
+            oldest = conn.execute(
+                select(memory_outbox.c.seq, memory_outbox.c.created_at)
+                .where(pending)
+                .order_by(memory_outbox.c.seq)
+                .limit(1)
+            ).first()
+        return OutboxStatus(
+            last_seq=last,
+            unprocessed=count,
+            oldest_unprocessed_seq=oldest.seq if oldest else None,
+            oldest_unprocessed_at=oldest.created_at if oldest else None,
+        )
+
+    def memories_changed_after(self, seq: int, limit: int) -> tuple[list[str], int]:
+        """Memories with an outbox event after `seq` (processed or not), up to `limit` events;
+        and the last seq read."""
+        with self._read() as conn:
+            rows = conn.execute(
+                select(memory_outbox.c.seq, memory_outbox.c.memory_id)
+                .where(memory_outbox.c.seq > seq)
+                .order_by(memory_outbox.c.seq)
+                .limit(limit)
+            ).all()
+        if not rows:
+            return [], seq
+        return list(dict.fromkeys(r.memory_id for r in rows)), rows[-1].seq
+
+    def watermarks(self, projection: str) -> Watermarks:
+        with self._read() as conn:
+            row = conn.execute(
+                select(projection_watermarks).where(
+                    projection_watermarks.c.projection == projection
+                )
+            ).first()
+        if row is None:
+            return Watermarks(projection=projection)
+        values = dict(row._mapping)
+        values.pop("updated_at")
+        return Watermarks.model_validate(values)
+
+    def save_watermarks(self, marks: Watermarks, at: datetime) -> None:
+        with self._write() as conn:
+            _upsert(
+                conn,
+                projection_watermarks,
+                {**marks.model_dump(), "updated_at": at},
+                keys=["projection"],
+            )
+
+    def record_repairs(
+        self, repair_id: str, projection: str, repairs: Sequence[RepairRecord], at: datetime
+    ) -> None:
+        if not repairs:
+            return
+        with self._write() as conn:
+            conn.execute(
+                insert(projection_repairs),
+                [
+                    {"repair_id": repair_id, "projection": projection, "at": at, **r.model_dump()}
+                    for r in repairs
+                ],
+            )
+
+    def repairs(self, repair_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+        query = select(projection_repairs).order_by(projection_repairs.c.id).limit(limit)
+        if repair_id is not None:
+            query = query.where(projection_repairs.c.repair_id == repair_id)
+        with self._read() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
+
+    _DIGEST_COLUMNS = (
+        memory_heads.c.memory_id,
+        memory_heads.c.tenant_id,
+        memory_heads.c.namespace,
+        memory_heads.c.version,
+        memory_heads.c.content_hash,
+        memory_heads.c.status,
+        (memory_heads.c.content != "").label("has_content"),
+        memory_heads.c.valid_from,
+        memory_heads.c.valid_to,
+        memory_heads.c.expires_at,
+    )
+
+    def head_digests(self, after: str | None, limit: int) -> list[HeadDigest]:
+        """Heads in memory id order after `after`: a full compare pages through these."""
+        query = select(*self._DIGEST_COLUMNS).order_by(memory_heads.c.memory_id).limit(limit)
+        if after is not None:
+            query = query.where(memory_heads.c.memory_id > after)
+        with self._read() as conn:
+            return [HeadDigest.model_construct(**r._mapping) for r in conn.execute(query)]
+
+    def head_digests_for(self, memory_ids: Iterable[str]) -> dict[str, HeadDigest]:
+        ids = list(dict.fromkeys(memory_ids))
+        out: dict[str, HeadDigest] = {}
+        with self._read() as conn:
+            for i in range(0, len(ids), 500):
+                rows = conn.execute(
+                    select(*self._DIGEST_COLUMNS).where(
+                        memory_heads.c.memory_id.in_(ids[i : i + 500])
+                    )
+                )
+                out.update((r.memory_id, HeadDigest.model_construct(**r._mapping)) for r in rows)
+        return out
 
     def mark_processed(self, seqs: Sequence[int], at: datetime) -> None:
         if not seqs:

@@ -22,6 +22,7 @@ import math
 import re
 import sqlite3
 import threading
+import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -33,7 +34,7 @@ import numpy.typing as npt
 
 from memory.embedding import Embedder, normalise_text
 from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord
-from memory.stores.canonical import CanonicalStore
+from memory.stores.canonical import CanonicalStore, HeadDigest
 
 SCHEMA_VERSION = "1"
 _RRF_K = 60.0
@@ -86,11 +87,21 @@ class Projection(Protocol):
         records: Sequence[MemoryRecord],
         vectors: npt.NDArray[np.float32] | None = None,
     ) -> None: ...
-    def remove(self, memory_ids: Sequence[str]) -> None: ...
+    def remove(self, memory_ids: Sequence[str], versions: Sequence[int] | None = None) -> None: ...
     def state(self, memory_ids: Sequence[str]) -> dict[str, ProjectedState]: ...
     def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]: ...
     def keyword_search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]: ...
     def scan(self, filters: SearchFilters) -> Iterator[tuple[str, str]]: ...
+    #: Changes when the index is created anew (empty): a repair then compares everything.
+    @property
+    def epoch(self) -> str: ...
+    def rows_in_order(
+        self, after: str | None, upto: str | None, limit: int
+    ) -> dict[str, ProjectedState]: ...
+    def rows_added_after(self, rid: int, limit: int) -> list[tuple[int, str]]: ...
+    def last_rid(self) -> int: ...
+    def expired_rows(self, at: datetime, limit: int) -> list[str]: ...
+    def applies(self, memory_ids: Sequence[str]) -> dict[tuple[str, int], int]: ...
     def vector_search(
         self, vector: npt.NDArray[np.float32], filters: SearchFilters, limit: int
     ) -> list[Hit]: ...
@@ -125,6 +136,27 @@ _SCHEMA = (
     CREATE INDEX IF NOT EXISTS ix_proj_tenant ON proj_memories(tenant_id)
     """,
     """
+    CREATE INDEX IF NOT EXISTS ix_proj_expires ON proj_memories(expires_at)
+    """,
+    # How many times each version was written to the index: the relay and repair skip what is
+    # already there, so every count stays 1 (the fault tests check it).
+    """
+    CREATE TABLE IF NOT EXISTS proj_applied (
+        memory_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        applies INTEGER NOT NULL,
+        PRIMARY KEY (memory_id, version)
+    )
+    """,
+    # The canonical version at which a memory left the index: an older version is never
+    # written back (a relay that read it before a deletion committed).
+    """
+    CREATE TABLE IF NOT EXISTS proj_removed (
+        memory_id TEXT PRIMARY KEY,
+        version INTEGER NOT NULL
+    )
+    """,
+    """
     CREATE TABLE IF NOT EXISTS proj_namespaces (
         namespace TEXT PRIMARY KEY,
         tenant_id TEXT NOT NULL,
@@ -134,31 +166,81 @@ _SCHEMA = (
 )
 
 
-def projectable(record: MemoryRecord | None) -> bool:
-    """Whether the projection holds a row for this canonical state (else it must hold none)."""
+class _Head(Protocol):
+    @property
+    def status(self) -> str: ...
+    @property
+    def valid_from(self) -> datetime | None: ...
+    @property
+    def valid_to(self) -> datetime | None: ...
+    @property
+    def expires_at(self) -> datetime | None: ...
+
+
+def projectable(record: MemoryRecord | HeadDigest | None, at: datetime | None = None) -> bool:
+    """Whether the projection holds a row for this canonical state (else it must hold none).
+    With `at`, a record already expired then is not held either (the repair sweep's clock)."""
+    if record is None:
+        return False
+    has_content = record.has_content if isinstance(record, HeadDigest) else record.content != ""
+    head: _Head = record
     return (
-        record is not None
-        and record.status in READABLE_STATUSES
-        and record.content != ""
-        and (
-            record.valid_to is None
-            or record.valid_from is None
-            or record.valid_to > record.valid_from
-        )
+        head.status in READABLE_STATUSES
+        and bool(has_content)
+        and (head.valid_to is None or head.valid_from is None or head.valid_to > head.valid_from)
+        and (at is None or head.expires_at is None or head.expires_at > at)
     )
 
 
-def project(canonical: CanonicalStore, projection: Projection, memory_ids: Iterable[str]) -> int:
-    """Make the projection equal to the current canonical state of these memories."""
+@dataclass
+class Projected:
+    """What `project` did: rows written, rows removed, and memories already as they should be."""
+
+    applied: int = 0
+    removed: int = 0
+    skipped: int = 0
+
+    @property
+    def changed(self) -> int:
+        return self.applied + self.removed
+
+
+def project(
+    canonical: CanonicalStore,
+    projection: Projection,
+    memory_ids: Iterable[str],
+    *,
+    at: datetime | None = None,
+) -> Projected:
+    """Make the projection equal to the current canonical state of these memories. What it
+    already holds (same version and content hash) is not written again, so applying an event
+    twice — a retried activity, the relay after a crash — changes nothing."""
     ids = list(dict.fromkeys(memory_ids))
-    heads = canonical.heads(ids)
-    keep = [heads[m] for m in ids if projectable(heads.get(m))]
-    drop = [m for m in ids if not projectable(heads.get(m))]
-    if keep:
-        projection.upsert(keep)
+    digests = canonical.head_digests_for(ids)
+    held = projection.state(ids)
+    write: list[str] = []
+    drop: list[str] = []
+    for memory_id in ids:
+        digest = digests.get(memory_id)
+        row = held.get(memory_id)
+        if projectable(digest, at):
+            assert digest is not None
+            if row is None or (row.version, row.content_hash) != (
+                digest.version,
+                digest.content_hash,
+            ):
+                write.append(memory_id)
+        elif row is not None:
+            drop.append(memory_id)
+    if write:
+        # Read again in full: a head that changed meanwhile is written as it is now, or not at
+        # all if it may no longer be held (the projection also refuses versions older than
+        # one it has held or removed, so a slower writer cannot bring back erased content).
+        heads = canonical.heads(write)
+        projection.upsert([heads[m] for m in write if projectable(heads.get(m), at)])
     if drop:
-        projection.remove(drop)
-    return len(ids)
+        projection.remove(drop, [digests[m].version if m in digests else 0 for m in drop])
+    return Projected(len(write), len(drop), len(ids) - len(write) - len(drop))
 
 
 def _ts(value: datetime | None) -> float | None:
@@ -227,6 +309,7 @@ class EmbeddedProjection:
         self._lock = threading.Lock()
         self._matrices: dict[str, _Matrix] = {}
         self._fts_known: set[str] = set()
+        self._epoch = ""
         self._init_schema()
 
     # ------------------------------------------------------------------------ connections
@@ -273,6 +356,8 @@ class EmbeddedProjection:
                 "INSERT OR REPLACE INTO proj_meta VALUES ('schema', ?), ('embedder', ?)",
                 (SCHEMA_VERSION, self.embedder.name),
             )
+            conn.execute("INSERT OR IGNORE INTO proj_meta VALUES ('epoch', ?)", (uuid.uuid4().hex,))
+            self._epoch = conn.execute("SELECT v FROM proj_meta WHERE k = 'epoch'").fetchone()[0]
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -324,9 +409,17 @@ class EmbeddedProjection:
             for record, vector in zip(records, vectors, strict=True):
                 fts = self._ensure_fts(conn, record.tenant_id)
                 old = conn.execute(
-                    "SELECT rid, namespace, tenant_id FROM proj_memories WHERE memory_id = ?",
+                    "SELECT rid, namespace, tenant_id, version FROM proj_memories"
+                    " WHERE memory_id = ?",
                     (record.memory_id,),
                 ).fetchone()
+                gone = conn.execute(
+                    "SELECT version FROM proj_removed WHERE memory_id = ?", (record.memory_id,)
+                ).fetchone()
+                if (old is not None and old[3] > record.version) or (
+                    gone is not None and gone[0] >= record.version
+                ):
+                    continue  # older than what the index has held or removed
                 values = (
                     record.version,
                     record.content_hash,
@@ -366,6 +459,11 @@ class EmbeddedProjection:
                     f"INSERT INTO {fts}(rowid, content) VALUES (?, ?)",
                     (rid, record.content),
                 )
+                conn.execute(
+                    "INSERT INTO proj_applied VALUES (?, ?, 1) ON CONFLICT(memory_id, version)"
+                    " DO UPDATE SET applies = applies + 1",
+                    (record.memory_id, record.version),
+                )
                 touched[record.namespace] = record.tenant_id
             self._bump(conn, touched)
             conn.execute("COMMIT")
@@ -373,13 +471,21 @@ class EmbeddedProjection:
             conn.execute("ROLLBACK")
             raise
 
-    def remove(self, memory_ids: Sequence[str]) -> None:
+    def remove(self, memory_ids: Sequence[str], versions: Sequence[int] | None = None) -> None:
+        """Remove these rows; with `versions` (the canonical versions that are not to be
+        held), remember them so that no older version is written back."""
         if not memory_ids:
             return
         conn = self._conn()
         conn.execute("BEGIN IMMEDIATE")
         try:
             touched: dict[str, str] = {}
+            if versions is not None:
+                conn.executemany(
+                    "INSERT INTO proj_removed VALUES (?, ?) ON CONFLICT(memory_id)"
+                    " DO UPDATE SET version = max(version, excluded.version)",
+                    [(m, v) for m, v in zip(memory_ids, versions, strict=True) if v > 0],
+                )
             for memory_id in memory_ids:
                 row = conn.execute(
                     "SELECT rid, namespace, tenant_id FROM proj_memories WHERE memory_id = ?",
@@ -421,6 +527,66 @@ class EmbeddedProjection:
                 chunk,
             ).fetchall()
             out.update({r[0]: ProjectedState(r[1], r[2], r[3]) for r in rows})
+        return out
+
+    @property
+    def epoch(self) -> str:
+        return self._epoch
+
+    def rows_in_order(
+        self, after: str | None, upto: str | None, limit: int
+    ) -> dict[str, ProjectedState]:
+        """Rows in memory id order with `after` < id ≤ `upto` (either bound open if None)."""
+        where, params = [], []
+        if after is not None:
+            where.append("memory_id > ?")
+            params.append(after)
+        if upto is not None:
+            where.append("memory_id <= ?")
+            params.append(upto)
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        rows = self._conn().execute(
+            "SELECT memory_id, version, content_hash, namespace FROM proj_memories"
+            f"{clause} ORDER BY memory_id LIMIT ?",
+            [*params, limit],
+        )
+        return {r[0]: ProjectedState(r[1], r[2], r[3]) for r in rows}
+
+    def rows_added_after(self, rid: int, limit: int) -> list[tuple[int, str]]:
+        """(row id, memory id) of rows written after row id `rid`, in row id order."""
+        return [
+            (r[0], r[1])
+            for r in self._conn().execute(
+                "SELECT rid, memory_id FROM proj_memories WHERE rid > ? ORDER BY rid LIMIT ?",
+                (rid, limit),
+            )
+        ]
+
+    def last_rid(self) -> int:
+        row = self._conn().execute("SELECT max(rid) FROM proj_memories").fetchone()
+        return int(row[0] or 0)
+
+    def expired_rows(self, at: datetime, limit: int) -> list[str]:
+        return [
+            r[0]
+            for r in self._conn().execute(
+                "SELECT memory_id FROM proj_memories WHERE expires_at <= ? LIMIT ?",
+                (at.timestamp(), limit),
+            )
+        ]
+
+    def applies(self, memory_ids: Sequence[str]) -> dict[tuple[str, int], int]:
+        ids = list(memory_ids)
+        out: dict[tuple[str, int], int] = {}
+        conn = self._conn()
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            rows = conn.execute(
+                "SELECT memory_id, version, applies FROM proj_applied"
+                f" WHERE memory_id IN ({','.join('?' * len(chunk))})",
+                chunk,
+            )
+            out.update({(r[0], r[1]): r[2] for r in rows})
         return out
 
     def _matrix(self, conn: sqlite3.Connection, namespace: str, rev: int) -> _Matrix:

@@ -315,6 +315,48 @@ deletion_fences = Table(
     Column("committed_at", UTCDateTime, nullable=False),
 )
 
+# How far each projection has followed the outbox: the highest event seq the relay read, the
+# highest committed, and the highest below which every event is applied; and the repair marks.
+projection_watermarks = Table(
+    "projection_watermarks",
+    metadata,
+    Column("projection", String(64), primary_key=True),
+    Column("last_event_seen", BigInteger, nullable=False),
+    Column("last_event_committed", BigInteger, nullable=False),
+    Column("last_index_updated", BigInteger, nullable=False),
+    #: The outbox seq and projection row id the last repair compared up to (incremental runs
+    #: start there).
+    Column("repair_seq", BigInteger, nullable=False),
+    Column("repair_rid", BigInteger, nullable=False),
+    #: The projection's epoch when the repair marks were set: a new (empty) index resets them.
+    Column("epoch", String(64)),
+    Column("last_repair_at", UTCDateTime),
+    Column("last_full_repair_at", UTCDateTime),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+# Every repair of a projection row: what was wrong (missing, stale, tombstoned, expired,
+# orphan), what was done, by which repair run. Ids only.
+projection_repairs = Table(
+    "projection_repairs",
+    metadata,
+    Column(
+        "id",
+        BigInteger().with_variant(Integer, "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    ),
+    Column("repair_id", String(128), nullable=False),
+    Column("projection", String(64), nullable=False),
+    Column("memory_id", String(64), nullable=False),
+    Column("namespace", String(256)),
+    Column("reason", String(32), nullable=False),
+    Column("result", String(32), nullable=False),
+    Column("at", UTCDateTime, nullable=False),
+    Index("ix_repairs_run", "repair_id"),
+    Index("ix_repairs_memory", "memory_id"),
+)
+
 __all__ = [
     "applied_commits",
     "audit_events",
@@ -331,6 +373,8 @@ __all__ = [
     "memory_versions",
     "metadata",
     "principals",
+    "projection_repairs",
+    "projection_watermarks",
     "reviews",
     "write_outcomes",
 ]

@@ -1,6 +1,6 @@
 """Record workflow histories for the replay tests.
 
-    uv run python -m tests.replay.record
+    uv run python -m tests.replay.record [SCENARIO ...]
 
 Run it only when a workflow changes on purpose (and version the change with workflow.patched
 where runs may be in flight); the replay test then proves the current code still replays every
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
@@ -24,7 +25,7 @@ from temporalio.testing import WorkflowEnvironment
 from activities.deletion import CloseReceiptInput
 from memory.client import MemoryClient
 from memory.devserver import temporal_binary
-from memory.models import DeletionReceipt, ExpireRequest, ExpireSummary
+from memory.models import DeletionReceipt, ExpireRequest, ExpireSummary, RepairReport, RepairRequest
 from memory.orchestration import SEARCH_ATTRIBUTES
 from memory.settings import Settings
 from memory.stores import open_stores
@@ -239,12 +240,46 @@ async def summaries(client: MemoryClient, temporal: Client) -> list[str]:
     return [first.workflow_id]
 
 
+async def projections(client: MemoryClient, temporal: Client) -> list[str]:
+    """A write and a deletion (outcome search attribute), the relay with events left behind, and
+    a full repair paged one row at a time so that it continues as new."""
+    written = await client.write(USER, NS, sms(), idempotency_key="rec-proj", at=T0)
+    gone = await client.forget(USER, {"subject_ref": "user:123"}, at=T0 + timedelta(days=1))
+    await client.write_batch(
+        [
+            client.write_request(
+                USER, NS, {"kind": "episodic", "content": f"用户咨询订单 ORD-{i} 的退款"}, at=T0
+            )
+            for i in range(24)
+        ]
+    )
+    # events a lost projection left behind: the index forgets two rows, the outbox is unprocessed
+    stores = client.stores
+    ids = [e.memory_id for e in stores.canonical.outbox_events(unprocessed_only=False, limit=100)][
+        -2:
+    ]
+    stores.projection.remove(ids)
+    await temporal.execute_workflow(
+        "RelayOutbox", {}, id="sweep/relay/rec", task_queue=client.settings.task_queue
+    )
+    stores.projection.remove(ids)
+    await temporal.execute_workflow(
+        "RepairProjections",
+        RepairRequest(full=True, at=T0 + timedelta(days=2), page_size=1, budget_pages=1),
+        id="sweep/repair/rec",
+        task_queue=client.settings.task_queue,
+        result_type=RepairReport,
+    )
+    return [written.workflow_id, str(gone.workflow_id), "sweep/relay/rec", "sweep/repair/rec"]
+
+
 SCENARIOS: dict[str, Scenario] = {
     "writes": writes,
     "deletions": deletions,
     "reviews": reviews,
     "summaries": summaries,
     "expiry": expiry,
+    "projections": projections,
 }
 
 
@@ -256,7 +291,9 @@ async def main() -> None:
         search_attributes=SEARCH_ATTRIBUTES,
     )
     try:
-        for name, scenario in SCENARIOS.items():
+        chosen = sys.argv[1:] or list(SCENARIOS)
+        for name in chosen:
+            scenario = SCENARIOS[name]
             data = Path(tempfile.mkdtemp())
             settings = Settings(data_dir=data, allow_clock_override=True, task_queue=f"rec-{name}")
             stores = open_stores(settings)
@@ -265,10 +302,16 @@ async def main() -> None:
                 ids = await scenario(client, env.client)
             stores.close()
             for workflow_id in ids:
-                history = await env.client.get_workflow_handle(workflow_id).fetch_history()
-                target = HISTORIES / f"{name}--{workflow_id.replace('/', '_')}.json"
-                target.write_text(json.dumps(json.loads(history.to_json()), indent=1))
-                print(f"recorded {target.name}")
+                # every run of the id: a workflow that continued as new has several
+                runs = [r async for r in env.client.list_workflows(f'WorkflowId="{workflow_id}"')]
+                runs.sort(key=lambda r: r.start_time)
+                for i, run in enumerate(runs):
+                    handle = env.client.get_workflow_handle(workflow_id, run_id=run.run_id)
+                    history = await handle.fetch_history()
+                    suffix = f"--run{i + 1}" if len(runs) > 1 else ""
+                    target = HISTORIES / f"{name}--{workflow_id.replace('/', '_')}{suffix}.json"
+                    target.write_text(json.dumps(json.loads(history.to_json()), indent=1))
+                    print(f"recorded {target.name}")
     finally:
         await env.shutdown()
 

@@ -205,11 +205,11 @@ class FlakyRemoval:
         self.calls = 0
         stores.projection = self
 
-    def remove(self, memory_ids: Sequence[str]) -> None:
+    def remove(self, memory_ids: Sequence[str], versions: Sequence[int] | None = None) -> None:
         self.calls += 1
         if self.calls <= self.misses:
             return
-        self.inner.remove(memory_ids)
+        self.inner.remove(memory_ids, versions)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
