@@ -116,6 +116,11 @@ class DeletionActivities:
         pending receipt. A refusal is audited and deletes nothing."""
         request = inp.request
         canonical = self.stores.canonical
+        before = canonical.deletion_started(inp.deletion_id)
+        if before is not None:
+            # A retry after this start committed (the worker died before the workflow heard
+            # of it): the scope stays what it was, even if the erase has emptied it since.
+            return StartedDeletion.model_validate(before)
         at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
         principal = canonical.get_principal(request.principal)
         resolved = resolve(self.stores, request.tenant, request.scope)
@@ -151,9 +156,12 @@ class DeletionActivities:
             backup_retention_deadline=at + self.stores.policy.backup.retention,
             workflow_id=inp.workflow_id,
         )
-        canonical.save_receipt(receipt, at)
         generations = {ns: g for ns, (g, _) in canonical.generations(resolved.namespaces).items()}
-        return StartedDeletion(receipt=receipt, resolved=resolved, generations=generations, at=at)
+        started = StartedDeletion(
+            receipt=receipt, resolved=resolved, generations=generations, at=at
+        )
+        canonical.save_receipt(receipt, at, started=started.model_dump(mode="json"))
+        return started
 
     @activity.defn(name="memory.erase_scope")
     @typed_errors

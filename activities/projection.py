@@ -80,12 +80,16 @@ class ProjectionActivities:
     @activity.defn(name="memory.project")
     @typed_errors
     def project_memories(self, inp: ProjectInput) -> int:
+        canonical = self.stores.canonical
+        # Events of these memories that an earlier attempt committed but never marked (its
+        # worker died): read before the heads are, so the projection below settles them too.
+        pending = canonical.unprocessed_seqs(inp.memory_ids)
         try:
-            done = project(self.stores.canonical, self.stores.projection, inp.memory_ids)
+            done = project(canonical, self.stores.projection, inp.memory_ids)
         except Exception:
             metrics.PROJECTION_FAILURES.inc()
             raise
-        self.stores.canonical.mark_processed(inp.outbox_seqs, utcnow())
+        canonical.mark_processed(sorted({*inp.outbox_seqs, *pending}), utcnow())
         return done.changed
 
     @activity.defn(name="memory.relay_outbox")

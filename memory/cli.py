@@ -502,9 +502,38 @@ def repair(
     full: Annotated[
         bool, typer.Option(help="compare every record and index row, not only recent changes")
     ] = False,
+    check: Annotated[
+        bool,
+        typer.Option(
+            help="only compare (reads the stores, changes nothing); exit status 1 if they differ"
+        ),
+    ] = False,
 ) -> None:
     """Run RepairProjections now and print what it compared and repaired."""
     from memory.client import MemoryClient
+
+    if check:
+        from collections import Counter
+
+        from memory.models import utcnow
+        from memory.repair import compare
+        from memory.stores import open_stores
+
+        stores = open_stores(settings())
+        try:
+            found = compare(stores, utcnow())
+        finally:
+            stores.close()
+        emit(
+            {
+                "differences": len(found),
+                "by_reason": dict(Counter(reason for _, reason in found)),
+                "first": [{"memory_id": m, "reason": r} for m, r in found[:20]],
+            }
+        )
+        if found:
+            raise typer.Exit(1)
+        return
 
     async def _main() -> Any:
         client = await MemoryClient.connect(settings())

@@ -13,7 +13,7 @@ the repair's clock), `orphan` (no canonical record at all).
 
 Two modes, both paged by a cursor (the workflow heartbeats it and continues as new):
 - incremental (the schedule): memories with outbox events since the last repair, index rows
-  added since the last repair, and rows expired by now;
+  written (added or overwritten) since the last repair, and rows expired by now;
 - full (`memctl repair --full`, or when the index is new): every canonical head and every index
   row, merged in memory id order.
 """
@@ -32,7 +32,7 @@ from memory.stores import Stores
 from memory.stores.canonical import HeadDigest, RepairRecord, Watermarks
 from memory.stores.projection import ProjectedState, projectable
 
-Phase = Literal["changed", "added", "expired", "all", "done"]
+Phase = Literal["changed", "written", "expired", "all", "done"]
 Reason = Literal["missing", "stale", "rolled_back", "tombstoned", "expired", "orphan"]
 
 #: Every reason, for metrics and reports.
@@ -46,12 +46,12 @@ class RepairCursor(Model):
     full: bool
     #: `all`: the last memory id compared.
     after: str | None = None
-    #: `changed`: the last outbox seq read; `added`: the last index row id read.
+    #: `changed`: the last outbox seq read; `written`: the last index write mark read.
     seq: int = 0
-    rid: int = 0
+    written: int = 0
     #: The marks when the repair started (incremental runs start after them).
     start_seq: int = 0
-    start_rid: int = 0
+    start_written: int = 0
 
 
 class RepairTotals(Model):
@@ -83,15 +83,15 @@ def begin(stores: Stores, *, full: bool) -> RepairCursor:
             phase="all",
             full=True,
             start_seq=stores.canonical.outbox_status().last_seq,
-            start_rid=stores.projection.last_rid(),
+            start_written=stores.projection.last_written(),
         )
     return RepairCursor(
         phase="changed",
         full=False,
         seq=marks.repair_seq,
-        rid=marks.repair_rid,
+        written=marks.repair_written,
         start_seq=marks.repair_seq,
-        start_rid=marks.repair_rid,
+        start_written=marks.repair_written,
     )
 
 
@@ -153,6 +153,38 @@ def fix(
     return records, len(ids)
 
 
+def _full_page(
+    stores: Stores, after: str | None, page_size: int
+) -> tuple[dict[str, HeadDigest], dict[str, ProjectedState], str | None]:
+    """Canonical heads and index rows after `after` in memory id order, up to the last id of
+    the page (None: the end)."""
+    heads = stores.canonical.head_digests(after, page_size)
+    last = heads[-1].memory_id if len(heads) == page_size else None
+    cap = 10 * page_size
+    rows = stores.projection.rows_in_order(after, last, cap)
+    if len(rows) == cap:
+        # Far more index rows than heads in this range (orphans): stop the page there.
+        last = max(rows) if last is None else min(last, max(rows))
+    digests = {d.memory_id: d for d in heads if last is None or d.memory_id <= last}
+    return digests, rows, last
+
+
+def compare(stores: Stores, at: datetime, page_size: int = 5000) -> list[tuple[str, Reason]]:
+    """Every difference between the projection and the canonical store, changing nothing: the
+    check a repair would act on (tests and `memctl repair --check` use it)."""
+    found: list[tuple[str, Reason]] = []
+    after: str | None = None
+    while True:
+        digests, rows, last = _full_page(stores, after, page_size)
+        for memory_id in sorted({*digests, *rows}):
+            reason = classify(digests.get(memory_id), rows.get(memory_id), at)
+            if reason is not None:
+                found.append((memory_id, reason))
+        if last is None:
+            return found
+        after = last
+
+
 class RepairPage(Model):
     cursor: RepairCursor
     totals: RepairTotals
@@ -164,14 +196,7 @@ def step(stores: Stores, cursor: RepairCursor, at: datetime, page_size: int) -> 
     canonical, projection = stores.canonical, stores.projection
     ids: list[str]
     if cursor.phase == "all":
-        heads = canonical.head_digests(cursor.after, page_size)
-        last = heads[-1].memory_id if len(heads) == page_size else None
-        cap = 10 * page_size
-        rows = projection.rows_in_order(cursor.after, last, cap)
-        if len(rows) == cap:
-            # Far more index rows than heads in this range (orphans): stop the page there.
-            last = max(rows) if last is None else min(last, max(rows))
-        digests = {d.memory_id: d for d in heads if last is None or d.memory_id <= last}
+        digests, rows, last = _full_page(stores, cursor.after, page_size)
         ids = sorted({*digests, *rows})
         next_cursor = (
             cursor.model_copy(update={"after": last})
@@ -181,13 +206,13 @@ def step(stores: Stores, cursor: RepairCursor, at: datetime, page_size: int) -> 
     elif cursor.phase == "changed":
         ids, seq = canonical.memories_changed_after(cursor.seq, page_size)
         digests, rows = canonical.head_digests_for(ids), projection.state(ids)
-        next_cursor = cursor.model_copy(update={"seq": seq} if ids else {"phase": "added"})
-    elif cursor.phase == "added":
-        added = projection.rows_added_after(cursor.rid, page_size)
-        ids = [m for _, m in added]
+        next_cursor = cursor.model_copy(update={"seq": seq} if ids else {"phase": "written"})
+    elif cursor.phase == "written":
+        written = projection.rows_written_after(cursor.written, page_size)
+        ids = [m for _, m in written]
         digests, rows = canonical.head_digests_for(ids), projection.state(ids)
         next_cursor = cursor.model_copy(
-            update={"rid": added[-1][0]} if added else {"phase": "expired"}
+            update={"written": written[-1][0]} if written else {"phase": "expired"}
         )
     elif cursor.phase == "expired":
         ids = projection.expired_rows(at, page_size)
@@ -244,7 +269,9 @@ def finish(stores: Stores, cursor: RepairCursor, at: datetime) -> Watermarks:
 
     marks = update_watermarks(stores, at=at)
     marks.repair_seq = cursor.start_seq if cursor.full else max(cursor.seq, cursor.start_seq)
-    marks.repair_rid = cursor.start_rid if cursor.full else max(cursor.rid, cursor.start_rid)
+    marks.repair_written = (
+        cursor.start_written if cursor.full else max(cursor.written, cursor.start_written)
+    )
     marks.epoch = stores.projection.epoch
     marks.last_repair_at = at
     if cursor.full:

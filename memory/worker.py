@@ -116,8 +116,11 @@ def _metrics(settings: Settings, stores: Stores) -> Runtime | None:
     return runtime
 
 
-async def run_worker(settings: Settings, stop: asyncio.Event | None = None) -> None:
-    stores = open_stores(settings)
+async def run_worker(
+    settings: Settings, stop: asyncio.Event | None = None, stores: Stores | None = None
+) -> None:
+    """Run the worker until `stop` is set; it closes the stores (opened here unless given)."""
+    stores = stores or open_stores(settings)
     client = await connect(settings, _metrics(settings, stores))
     await ensure_search_attributes(client, settings.temporal_namespace)
     worker = build_worker(client, settings, stores)

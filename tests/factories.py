@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import uuid
 from datetime import UTC, datetime
 from typing import Any
@@ -94,3 +95,28 @@ def email(**over: Any) -> dict[str, Any]:
         "content": "用户偏好邮件通知",
         **over,
     }
+
+
+_PRODUCTS = (
+    "耳机",
+    "冰箱",
+    "洗衣机",
+    "手机壳",
+    "电饭煲",
+    "台灯",
+    "运动鞋",
+    "羽绒服",
+    "咖啡机",
+    "行李箱",
+)
+_ISSUES = ("左边没有声音", "发货太慢", "少发了配件", "包装破损", "颜色不对", "无法开机", "尺码偏小")
+_FILLER = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指"
+
+
+def episode(i: int) -> dict[str, Any]:
+    """The i-th of many distinct episodic memories: far enough apart (cosine < 0.8 in the
+    default embedder) that the pipeline never takes two of them for near-duplicates."""
+    rng = random.Random(i)
+    tail = "".join(rng.choice(_FILLER) for _ in range(10))
+    text = f"用户说{_PRODUCTS[i % len(_PRODUCTS)]}{_ISSUES[i % len(_ISSUES)]}，{tail}"
+    return {"kind": "episodic", "content": text}

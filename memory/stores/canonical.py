@@ -198,7 +198,7 @@ class Watermarks(Model):
     last_event_committed: int = 0
     last_index_updated: int = 0
     repair_seq: int = 0
-    repair_rid: int = 0
+    repair_written: int = 0
     epoch: str | None = None
     last_repair_at: AwareDatetime | None = None
     last_full_repair_at: AwareDatetime | None = None
@@ -961,6 +961,20 @@ class CanonicalStore:
                 out.update((r.memory_id, HeadDigest.model_construct(**r._mapping)) for r in rows)
         return out
 
+    def unprocessed_seqs(self, memory_ids: Iterable[str]) -> list[int]:
+        """Unprocessed outbox events of these memories."""
+        ids = list(dict.fromkeys(memory_ids))
+        out: list[int] = []
+        with self._read() as conn:
+            for i in range(0, len(ids), 500):
+                out += conn.execute(
+                    select(memory_outbox.c.seq).where(
+                        memory_outbox.c.memory_id.in_(ids[i : i + 500]),
+                        memory_outbox.c.processed_at.is_(None),
+                    )
+                ).scalars()
+        return sorted(out)
+
     def mark_processed(self, seqs: Sequence[int], at: datetime) -> None:
         if not seqs:
             return
@@ -1571,8 +1585,10 @@ class CanonicalStore:
 
     # ---------------------------------------------------------------------------- receipts
 
-    def save_receipt(self, receipt: DeletionReceipt, at: datetime) -> None:
-        values = {
+    def save_receipt(
+        self, receipt: DeletionReceipt, at: datetime, *, started: dict[str, Any] | None = None
+    ) -> None:
+        values: dict[str, Any] = {
             "tenant_id": receipt.tenant_id,
             "scope_fingerprint": receipt.scope.fingerprint(),
             "verification_status": receipt.verification_status,
@@ -1580,6 +1596,8 @@ class CanonicalStore:
             "updated_at": at,
             "receipt": receipt.model_dump(mode="json"),
         }
+        if started is not None:
+            values["started"] = started
         with self._write() as conn:
             _upsert(
                 conn,
@@ -1587,6 +1605,16 @@ class CanonicalStore:
                 {"deletion_id": receipt.deletion_id, **values},
                 keys=["deletion_id"],
             )
+
+    def deletion_started(self, deletion_id: str) -> dict[str, Any] | None:
+        """What a deletion resolved when it started (None: it has not started)."""
+        with self._read() as conn:
+            value: dict[str, Any] | None = conn.execute(
+                select(deletion_receipts.c.started).where(
+                    deletion_receipts.c.deletion_id == deletion_id
+                )
+            ).scalar()
+        return value
 
     def get_receipt(self, deletion_id: str) -> DeletionReceipt:
         with self._read() as conn:

@@ -33,10 +33,10 @@ import numpy as np
 import numpy.typing as npt
 
 from memory.embedding import Embedder, normalise_text
-from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord
+from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord, utcnow
 from memory.stores.canonical import CanonicalStore, HeadDigest
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 _RRF_K = 60.0
 #: How many postings a keyword query may score (see `_selective_terms`).
 _KEYWORD_POSTINGS_BUDGET = 400
@@ -98,8 +98,8 @@ class Projection(Protocol):
     def rows_in_order(
         self, after: str | None, upto: str | None, limit: int
     ) -> dict[str, ProjectedState]: ...
-    def rows_added_after(self, rid: int, limit: int) -> list[tuple[int, str]]: ...
-    def last_rid(self) -> int: ...
+    def rows_written_after(self, written: int, limit: int) -> list[tuple[int, str]]: ...
+    def last_written(self) -> int: ...
     def expired_rows(self, at: datetime, limit: int) -> list[str]: ...
     def applies(self, memory_ids: Sequence[str]) -> dict[tuple[str, int], int]: ...
     def vector_search(
@@ -126,8 +126,14 @@ _SCHEMA = (
         expires_at REAL,
         recorded_at REAL NOT NULL,
         content TEXT NOT NULL,
-        embedding BLOB NOT NULL
+        embedding BLOB NOT NULL,
+        -- when the row was last written (a counter kept in proj_meta): an incremental repair
+        -- compares the rows written since the last one, new or overwritten alike
+        written INTEGER NOT NULL
     )
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS ix_proj_written ON proj_memories(written)
     """,
     """
     CREATE INDEX IF NOT EXISTS ix_proj_ns ON proj_memories(namespace)
@@ -241,6 +247,21 @@ def project(
     if drop:
         projection.remove(drop, [digests[m].version if m in digests else 0 for m in drop])
     return Projected(len(write), len(drop), len(ids) - len(write) - len(drop))
+
+
+def settle(
+    canonical: CanonicalStore, projection: Projection, memory_ids: Iterable[str | None]
+) -> int:
+    """Project these memories if outbox events of theirs are still pending, and mark those
+    processed; how many events were pending. For a write found already decided: the run that
+    committed it may have died before projecting (the events are read before the heads, so an
+    event committed meanwhile stays pending for its own writer or the relay)."""
+    ids = [m for m in dict.fromkeys(memory_ids) if m]
+    seqs = canonical.unprocessed_seqs(ids) if ids else []
+    if seqs:
+        project(canonical, projection, ids)
+        canonical.mark_processed(seqs, utcnow())
+    return len(seqs)
 
 
 def _ts(value: datetime | None) -> float | None:
@@ -357,6 +378,7 @@ class EmbeddedProjection:
                 (SCHEMA_VERSION, self.embedder.name),
             )
             conn.execute("INSERT OR IGNORE INTO proj_meta VALUES ('epoch', ?)", (uuid.uuid4().hex,))
+            conn.execute("INSERT OR IGNORE INTO proj_meta VALUES ('written', '0')")
             self._epoch = conn.execute("SELECT v FROM proj_meta WHERE k = 'epoch'").fetchone()[0]
             conn.execute("COMMIT")
         except BaseException:
@@ -406,6 +428,7 @@ class EmbeddedProjection:
         conn.execute("BEGIN IMMEDIATE")
         try:
             touched: dict[str, str] = {}
+            written = int(conn.execute("SELECT v FROM proj_meta WHERE k = 'written'").fetchone()[0])
             for record, vector in zip(records, vectors, strict=True):
                 fts = self._ensure_fts(conn, record.tenant_id)
                 old = conn.execute(
@@ -435,13 +458,15 @@ class EmbeddedProjection:
                     record.recorded_at.timestamp(),
                     record.content,
                     vector.astype(np.float32).tobytes(),
+                    written + 1,
                 )
+                written += 1
                 if old is None:
                     rid = conn.execute(
                         "INSERT INTO proj_memories (version, content_hash, tenant_id, namespace,"
                         " kind, key, status, sensitivity, valid_from, valid_to, expires_at,"
-                        " recorded_at, content, embedding, memory_id)"
-                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        " recorded_at, content, embedding, written, memory_id)"
+                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                         (*values, record.memory_id),
                     ).lastrowid
                 else:
@@ -450,8 +475,8 @@ class EmbeddedProjection:
                     conn.execute(
                         "UPDATE proj_memories SET version=?, content_hash=?, tenant_id=?,"
                         " namespace=?, kind=?, key=?, status=?, sensitivity=?, valid_from=?,"
-                        " valid_to=?, expires_at=?, recorded_at=?, content=?, embedding=?"
-                        " WHERE rid=?",
+                        " valid_to=?, expires_at=?, recorded_at=?, content=?, embedding=?,"
+                        " written=? WHERE rid=?",
                         (*values, rid),
                     )
                     conn.execute(f"DELETE FROM {_fts_table(old[2])} WHERE rowid = ?", (rid,))
@@ -465,6 +490,7 @@ class EmbeddedProjection:
                     (record.memory_id, record.version),
                 )
                 touched[record.namespace] = record.tenant_id
+            conn.execute("UPDATE proj_meta SET v = ? WHERE k = 'written'", (str(written),))
             self._bump(conn, touched)
             conn.execute("COMMIT")
         except BaseException:
@@ -552,19 +578,21 @@ class EmbeddedProjection:
         )
         return {r[0]: ProjectedState(r[1], r[2], r[3]) for r in rows}
 
-    def rows_added_after(self, rid: int, limit: int) -> list[tuple[int, str]]:
-        """(row id, memory id) of rows written after row id `rid`, in row id order."""
+    def rows_written_after(self, written: int, limit: int) -> list[tuple[int, str]]:
+        """(write mark, memory id) of rows written (added or overwritten) after mark
+        `written`, in write order."""
         return [
             (r[0], r[1])
             for r in self._conn().execute(
-                "SELECT rid, memory_id FROM proj_memories WHERE rid > ? ORDER BY rid LIMIT ?",
-                (rid, limit),
+                "SELECT written, memory_id FROM proj_memories WHERE written > ?"
+                " ORDER BY written LIMIT ?",
+                (written, limit),
             )
         ]
 
-    def last_rid(self) -> int:
-        row = self._conn().execute("SELECT max(rid) FROM proj_memories").fetchone()
-        return int(row[0] or 0)
+    def last_written(self) -> int:
+        row = self._conn().execute("SELECT v FROM proj_meta WHERE k = 'written'").fetchone()
+        return int(row[0])
 
     def expired_rows(self, at: datetime, limit: int) -> list[str]:
         return [

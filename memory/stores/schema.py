@@ -137,6 +137,7 @@ memory_outbox = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("processed_at", UTCDateTime),
     Index("ix_outbox_unprocessed", "processed_at", "seq"),
+    Index("ix_outbox_memory", "memory_id", "processed_at"),
 )
 
 audit_events = Table(
@@ -186,6 +187,9 @@ deletion_receipts = Table(
     Column("requested_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
     Column("receipt", Json, nullable=False),
+    # What the deletion resolved when it started, so that a retried start (a worker killed
+    # after the erase) goes on with the same scope instead of resolving what is left.
+    Column("started", Json),
     Index("ix_receipts_scope", "tenant_id", "scope_fingerprint"),
 )
 
@@ -327,7 +331,7 @@ projection_watermarks = Table(
     #: The outbox seq and projection row id the last repair compared up to (incremental runs
     #: start there).
     Column("repair_seq", BigInteger, nullable=False),
-    Column("repair_rid", BigInteger, nullable=False),
+    Column("repair_written", BigInteger, nullable=False),
     #: The projection's epoch when the repair marks were set: a new (empty) index resets them.
     Column("epoch", String(64)),
     Column("last_repair_at", UTCDateTime),

@@ -18,7 +18,7 @@ from pydantic import Field
 from memory.errors import MemoryServiceError, PolicyRefusal, VersionConflict
 from memory.models import AuditEvent, CandidateOutcome, Model, Principal, WriteRequest, utcnow
 from memory.stores import Stores
-from memory.stores.projection import project
+from memory.stores.projection import project, settle
 from memory.write.extraction import Extractor
 from memory.write.pipeline import WriteDecision, decide
 from memory.write.stages import IdSource, check_write_allowed, effective_time
@@ -70,6 +70,12 @@ def decide_request(
     principal = authorize(stores, request, workflow_id, at)
     stored = stores.canonical.write_outcome(principal.tenant, request.idempotency_key)
     if stored is not None:
+        # Decided before — by this run, if its worker died after the commit: what it committed
+        # reaches the index now rather than at the next relay.
+        try:
+            settle(stores.canonical, stores.projection, [o.memory_id for o in stored.outcomes])
+        except Exception as exc:  # the index is down: the relay settles them later
+            log.warning("projection of a replayed write failed", error=repr(exc))
         return WriteDecision(
             workflow_id=stored.workflow_id,
             tenant_id=principal.tenant,

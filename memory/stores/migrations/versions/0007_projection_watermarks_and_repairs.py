@@ -1,4 +1,4 @@
-"""projection watermarks and repairs
+"""projection watermarks and repairs; outbox events by memory; a deletion's resolved scope
 
 Revision ID: 0007
 Revises: 0006
@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.dialects import postgresql
 
 revision: str = "0007"
 down_revision: str | None = "0006"
@@ -17,6 +18,7 @@ depends_on: str | Sequence[str] | None = None
 
 # Frozen copies of the column types (see 0001).
 SEQ = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+JSON = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
 
 
 def upgrade() -> None:
@@ -27,7 +29,7 @@ def upgrade() -> None:
         sa.Column("last_event_committed", sa.BigInteger(), nullable=False),
         sa.Column("last_index_updated", sa.BigInteger(), nullable=False),
         sa.Column("repair_seq", sa.BigInteger(), nullable=False),
-        sa.Column("repair_rid", sa.BigInteger(), nullable=False),
+        sa.Column("repair_written", sa.BigInteger(), nullable=False),
         sa.Column("epoch", sa.String(length=64)),
         sa.Column("last_repair_at", sa.DateTime(timezone=True)),
         sa.Column("last_full_repair_at", sa.DateTime(timezone=True)),
@@ -48,9 +50,16 @@ def upgrade() -> None:
     )
     op.create_index("ix_repairs_run", "projection_repairs", ["repair_id"])
     op.create_index("ix_repairs_memory", "projection_repairs", ["memory_id"])
+    # a write found already decided settles its memories' pending events (see settle())
+    op.create_index("ix_outbox_memory", "memory_outbox", ["memory_id", "processed_at"])
+    with op.batch_alter_table("deletion_receipts") as batch:
+        batch.add_column(sa.Column("started", JSON, nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("deletion_receipts") as batch:
+        batch.drop_column("started")
+    op.drop_index("ix_outbox_memory", table_name="memory_outbox")
     op.drop_index("ix_repairs_memory", table_name="projection_repairs")
     op.drop_index("ix_repairs_run", table_name="projection_repairs")
     op.drop_table("projection_repairs")
