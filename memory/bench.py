@@ -34,9 +34,12 @@ from memory.client import MemoryClient
 from memory.devserver import temporal_binary
 from memory.models import DIRECT_EXTRACTOR, MemoryRecord, RecallQuery, WriteRequest, content_hash
 from memory.orchestration import SEARCH_ATTRIBUTES, search_attributes
+from memory.relay import relay
+from memory.repair import begin, run_pages
 from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
+from memory.stores.projection import EmbeddedProjection
 
 console = Console(highlight=False)
 
@@ -616,6 +619,99 @@ def _series(recall_ms: list[float], scan_ms: list[float]) -> dict[str, Any]:
     }
 
 
+# ------------------------------------------------------------------------------ projection
+
+
+def bench_projection(sizes: Sequence[int]) -> dict[str, Any]:
+    """Per size, on the embedded stack (the domain functions the sweep activities call):
+
+    - relay: N committed memories whose outbox events are unprocessed, applied by the relay
+      (read heads, embed, index, mark) — beside the bare index write of the same records into
+      a second, empty projection (embed + upsert, nothing read or marked);
+    - compare: a full repair of a store in which nothing differs — beside reading both sides
+      (canonical head digests and index rows, paged the same way) without comparing;
+    - repair: the same full repair after the index lost 1% of its rows.
+    """
+    results: dict[str, Any] = {}
+    at = datetime(2026, 7, 2, tzinfo=UTC)
+    for size in sizes:
+        data = Path(tempfile.mkdtemp(prefix=f"memory-bench-projection-{size}-"))
+        stores = open_stores(Settings(data_dir=data))
+        bare = EmbeddedProjection(data / "bare-index.db", stores.embedder)
+        try:
+            rng = random.Random(size)
+            records = [
+                r
+                for ns in range(10)
+                for r in synthetic_records("bench", f"tenant/bench/user/u{ns}", size // 10, rng)
+            ]
+            for i in range(0, len(records), 5000):
+                stores.canonical.bulk_insert(records[i : i + 5000], at)
+            t = time.perf_counter()
+            for i in range(0, len(records), 1000):
+                bare.upsert(records[i : i + 1000])
+            bare_s = time.perf_counter() - t
+            t = time.perf_counter()
+            relayed = relay(stores, batch_size=1000)
+            relay_s = time.perf_counter() - t
+            if relayed.applied != len(records):
+                raise RuntimeError(f"the relay applied {relayed.applied} of {len(records)}")
+
+            t = time.perf_counter()
+            _, totals = run_pages(
+                stores, "bench/compare", begin(stores, full=True), at, page_size=2000
+            )
+            compare_s = time.perf_counter() - t
+            if totals.compared != len(records) or totals.mismatches:
+                raise RuntimeError(f"the compare of an equal index found {totals}")
+            t = time.perf_counter()
+            after: str | None = None
+            while True:
+                heads = stores.canonical.head_digests(after, 2000)
+                stores.projection.rows_in_order(
+                    after, heads[-1].memory_id if len(heads) == 2000 else None, 20_000
+                )
+                if len(heads) < 2000:
+                    break
+                after = heads[-1].memory_id
+            read_s = time.perf_counter() - t
+
+            lost = [r.memory_id for r in records[::100]]
+            stores.projection.remove(lost)
+            t = time.perf_counter()
+            _, totals = run_pages(
+                stores, "bench/repair", begin(stores, full=True), at, page_size=2000
+            )
+            repair_s = time.perf_counter() - t
+            if totals.mismatches != {"missing": len(lost)}:
+                raise RuntimeError(f"the repair of {len(lost)} lost rows found {totals}")
+            results[str(size)] = {
+                "relay": {
+                    "events": relayed.events,
+                    "seconds": round(relay_s, 2),
+                    "events_per_second": round(relayed.events / relay_s),
+                    "bare_index_seconds": round(bare_s, 2),
+                    "bare_per_second": round(len(records) / bare_s),
+                    "ratio": round(relay_s / bare_s, 2),
+                },
+                "compare": {
+                    "records": totals.compared,
+                    "seconds": round(compare_s, 2),
+                    "read_only_seconds": round(read_s, 2),
+                    "ratio": round(compare_s / read_s, 2),
+                },
+                "repair": {"missing": len(lost), "seconds": round(repair_s, 2)},
+            }
+            console.print(
+                f"· projection at {size}: relay {results[str(size)]['relay']['events_per_second']}"
+                f" events/s, full compare {round(compare_s, 2)} s"
+            )
+        finally:
+            bare.close()
+            stores.close()
+    return results
+
+
 # ------------------------------------------------------------------------------ report
 
 
@@ -664,6 +760,31 @@ def _print(report: dict[str, Any]) -> None:
                 str(r["summaries"]),
             )
         console.print(table)
+    if "projection" in report:
+        table = Table(title="projection sweeps — outbox relay and full compare (embedded stack)")
+        for col in (
+            "memories",
+            "relay events/s",
+            "bare index/s",
+            "×bare",
+            "compare s",
+            "read-only s",
+            "×read",
+            "repair 1% s",
+        ):
+            table.add_column(col, justify="right")
+        for size, r in report["projection"].items():
+            table.add_row(
+                size,
+                str(r["relay"]["events_per_second"]),
+                str(r["relay"]["bare_per_second"]),
+                str(r["relay"]["ratio"]),
+                str(r["compare"]["seconds"]),
+                str(r["compare"]["read_only_seconds"]),
+                str(r["compare"]["ratio"]),
+                str(r["repair"]["seconds"]),
+            )
+        console.print(table)
     if "recall" in report:
         table = Table(title="recall latency (ms) — governed recall beside an exact numpy scan")
         for col in (
@@ -710,6 +831,7 @@ async def run_bench(
     queries: int,
     out: Path,
     delete_sizes: tuple[int, ...] = (10, 100, 1000),
+    projection_sizes: tuple[int, ...] = (10_000, 100_000),
 ) -> dict[str, Any]:
     report: dict[str, Any] = {"started_at": datetime.now(UTC).isoformat(), "machine": _machine()}
     if what in ("write", "all"):
@@ -720,6 +842,9 @@ async def run_bench(
         report["background"] = await bench_background(writes * 10)
     if what in ("recall", "all"):
         report["recall"] = bench_recall(sizes, queries)
+    if what in ("projection", "all"):
+        console.print(f"· projection: relay and compare at {', '.join(map(str, projection_sizes))}")
+        report["projection"] = bench_projection(projection_sizes)
     if what in ("delete", "all"):
         console.print(f"· delete: subjects of {', '.join(map(str, delete_sizes))} memories")
         report["delete"] = await bench_delete(delete_sizes)

@@ -673,7 +673,9 @@ def import_messages_command(
 @app.command()
 @guarded
 def bench(
-    what: Annotated[str, typer.Argument(help="write | background | recall | delete | all")] = "all",
+    what: Annotated[
+        str, typer.Argument(help="write | background | recall | delete | projection | all")
+    ] = "all",
     writes: Annotated[int, typer.Option(help="measured writes per series")] = 200,
     sizes: Annotated[str, typer.Option(help="recall sizes, comma-separated")] = "1000,10000,100000",
     queries: Annotated[int, typer.Option(help="measured recalls per size")] = 200,
@@ -682,9 +684,10 @@ def bench(
     """Benchmarks with their baselines measured in the same run (medians, p95, ratios)."""
     from memory.bench import run_bench
 
-    if what not in ("write", "background", "recall", "delete", "all"):
+    if what not in ("write", "background", "recall", "delete", "projection", "all"):
         raise InvalidInput(
-            "bench what must be write, background, recall, delete or all", field="what"
+            "bench what must be write, background, recall, delete, projection or all",
+            field="what",
         )
     size_list = [int(s) for s in sizes.split(",") if s.strip()]
     run(run_bench(settings(), what, writes=writes, sizes=size_list, queries=queries, out=out))

@@ -15,6 +15,7 @@ import hashlib
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -212,9 +213,10 @@ class OutboxStatus(Model):
     oldest_unprocessed_at: AwareDatetime | None
 
 
-class HeadDigest(Model):
+@dataclass(frozen=True, slots=True)
+class HeadDigest:
     """What a projection row is compared with: the head's version and hash, and whether it
-    should be projected at all."""
+    should be projected at all. A plain dataclass: a full compare builds one per memory."""
 
     memory_id: str
     tenant_id: str
@@ -223,9 +225,9 @@ class HeadDigest(Model):
     content_hash: str
     status: Status
     has_content: bool
-    valid_from: AwareDatetime | None
-    valid_to: AwareDatetime | None
-    expires_at: AwareDatetime | None
+    valid_from: datetime | None
+    valid_to: datetime | None
+    expires_at: datetime | None
 
 
 class RepairRecord(Model):
@@ -927,6 +929,7 @@ class CanonicalStore:
         with self._read() as conn:
             return [dict(r._mapping) for r in conn.execute(query)]
 
+    #: In the order of HeadDigest's fields.
     _DIGEST_COLUMNS = (
         memory_heads.c.memory_id,
         memory_heads.c.tenant_id,
@@ -946,7 +949,7 @@ class CanonicalStore:
         if after is not None:
             query = query.where(memory_heads.c.memory_id > after)
         with self._read() as conn:
-            return [HeadDigest.model_construct(**r._mapping) for r in conn.execute(query)]
+            return [HeadDigest(*r) for r in conn.execute(query)]
 
     def head_digests_for(self, memory_ids: Iterable[str]) -> dict[str, HeadDigest]:
         ids = list(dict.fromkeys(memory_ids))
@@ -958,7 +961,7 @@ class CanonicalStore:
                         memory_heads.c.memory_id.in_(ids[i : i + 500])
                     )
                 )
-                out.update((r.memory_id, HeadDigest.model_construct(**r._mapping)) for r in rows)
+                out.update((r[0], HeadDigest(*r)) for r in rows)
         return out
 
     def unprocessed_seqs(self, memory_ids: Iterable[str]) -> list[int]:
