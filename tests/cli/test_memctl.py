@@ -14,7 +14,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from memory.client import MemoryClient
 from memory.settings import Settings
-from tests.factories import BOT, NS, USER
+from tests.factories import BOT, NS, USER, sms
 
 
 def env_for(settings: Settings, temporal: WorkflowEnvironment | None = None) -> dict[str, str]:
@@ -234,3 +234,37 @@ async def test_a_bad_import_line_is_named_and_nothing_is_written(
     rc, _out, err = await memctl(env_for(settings), "import", "messages", str(source))
     assert rc == 2
     assert err.startswith(f"error: invalid_input: {source}:3: position: ")
+
+
+async def test_outbox_relay_and_repair_from_the_command_line(
+    client: MemoryClient, temporal_env: WorkflowEnvironment, settings: Settings
+) -> None:
+    env = env_for(settings, temporal_env)
+    written = await client.write(USER, NS, sms())
+    memory_id = written.outcomes[0].memory_id
+    assert memory_id is not None
+    rc, out, err = await memctl(env, "outbox")
+    assert rc == 0, err
+    assert json.loads(out)["outbox"]["unprocessed"] == 0
+    # the index loses the row behind everyone's back: --check says so and changes nothing
+    client.stores.projection.remove([memory_id])
+    rc, out, err = await memctl(env, "repair", "--check")
+    assert rc == 1, err
+    assert json.loads(out)["by_reason"] == {"missing": 1}
+    rc, out, err = await memctl(env, "repair", "--check")
+    assert rc == 1
+    rc, out, err = await memctl(env, "relay")
+    assert rc == 0, err
+    assert json.loads(out)["events"] == 0  # the outbox said nothing: only a compare finds it
+    rc, out, err = await memctl(env, "repair", "--full")
+    assert rc == 0, err
+    report = json.loads(out)
+    assert report["mismatches"] == {"missing": 1}
+    assert report["repaired"] == 1
+    rc, out, err = await memctl(env, "repair", "--check")
+    assert rc == 0, err
+    assert json.loads(out)["differences"] == 0
+    rc, out, err = await memctl(env, "outbox")
+    marks = json.loads(out)["watermarks"]
+    assert marks["last_index_updated"] == marks["last_event_committed"] >= 1
+    assert marks["last_full_repair_at"] is not None

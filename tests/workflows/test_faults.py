@@ -9,6 +9,7 @@ retried activity or a relayed event that wrote the same version again would show
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import uuid
 from collections.abc import Collection
@@ -394,8 +395,16 @@ async def test_metrics_on_the_worker_move_during_a_load(
     client, stores = bare_client, bare_client.stores
     port = free_port()
     address = temporal_env.client.service_client.config.target_host
+    log = tmp_path / "worker.log"
     worker = WorkerProcess(
-        worker_env(settings, address, MEMORY_METRICS_PORT=str(port)), tmp_path / "worker.log"
+        worker_env(
+            settings,
+            address,
+            MEMORY_METRICS_PORT=str(port),
+            MEMORY_LOG_FORMAT="json",
+            MEMORY_LOG_LEVEL="info",
+        ),
+        log,
     ).start()
     try:
         for _ in range(100):
@@ -442,3 +451,10 @@ async def test_metrics_on_the_worker_move_during_a_load(
         assert after[done] - lagging.get(done, 0) == 1
     finally:
         worker.kill()
+    # the worker's logs: JSON, bound to the run and the tenant, never the memories' content
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    bound = [e for e in lines if "activity_type" in e]
+    assert bound, lines[-5:]
+    assert all(e.get("workflow_id") and e.get("tenant") == "shop-a" for e in bound)
+    texts = [str(episode(i)["content"]) for i in range(5)]
+    assert not any(t in line for t in texts for line in log.read_text().splitlines())
