@@ -8,7 +8,6 @@ import asyncio
 import shutil
 import sqlite3
 import uuid
-from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from memory.write.pipeline import decide
 from memory.write.stages import IdSource
 from memory.write.state import StoreView
 from tests.factories import BOT, NS, T0, USER
+from tests.faults import FaultyProjection
 
 LATER = T0 + timedelta(days=5)
 
@@ -196,40 +196,21 @@ async def test_a_refused_request_deletes_nothing_and_is_audited(client: MemoryCl
     assert everything_said(client, thread) == before
 
 
-class FlakyRemoval:
-    """A projection whose removals fail silently the first `misses` times (a lagging index)."""
-
-    def __init__(self, stores: Stores, misses: int) -> None:
-        self.inner = stores.projection
-        self.misses = misses
-        self.calls = 0
-        stores.projection = self
-
-    def remove(self, memory_ids: Sequence[str], versions: Sequence[int] | None = None) -> None:
-        self.calls += 1
-        if self.calls <= self.misses:
-            return
-        self.inner.remove(memory_ids, versions)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-
 async def test_a_failed_verification_is_repaired_and_verified_again(client: MemoryClient) -> None:
     thread = f"t-{uuid.uuid4().hex[:6]}"
     await story(client, thread)
-    flaky = FlakyRemoval(client.stores, misses=1)
+    flaky = FaultyProjection(client.stores, lose_removes=1)
     receipt = await client.forget(
         USER, {"namespace": NS, "key": "notification.preference"}, at=LATER
     )
-    assert flaky.calls >= 2  # removed again by the repair after the failed probe
+    assert flaky.removes >= 2  # removed again by the repair after the failed probe
     assert_passed(receipt)
 
 
 async def test_a_receipt_never_says_passed_when_a_probe_failed(client: MemoryClient) -> None:
     thread = f"t-{uuid.uuid4().hex[:6]}"
     await story(client, thread)
-    FlakyRemoval(client.stores, misses=100)
+    FaultyProjection(client.stores, lose_removes=100)
     receipt = await client.forget(
         USER, {"namespace": NS, "key": "notification.preference"}, at=LATER
     )
