@@ -168,6 +168,13 @@ class DeletionActivities:
     def erase_scope(self, inp: EraseInput) -> EraseResult:
         result = erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
         self._journal(inp.deletion_id)
+        log.info(
+            "scope erased",
+            deletion_id=inp.deletion_id,
+            memories=len(inp.resolved.memory_ids),
+            versions=result.versions_erased,
+            messages=result.messages_erased,
+        )
         return result
 
     def _journal(self, deletion_id: str) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+import structlog
 from temporalio import activity
 
 from activities import typed_errors
@@ -19,6 +20,8 @@ from memory.stores import Stores
 from memory.stores.canonical import Watermarks
 from memory.stores.projection import project
 from memory.write.stages import effective_time
+
+log = structlog.get_logger("memory.activities.projection")
 
 
 class ProjectInput(Model):
@@ -104,6 +107,16 @@ class ProjectionActivities:
         metrics.RELAYED.labels("applied").inc(result.applied)
         metrics.RELAYED.labels("removed").inc(result.removed)
         metrics.RELAYED.labels("skipped").inc(result.skipped)
+        marks = result.watermarks
+        log.info(
+            "outbox relayed",
+            events=result.events,
+            applied=result.applied,
+            removed=result.removed,
+            skipped=result.skipped,
+            last_index_updated=marks.last_index_updated if marks else None,
+            last_event_committed=marks.last_event_committed if marks else None,
+        )
         return result
 
     @activity.defn(name="memory.begin_repair")
@@ -140,6 +153,15 @@ class ProjectionActivities:
         except Exception:
             metrics.REPAIRS.labels("error", "failed").inc()
             raise
+        log.info(
+            "projection compared",
+            repair_id=inp.repair_id,
+            phase=cursor.phase,
+            pages=totals.pages,
+            compared=totals.compared,
+            mismatches=totals.mismatches,
+            repaired=totals.repaired,
+        )
         return RepairPagesResult(cursor=cursor, totals=totals)
 
     @activity.defn(name="memory.finish_repair")
