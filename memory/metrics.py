@@ -130,8 +130,8 @@ def serve(
     sdk_url: str | None = None,
     addr: str = "0.0.0.0",
 ) -> None:
-    """Serve `/metrics` on `port` from a background thread."""
+    """Serve `/metrics` on `port` from a background thread (OSError if the port is taken)."""
+    start_http_server(port, addr=addr)
     REGISTRY.register(OutboxCollector(canonical, projection))
     if sdk_url is not None:
         REGISTRY.register(SdkCollector(sdk_url))
-    start_http_server(port, addr=addr)

@@ -98,22 +98,27 @@ async def ensure_search_attributes(client: Client, namespace: str) -> None:
         log.warning("could not register search attributes", error=exc.message)
 
 
-def _metrics(settings: Settings, stores: Stores) -> Runtime | None:
+def serve_metrics(settings: Settings, stores: Stores) -> Runtime | None:
     """Serve `/metrics` (ours and the SDK's, whose exporter listens on a private port)."""
     if not settings.metrics_port:
         return None
     sdk_port = metrics.free_port()
-    runtime = Runtime(
+    try:
+        metrics.serve(
+            settings.metrics_port,
+            stores.canonical,
+            stores.projection.name,
+            sdk_url=f"http://127.0.0.1:{sdk_port}/metrics",
+        )
+    except OSError as exc:
+        # A second worker on the same host: it works without an endpoint of its own rather
+        # than not at all (give each worker its own MEMORY_METRICS_PORT to scrape them all).
+        log.warning("metrics not served", port=settings.metrics_port, error=str(exc))
+        return None
+    log.info("metrics served", port=settings.metrics_port, path="/metrics")
+    return Runtime(
         telemetry=TelemetryConfig(metrics=PrometheusConfig(bind_address=f"127.0.0.1:{sdk_port}"))
     )
-    metrics.serve(
-        settings.metrics_port,
-        stores.canonical,
-        stores.projection.name,
-        sdk_url=f"http://127.0.0.1:{sdk_port}/metrics",
-    )
-    log.info("metrics served", port=settings.metrics_port, path="/metrics")
-    return runtime
 
 
 async def run_worker(
@@ -121,7 +126,7 @@ async def run_worker(
 ) -> None:
     """Run the worker until `stop` is set; it closes the stores (opened here unless given)."""
     stores = stores or open_stores(settings)
-    client = await connect(settings, _metrics(settings, stores))
+    client = await connect(settings, serve_metrics(settings, stores))
     await ensure_search_attributes(client, settings.temporal_namespace)
     worker = build_worker(client, settings, stores)
     log.info(
