@@ -28,6 +28,7 @@ from typing import Literal
 from pydantic import Field
 
 from memory.models import Model
+from memory.relay import update_watermarks
 from memory.stores import Stores
 from memory.stores.canonical import HeadDigest, RepairRecord, Watermarks
 from memory.stores.projection import ProjectedState, projectable
@@ -265,8 +266,6 @@ def run_pages(
 
 def finish(stores: Stores, cursor: RepairCursor, at: datetime) -> Watermarks:
     """Remember how far this repair compared, so the next incremental one starts there."""
-    from memory.relay import update_watermarks
-
     marks = update_watermarks(stores, at=at)
     marks.repair_seq = cursor.start_seq if cursor.full else max(cursor.seq, cursor.start_seq)
     marks.repair_written = (
