@@ -25,6 +25,16 @@ LOCAL_RETRY = RetryPolicy(
 )
 LOCAL_TIMEOUT = timedelta(seconds=30)
 
+#: Sweeps (relay, repair) retry with backoff for as long as their execution allows (a projection
+#: that is down comes back) and heartbeat after each batch or page.
+SWEEP_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(minutes=1),
+)
+SWEEP_TIMEOUT = timedelta(minutes=10)
+SWEEP_HEARTBEAT = timedelta(seconds=30)
+
 
 #: What a failed activity raises in workflow code: an ActivityError wrapping the failure, or, for a
 #: local activity that failed non-retryably, the ApplicationError itself.
@@ -81,3 +91,27 @@ def record_outcome(outcome: str) -> None:
         return
     if workflow.patched("memory-outcome-search-attribute"):
         workflow.upsert_search_attributes([OUTCOME.value_set(outcome[:200])])
+
+
+async def run_local(activity: Any, arg: Any, *, within: timedelta = LOCAL_TIMEOUT) -> Any:
+    """A local activity whose domain errors fail this workflow with the same typed error."""
+    try:
+        return await workflow.execute_local_activity_method(
+            activity, arg, start_to_close_timeout=within, retry_policy=LOCAL_RETRY
+        )
+    except ACTIVITY_FAILURES as exc:
+        raise reraise_typed(exc) from exc
+
+
+async def run_sweep(activity: Any, arg: Any) -> Any:
+    """A sweep's activity: heartbeating, retried with backoff, typed errors as `run_local`."""
+    try:
+        return await workflow.execute_activity_method(
+            activity,
+            arg,
+            start_to_close_timeout=SWEEP_TIMEOUT,
+            heartbeat_timeout=SWEEP_HEARTBEAT,
+            retry_policy=SWEEP_RETRY,
+        )
+    except ACTIVITY_FAILURES as exc:
+        raise reraise_typed(exc) from exc

@@ -36,6 +36,7 @@ with workflow.unsafe.imports_passed_through():
         parse_input,
         record_outcome,
         reraise_typed,
+        run_local,
     )
 
 #: After a failed verification: repair, verify again, this many times at most.
@@ -139,12 +140,7 @@ class DeleteSubject:
         return receipt
 
     async def _local(self, activity: Any, arg: Any) -> Any:
-        try:
-            return await workflow.execute_local_activity_method(
-                activity, arg, start_to_close_timeout=DELETION_TIMEOUT, retry_policy=LOCAL_RETRY
-            )
-        except ACTIVITY_FAILURES as exc:
-            raise reraise_typed(exc) from exc
+        return await run_local(activity, arg, within=DELETION_TIMEOUT)
 
 
 @workflow.defn(name="CloseDeletionReceipt")

@@ -27,8 +27,7 @@ with workflow.unsafe.imports_passed_through():
     from memory.relay import RelayRequest, RelayResult
     from memory.repair import RepairCursor, RepairTotals
     from memory.stores.canonical import Watermarks
-    from workflows import ACTIVITY_FAILURES, LOCAL_RETRY, LOCAL_TIMEOUT, parse_input, reraise_typed
-    from workflows.relay_outbox import SWEEP_HEARTBEAT, SWEEP_RETRY, SWEEP_TIMEOUT
+    from workflows import parse_input, run_local, run_sweep
 
 #: Activity calls (each up to `budget_pages` pages) per run before continuing as new.
 CALLS_PER_RUN = 20
@@ -49,11 +48,9 @@ class RepairProjections:
         totals = RepairTotals.model_validate(request.totals or {})
         relayed = request.relayed_events
         if request.cursor is None:
-            relay: RelayResult = await self._sweep(
-                ProjectionActivities.relay_outbox, RelayRequest()
-            )
+            relay: RelayResult = await run_sweep(ProjectionActivities.relay_outbox, RelayRequest())
             relayed = relay.events
-            begun: BegunRepair = await self._local(
+            begun: BegunRepair = await run_local(
                 ProjectionActivities.begin_repair,
                 BeginRepairInput(full=request.full, at=request.at, now=workflow.now()),
             )
@@ -67,7 +64,7 @@ class RepairProjections:
             self._cursor = cursor
             if cursor.phase == "done":
                 break
-            pages: RepairPagesResult = await self._sweep(
+            pages: RepairPagesResult = await run_sweep(
                 ProjectionActivities.repair_pages,
                 RepairPagesInput(
                     repair_id=repair_id,
@@ -91,7 +88,7 @@ class RepairProjections:
                     relayed_events=relayed,
                 )
             )
-        marks: Watermarks = await self._local(
+        marks: Watermarks = await run_local(
             ProjectionActivities.finish_repair, FinishRepairInput(cursor=cursor, at=at)
         )
         return RepairReport(
@@ -105,23 +102,3 @@ class RepairProjections:
             last_event_committed=marks.last_event_committed,
             last_index_updated=marks.last_index_updated,
         )
-
-    async def _sweep(self, activity: Any, arg: Any) -> Any:
-        try:
-            return await workflow.execute_activity_method(
-                activity,
-                arg,
-                start_to_close_timeout=SWEEP_TIMEOUT,
-                heartbeat_timeout=SWEEP_HEARTBEAT,
-                retry_policy=SWEEP_RETRY,
-            )
-        except ACTIVITY_FAILURES as exc:
-            raise reraise_typed(exc) from exc
-
-    async def _local(self, activity: Any, arg: Any) -> Any:
-        try:
-            return await workflow.execute_local_activity_method(
-                activity, arg, start_to_close_timeout=LOCAL_TIMEOUT, retry_policy=LOCAL_RETRY
-            )
-        except ACTIVITY_FAILURES as exc:
-            raise reraise_typed(exc) from exc

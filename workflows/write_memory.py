@@ -32,6 +32,7 @@ with workflow.unsafe.imports_passed_through():
         parse_input,
         record_outcome,
         reraise_typed,
+        run_local,
     )
     from workflows.review_memory import open_reviews
 
@@ -51,7 +52,7 @@ class WriteMemory:
         )
         commit: CommitResult | None = None
         for attempt in range(MAX_DECISIONS):
-            decision = await self._local(WriteActivities.decide_write, decide)
+            decision = await run_local(WriteActivities.decide_write, decide)
             if decision.replayed is not None:
                 return WriteResult(workflow_id=decision.workflow_id, outcomes=decision.replayed)
             try:
@@ -79,7 +80,7 @@ class WriteMemory:
 
         if commit is not None and commit.written and not commit.projected:
             try:
-                await self._local(
+                await run_local(
                     ProjectionActivities.project_memories,
                     ProjectInput(memory_ids=commit.memory_ids, outbox_seqs=commit.outbox_seqs),
                 )
@@ -90,12 +91,3 @@ class WriteMemory:
         await open_reviews(decision, request)
         record_outcome(",".join(sorted({o.decision for o in decision.outcomes})) or "none")
         return WriteResult(workflow_id=workflow_id, outcomes=decision.outcomes)
-
-    async def _local(self, activity: Any, arg: Any) -> Any:
-        """A local activity whose domain errors fail this workflow with the same typed error."""
-        try:
-            return await workflow.execute_local_activity_method(
-                activity, arg, start_to_close_timeout=LOCAL_TIMEOUT, retry_policy=LOCAL_RETRY
-            )
-        except ACTIVITY_FAILURES as exc:
-            raise reraise_typed(exc) from exc
