@@ -13,7 +13,7 @@ import hashlib
 import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 from temporalio.client import (
@@ -84,6 +84,9 @@ from memory.stores import Stores, open_stores
 from memory.summary import SummarizeRequest, SummaryResult
 from memory.write.batch import MAX_BATCH, BatchRequest, BatchResult
 from memory.write.stages import check_content_size, check_write_allowed
+
+#: The result model of a sweep workflow.
+S = TypeVar("S")
 
 
 class MemoryClient:
@@ -502,45 +505,41 @@ class MemoryClient:
     async def expire(self, *, at: datetime | None = None) -> ExpireSummary:
         """Run the expiry sweep now (ExpireMemories); `at` is the evaluation clock."""
         self._check_clock(at)
-        try:
-            result: ExpireSummary = await self.temporal.execute_workflow(
-                "ExpireMemories",
-                ExpireRequest(at=at),
-                id=f"sweep/expire/{uuid.uuid4().hex}",
-                task_queue=self.settings.task_queue,
-                result_type=ExpireSummary,
-                execution_timeout=timedelta(hours=1),
-            )
-            return result
-        except (WorkflowFailureError, RPCError) as exc:
-            raise raise_typed(exc) from None
+        return await self._sweep("ExpireMemories", "expire", ExpireRequest(at=at), ExpireSummary)
 
     async def relay(self) -> RelayResult:
         """Apply the unprocessed outbox to the projection now (RelayOutbox)."""
-        try:
-            result: RelayResult = await self.temporal.execute_workflow(
-                "RelayOutbox",
-                RelayRequest(),
-                id=f"sweep/relay/{uuid.uuid4().hex}",
-                task_queue=self.settings.task_queue,
-                result_type=RelayResult,
-                execution_timeout=timedelta(hours=1),
-            )
-            return result
-        except (WorkflowFailureError, RPCError) as exc:
-            raise raise_typed(exc) from None
+        return await self._sweep("RelayOutbox", "relay", RelayRequest(), RelayResult)
 
     async def repair(self, *, full: bool = False, at: datetime | None = None) -> RepairReport:
         """Run RepairProjections now: what changed since the last repair, or everything."""
         self._check_clock(at)
+        return await self._sweep(
+            "RepairProjections",
+            "repair",
+            RepairRequest(full=full, at=at),
+            RepairReport,
+            within=timedelta(hours=6),
+        )
+
+    async def _sweep(
+        self,
+        workflow: str,
+        name: str,
+        request: Any,
+        result_type: type[S],
+        *,
+        within: timedelta = timedelta(hours=1),
+    ) -> S:
+        """Run a sweep workflow to the end under an id of its own (`sweep/{name}/…`)."""
         try:
-            result: RepairReport = await self.temporal.execute_workflow(
-                "RepairProjections",
-                RepairRequest(full=full, at=at),
-                id=f"sweep/repair/{uuid.uuid4().hex}",
+            result: S = await self.temporal.execute_workflow(
+                workflow,
+                request,
+                id=f"sweep/{name}/{uuid.uuid4().hex}",
                 task_queue=self.settings.task_queue,
-                result_type=RepairReport,
-                execution_timeout=timedelta(hours=6),
+                result_type=result_type,
+                execution_timeout=within,
             )
             return result
         except (WorkflowFailureError, RPCError) as exc:
