@@ -150,7 +150,7 @@ class ReviewActivities:
         any_side = next(iter(heads.values()), None)
         slots = []
         if any_side is not None:
-            slot = slot_for(any_side.key, any_side.content_hash)
+            slot = slot_for(any_side.key, any_side.gist)
             slots.append(
                 SlotCheck(
                     slot=slot, expected_version=canonical.slot_state(review.namespace, slot).version

@@ -22,6 +22,7 @@ from pydantic import (
 
 from memory.errors import InvalidInput
 from memory.namespaces import check_tenant, matches_any, parse_namespace, parse_pattern
+from memory.sameness import gist_of
 
 Kind = Literal["episodic", "semantic", "profile", "procedural", "summary"]
 KINDS: tuple[str, ...] = ("episodic", "semantic", "profile", "procedural", "summary")
@@ -216,6 +217,24 @@ class MemoryRecord(Model):
     extractor: ExtractorInfo
     written_by: str
     conflict_group: str | None = None
+    #: What the content says, as a hash (`memory.sameness.gist_of`): equal gists, same statement.
+    gist: str | None = None
+
+    def saying(
+        self, content: str | None = None, structured_value: dict[str, Any] | None = None
+    ) -> MemoryRecord:
+        """A copy that says `content` and/or `structured_value`, with both hashes computed again
+        (the only way a record's words change before it is stored)."""
+        text = self.content if content is None else content
+        value = self.structured_value if structured_value is None else structured_value
+        return self.model_copy(
+            update={
+                "content": text,
+                "structured_value": value,
+                "content_hash": content_hash(text, value),
+                "gist": gist_of(text, value),
+            }
+        )
 
     def valid_at(self, instant: datetime) -> bool:
         if self.valid_from is not None and instant < self.valid_from:

@@ -6,7 +6,7 @@ import tomllib
 from datetime import timedelta
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from memory.errors import InvalidInput
 from memory.models import Sensitivity
@@ -30,7 +30,17 @@ class Defaults(_Section):
 
 class Writes(_Section):
     min_confidence: float = Field(default=0.3, ge=0, le=1)
-    near_duplicate_similarity: float = Field(default=0.92, gt=0, le=1)
+    #: Vector similarity at which a stored memory without key is compared with a new one. The
+    #: comparison (memory.sameness), never the similarity, decides DUPLICATE; this only bounds
+    #: which memories are looked at. (`near_duplicate_similarity` is its former name.)
+    compare_similarity: float = Field(
+        default=0.7,
+        gt=0,
+        le=1,
+        validation_alias=AliasChoices("compare_similarity", "near_duplicate_similarity"),
+    )
+    #: At most this many close memories are compared with each new one.
+    compare_neighbours: int = Field(default=10, ge=1, le=100)
 
 
 class Review(_Section):

@@ -39,6 +39,7 @@ from memory.models import (
 )
 from memory.namespaces import parse_namespace
 from memory.policy import Policy
+from memory.sameness import redundant, same_statement
 from memory.stores import Stores
 from memory.stores.projection import SearchFilters
 
@@ -358,8 +359,9 @@ class Reader:
         )
 
     def _select(self, candidates: dict[str, _Candidate], k: int, at: datetime) -> list[_Candidate]:
-        """Dedupe (same content, same key and value, or near-identical text), keep conflict
-        groups together, and prefer diversity: each pick lowers the score of what resembles it."""
+        """Dedupe (the same statement: same key and value, or the same gist), keep conflict
+        groups together, and prefer diversity: each pick lowers the score of what repeats it —
+        never of a memory a salient detail (a number, a date, an identifier …) tells apart."""
         if not candidates:
             return []
         pool = sorted(candidates.values(), key=lambda c: (-c.score, c.record.memory_id))
@@ -368,20 +370,19 @@ class Reader:
             vectors = self.stores.embedder.embed([c.record.content for c in missing])
             for c, v in zip(missing, vectors, strict=True):
                 c.vector = v
-        threshold = self.policy.writes.near_duplicate_similarity
         weight = self.policy.retrieval.weights.redundancy_penalty
         chosen: list[_Candidate] = []
         remaining = list(pool)
         while remaining and len(chosen) < k:
             best, best_score = None, -math.inf
             for c in remaining:
-                redundancy = max((_similarity(c, s) for s in chosen), default=0.0)
+                redundancy = max((_redundancy(c, s) for s in chosen), default=0.0)
                 score = c.score - weight * max(0.0, redundancy - 0.5)
                 if score > best_score:
                     best, best_score = c, score
             assert best is not None
             remaining.remove(best)
-            if any(_same(best, s, threshold) for s in chosen):
+            if any(_same(best, s) for s in chosen):
                 continue
             chosen.append(best)
             if best.record.conflict_group:
@@ -474,7 +475,8 @@ _NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
 
 
 def squash(text: str) -> str:
-    """Text without case, spacing or punctuation: "用户 喜欢。" and "用户喜欢" say the same."""
+    """Text without case, spacing or punctuation, for looking erased text up in other text
+    (deletion verification). Not a sameness test: "1.5" and "15" squash alike."""
     return _NOISE.sub("", text.casefold())
 
 
@@ -484,13 +486,14 @@ def _similarity(a: _Candidate, b: _Candidate) -> float:
     return float(a.vector @ b.vector)
 
 
-def _same(a: _Candidate, b: _Candidate, threshold: float) -> bool:
+def _redundancy(a: _Candidate, b: _Candidate) -> float:
+    """How much `a` repeats `b`: their similarity, unless a salient detail tells them apart."""
+    similarity = _similarity(a, b)
+    if similarity <= 0.5 or not redundant(a.record.content, b.record.content):
+        return 0.0
+    return similarity
+
+
+def _same(a: _Candidate, b: _Candidate) -> bool:
     """Two memories that say the same thing (conflict sides never do: their values differ)."""
-    ra, rb = a.record, b.record
-    if ra.conflict_group and ra.conflict_group == rb.conflict_group:
-        return False
-    if ra.content_hash == rb.content_hash or squash(ra.content) == squash(rb.content):
-        return True
-    if ra.key is not None and ra.key == rb.key:
-        return ra.structured_value == rb.structured_value
-    return _similarity(a, b) >= threshold
+    return same_statement(a.record, b.record)

@@ -27,7 +27,6 @@ from memory.models import (
     ExtractorInfo,
     MemoryRecord,
     Model,
-    content_hash,
 )
 from memory.stores import Stores
 from memory.stores.canonical import CommitPlan, LineageLink, RecordChange, SlotCheck, slot_for
@@ -404,7 +403,7 @@ def plan_summary(
         extractor=used,
         written_by=principal.ref,
     )
-    record.content_hash = content_hash(record.content, record.structured_value)
+    record = record.saying()
     changes = (
         [
             RecordChange(

@@ -9,6 +9,7 @@ from typing import Any
 
 from memory.models import DIRECT_EXTRACTOR, Candidate, MemoryRecord, Principal, content_hash
 from memory.policy import Policy
+from memory.sameness import gist_of
 from memory.write.stages import Draft, build_draft
 
 T0 = datetime(2026, 7, 1, 9, 0, tzinfo=UTC)
@@ -48,6 +49,7 @@ def record(**over: Any) -> MemoryRecord:
         "status": "active",
         "version": 1,
         "content_hash": content_hash(content, value),
+        "gist": gist_of(content, value),
         "extractor": DIRECT_EXTRACTOR,
         "written_by": USER,
     }
@@ -114,8 +116,8 @@ _FILLER = "的一是在不了有和人这中大为上个国我以要他时来用
 
 
 def episode(i: int) -> dict[str, Any]:
-    """The i-th of many distinct episodic memories: far enough apart (cosine < 0.8 in the
-    default embedder) that the pipeline never takes two of them for near-duplicates."""
+    """The i-th of many distinct episodic memories (distinct words, not only distinct numbers,
+    so recall tests that look one of them up are not about telling numbers apart)."""
     rng = random.Random(i)
     tail = "".join(rng.choice(_FILLER) for _ in range(10))
     text = f"用户说{_PRODUCTS[i % len(_PRODUCTS)]}{_ISSUES[i % len(_ISSUES)]}，{tail}"

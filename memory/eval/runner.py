@@ -26,7 +26,6 @@ from temporalio.client import Client
 from temporalio.service import RPCError
 
 from memory.client import MemoryClient
-from memory.embedding import HashedNgramEmbedder
 from memory.errors import MemoryServiceError, UnauthorizedNamespace
 from memory.eval.spec import Case, Step
 from memory.models import (
@@ -38,7 +37,7 @@ from memory.models import (
     RetrievedMemory,
 )
 from memory.namespaces import matches_any
-from memory.retrieval import squash
+from memory.sameness import same_statement
 from memory.settings import Settings
 from memory.stores import open_stores
 
@@ -114,7 +113,6 @@ class CaseRunner:
     def __init__(self, temporal: Client, work_dir: Path | None = None) -> None:
         self.temporal = temporal
         self.work_dir = work_dir or Path(tempfile.mkdtemp(prefix="memory-eval-"))
-        self._embedder = HashedNgramEmbedder()
 
     async def run(self, case: Case) -> CaseResult:
         from memory.worker import build_worker
@@ -652,25 +650,13 @@ class _CaseRun:
             conflict_group=record.conflict_group,
         )
 
-    def _max_same(self, memories: list[RetrievedMemory]) -> int:
-        if not memories:
-            return 0
-        vectors = self.runner._embedder.embed([m.content for m in memories])
-        worst = 1
-        for i, m in enumerate(memories):
-            same = sum(
-                1
-                for j, o in enumerate(memories)
-                if (
-                    m.key is not None
-                    and m.key == o.key
-                    and m.structured_value == o.structured_value
-                )
-                or squash(m.content) == squash(o.content)
-                or float(vectors[i] @ vectors[j]) >= 0.92
-            )
-            worst = max(worst, same)
-        return worst
+    @staticmethod
+    def _max_same(memories: list[RetrievedMemory]) -> int:
+        """The most returned memories that say one thing (the service's own sameness rule)."""
+        return max(
+            (sum(1 for o in memories if o is m or same_statement(m, o)) for m in memories),
+            default=0,
+        )
 
     @staticmethod
     def _shown(memories: list[RetrievedMemory]) -> str:

@@ -105,9 +105,10 @@ _INSERT_COMMIT = insert(applied_commits)
 _BUMP_GENERATION: dict[str, Any] = {}
 
 
-def slot_for(key: str | None, content_hash: str) -> str:
-    """The concurrency slot of a memory: its key, or for a memory without key its content."""
-    return f"key:{key}" if key is not None else f"hash:{content_hash}"
+def slot_for(key: str | None, gist: str | None) -> str:
+    """The concurrency slot of a memory: its key, or for a memory without key what it says (its
+    gist), so two writers of the same statement race on one slot instead of both adding it."""
+    return f"key:{key}" if key is not None else f"gist:{gist}"
 
 
 class RecordChange(Model):
@@ -370,14 +371,15 @@ class CanonicalStore:
 
     # ---------------------------------------------------------------------------- lifecycle
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest Alembic revision (idempotent)."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema to an Alembic revision, by default the newest (idempotent)."""
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as conn:
             cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
-        self._migrated.set()
+            command.upgrade(cfg, revision)
+        if revision == "head":
+            self._migrated.set()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -507,7 +509,7 @@ class CanonicalStore:
         cond = (
             memory_heads.c.key == value
             if kind == "key"
-            else and_(memory_heads.c.key.is_(None), memory_heads.c.content_hash == value)
+            else and_(memory_heads.c.key.is_(None), memory_heads.c.gist == value)
         )
         with self._read() as conn:
             version = conn.execute(
@@ -1103,7 +1105,7 @@ class CanonicalStore:
                 namespaces.add(row.namespace)
                 if row.status == "deleted" and row.content == "":
                     continue
-                slots.add((row.namespace, slot_for(row.key, row.content_hash)))
+                slots.add((row.namespace, slot_for(row.key, row.gist)))
                 probes.append(
                     {
                         "deletion_id": deletion_id,
@@ -1120,6 +1122,7 @@ class CanonicalStore:
                     content="",
                     structured_value=None,
                     content_hash="erased",
+                    gist=None,
                     conflict_group=None,
                     recorded_at=at,
                 )
@@ -1130,7 +1133,7 @@ class CanonicalStore:
                 versions_erased += conn.execute(
                     update(memory_versions)
                     .where(memory_versions.c.memory_id.in_(ids[i : i + 500]))
-                    .values(content="", structured_value=None, content_hash="erased")
+                    .values(content="", structured_value=None, content_hash="erased", gist=None)
                 ).rowcount
             if new_versions:
                 conn.execute(

@@ -80,6 +80,8 @@ def _record_columns() -> list[Column[Any]]:
         Column("extractor", Json, nullable=False),
         Column("written_by", String(256), nullable=False),
         Column("conflict_group", String(64)),
+        # What the content says (memory.sameness): the slot of a memory without key.
+        Column("gist", String(48)),
     ]
 
 
@@ -102,12 +104,13 @@ memory_heads = Table(
     *_record_columns(),
     Index("ix_heads_ns_key", "namespace", "key"),
     Index("ix_heads_ns_hash", "namespace", "content_hash"),
+    Index("ix_heads_ns_gist", "namespace", "gist"),
     Index("ix_heads_tenant_subject", "tenant_id", "subject_ref"),
     Index("ix_heads_expires", "expires_at"),
 )
 
 # One row per (namespace, slot): the unit of optimistic concurrency for a key (or, for a memory
-# without key, for its content hash). Every commit to a slot moves its version by one.
+# without key, for its gist). Every commit to a slot moves its version by one.
 key_slots = Table(
     "key_slots",
     metadata,

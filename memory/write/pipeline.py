@@ -39,7 +39,7 @@ from memory.stores.canonical import (
 )
 from memory.write.detectors import Detection, detect, redact
 from memory.write.extraction import Extractor
-from memory.write.resolution import Resolution, resolve_keyed, resolve_unkeyed
+from memory.write.resolution import Neighbour, Resolution, resolve_keyed, resolve_unkeyed
 from memory.write.stages import (
     Draft,
     IdSource,
@@ -57,8 +57,9 @@ class StateView(Protocol):
 
     def slot(self, namespace: str, slot: str) -> SlotState: ...
 
-    def similar(self, namespace: str, kind: str, content: str) -> list[MemoryRecord]:
-        """Active memories without key, in the namespace, nearly saying `content`."""
+    def similar(self, namespace: str, kind: str, content: str) -> list[Neighbour]:
+        """Active memories without key, of the kind, in the namespace, close to `content` (the
+        proposals a memory without key is compared with), with their similarity."""
         ...
 
     def current_value(self, namespace: str, key: str, at: datetime) -> dict[str, Any] | None: ...
@@ -290,7 +291,11 @@ def _decide_one(
         )
     else:
         resolution = resolve_unkeyed(
-            draft, state, view.similar(record.namespace, record.kind, record.content)
+            draft,
+            state,
+            view.similar(record.namespace, record.kind, record.content),
+            group_id=ctx.ids.conflict_group(index),
+            approved=ctx.approved_by is not None,
         )
     trail.append(
         _event(
@@ -299,7 +304,7 @@ def _decide_one(
             resolution.relation or "none",
             record=record,
             relation=resolution.relation,
-            details={"matched": resolution.matched},
+            details={"matched": resolution.matched, **resolution.evidence},
         )
     )
     proposal = MemoryMutationProposal(

@@ -17,15 +17,25 @@ The slot's records form a valid-time line. A draft lands on it somewhere:
 
 A negation closes the value it denies and stores nothing new. A reviewer's approval settles what
 would otherwise conflict or wait, in favour of the draft.
+
+A memory without key has no slot line of its own. It is a DUPLICATE only of a stored memory that
+says the same thing (the same gist: `memory.sameness`); vector similarity merely proposes the
+memories to compare. One that restates a stored memory with a changed detail — the same order with
+a new amount, or a correction ("actually …") — is resolved on a line made of the memories it
+restates, by the same rules as a key; anything else is NEW. Every resolution carries its
+evidence (what was compared, how similar, what differed) for the audit.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any, NamedTuple
 
 from pydantic import Field
 
 from memory.models import MemoryRecord, Model, Operation, Relation
+from memory.sameness import Comparison, compare
 from memory.stores.canonical import RecordChange, SlotState
 from memory.write.stages import Draft
 
@@ -54,6 +64,15 @@ class Resolution(Model):
     #: True when the draft must wait for a reviewer instead of being applied.
     defer: bool = False
     conflict_group: str | None = None
+    #: Why: for a memory without key, each stored memory compared (similarity, differences).
+    evidence: dict[str, Any] = Field(default_factory=dict)
+
+
+class Neighbour(NamedTuple):
+    """A stored memory the projection found close to a draft, with its vector similarity."""
+
+    record: MemoryRecord
+    similarity: float
 
 
 def same_value(a: MemoryRecord, b: MemoryRecord) -> bool:
@@ -97,12 +116,28 @@ def _with(record: MemoryRecord, **changes: object) -> MemoryRecord:
 
 
 def resolve_keyed(draft: Draft, state: SlotState, *, group_id: str, approved: bool) -> Resolution:
+    return _on_line(
+        draft, state.records, group_id=group_id, approved=approved, same=same_value, more=extends
+    )
+
+
+def _on_line(
+    draft: Draft,
+    records: Sequence[MemoryRecord],
+    *,
+    group_id: str,
+    approved: bool,
+    same: Callable[[MemoryRecord, MemoryRecord], bool],
+    more: Callable[[MemoryRecord, MemoryRecord], bool],
+) -> Resolution:
+    """Where a draft lands on a valid-time line of records that state the same thing's value:
+    `same(old, new)` says the same value, `more(new, old)` says it and more."""
     new = draft.record
     start = new.valid_from
     assert start is not None
     line = [
         r
-        for r in state.records
+        for r in records
         if r.status in ("active", "superseded")
         and r.valid_from is not None
         and (r.valid_to is None or r.valid_to > r.valid_from)
@@ -125,7 +160,7 @@ def resolve_keyed(draft: Draft, state: SlotState, *, group_id: str, approved: bo
 
     if draft.partial and len(in_force) == 1 and in_force[0].structured_value:
         merged = {**in_force[0].structured_value, **(new.structured_value or {})}
-        new = _with(new, structured_value=merged)
+        new = new.saying(structured_value=merged)
 
     later = [r for r in line if r.valid_from is not None and r.valid_from > start]
     if later:
@@ -138,8 +173,8 @@ def resolve_keyed(draft: Draft, state: SlotState, *, group_id: str, approved: bo
             and r.valid_from <= start
             and (r.valid_to is None or r.valid_to > start)
         ]
-        if any(same_value(r, new) for r in [nxt, *covering]):
-            matched = [r.memory_id for r in [nxt, *covering] if same_value(r, new)]
+        if any(same(r, new) for r in [nxt, *covering]):
+            matched = [r.memory_id for r in [nxt, *covering] if same(r, new)]
             return Resolution(
                 relation="DUPLICATE", operation="no_op", reason="duplicate", matched=matched
             )
@@ -168,19 +203,19 @@ def resolve_keyed(draft: Draft, state: SlotState, *, group_id: str, approved: bo
         return Resolution(relation="NEW", operation="add", record=new)
 
     matched = [r.memory_id for r in in_force]
-    if any(same_value(r, new) for r in in_force):
+    if any(same(r, new) for r in in_force):
         return Resolution(
             relation="DUPLICATE",
             operation="no_op",
             reason="duplicate",
-            matched=[r.memory_id for r in in_force if same_value(r, new)],
+            matched=[r.memory_id for r in in_force if same(r, new)],
         )
 
     strongest = max(TRUST_RANK[r.source_type] for r in in_force)
     rank = TRUST_RANK[new.source_type]
     group = next((r.conflict_group for r in in_force if r.conflict_group), None)
     simultaneous = any(r.valid_from == start and r.written_by != new.written_by for r in in_force)
-    refinement = len(in_force) == 1 and extends(new, in_force[0])
+    refinement = len(in_force) == 1 and more(new, in_force[0])
 
     supersede = approved or rank > strongest or (rank == strongest and not simultaneous)
     if group is not None and not approved and rank <= strongest:
@@ -226,19 +261,63 @@ def resolve_keyed(draft: Draft, state: SlotState, *, group_id: str, approved: bo
     )
 
 
-def resolve_unkeyed(draft: Draft, state: SlotState, similar: list[MemoryRecord]) -> Resolution:
-    """A memory without key is a DUPLICATE of an active one with the same or nearly the same
-    content (same kind, same namespace), else NEW."""
+def resolve_unkeyed(
+    draft: Draft,
+    state: SlotState,
+    neighbours: Sequence[Neighbour],
+    *,
+    group_id: str,
+    approved: bool,
+) -> Resolution:
+    """A memory without key: DUPLICATE of an active memory that says the same thing (same gist,
+    same structured value), resolved on the line of the memories it restates with a changed
+    detail, else NEW. `state` is the draft's gist slot; `neighbours` the close memories of the
+    same kind the projection found (it proposes; the comparison decides)."""
     new = draft.record
-    same = [r for r in state.records if r.status == "active"]
-    near = [
-        r for r in similar if r.kind == new.kind and r.memory_id not in {s.memory_id for s in same}
+    similarity = {n.record.memory_id: n.similarity for n in neighbours}
+    stored: dict[str, MemoryRecord] = {
+        r.memory_id: r for r in state.records if r.status == "active"
+    }
+    for n in neighbours:
+        if n.record.kind == new.kind and n.record.key is None and n.record.status == "active":
+            stored.setdefault(n.record.memory_id, n.record)
+    compared: dict[str, Comparison] = {
+        mid: compare(old.content, new.content) for mid, old in stored.items()
+    }
+    evidence = {
+        "rule": "gist",
+        "compared": {
+            mid: {"similarity": _rounded(similarity.get(mid)), **c.evidence()}
+            for mid, c in sorted(compared.items())
+        },
+    }
+    same = [
+        mid
+        for mid, c in compared.items()
+        if c.same and stored[mid].structured_value == new.structured_value
     ]
-    if same or near:
+    if same:
         return Resolution(
             relation="DUPLICATE",
             operation="no_op",
             reason="duplicate",
-            matched=[r.memory_id for r in [*same, *near]],
+            matched=sorted(same),
+            evidence={**evidence, "why": "no_salient_difference"},
         )
-    return Resolution(relation="NEW", operation="add", record=new)
+    restated = [stored[mid] for mid, c in sorted(compared.items()) if c.changed_detail]
+    if restated:
+        resolution = _on_line(
+            draft,
+            restated,
+            group_id=group_id,
+            approved=approved,
+            same=lambda old, new: False,  # a changed detail is never the same value
+            more=lambda new, old: compare(old.content, new.content).adds_only,
+        )
+        resolution.evidence = {**evidence, "why": "changed_detail"}
+        return resolution
+    return Resolution(relation="NEW", operation="add", record=new, evidence=evidence)
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)

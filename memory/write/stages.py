@@ -19,6 +19,7 @@ from memory.models import (
 )
 from memory.namespaces import parse_namespace
 from memory.policy import Policy
+from memory.sameness import gist_of
 from memory.stores.canonical import slot_for
 from memory.write.detectors import Detection, detect
 from memory.write.normalize import normalize_structured_value, normalize_whitespace
@@ -42,7 +43,7 @@ class Draft(Model):
 
     @property
     def slot(self) -> str:
-        return slot_for(self.record.key, self.record.content_hash)
+        return slot_for(self.record.key, self.record.gist)
 
 
 class IdSource(Model):
@@ -137,6 +138,7 @@ def build_draft(
         status="active",
         version=1,
         content_hash=content_hash(content, value),
+        gist=gist_of(content, value),
         extractor=extractor,
         written_by=principal.ref,
     )

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from memory.models import MemoryRecord
 from memory.stores import Stores
 from memory.stores.canonical import SlotState
 from memory.stores.projection import SearchFilters
+from memory.write.resolution import Neighbour
 
 
 class StoreView:
@@ -18,8 +18,8 @@ class StoreView:
     def slot(self, namespace: str, slot: str) -> SlotState:
         return self.stores.canonical.slot_state(namespace, slot)
 
-    def similar(self, namespace: str, kind: str, content: str) -> list[MemoryRecord]:
-        threshold = self.stores.policy.writes.near_duplicate_similarity
+    def similar(self, namespace: str, kind: str, content: str) -> list[Neighbour]:
+        writes = self.stores.policy.writes
         vector = self.stores.embedder.embed([content])[0]
         if not vector.any():
             return []
@@ -31,14 +31,16 @@ class StoreView:
         )
         hits = [
             h
-            for h in self.stores.projection.vector_search(vector, filters, 5)
-            if (h.vector_score or 0.0) >= threshold
+            for h in self.stores.projection.vector_search(
+                vector, filters, writes.compare_neighbours
+            )
+            if (h.vector_score or 0.0) >= writes.compare_similarity
         ]
         heads = self.stores.canonical.heads(h.memory_id for h in hits)
         # The projection proposes, canonical decides.
         return [
-            r
-            for r in (heads.get(h.memory_id) for h in hits)
+            Neighbour(r, h.vector_score or 0.0)
+            for r, h in ((heads.get(h.memory_id), h) for h in hits)
             if r is not None and r.status == "active" and r.key is None and r.kind == kind
         ]
 

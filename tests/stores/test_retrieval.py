@@ -235,6 +235,47 @@ def test_near_duplicates_do_not_fill_the_top_k(reg: Stores) -> None:
     assert sum("周末" in m.content for m in result.memories) == 1
 
 
+def test_memories_a_detail_tells_apart_are_all_recalled_and_in_context(reg: Stores) -> None:
+    """Dedupe and the diversity penalty follow the write path's sameness rule: two events that
+    differ in a number, an amount or a parcel are both returned; a respelling is not."""
+    texts = [
+        "客户反馈包裹SF1234567890送错了地址",
+        "客户反馈包裹SF1234567891送错了地址",
+        "客户订了2袋大米，周一送货",
+        "客户订了3袋大米，周一送货",
+    ]
+    ids = [put(reg, {"kind": "episodic", "content": t}, at=T0)[0] for t in texts]
+    from tests.factories import record
+
+    # a respelling stored around the pipeline (an old import): one of the two is returned
+    again = record(
+        key=None,
+        structured_value=None,
+        kind="episodic",
+        content="客户反馈包裹 SF1234567890 送错了地址。",
+    )
+    reg.canonical.bulk_insert([again], T0)
+    project(reg.canonical, reg.projection, [again.memory_id])
+    result = recall(reg, at=T0 + timedelta(hours=1), query="包裹送错地址 大米送货", k=10)
+    returned = {m.memory_id for m in result.memories}
+    assert set(ids[1:]) <= returned
+    assert len(returned & {ids[0], again.memory_id}) == 1  # one of the two spellings
+    package = ContextBuilder(Reader(reg)).build(
+        ContextRequest(
+            principal=BOT.ref,
+            namespaces=[NS],
+            task="包裹送错地址 大米送货",
+            budget=ContextBudget(total_tokens=4000, reserved_output_tokens=500),
+            k=10,
+            at=T0 + timedelta(hours=1),
+        )
+    )
+    text = "\n".join(i.content for i in package.items if i.kind == "selected_memory")
+    for t in texts[1:]:
+        assert t in text
+    assert text.count("SF1234567890") == 1
+
+
 def test_the_cache_serves_until_a_generation_moves_even_from_another_process(
     reg: Stores, settings: Settings
 ) -> None:

@@ -10,7 +10,7 @@ from memory.errors import ClockOverrideRefused, ContentTooLarge, InvalidInput
 from memory.models import Principal
 from memory.policy import Limits, Policy
 from memory.stores.canonical import SlotState
-from memory.write.resolution import resolve_keyed, resolve_unkeyed
+from memory.write.resolution import Neighbour, resolve_keyed, resolve_unkeyed
 from memory.write.stages import effective_time, is_business_claim, verified_source
 from tests.factories import T0, draft, email, record, sms
 
@@ -28,7 +28,7 @@ def test_drafts_take_policy_defaults() -> None:
     assert d.record.valid_from == T0
     assert d.record.expires_at == T0 + timedelta(days=90)  # episodic retention default
     assert d.record.subject_ref == "user:123"
-    assert d.slot.startswith("hash:")
+    assert d.slot.startswith("gist:")
     assert draft(sms()).slot == "key:notification.preference"
 
 
@@ -212,12 +212,16 @@ def test_a_negation_closes_the_value_it_denies() -> None:
     assert r.operation == "no_op"
 
 
-def test_unkeyed_duplicates_by_hash_or_similarity() -> None:
+def test_unkeyed_duplicates_say_the_same_thing() -> None:
     d = draft({"kind": "semantic", "content": "用户常买商家 C 的家居用品"})
-    assert resolve_unkeyed(d, state(), []).relation == "NEW"
+    assert resolve_unkeyed(d, state(), [], group_id="g", approved=False).relation == "NEW"
     same = record(key=None, structured_value=None, content=d.record.content, kind="semantic")
-    assert resolve_unkeyed(d, state(same), []).relation == "DUPLICATE"
+    r = resolve_unkeyed(d, state(same), [], group_id="g", approved=False)
+    assert (r.relation, r.matched) == ("DUPLICATE", [same.memory_id])
     near = record(
-        key=None, structured_value=None, content="用户常买商家C的家居用品", kind="semantic"
+        key=None, structured_value=None, content="用户常买商家C的家居用品。", kind="semantic"
     )
-    assert resolve_unkeyed(d, state(), [near]).relation == "DUPLICATE"
+    r = resolve_unkeyed(d, state(), [Neighbour(near, 0.97)], group_id="g", approved=False)
+    assert (r.relation, r.matched) == ("DUPLICATE", [near.memory_id])
+    assert r.evidence["why"] == "no_salient_difference"
+    assert r.evidence["compared"][near.memory_id]["similarity"] == 0.97

@@ -122,6 +122,34 @@ async def test_a_conflict_keeps_both_sides_until_review(client: MemoryClient) ->
     assert loser.status == "invalidated"
 
 
+async def test_two_accounts_of_one_event_conflict_until_review(client: MemoryClient) -> None:
+    """A memory without key that restates a stored one with a changed detail (same order, other
+    amount) from another writer at the same instant: both kept, grouped, a review settles it."""
+    client.register_principal(CRM)
+    client.register_principal(REVIEWER)
+    said = "Refund of 120 yuan for order A-7781 was approved"
+    mine = await client.write(USER, NS, {"kind": "episodic", "content": said}, at=T0)
+    theirs = await client.write(
+        CRM.ref, NS, {"kind": "episodic", "content": said.replace("120", "150")}, at=T0
+    )
+    assert (theirs.outcome.relation, theirs.outcome.matched_memory_ids) == (
+        "CONFLICTS",
+        [mine.outcome.memory_id],
+    )
+    review = client.find_review("shop-a", memory_id=mine.outcome.memory_id)
+    settled = await client.review(
+        REVIEWER.ref,
+        review.review_id,
+        "approve",
+        memory_id=theirs.outcome.memory_id,
+        at=T0 + timedelta(hours=2),
+    )
+    assert settled.invalidated == [mine.outcome.memory_id]
+    winner = client.stores.canonical.head(theirs.outcome.memory_id or "")
+    assert winner is not None
+    assert (winner.status, winner.conflict_group) == ("active", None)
+
+
 async def test_an_unanswered_review_times_out(client: MemoryClient) -> None:
     # The worker shares these stores: a 1.8 s review timeout for this test.
     client.stores.policy = client.stores.policy.model_copy(
