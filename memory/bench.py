@@ -32,11 +32,14 @@ from temporalio.testing import WorkflowEnvironment
 
 from memory.client import MemoryClient
 from memory.devserver import temporal_binary
+from memory.eval.duplicates import DEFAULT_CORPORA
+from memory.eval.duplicates import measure as measure_duplicates
 from memory.models import DIRECT_EXTRACTOR, MemoryRecord, RecallQuery, WriteRequest, content_hash
 from memory.orchestration import SEARCH_ATTRIBUTES, search_attributes
 from memory.relay import relay
 from memory.repair import begin, run_pages
 from memory.retrieval import Reader
+from memory.sameness import gist_of
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.stores.projection import EmbeddedProjection
@@ -476,6 +479,7 @@ def synthetic_records(
                 status="active",
                 version=1,
                 content_hash=content_hash(text),
+                gist=gist_of(text),
                 extractor=DIRECT_EXTRACTOR,
                 written_by="service:bench/loader",
             )
@@ -715,7 +719,59 @@ def bench_projection(sizes: Sequence[int]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ report
 
 
+def _print_duplicates(r: dict[str, Any]) -> None:
+    table = Table(
+        title="duplicate decisions — the write pipeline beside the former rule (cosine ≥ 0.92)"
+    )
+    for col in ("corpus", "kind", "class", "pairs", "DUPLICATE now", "DUPLICATE before"):
+        table.add_column(col, justify="right")
+    for c in r["classes"]:
+        table.add_row(
+            c["corpus"],
+            "true" if c["duplicate"] else "false",
+            c["class"],
+            str(c["pairs"]),
+            str(c["product"]),
+            str(c["baseline"]),
+        )
+    console.print(table)
+    summary = Table(title="duplicates — summary (targets: 0 false, ≥ 95 % of true caught)")
+    for col in (
+        "corpus",
+        "rule",
+        "false dups",
+        "true caught",
+        "rate",
+        "rate, same words",
+    ):
+        summary.add_column(col, justify="right")
+    for corpus, rules in r["summary"].items():
+        for who, x in rules.items():
+            summary.add_row(
+                corpus,
+                "now" if who == "product" else "before",
+                f"{x['false_duplicates']}/{x['false_pairs']}",
+                f"{x['true_caught']}/{x['true_pairs']}",
+                str(x["true_rate"]),
+                str(x["true_rate_same_words"]),
+            )
+    console.print(summary)
+    if r["refused_first"]:
+        console.print(
+            f"{len(r['refused_first'])} pairs left out: their first statement was refused by "
+            "policy (" + ", ".join(sorted({x["first"] for x in r["refused_first"]})) + ")"
+        )
+    load = r["event_load"]
+    console.print(
+        f"600-event load: {load['memories']} memories kept; DUPLICATE now "
+        f"{load['product_duplicates']}, before {load['baseline_duplicates']} "
+        f"(write p50 {r['write_ms_p50']} ms, pipeline + commit + projection, no Temporal)"
+    )
+
+
 def _print(report: dict[str, Any]) -> None:
+    if "duplicates" in report:
+        _print_duplicates(report["duplicates"])
     if "write" in report:
         table = Table(title="write latency (ms) — WriteMemory beside the no-activity floor")
         for col in ("start", "floor p50", "floor p95", "write p50", "write p95", "×p50", "×p95"):
@@ -832,6 +888,7 @@ async def run_bench(
     out: Path,
     delete_sizes: tuple[int, ...] = (10, 100, 1000),
     projection_sizes: tuple[int, ...] = (10_000, 100_000),
+    corpora: Sequence[Path] = (),
 ) -> dict[str, Any]:
     report: dict[str, Any] = {"started_at": datetime.now(UTC).isoformat(), "machine": _machine()}
     if what in ("write", "all"):
@@ -848,6 +905,9 @@ async def run_bench(
     if what in ("delete", "all"):
         console.print(f"· delete: subjects of {', '.join(map(str, delete_sizes))} memories")
         report["delete"] = await bench_delete(delete_sizes)
+    if what in ("duplicates", "all"):
+        console.print("· duplicates: corpus pairs and a 600-event load through the write pipeline")
+        report["duplicates"] = measure_duplicates(list(corpora or DEFAULT_CORPORA))
     _print(report)
     _write_report(out, report)
     console.print(f"report written to {out}")

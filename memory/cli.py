@@ -674,23 +674,42 @@ def import_messages_command(
 @guarded
 def bench(
     what: Annotated[
-        str, typer.Argument(help="write | background | recall | delete | projection | all")
+        str,
+        typer.Argument(help="write | background | recall | delete | projection | duplicates | all"),
     ] = "all",
     writes: Annotated[int, typer.Option(help="measured writes per series")] = 200,
     sizes: Annotated[str, typer.Option(help="recall sizes, comma-separated")] = "1000,10000,100000",
     queries: Annotated[int, typer.Option(help="measured recalls per size")] = 200,
     out: Annotated[Path, typer.Option(help="JSON report")] = Path("bench-results/bench.json"),
+    corpus: Annotated[
+        list[Path] | None,
+        typer.Option(help="duplicate pairs (JSON); default: the packaged dev and held-out corpora"),
+    ] = None,
 ) -> None:
     """Benchmarks with their baselines measured in the same run (medians, p95, ratios)."""
     from memory.bench import run_bench
 
-    if what not in ("write", "background", "recall", "delete", "projection", "all"):
+    choices = ("write", "background", "recall", "delete", "projection", "duplicates", "all")
+    if what not in choices:
         raise InvalidInput(
-            "bench what must be write, background, recall, delete, projection or all",
+            f"bench what must be one of {', '.join(choices)}",
             field="what",
         )
+    for path in corpus or ():
+        if not path.is_file():
+            raise InvalidInput(f"no corpus file at {path}", field="corpus")
     size_list = [int(s) for s in sizes.split(",") if s.strip()]
-    run(run_bench(settings(), what, writes=writes, sizes=size_list, queries=queries, out=out))
+    run(
+        run_bench(
+            settings(),
+            what,
+            writes=writes,
+            sizes=size_list,
+            queries=queries,
+            out=out,
+            corpora=corpus or (),
+        )
+    )
 
 
 def main() -> None:
