@@ -497,10 +497,6 @@ def load(stores: Stores, records: list[MemoryRecord], vectors: Any = None) -> No
         stores.canonical.mark_processed(seqs, at)
 
 
-def load_namespace(stores: Stores, tenant: str, namespace: str, n: int, rng: random.Random) -> None:
-    load(stores, synthetic_records(tenant, namespace, n, rng))
-
-
 def _measure_recall(
     stores: Stores, namespace: str, texts: list[str], at: datetime
 ) -> tuple[list[float], list[float]]:

@@ -17,8 +17,6 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-Vector = npt.NDArray[np.float32]
-
 _WORD = re.compile(r"[a-z0-9]+|[^\sa-z0-9]", re.UNICODE)
 _PUNCT = re.compile(r"[\s\W_]+", re.UNICODE)
 

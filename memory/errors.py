@@ -28,12 +28,10 @@ class MemoryServiceError(Exception):
     #: True only for passing faults an activity retry can cure; bad input and refusals never are.
     retryable: bool = False
 
-    def __init__(self, message: str, *, field: str | None = None, code: str | None = None) -> None:
+    def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
-        if code is not None:
-            self.code = code
 
     def __str__(self) -> str:
         where = f" (field {self.field})" if self.field else ""

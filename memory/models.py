@@ -25,7 +25,6 @@ from memory.namespaces import check_tenant, matches_any, parse_namespace, parse_
 from memory.sameness import gist_of
 
 Kind = Literal["episodic", "semantic", "profile", "procedural", "summary"]
-KINDS: tuple[str, ...] = ("episodic", "semantic", "profile", "procedural", "summary")
 
 SourceType = Literal[
     "user_assertion",
@@ -35,14 +34,6 @@ SourceType = Literal[
     "system_policy",
     "model_inference",
 ]
-SOURCE_TYPES: tuple[str, ...] = (
-    "user_assertion",
-    "verified_tool_fact",
-    "human_review",
-    "derived_summary",
-    "system_policy",
-    "model_inference",
-)
 
 Sensitivity = Literal["public", "internal", "confidential", "restricted"]
 SENSITIVITY_ORDER: dict[str, int] = {

@@ -25,8 +25,7 @@ class Settings(BaseSettings):
     #: Canonical store URL (SQLAlchemy). Default: SQLite in the data folder.
     #: Postgres: postgresql+psycopg://user@host:5432/db
     database_url: str | None = None
-    #: Projection backend; the embedded one is a SQLite file beside the canonical store.
-    projection: Literal["embedded"] = "embedded"
+    #: The embedded projection's file (default: beside the canonical store).
     projection_path: Path | None = None
     #: Policy file (TOML); default: the packaged memory/policy.default.toml.
     policy_file: Path | None = None
@@ -40,8 +39,8 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     #: Port of the worker's Prometheus endpoint (`/metrics`); 0 turns it off.
     metrics_port: int = Field(default=9464, ge=0, le=65535)
-    #: Ports of the embedded Temporal dev server started by `memctl dev` / `memctl demo`.
-    dev_server_port: int = Field(default=7233, ge=1, le=65535)
+    #: UI port of the embedded Temporal dev server started by `memctl dev` / `memctl demo` (its
+    #: frontend listens on the port of `temporal_address`).
     dev_ui_port: int = Field(default=8233, ge=1, le=65535)
 
     @property

@@ -149,7 +149,6 @@ class _CaseRun:
         self.result = result
         self.records: dict[str, StepRecord] = {}
         self.clock: datetime | None = None
-        self.review_workflows: set[str] = set()
 
     # ------------------------------------------------------------------------ driving
 

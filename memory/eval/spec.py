@@ -24,7 +24,6 @@ Op = Literal[
     "context",
     "concurrent",
 ]
-WRITE_OPS = ("observe", "propose", "tool_fact")
 
 
 class _Loose(BaseModel):
