@@ -22,11 +22,11 @@ from memory.deletion import (
     verify_erased,
 )
 from memory.errors import PolicyRefusal
-from memory.models import AuditEvent, DeleteRequest, DeletionReceipt, Model, ProbeResult, utcnow
+from memory.models import AuditEvent, DeleteRequest, DeletionReceipt, Model, ProbeResult
+from memory.plans import EraseResult
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.stores.canonical import EraseResult
-from memory.stores.projection import project
+from memory.sync.apply import sync
 from memory.write.extraction import Extractor, RuleExtractor
 from memory.write.stages import effective_time
 
@@ -116,18 +116,18 @@ class DeletionActivities:
         pending receipt. A refusal is audited and deletes nothing."""
         request = inp.request
         canonical = self.stores.canonical
-        before = canonical.deletion_started(inp.deletion_id)
+        before = canonical.receipts.started(inp.deletion_id)
         if before is not None:
             # A retry after this start committed (the worker died before the workflow heard
             # of it): the scope stays what it was, even if the erase has emptied it since.
             return StartedDeletion.model_validate(before)
         at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
-        principal = canonical.get_principal(request.principal)
+        principal = canonical.principals.get(request.principal)
         resolved = resolve(self.stores, request.tenant, request.scope)
         try:
             authorize(principal, request.tenant, resolved)
         except PolicyRefusal as refusal:
-            canonical.record_audit(
+            canonical.commits.record_audit(
                 request.tenant,
                 request.scope.namespace,
                 inp.workflow_id,
@@ -156,11 +156,13 @@ class DeletionActivities:
             backup_retention_deadline=at + self.stores.policy.backup.retention,
             workflow_id=inp.workflow_id,
         )
-        generations = {ns: g for ns, (g, _) in canonical.generations(resolved.namespaces).items()}
+        generations = {
+            ns: g for ns, (g, _) in canonical.generations.read(resolved.namespaces).items()
+        }
         started = StartedDeletion(
             receipt=receipt, resolved=resolved, generations=generations, at=at
         )
-        canonical.save_receipt(receipt, at, started=started.model_dump(mode="json"))
+        canonical.receipts.save(receipt, at, started=started.model_dump(mode="json"))
         return started
 
     @activity.defn(name="memory.erase_scope")
@@ -181,7 +183,9 @@ class DeletionActivities:
         """Append the ledger entry to the journal file kept outside the database, so that a
         store restored from an older backup can have the deletion applied again."""
         path = self.settings.deletion_journal_file
-        entries = [e for e in self.stores.canonical.ledger() if e.deletion_id == deletion_id]
+        entries = [
+            e for e in self.stores.canonical.erasure.ledger() if e.deletion_id == deletion_id
+        ]
         if not entries:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -202,7 +206,7 @@ class DeletionActivities:
         failed probe found is removed from every index."""
         erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
         ids = [*inp.resolved.all_memory_ids, *inp.regenerated]
-        project(self.stores.canonical, self.stores.projection, ids)
+        sync(self.stores.canonical, self.stores.projection, ids)
         return len(ids)
 
     @activity.defn(name="memory.verify_deletion")
@@ -211,9 +215,9 @@ class DeletionActivities:
         canonical = self.stores.canonical
         return verify_erased(
             self.stores,
-            requester=canonical.get_principal(inp.principal),
+            requester=canonical.principals.get(inp.principal),
             resolved=inp.resolved,
-            probes=canonical.probes(inp.deletion_id),
+            probes=canonical.erasure.probes(inp.deletion_id),
             generations_before=inp.generations,
             at=inp.at,
         )
@@ -221,23 +225,23 @@ class DeletionActivities:
     @activity.defn(name="memory.save_receipt")
     @typed_errors
     def save_receipt(self, receipt: DeletionReceipt) -> None:
-        self.stores.canonical.save_receipt(receipt, receipt.completed_at or receipt.requested_at)
+        self.stores.canonical.receipts.save(receipt, receipt.completed_at or receipt.requested_at)
         if receipt.elapsed_seconds is not None:
             metrics.DELETION_SECONDS.observe(receipt.elapsed_seconds)
         if receipt.verification_status == "passed":
             # Probe material (the erased text) is kept only as long as verification needs it.
-            self.stores.canonical.drop_probes(receipt.deletion_id)
+            self.stores.canonical.erasure.drop_probes(receipt.deletion_id)
 
     @activity.defn(name="memory.close_receipt")
     @typed_errors
     def close_receipt(self, inp: CloseReceiptInput) -> DeletionReceipt:
         """The backup retention deadline passed: the receipt is closed (backups expired)."""
         canonical = self.stores.canonical
-        receipt = canonical.get_receipt(inp.deletion_id)
+        receipt = canonical.receipts.get(inp.deletion_id)
         if receipt.backup_status != "expired":
             receipt.backup_status = "expired"
             receipt.closed_at = inp.at
-            canonical.save_receipt(receipt, inp.at)
+            canonical.receipts.save(receipt, inp.at)
         return receipt
 
     @activity.defn(name="memory.expire_memories")
@@ -245,10 +249,9 @@ class DeletionActivities:
     def expire_memories(self, inp: ExpireInput) -> ExpireResult:
         at = effective_time(inp.at, inp.now, self.settings.allow_clock_override)
         canonical = self.stores.canonical
-        result = canonical.expire(at, inp.limit)
+        result = canonical.erasure.expire(at, inp.limit)
         if result.memory_ids:
-            project(canonical, self.stores.projection, result.memory_ids)
-            canonical.mark_processed(result.outbox_seqs, utcnow())
+            sync(canonical, self.stores.projection, result.memory_ids, result.outbox_seqs)
             log.info("expired", count=len(result.memory_ids), namespaces=len(result.namespaces))
         return ExpireResult(
             expired=result.memory_ids,

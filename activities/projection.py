@@ -12,13 +12,13 @@ from temporalio import activity
 
 from activities import typed_errors
 from memory import metrics
-from memory.models import Model, utcnow
-from memory.relay import RelayRequest, RelayResult, relay
-from memory.repair import RepairCursor, RepairPage, RepairTotals, begin, finish, run_pages
+from memory.models import Model
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.stores.canonical import Watermarks
-from memory.stores.projection import project
+from memory.sync.apply import sync
+from memory.sync.relay import RelayRequest, RelayResult, relay
+from memory.sync.repair import RepairCursor, RepairPage, RepairTotals, begin, finish, run_pages
+from memory.sync.state import Watermarks
 from memory.write.stages import effective_time
 
 log = structlog.get_logger("memory.activities.projection")
@@ -83,17 +83,12 @@ class ProjectionActivities:
     @activity.defn(name="memory.project")
     @typed_errors
     def project_memories(self, inp: ProjectInput) -> int:
-        canonical = self.stores.canonical
         # Events of these memories that an earlier attempt committed but never marked (its
-        # worker died): read before the heads are, so the projection below settles them too.
-        pending = canonical.unprocessed_seqs(inp.memory_ids)
-        try:
-            done = project(canonical, self.stores.projection, inp.memory_ids)
-        except Exception:
-            metrics.PROJECTION_FAILURES.inc()
-            raise
-        canonical.mark_processed(sorted({*inp.outbox_seqs, *pending}), utcnow())
-        return done.changed
+        # worker died) are settled too.
+        stores = self.stores
+        return sync(
+            stores.canonical, stores.projection, inp.memory_ids, inp.outbox_seqs, pending=True
+        ).changed
 
     @activity.defn(name="memory.relay_outbox")
     @typed_errors

@@ -19,9 +19,9 @@ from memory.models import (
     ReviewRecord,
     WriteRequest,
 )
+from memory.plans import CommitPlan, SlotCheck, slot_for
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.stores.canonical import CommitPlan, SlotCheck, slot_for
 from memory.write.extraction import RuleExtractor
 from memory.write.pipeline import PendingWrite, decide
 from memory.write.review import closed, review_status, settle_conflict
@@ -68,9 +68,9 @@ class ReviewActivities:
             decision.at if decision else None, inp.now, self.settings.allow_clock_override
         )
         if decision is not None:
-            reviewer = canonical.get_principal(decision.reviewer)
+            reviewer = canonical.principals.get(decision.reviewer)
             if reviewer.tenant != review.tenant_id or not reviewer.can_approve(review.namespace):
-                canonical.record_audit(
+                canonical.commits.record_audit(
                     review.tenant_id,
                     review.namespace,
                     review.workflow_id,
@@ -113,11 +113,11 @@ class ReviewActivities:
         )
         if review.kind == "deferred":
             if decision is None or decision.decision == "reject":
-                canonical.record_audit(
+                canonical.commits.record_audit(
                     review.tenant_id, review.namespace, review.workflow_id, [audit], at, [done]
                 )
                 return ReviewOutcome(review_id=review.review_id, status=status)
-            writer = canonical.get_principal(task.request.principal)
+            writer = canonical.principals.get(task.request.principal)
             decided = decide(
                 task.request,
                 writer,
@@ -145,7 +145,7 @@ class ReviewActivities:
                 ],
             )
 
-        heads = canonical.heads(review.memory_ids)
+        heads = canonical.records.heads(review.memory_ids)
         changes, losers = settle_conflict(review, decision, heads, task.newcomers)
         any_side = next(iter(heads.values()), None)
         slots = []
@@ -153,7 +153,8 @@ class ReviewActivities:
             slot = slot_for(any_side.key, any_side.gist)
             slots.append(
                 SlotCheck(
-                    slot=slot, expected_version=canonical.slot_state(review.namespace, slot).version
+                    slot=slot,
+                    expected_version=canonical.records.slot_state(review.namespace, slot).version,
                 )
             )
         plan = CommitPlan(

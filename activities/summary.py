@@ -10,9 +10,9 @@ from temporalio import activity
 
 from activities import typed_errors
 from memory.models import Model
+from memory.plans import CommitPlan, CommitResult
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.stores.canonical import CommitPlan, CommitResult
 from memory.summary import (
     ExtractiveSummarizer,
     Summarizer,

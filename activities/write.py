@@ -16,9 +16,9 @@ from temporalio import activity
 
 from activities import typed_errors
 from memory.models import Model, WriteRequest
+from memory.plans import CommitPlan, CommitResult
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.stores.canonical import CommitPlan, CommitResult
 from memory.write.batch import BatchResult, decide_request, process_batch
 from memory.write.extraction import Extractor, RuleExtractor
 from memory.write.pipeline import WriteDecision

@@ -36,13 +36,13 @@ from memory.eval.duplicates import DEFAULT_CORPORA
 from memory.eval.duplicates import measure as measure_duplicates
 from memory.models import DIRECT_EXTRACTOR, MemoryRecord, RecallQuery, WriteRequest, content_hash
 from memory.orchestration import SEARCH_ATTRIBUTES, search_attributes
-from memory.relay import relay
-from memory.repair import begin, run_pages
 from memory.retrieval import Reader
 from memory.sameness import gist_of
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.stores.projection import EmbeddedProjection
+from memory.sync.relay import relay
+from memory.sync.repair import begin, run_pages
 
 console = Console(highlight=False)
 
@@ -287,7 +287,7 @@ async def bench_background(
             stored = sum(
                 1
                 for r in batched
-                if stores.canonical.key_records(
+                if stores.canonical.records.key_records(
                     [r.namespace], ["notification.preference"], ["active"]
                 )
             )
@@ -357,7 +357,7 @@ async def _subject_with_history(client: MemoryClient, user: str, n: int) -> str:
         )
         for i in range(2 * n)  # the assistant's half says nothing to remember
     ]
-    client.stores.canonical.import_messages(as_history(messages))
+    client.stores.canonical.messages.import_many(as_history(messages))
     requests = as_episodes(messages, client.write_request, keep_days=None, now=at)
     episodes = n - n // 5
     requests = requests[:episodes]
@@ -492,9 +492,9 @@ def load(stores: Stores, records: list[MemoryRecord], vectors: Any = None) -> No
     at = datetime(2026, 7, 1, tzinfo=UTC)
     for i in range(0, len(records), 5000):
         batch = records[i : i + 5000]
-        seqs = stores.canonical.bulk_insert(batch, at)
+        seqs = stores.canonical.commits.load(batch, at)
         stores.projection.upsert(batch, None if vectors is None else vectors[i : i + 5000])
-        stores.canonical.mark_processed(seqs, at)
+        stores.canonical.outbox.mark_processed(seqs, at)
 
 
 def _measure_recall(
@@ -646,7 +646,7 @@ def bench_projection(sizes: Sequence[int]) -> dict[str, Any]:
                 for r in synthetic_records("bench", f"tenant/bench/user/u{ns}", size // 10, rng)
             ]
             for i in range(0, len(records), 5000):
-                stores.canonical.bulk_insert(records[i : i + 5000], at)
+                stores.canonical.commits.load(records[i : i + 5000], at)
             t = time.perf_counter()
             for i in range(0, len(records), 1000):
                 bare.upsert(records[i : i + 1000])
@@ -667,7 +667,7 @@ def bench_projection(sizes: Sequence[int]) -> dict[str, Any]:
             t = time.perf_counter()
             after: str | None = None
             while True:
-                heads = stores.canonical.head_digests(after, 2000)
+                heads = stores.canonical.records.digests(after, 2000)
                 stores.projection.rows_in_order(
                     after, heads[-1].memory_id if len(heads) == 2000 else None, 20_000
                 )

@@ -182,7 +182,7 @@ def principal_show(ref: str) -> None:
 
     stores = open_stores(settings())
     try:
-        emit(stores.canonical.get_principal(ref))
+        emit(stores.canonical.principals.get(ref))
     finally:
         stores.close()
 
@@ -399,7 +399,7 @@ def receipt(deletion_id: str) -> None:
 
     stores = open_stores(settings())
     try:
-        emit(stores.canonical.get_receipt(deletion_id))
+        emit(stores.canonical.receipts.get(deletion_id))
     finally:
         stores.close()
 
@@ -433,13 +433,13 @@ def audit(
     stores = open_stores(settings())
     try:
         if ref.startswith("mem_"):
-            rows = stores.canonical.audit_trail(memory_id=ref)
+            rows = stores.canonical.audit.trail(memory_id=ref)
             workflows = {r["workflow_id"] for r in rows if r["workflow_id"]}
             for wf in sorted(workflows):
-                rows += [r for r in stores.canonical.audit_trail(workflow_id=wf) if r not in rows]
+                rows += [r for r in stores.canonical.audit.trail(workflow_id=wf) if r not in rows]
             rows.sort(key=lambda r: r["seq"])
         else:
-            rows = stores.canonical.audit_trail(workflow_id=ref)
+            rows = stores.canonical.audit.trail(workflow_id=ref)
     finally:
         stores.close()
     if not rows:
@@ -516,8 +516,8 @@ def repair(
         from collections import Counter
 
         from memory.models import utcnow
-        from memory.repair import compare
         from memory.stores import open_stores
+        from memory.sync.repair import compare
 
         stores = open_stores(settings())
         try:
@@ -553,8 +553,8 @@ def outbox() -> None:
 
     stores = open_stores(settings())
     try:
-        status = stores.canonical.outbox_status()
-        marks = stores.canonical.watermarks(stores.projection.name)
+        status = stores.canonical.outbox.status()
+        marks = stores.canonical.sweeps.watermarks(stores.projection.name)
         emit(
             {"outbox": status.model_dump(mode="json"), "watermarks": marks.model_dump(mode="json")}
         )
@@ -637,7 +637,7 @@ def import_messages_command(
         with Progress() as progress:
             task = progress.add_task("messages", total=len(messages))
             for chunk in batches(messages, batch_size):
-                stored += stores.canonical.import_messages(as_history(chunk))
+                stored += stores.canonical.messages.import_many(as_history(chunk))
                 progress.advance(task, len(chunk))
     finally:
         stores.close()

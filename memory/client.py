@@ -77,11 +77,11 @@ from memory.orchestration import (
     typed_error,
     write_workflow_id,
 )
-from memory.relay import RelayRequest, RelayResult
 from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.summary import SummarizeRequest, SummaryResult
+from memory.sync.relay import RelayRequest, RelayResult
 from memory.write.batch import MAX_BATCH, BatchRequest, BatchResult
 from memory.write.stages import check_content_size, check_write_allowed
 
@@ -131,7 +131,7 @@ class MemoryClient:
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "principal") from None
-        stores.canonical.put_principal(p, utcnow())
+        stores.canonical.principals.put(p, utcnow())
         return p
 
     # ------------------------------------------------------------------------ writes
@@ -170,7 +170,7 @@ class MemoryClient:
         except ValidationError as exc:
             raise from_validation_error(exc, "write") from None
         self._check_clock(at)
-        who = self.stores.canonical.get_principal(principal)
+        who = self.stores.canonical.principals.get(principal)
         check_write_allowed(who, namespace)
         content = request.candidate.content if request.candidate else request.utterance.text  # type: ignore[union-attr]
         check_content_size(content, self.stores.policy)
@@ -288,13 +288,13 @@ class MemoryClient:
 
     def write_outcome(self, tenant: str, idempotency_key: str) -> list[CandidateOutcome] | None:
         """The decision of a write by its idempotency key (None while it is not decided)."""
-        stored = self.stores.canonical.write_outcome(tenant, idempotency_key)
+        stored = self.stores.canonical.outcomes.get(tenant, idempotency_key)
         return stored.outcomes if stored else None
 
     # ------------------------------------------------------------------------ reviews
 
     def open_reviews(self, tenant: str) -> list[ReviewRecord]:
-        return self.stores.canonical.find_reviews(tenant, status="open")
+        return self.stores.canonical.reviews.find(tenant, status="open")
 
     def find_review(
         self, tenant: str, *, memory_id: str | None = None, write_workflow_id: str | None = None
@@ -303,13 +303,13 @@ class MemoryClient:
         canonical = self.stores.canonical
         found: list[ReviewRecord] = []
         if write_workflow_id is not None:
-            found = canonical.find_reviews(tenant, write_workflow_id=write_workflow_id)
+            found = canonical.reviews.find(tenant, write_workflow_id=write_workflow_id)
         if not found and memory_id is not None:
-            head = canonical.head(memory_id)
+            head = canonical.records.head(memory_id)
             if head is not None and head.conflict_group:
-                found = canonical.find_reviews(tenant, conflict_group=head.conflict_group)
+                found = canonical.reviews.find(tenant, conflict_group=head.conflict_group)
             if not found:
-                found = [r for r in canonical.find_reviews(tenant) if memory_id in r.memory_ids]
+                found = [r for r in canonical.reviews.find(tenant) if memory_id in r.memory_ids]
         if not found:
             raise NotFound("no open review for that write or memory", field="review")
         return found[0]
@@ -325,8 +325,8 @@ class MemoryClient:
     ) -> ReviewOutcome:
         """Answer an open review through its workflow's `review` Update."""
         self._check_clock(at)
-        who = self.stores.canonical.get_principal(reviewer)
-        review = self.stores.canonical.get_review(review_id)
+        who = self.stores.canonical.principals.get(reviewer)
+        review = self.stores.canonical.reviews.get(review_id)
         if who.tenant != review.tenant_id or not who.can_approve(review.namespace):
             raise UnauthorizedNamespace(
                 f"{who.ref} may not approve in {review.namespace}", field="reviewer"
@@ -427,7 +427,7 @@ class MemoryClient:
     ) -> SummaryResult:
         """Run SummarizeThread: a new summary version of a thread (or of a message range)."""
         self._check_clock(at)
-        who = self.stores.canonical.get_principal(principal)
+        who = self.stores.canonical.principals.get(principal)
         try:
             request = SummarizeRequest(
                 principal=principal, tenant=who.tenant, thread=thread, range=range, at=at
@@ -465,7 +465,7 @@ class MemoryClient:
 
         try:
             s = scope if isinstance(scope, DeletionScope) else DeletionScope.model_validate(scope)
-            who = self.stores.canonical.get_principal(principal)
+            who = self.stores.canonical.principals.get(principal)
             request = DeleteRequest(principal=principal, tenant=who.tenant, scope=s, at=at)
         except ValidationError as exc:
             raise from_validation_error(exc, "deletion scope") from None
@@ -546,4 +546,4 @@ class MemoryClient:
             raise raise_typed(exc) from None
 
     def receipt(self, deletion_id: str) -> DeletionReceipt:
-        return self.stores.canonical.get_receipt(deletion_id)
+        return self.stores.canonical.receipts.get(deletion_id)

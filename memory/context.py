@@ -323,10 +323,10 @@ class ContextBuilder:
         for schema in request.tool_schemas:
             tools.add(json.dumps(schema, ensure_ascii=False, sort_keys=True))
 
-        principal = stores.canonical.get_principal(request.principal)
+        principal = stores.canonical.principals.get(request.principal)
         if request.thread is not None:
             tenant = parse_namespace(request.namespaces[0]).tenant
-            messages = stores.canonical.thread_messages(tenant, request.thread)
+            messages = stores.canonical.messages.in_thread(tenant, request.thread)
             readable = [m for m in messages if principal.can_read(m.namespace) and m.at <= at]
             recent = readable[-shares.conversation_messages :]
             for message in recent:
@@ -387,7 +387,7 @@ class ContextBuilder:
         which messages of the conversation slice were since erased or redacted."""
         at = now or utcnow()
         canonical = self.reader.stores.canonical
-        heads = canonical.heads(p.memory_id for p in package.pinned)
+        heads = canonical.records.heads(p.memory_id for p in package.pinned)
         changed: list[ChangedItem] = []
         for pin in package.pinned:
             head = heads.get(pin.memory_id)
@@ -417,7 +417,7 @@ class ContextBuilder:
         if said and package.namespaces:
             tenant = parse_namespace(package.namespaces[0]).tenant
             refs = [r for i in said for r in i.source_refs]
-            messages = canonical.messages_by_refs(tenant, refs)
+            messages = canonical.messages.by_refs(tenant, refs)
             for item in said:
                 for ref in item.source_refs:
                     message = messages.get(ref)

@@ -30,11 +30,12 @@ from memory.models import (
     RecallQuery,
 )
 from memory.namespaces import parse_namespace
+from memory.plans import EraseResult, LedgerEntry, MessageErasure
 from memory.retrieval import Reader, squash
 from memory.stores import Stores
-from memory.stores.canonical import EraseResult, LedgerEntry, MessageErasure
-from memory.stores.projection import SearchFilters, project
+from memory.stores.projection import SearchFilters
 from memory.summary import ExtractiveSummarizer, SummarizeRequest, ThreadSummary, plan_summary
+from memory.sync.apply import sync
 from memory.write.extraction import Extractor
 
 REDACTED = "[已删除]"
@@ -134,19 +135,22 @@ def resolve(stores: Stores, tenant: str, scope: DeletionScope) -> ResolvedScope:
     records: list[MemoryRecord]
     whole_messages: dict[str, str] = {}  # message id -> namespace
     if scope.source_ref is not None:
-        records = canonical.citing(tenant, scope.source_ref)
-        cited = canonical.messages_by_refs(tenant, [scope.source_ref])
+        records = canonical.records.citing(tenant, scope.source_ref)
+        cited = canonical.messages.by_refs(tenant, [scope.source_ref])
         whole_messages.update({m.message_id: m.namespace for m in cited.values()})
     elif scope.subject_ref is not None:
-        records = canonical.subject_heads(tenant, scope.subject_ref)
+        records = canonical.records.subject_heads(tenant, scope.subject_ref)
         if scope.namespace is not None:
             records = [r for r in records if r.namespace == scope.namespace]
     else:
         assert scope.namespace is not None
-        records = canonical.namespace_heads(scope.namespace, scope.key)
+        records = canonical.records.namespace_heads(scope.namespace, scope.key)
         if scope.key is None:  # the whole namespace: its conversation too
             whole_messages.update(
-                {m.message_id: m.namespace for m in canonical.namespace_messages(scope.namespace)}
+                {
+                    m.message_id: m.namespace
+                    for m in canonical.messages.in_namespace(scope.namespace)
+                }
             )
     records = [r for r in records if r.kind != "summary"] + [
         r for r in records if r.kind == "summary"
@@ -155,7 +159,7 @@ def resolve(stores: Stores, tenant: str, scope: DeletionScope) -> ResolvedScope:
     hashes = {(r.namespace, r.content_hash) for r in records if r.content}
     have = {r.memory_id for r in records}
     for namespace in {ns for ns, _ in hashes}:
-        for other in canonical.namespace_heads(namespace):
+        for other in canonical.records.namespace_heads(namespace):
             if (other.namespace, other.content_hash) in hashes and other.memory_id not in have:
                 records.append(other)
                 have.add(other.memory_id)
@@ -165,7 +169,7 @@ def resolve(stores: Stores, tenant: str, scope: DeletionScope) -> ResolvedScope:
     # state its key, for anything else the whole message.
     by_message: dict[str, MessageTarget] = {}
     refs = {ref for r in live for ref in r.source_refs if ref.startswith("msg://")}
-    found = canonical.messages_by_refs(tenant, refs)
+    found = canonical.messages.by_refs(tenant, refs)
     for r in live:
         for ref in r.source_refs:
             message = found.get(ref)
@@ -189,13 +193,13 @@ def resolve(stores: Stores, tenant: str, scope: DeletionScope) -> ResolvedScope:
     frontier_memories = list(memory_ids) + summary_ids
     seen = set(summary_ids)
     while frontier_messages or frontier_memories:
-        derived = canonical.derived_from("message", frontier_messages) + canonical.derived_from(
-            "memory", frontier_memories
-        )
+        derived = canonical.lineage.derived_from(
+            "message", frontier_messages
+        ) + canonical.lineage.derived_from("memory", frontier_memories)
         frontier_messages, frontier_memories = [], [d for d in derived if d not in seen]
         seen.update(frontier_memories)
         summary_ids.extend(frontier_memories)
-    heads = canonical.heads(summary_ids)
+    heads = canonical.records.heads(summary_ids)
     summaries: list[SummaryTarget] = []
     for memory_id in summary_ids:
         head = heads.get(memory_id)
@@ -277,7 +281,7 @@ def erase(
     originals = {
         m.message_id: m
         for ns in {t.namespace for t in resolved.messages}
-        for m in canonical.namespace_messages(ns)
+        for m in canonical.messages.in_namespace(ns)
     }
     for target in resolved.messages:
         message = originals.get(target.message_id)
@@ -302,7 +306,7 @@ def erase(
         messages=[(e.message_id, e.key) for e in erasures],
         committed_at=at,
     )
-    return canonical.erase(
+    return canonical.erasure.erase(
         deletion_id, resolved.all_memory_ids, at, messages=erasures, ledger=ledger
     )
 
@@ -319,7 +323,7 @@ def regenerate_summaries(
             latest[target.thread] = target
     tenant = resolved.namespaces[0].split("/")[1] if resolved.namespaces else ""
     for thread, target in latest.items():
-        remaining = stores.canonical.thread_messages(tenant, thread)
+        remaining = stores.canonical.messages.in_thread(tenant, thread)
         span = [m.position for m in remaining if target.first <= m.position <= target.last]
         if not span:
             continue
@@ -418,9 +422,9 @@ def verify_erased(
     def probe(name: str, leaked: int, detail: str = "") -> None:
         results.append(ProbeResult(probe=name, passed=leaked == 0, returned=leaked, detail=detail))
 
-    heads = canonical.heads(erased)
+    heads = canonical.records.heads(erased)
     leaked_heads = [m for m, r in heads.items() if r.status != "deleted" or r.content]
-    leaked_versions = canonical.unblanked(erased)
+    leaked_versions = canonical.records.unblanked(erased)
     probe(
         "canonical_by_id",
         len(leaked_heads) + len(leaked_versions),
@@ -428,7 +432,7 @@ def verify_erased(
     )
     by_key = [
         r
-        for r in canonical.key_records(namespaces, resolved.keys, READABLE_STATUSES)
+        for r in canonical.records.key_records(namespaces, resolved.keys, READABLE_STATUSES)
         if r.memory_id in erased or needles.found_in(r.content)
     ]
     probe("canonical_by_key", len(by_key))
@@ -448,7 +452,7 @@ def verify_erased(
         for v in (stores.embedder.embed(_spread(texts, READ_PATH_SAMPLE * 4)) if texts else [])
         for h in projection.vector_search(v, wide, 20)
     }
-    found_heads = canonical.heads(keyword_ids | vector_ids)
+    found_heads = canonical.records.heads(keyword_ids | vector_ids)
 
     def leaking(ids: set[str]) -> int:
         return sum(
@@ -472,7 +476,7 @@ def verify_erased(
             readers.append(owner)
     agents = [
         p
-        for p in canonical.principals(tenant)
+        for p in canonical.principals.of_tenant(tenant)
         if p.type == "agent" and any(p.can_read(ns) for ns in namespaces)
     ][:3]
     reader = Reader(stores)
@@ -519,13 +523,13 @@ def verify_erased(
     summaries = [
         r
         for ns in namespaces
-        for r in canonical.namespace_heads(ns)
+        for r in canonical.records.namespace_heads(ns)
         if r.kind == "summary" and r.status in READABLE_STATUSES
     ]
     probe("summaries", sum(1 for r in summaries if needles.found_in(r.content)))
-    messages = [m for ns in namespaces for m in canonical.namespace_messages(ns)]
+    messages = [m for ns in namespaces for m in canonical.messages.in_namespace(ns)]
     probe("conversation_history", sum(1 for m in messages if needles.found_in(m.text)))
-    now = canonical.generations(namespaces)
+    now = canonical.generations.read(namespaces)
     stale = [ns for ns in namespaces if now[ns][0] <= generations_before.get(ns, 0)]
     probe("cache", len(stale), "every namespace's generation moved past the deletion")
     return results
@@ -556,13 +560,13 @@ def reapply(stores: Stores, entries: list[LedgerEntry], extractor: Extractor) ->
     timezone = stores.policy.defaults.timezone
     for entry in entries:
         counts["deletions"] += 1
-        heads = canonical.heads(entry.memory_ids)
+        heads = canonical.records.heads(entry.memory_ids)
         back = [m for m, r in heads.items() if r.content or r.status != "deleted"]
         erasures: list[MessageErasure] = []
         messages = {
             m.message_id: m
             for ns in {r.namespace for r in heads.values()} | _namespaces_of(stores, entry)
-            for m in canonical.namespace_messages(ns)
+            for m in canonical.messages.in_namespace(ns)
         }
         for message_id, keys in entry.messages:
             message = messages.get(message_id)
@@ -578,11 +582,11 @@ def reapply(stores: Stores, entries: list[LedgerEntry], extractor: Extractor) ->
             )
         if not back and not erasures:
             continue
-        result = canonical.erase(
+        result = canonical.erasure.erase(
             entry.deletion_id, back, entry.committed_at, messages=erasures, ledger=entry
         )
-        canonical.drop_probes(entry.deletion_id)
-        project(canonical, stores.projection, entry.memory_ids)
+        canonical.erasure.drop_probes(entry.deletion_id)
+        sync(canonical, stores.projection, entry.memory_ids, result.outbox_seqs)
         counts["reapplied"] += 1
         counts["memories"] += len(result.memory_ids)
         counts["messages"] += len(erasures)

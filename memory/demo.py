@@ -112,7 +112,7 @@ async def run_demo(settings: Settings) -> None:
             f"{o2.memory_id} v{o2.version}; replaces {', '.join(o2.matched_memory_ids)}"
         )
         assert o.memory_id is not None
-        for v in client.stores.canonical.versions(o.memory_id):
+        for v in client.stores.canonical.records.versions(o.memory_id):
             console.print(
                 f"   history of the email value: v{v.version} {v.status:<10} "
                 f"valid {v.valid_from:%H:%M:%S} → {v.valid_to or '…'}"

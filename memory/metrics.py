@@ -74,7 +74,7 @@ class OutboxCollector(Collector):
         self.projection = projection
 
     def collect(self) -> Iterator[Metric]:
-        status = self.canonical.outbox_status()
+        status = self.canonical.outbox.status()
         lag = GaugeMetricFamily(
             "memory_outbox_lag_seconds",
             "Age of the oldest unprocessed outbox event (0 when drained).",

@@ -172,7 +172,7 @@ class Reader:
         cached = self._principals.get(ref)
         if cached is not None and now - cached[0] <= PRINCIPAL_TTL:
             return cached[1]
-        principal = self.stores.canonical.get_principal(ref)
+        principal = self.stores.canonical.principals.get(ref)
         self._principals[ref] = (now, principal)
         return principal
 
@@ -200,7 +200,7 @@ class Reader:
         if not allowed:
             return RecallResult(memories=[], refused_namespaces=refused, at=at, valid_at=valid_at)
 
-        generations = canonical.generations(allowed)
+        generations = canonical.generations.read(allowed)
         cache_key = (
             principal.ref,
             tuple(allowed),
@@ -250,7 +250,7 @@ class Reader:
         found: dict[str, _Candidate] = {}
 
         statuses = ("active", "superseded", "invalidated") if as_of else READABLE_STATUSES
-        for record in canonical.key_records(allowed, keys, statuses):
+        for record in canonical.records.key_records(allowed, keys, statuses):
             c = found.setdefault(record.memory_id, _Candidate(record))
             c.key_match = True
             c.reasons.append(f"key:{record.key}")
@@ -273,7 +273,7 @@ class Reader:
                 : 2 * query.k + 5
             ]
             missing = [h.memory_id for h in hits if h.memory_id not in found]
-            heads = canonical.heads(missing)
+            heads = canonical.records.heads(missing)
             for hit in hits:
                 proposed = found.get(hit.memory_id)
                 if proposed is None:
@@ -291,7 +291,7 @@ class Reader:
         # version known then (or dropped if it was not known yet).
         late = [m for m, c in found.items() if c.record.recorded_at > at]
         if late:
-            then = canonical.as_of(late, at)
+            then = canonical.records.as_of(late, at)
             for memory_id in late:
                 if memory_id in then:
                     found[memory_id].record = then[memory_id]
@@ -317,7 +317,7 @@ class Reader:
         groups = {c.record.conflict_group for c in admitted.values() if c.record.conflict_group}
         if groups:
             keys_in_groups = {c.record.key for c in admitted.values() if c.record.conflict_group}
-            for record in canonical.key_records(
+            for record in canonical.records.key_records(
                 allowed, [k for k in keys_in_groups if k], ["active"]
             ):
                 if (
@@ -414,9 +414,9 @@ class Reader:
         verdicts = []
         expired_seen: dict[str, list[str]] = {}
         statuses = ("active", "superseded", "invalidated")
-        records = self.stores.canonical.key_records(allowed, keys, statuses)
+        records = self.stores.canonical.records.key_records(allowed, keys, statuses)
         if any(r.recorded_at > at for r in records):
-            known = self.stores.canonical.as_of([r.memory_id for r in records], at)
+            known = self.stores.canonical.records.as_of([r.memory_id for r in records], at)
             records = list(known.values())
         for r in records:
             if (

@@ -28,8 +28,8 @@ from memory.models import (
     MemoryRecord,
     Model,
 )
+from memory.plans import CommitPlan, LineageLink, RecordChange, SlotCheck, slot_for
 from memory.stores import Stores
-from memory.stores.canonical import CommitPlan, LineageLink, RecordChange, SlotCheck, slot_for
 from memory.write.detectors import detect
 
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]*")
@@ -294,10 +294,10 @@ def plan_summary(
     the commit: the new summary version, the previous one superseded, lineage to every message
     and memory used. Raises a typed error (and plans nothing) for bad input."""
     canonical = stores.canonical
-    principal = canonical.get_principal(request.principal)
+    principal = canonical.principals.get(request.principal)
     if principal.tenant != request.tenant:
         raise UnauthorizedNamespace(f"{principal.ref} is not in tenant {request.tenant}")
-    thread_messages = canonical.thread_messages(request.tenant, request.thread)
+    thread_messages = canonical.messages.in_thread(request.tenant, request.thread)
     if not thread_messages:
         raise NotFound(f"no thread {request.thread!r} in tenant {request.tenant}", field="thread")
     denied = sorted({m.namespace for m in thread_messages if not principal.can_read(m.namespace)})
@@ -310,7 +310,7 @@ def plan_summary(
         )
     key = summary_key(request.thread)
     slot = slot_for(key, "")
-    state = canonical.slot_state(namespace, slot)
+    state = canonical.records.slot_state(namespace, slot)
     previous_record = next((r for r in state.records if r.status == "active"), None)
     previous = (
         ThreadSummary.model_validate(previous_record.structured_value)

@@ -28,7 +28,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from activities.projection import ProjectInput, ProjectionActivities
     from memory.models import DeleteRequest, DeletionReceipt
-    from memory.stores.canonical import EraseResult
+    from memory.plans import EraseResult
     from workflows import (
         ACTIVITY_FAILURES,
         LOCAL_RETRY,

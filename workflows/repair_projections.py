@@ -24,9 +24,9 @@ with workflow.unsafe.imports_passed_through():
         RepairPagesResult,
     )
     from memory.models import RepairReport, RepairRequest
-    from memory.relay import RelayRequest, RelayResult
-    from memory.repair import RepairCursor, RepairTotals
-    from memory.stores.canonical import Watermarks
+    from memory.sync.relay import RelayRequest, RelayResult
+    from memory.sync.repair import RepairCursor, RepairTotals
+    from memory.sync.state import Watermarks
     from workflows import parse_input, run_local, run_sweep
 
 #: Activity calls (each up to `budget_pages` pages) per run before continuing as new.

@@ -23,7 +23,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.projection import ProjectInput, ProjectionActivities
     from activities.write import DecideInput, WriteActivities
     from memory.models import WriteRequest, WriteResult
-    from memory.stores.canonical import CommitResult
+    from memory.plans import CommitResult
     from workflows import (
         ACTIVITY_FAILURES,
         LOCAL_RETRY,

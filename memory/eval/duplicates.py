@@ -119,7 +119,7 @@ def _event_load(writer: _Writer, embedder: HashedNgramEmbedder, n: int = 600) ->
         "baseline_duplicates": baseline,
         "memories": sum(
             1
-            for r in writer.stores.canonical.namespace_heads(f"tenant/bench/user/{user}")
+            for r in writer.stores.canonical.records.namespace_heads(f"tenant/bench/user/{user}")
             if r.status == "active"
         ),
     }

@@ -457,7 +457,7 @@ class _CaseRun:
     ) -> None:
         counters = self.result.counters
         counters["returned"] += len(memories)
-        known = self.client.stores.canonical.as_of([m.memory_id for m in memories], at)
+        known = self.client.stores.canonical.records.as_of([m.memory_id for m in memories], at)
         for m in memories:
             counters["unauthorized"] += not who.can_read(m.namespace)
             record = known.get(m.memory_id)
@@ -578,7 +578,7 @@ class _CaseRun:
         self.result.recall_ms.append((time.perf_counter() - started) * 1000)
         expect = step.expect if isinstance(step.expect, dict) else {}
         text = package.text()
-        heads = self.client.stores.canonical.heads(p.memory_id for p in package.pinned)
+        heads = self.client.stores.canonical.records.heads(p.memory_id for p in package.pinned)
         shown = [
             self._as_retrieved(heads[p.memory_id]) for p in package.pinned if p.memory_id in heads
         ]

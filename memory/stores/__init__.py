@@ -8,11 +8,12 @@ import structlog
 
 from memory import metrics
 from memory.embedding import Embedder, default_embedder
-from memory.models import utcnow
+from memory.plans import CommitPlan, CommitResult
 from memory.policy import Policy
 from memory.settings import Settings
-from memory.stores.canonical import CanonicalStore, CommitPlan, CommitResult
-from memory.stores.projection import EmbeddedProjection, Projection, project
+from memory.stores.canonical import CanonicalStore
+from memory.stores.projection import EmbeddedProjection, Projection
+from memory.sync.apply import sync
 
 log = structlog.get_logger("memory.stores")
 
@@ -35,16 +36,14 @@ class Stores:
         (`projected=False`) and the outbox keeps the events for the retry and the relay.
         """
         with metrics.COMMIT_SECONDS.time():
-            result = self.canonical.commit(plan)
+            result = self.canonical.commits.apply(plan)
         if not result.replayed and plan.outcome is not None:
             for outcome in plan.outcome.outcomes:
                 metrics.WRITES.labels(outcome.decision).inc()
         try:
-            project(self.canonical, self.projection, result.memory_ids)
-            self.canonical.mark_processed(result.outbox_seqs, utcnow())
+            sync(self.canonical, self.projection, result.memory_ids, result.outbox_seqs)
             result.projected = True
         except Exception as exc:
-            metrics.PROJECTION_FAILURES.inc()
             log.warning("projection after commit failed", commit=plan.commit_id, error=repr(exc))
         return result
 

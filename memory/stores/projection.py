@@ -10,9 +10,10 @@ SQLite file beside the canonical store:
 - exact cosine with numpy over the filtered rows of the asked namespaces, from an in-process
   matrix per namespace that reloads when the namespace's revision moves.
 
-`project()` is the only writer: it reads the *current* canonical state of each memory and makes
-the projection equal to it, so applying an event twice, late or out of order converges. A Weaviate
-backend fits the same interface (a tenant per tenant_id, our vectors, hybrid queries with filters).
+`memory.sync.apply.project()` is the only writer: it reads the *current* canonical state of each
+memory and makes the projection equal to it, so applying an event twice, late or out of order
+converges. A Weaviate backend fits the same interface (a tenant per tenant_id, our vectors, hybrid
+queries with filters).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import re
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -33,8 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memory.embedding import Embedder, normalise_text
-from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord, utcnow
-from memory.stores.canonical import CanonicalStore, HeadDigest
+from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord
 
 SCHEMA_VERSION = "2"
 _RRF_K = 60.0
@@ -170,98 +170,6 @@ _SCHEMA = (
     )
     """,
 )
-
-
-class _Head(Protocol):
-    @property
-    def status(self) -> str: ...
-    @property
-    def valid_from(self) -> datetime | None: ...
-    @property
-    def valid_to(self) -> datetime | None: ...
-    @property
-    def expires_at(self) -> datetime | None: ...
-
-
-def projectable(record: MemoryRecord | HeadDigest | None, at: datetime | None = None) -> bool:
-    """Whether the projection holds a row for this canonical state (else it must hold none).
-    With `at`, a record already expired then is not held either (the repair sweep's clock)."""
-    if record is None:
-        return False
-    has_content = record.has_content if isinstance(record, HeadDigest) else record.content != ""
-    head: _Head = record
-    return (
-        head.status in READABLE_STATUSES
-        and bool(has_content)
-        and (head.valid_to is None or head.valid_from is None or head.valid_to > head.valid_from)
-        and (at is None or head.expires_at is None or head.expires_at > at)
-    )
-
-
-@dataclass
-class Projected:
-    """What `project` did: rows written, rows removed, and memories already as they should be."""
-
-    applied: int = 0
-    removed: int = 0
-    skipped: int = 0
-
-    @property
-    def changed(self) -> int:
-        return self.applied + self.removed
-
-
-def project(
-    canonical: CanonicalStore,
-    projection: Projection,
-    memory_ids: Iterable[str],
-    *,
-    at: datetime | None = None,
-) -> Projected:
-    """Make the projection equal to the current canonical state of these memories. What it
-    already holds (same version and content hash) is not written again, so applying an event
-    twice — a retried activity, the relay after a crash — changes nothing."""
-    ids = list(dict.fromkeys(memory_ids))
-    digests = canonical.head_digests_for(ids)
-    held = projection.state(ids)
-    write: list[str] = []
-    drop: list[str] = []
-    for memory_id in ids:
-        digest = digests.get(memory_id)
-        row = held.get(memory_id)
-        if projectable(digest, at):
-            assert digest is not None
-            if row is None or (row.version, row.content_hash) != (
-                digest.version,
-                digest.content_hash,
-            ):
-                write.append(memory_id)
-        elif row is not None:
-            drop.append(memory_id)
-    if write:
-        # Read again in full: a head that changed meanwhile is written as it is now, or not at
-        # all if it may no longer be held (the projection also refuses versions older than
-        # one it has held or removed, so a slower writer cannot bring back erased content).
-        heads = canonical.heads(write)
-        projection.upsert([heads[m] for m in write if projectable(heads.get(m), at)])
-    if drop:
-        projection.remove(drop, [digests[m].version if m in digests else 0 for m in drop])
-    return Projected(len(write), len(drop), len(ids) - len(write) - len(drop))
-
-
-def settle(
-    canonical: CanonicalStore, projection: Projection, memory_ids: Iterable[str | None]
-) -> int:
-    """Project these memories if outbox events of theirs are still pending, and mark those
-    processed; how many events were pending. For a write found already decided: the run that
-    committed it may have died before projecting (the events are read before the heads, so an
-    event committed meanwhile stays pending for its own writer or the relay)."""
-    ids = [m for m in dict.fromkeys(memory_ids) if m]
-    seqs = canonical.unprocessed_seqs(ids) if ids else []
-    if seqs:
-        project(canonical, projection, ids)
-        canonical.mark_processed(seqs, utcnow())
-    return len(seqs)
 
 
 def _ts(value: datetime | None) -> float | None:

@@ -16,9 +16,9 @@ import structlog
 from pydantic import Field
 
 from memory.errors import MemoryServiceError, PolicyRefusal, VersionConflict
-from memory.models import AuditEvent, CandidateOutcome, Model, Principal, WriteRequest, utcnow
+from memory.models import AuditEvent, CandidateOutcome, Model, Principal, WriteRequest
 from memory.stores import Stores
-from memory.stores.projection import project, settle
+from memory.sync.apply import settle, sync
 from memory.write.extraction import Extractor
 from memory.write.pipeline import WriteDecision, decide
 from memory.write.stages import IdSource, check_write_allowed, effective_time
@@ -31,11 +31,11 @@ log = structlog.get_logger("memory.write.batch")
 
 def authorize(stores: Stores, request: WriteRequest, workflow_id: str, at: datetime) -> Principal:
     """The writing principal, or UnauthorizedNamespace (audited: it reached the service)."""
-    principal = stores.canonical.get_principal(request.principal)
+    principal = stores.canonical.principals.get(request.principal)
     try:
         check_write_allowed(principal, request.namespace)
     except PolicyRefusal as refusal:
-        stores.canonical.record_audit(
+        stores.canonical.commits.record_audit(
             principal.tenant,
             request.namespace,
             workflow_id,
@@ -68,7 +68,7 @@ def decide_request(
 ) -> WriteDecision:
     at = effective_time(request.at, now, allow_override)
     principal = authorize(stores, request, workflow_id, at)
-    stored = stores.canonical.write_outcome(principal.tenant, request.idempotency_key)
+    stored = stores.canonical.outcomes.get(principal.tenant, request.idempotency_key)
     if stored is not None:
         # Decided before — by this run, if its worker died after the commit: what it committed
         # reaches the index now rather than at the next relay.
@@ -88,7 +88,7 @@ def decide_request(
         )
     message = None
     if request.utterance is not None and message_id is not None:
-        message = stores.canonical.append_message(
+        message = stores.canonical.messages.append(
             message_id=message_id,
             tenant_id=principal.tenant,
             namespace=request.namespace,
@@ -186,7 +186,7 @@ def process_batch(
     written: list[str] = []
     seqs: list[int] = []
     try:
-        results = canonical.commit_many([d.plan(f"{workflow_id}/{i}#0") for i, d in alone])
+        results = canonical.commits.apply_all([d.plan(f"{workflow_id}/{i}#0") for i, d in alone])
         for (i, d), result in zip(alone, results, strict=True):
             items[i].decision = d
             written += result.memory_ids
@@ -198,7 +198,7 @@ def process_batch(
         request = requests[i]
         for attempt in range(1, MAX_DECISIONS + 1):
             try:
-                result = canonical.commit(decision.plan(f"{workflow_id}/{i}#{attempt}"))
+                result = canonical.commits.apply(decision.plan(f"{workflow_id}/{i}#{attempt}"))
                 written += result.memory_ids
                 seqs += result.outbox_seqs
                 break
@@ -225,8 +225,7 @@ def process_batch(
 
     if written:
         try:
-            project(canonical, stores.projection, written)
-            canonical.mark_processed(seqs, utcnow())
+            sync(canonical, stores.projection, written, seqs)
         except Exception as exc:  # committed; the outbox relay projects it
             log.warning("projection after batch commit failed", batch=workflow_id, error=repr(exc))
     return BatchResult(workflow_id=workflow_id, items=items)

@@ -29,14 +29,8 @@ from memory.models import (
     WriteRequest,
 )
 from memory.namespaces import parse_namespace
+from memory.plans import CommitPlan, RecordChange, SlotCheck, SlotState, WriteOutcome
 from memory.policy import Policy
-from memory.stores.canonical import (
-    CommitPlan,
-    RecordChange,
-    SlotCheck,
-    SlotState,
-    WriteOutcome,
-)
 from memory.write.detectors import Detection, detect, redact
 from memory.write.extraction import Extractor
 from memory.write.resolution import Neighbour, Resolution, resolve_keyed, resolve_unkeyed

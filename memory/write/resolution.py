@@ -35,8 +35,8 @@ from typing import Any, NamedTuple
 from pydantic import Field
 
 from memory.models import MemoryRecord, Model, Operation, Relation
+from memory.plans import RecordChange, SlotState
 from memory.sameness import Comparison, compare
-from memory.stores.canonical import RecordChange, SlotState
 from memory.write.stages import Draft
 
 # DESIGN.md: human review > authenticated user's statement > verified business tool > derived

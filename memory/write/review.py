@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memory.models import MemoryRecord, ReviewDecision, ReviewRecord, ReviewStatus
-from memory.stores.canonical import RecordChange
+from memory.plans import RecordChange
 
 
 def review_status(decision: ReviewDecision | None) -> ReviewStatus:

@@ -18,9 +18,9 @@ from memory.models import (
     content_hash,
 )
 from memory.namespaces import parse_namespace
+from memory.plans import slot_for
 from memory.policy import Policy
 from memory.sameness import gist_of
-from memory.stores.canonical import slot_for
 from memory.write.detectors import Detection, detect
 from memory.write.normalize import normalize_structured_value, normalize_whitespace
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from memory.plans import SlotState
 from memory.stores import Stores
-from memory.stores.canonical import SlotState
 from memory.stores.projection import SearchFilters
 from memory.write.resolution import Neighbour
 
@@ -16,7 +16,7 @@ class StoreView:
         self.stores = stores
 
     def slot(self, namespace: str, slot: str) -> SlotState:
-        return self.stores.canonical.slot_state(namespace, slot)
+        return self.stores.canonical.records.slot_state(namespace, slot)
 
     def similar(self, namespace: str, kind: str, content: str) -> list[Neighbour]:
         writes = self.stores.policy.writes
@@ -36,7 +36,7 @@ class StoreView:
             )
             if (h.vector_score or 0.0) >= writes.compare_similarity
         ]
-        heads = self.stores.canonical.heads(h.memory_id for h in hits)
+        heads = self.stores.canonical.records.heads(h.memory_id for h in hits)
         # The projection proposes, canonical decides.
         return [
             Neighbour(r, h.vector_score or 0.0)
@@ -45,7 +45,7 @@ class StoreView:
         ]
 
     def current_value(self, namespace: str, key: str, at: datetime) -> dict[str, Any] | None:
-        for record in self.stores.canonical.key_records([namespace], [key], ["active"]):
+        for record in self.stores.canonical.records.key_records([namespace], [key], ["active"]):
             if record.valid_at(at) and not record.conflict_group:
                 return record.structured_value
         return None

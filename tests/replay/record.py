@@ -183,7 +183,7 @@ async def reviews(client: MemoryClient, temporal: Client) -> list[str]:
     deferred = await client.write(drafter.ref, NS, sms(), idempotency_key="rec-deferred", at=T0)
     assert deferred.outcome.review_id is not None
     await client.review(reviewer.ref, deferred.outcome.review_id, "approve")
-    ids.append(client.stores.canonical.get_review(deferred.outcome.review_id).workflow_id)
+    ids.append(client.stores.canonical.reviews.get(deferred.outcome.review_id).workflow_id)
     mine = await client.observe(
         USER,
         NS,
@@ -206,7 +206,7 @@ async def reviews(client: MemoryClient, temporal: Client) -> list[str]:
     ids += [
         mine.workflow_id,
         theirs.workflow_id,
-        client.stores.canonical.get_review(theirs.outcome.review_id).workflow_id,
+        client.stores.canonical.reviews.get(theirs.outcome.review_id).workflow_id,
     ]
     # an unanswered review times out (policy timeout shortened for the recording)
     client.stores.policy = client.stores.policy.model_copy(
@@ -220,7 +220,7 @@ async def reviews(client: MemoryClient, temporal: Client) -> list[str]:
         at=T0 + timedelta(days=2),
     )
     assert late.outcome.review_id is not None
-    review_wf = client.stores.canonical.get_review(late.outcome.review_id).workflow_id
+    review_wf = client.stores.canonical.reviews.get(late.outcome.review_id).workflow_id
     await temporal.get_workflow_handle(review_wf).result()
     ids.append(review_wf)
     return ids
@@ -255,7 +255,7 @@ async def projections(client: MemoryClient, temporal: Client) -> list[str]:
     )
     # events a lost projection left behind: the index forgets two rows, the outbox is unprocessed
     stores = client.stores
-    ids = [e.memory_id for e in stores.canonical.outbox_events(unprocessed_only=False, limit=100)][
+    ids = [e.memory_id for e in stores.canonical.outbox.events(unprocessed_only=False, limit=100)][
         -2:
     ]
     stores.projection.remove(ids)

@@ -10,8 +10,8 @@ from sqlalchemy import func, select
 
 from memory.errors import NotFound, VersionConflict
 from memory.models import AuditEvent, DeletionReceipt, DeletionScope, Principal
+from memory.plans import CommitPlan, RecordChange, SlotCheck
 from memory.stores import Stores
-from memory.stores.canonical import CommitPlan, RecordChange, SlotCheck
 from memory.stores.schema import audit_events, memory_outbox, memory_versions
 from tests.factories import NS, T0, record
 
@@ -34,23 +34,23 @@ def count(stores: Stores, table) -> int:
 
 def test_commit_writes_record_outbox_audit_and_generation_together(stores: Stores) -> None:
     r = record()
-    result = stores.canonical.commit(
+    result = stores.canonical.commits.apply(
         plan(
             "c1", 0, new_records=[r], audit=[AuditEvent(stage="policy_decision", outcome="commit")]
         )
     )
     assert result.written == [(r.memory_id, 1)]
-    assert stores.canonical.head(r.memory_id) == r
-    events = stores.canonical.outbox_events()
+    assert stores.canonical.records.head(r.memory_id) == r
+    events = stores.canonical.outbox.events()
     assert [(e.memory_id, e.memory_version) for e in events] == [(r.memory_id, 1)]
     assert count(stores, audit_events) == 1
-    assert stores.canonical.generations([NS]) == {NS: (1, T0)}
+    assert stores.canonical.generations.read([NS]) == {NS: (1, T0)}
 
 
 def test_a_replayed_commit_returns_its_first_result_and_writes_nothing(stores: Stores) -> None:
     r = record()
-    first = stores.canonical.commit(plan("c1", 0, new_records=[r]))
-    again = stores.canonical.commit(plan("c1", 0, new_records=[r]))
+    first = stores.canonical.commits.apply(plan("c1", 0, new_records=[r]))
+    again = stores.canonical.commits.apply(plan("c1", 0, new_records=[r]))
     assert again.replayed
     assert again.written == first.written
     assert count(stores, memory_versions) == 1
@@ -58,17 +58,17 @@ def test_a_replayed_commit_returns_its_first_result_and_writes_nothing(stores: S
 
 
 def test_stale_slot_version_is_a_conflict_and_changes_nothing(stores: Stores) -> None:
-    stores.canonical.commit(plan("c1", 0, new_records=[record()]))
+    stores.canonical.commits.apply(plan("c1", 0, new_records=[record()]))
     with pytest.raises(VersionConflict):
-        stores.canonical.commit(plan("c2", 0, new_records=[record()]))
+        stores.canonical.commits.apply(plan("c2", 0, new_records=[record()]))
     with pytest.raises(VersionConflict):
-        stores.canonical.commit(plan("c3", 7, new_records=[record()]))
+        stores.canonical.commits.apply(plan("c3", 7, new_records=[record()]))
     assert count(stores, memory_versions) == 1
-    assert stores.canonical.slot_state(NS, "key:notification.preference").version == 1
+    assert stores.canonical.records.slot_state(NS, "key:notification.preference").version == 1
 
 
 def test_a_plan_checks_every_slot_it_writes(stores: Stores) -> None:
-    stores.canonical.commit(plan("c1", 0, new_records=[record()]))
+    stores.canonical.commits.apply(plan("c1", 0, new_records=[record()]))
     two = CommitPlan(
         commit_id="c2",
         tenant_id="shop-a",
@@ -81,16 +81,16 @@ def test_a_plan_checks_every_slot_it_writes(stores: Stores) -> None:
         new_records=[record(key="profile.language", structured_value={"value": "en"})],
     )
     with pytest.raises(VersionConflict):
-        stores.canonical.commit(two)
-    assert stores.canonical.slot_state(NS, "key:profile.language").version == 0
+        stores.canonical.commits.apply(two)
+    assert stores.canonical.records.slot_state(NS, "key:profile.language").version == 0
 
 
 def test_history_is_kept_when_a_value_is_superseded(stores: Stores) -> None:
     old = record(structured_value={"channel": "email"}, content="用户偏好邮件通知")
-    stores.canonical.commit(plan("c1", 0, new_records=[old]))
+    stores.canonical.commits.apply(plan("c1", 0, new_records=[old]))
     later = T0 + timedelta(days=9)
     new = record(at=later)
-    stores.canonical.commit(
+    stores.canonical.commits.apply(
         plan(
             "c2",
             1,
@@ -108,7 +108,7 @@ def test_history_is_kept_when_a_value_is_superseded(stores: Stores) -> None:
             ],
         )
     )
-    versions = stores.canonical.versions(old.memory_id)
+    versions = stores.canonical.records.versions(old.memory_id)
     assert [(v.version, v.status, v.valid_to) for v in versions] == [
         (1, "active", None),
         (2, "superseded", later),
@@ -116,15 +116,19 @@ def test_history_is_kept_when_a_value_is_superseded(stores: Stores) -> None:
     assert versions[0].content == versions[1].content == "用户偏好邮件通知"
     # As recorded before the change, the old value was still active.
     assert (
-        stores.canonical.as_of([old.memory_id], T0 + timedelta(days=1))[old.memory_id].status
+        stores.canonical.records.as_of([old.memory_id], T0 + timedelta(days=1))[
+            old.memory_id
+        ].status
         == "active"
     )
-    assert new.memory_id not in stores.canonical.as_of([new.memory_id], T0 + timedelta(days=1))
+    assert new.memory_id not in stores.canonical.records.as_of(
+        [new.memory_id], T0 + timedelta(days=1)
+    )
 
 
 def test_change_on_a_moved_record_is_a_conflict(stores: Stores) -> None:
     old = record()
-    stores.canonical.commit(plan("c1", 0, new_records=[old]))
+    stores.canonical.commits.apply(plan("c1", 0, new_records=[old]))
     stale = RecordChange(
         memory_id=old.memory_id,
         expected_version=5,
@@ -134,8 +138,8 @@ def test_change_on_a_moved_record_is_a_conflict(stores: Stores) -> None:
         change="x",
     )
     with pytest.raises(VersionConflict):
-        stores.canonical.commit(plan("c2", 1, changes=[stale]))
-    assert stores.canonical.head(old.memory_id).version == 1  # type: ignore[union-attr]
+        stores.canonical.commits.apply(plan("c2", 1, changes=[stale]))
+    assert stores.canonical.records.head(old.memory_id).version == 1  # type: ignore[union-attr]
 
 
 def test_concurrent_commits_to_one_slot_serialise(stores: Stores) -> None:
@@ -146,7 +150,7 @@ def test_concurrent_commits_to_one_slot_serialise(stores: Stores) -> None:
     def attempt(i: int) -> None:
         barrier.wait()
         try:
-            stores.canonical.commit(plan(f"race-{i}", 0, new_records=[record()]))
+            stores.canonical.commits.apply(plan(f"race-{i}", 0, new_records=[record()]))
             outcomes.append("ok")
         except VersionConflict:
             outcomes.append("conflict")
@@ -162,30 +166,30 @@ def test_concurrent_commits_to_one_slot_serialise(stores: Stores) -> None:
 
 def test_erase_blanks_every_version_and_keeps_ids_and_times(stores: Stores) -> None:
     r = record()
-    stores.canonical.commit(plan("c1", 0, new_records=[r]))
-    result = stores.canonical.erase("del_1", [r.memory_id], T0 + timedelta(days=1))
+    stores.canonical.commits.apply(plan("c1", 0, new_records=[r]))
+    result = stores.canonical.erasure.erase("del_1", [r.memory_id], T0 + timedelta(days=1))
     assert result.memory_ids == [r.memory_id]
-    versions = stores.canonical.versions(r.memory_id)
+    versions = stores.canonical.records.versions(r.memory_id)
     assert [v.version for v in versions] == [1, 2]
     assert all(v.content == "" and v.structured_value is None for v in versions)
     assert versions[-1].status == "deleted"
     assert versions[0].recorded_at == T0
     # probe material exists until verification drops it
-    assert [p["content"] for p in stores.canonical.probes("del_1")] == ["用户偏好短信通知"]
-    stores.canonical.drop_probes("del_1")
-    assert stores.canonical.probes("del_1") == []
+    assert [p["content"] for p in stores.canonical.erasure.probes("del_1")] == ["用户偏好短信通知"]
+    stores.canonical.erasure.drop_probes("del_1")
+    assert stores.canonical.erasure.probes("del_1") == []
     # erasing again is a no-op
-    assert stores.canonical.erase("del_2", [r.memory_id], T0).memory_ids == []
+    assert stores.canonical.erasure.erase("del_2", [r.memory_id], T0).memory_ids == []
 
 
 def test_principals_and_receipts_round_trip(stores: Stores) -> None:
     bot = Principal(type="agent", tenant="shop-a", id="bot", read=["tenant/shop-a/user/*"])
-    stores.canonical.put_principal(bot, T0)
-    stores.canonical.put_principal(bot.model_copy(update={"candidate_only": True}), T0)
-    assert stores.canonical.get_principal(bot.ref).candidate_only
-    assert stores.canonical.get_principal("user:shop-a/7").own_namespace == "tenant/shop-a/user/7"
+    stores.canonical.principals.put(bot, T0)
+    stores.canonical.principals.put(bot.model_copy(update={"candidate_only": True}), T0)
+    assert stores.canonical.principals.get(bot.ref).candidate_only
+    assert stores.canonical.principals.get("user:shop-a/7").own_namespace == "tenant/shop-a/user/7"
     with pytest.raises(NotFound):
-        stores.canonical.get_principal("agent:shop-a/nobody")
+        stores.canonical.principals.get("agent:shop-a/nobody")
 
     receipt = DeletionReceipt(
         deletion_id="del_x",
@@ -195,9 +199,9 @@ def test_principals_and_receipts_round_trip(stores: Stores) -> None:
         requested_by="user:shop-a/123",
         requested_at=T0,
     )
-    stores.canonical.save_receipt(receipt, T0)
+    stores.canonical.receipts.save(receipt, T0)
     receipt.verification_status = "passed"
-    stores.canonical.save_receipt(receipt, T0)
-    assert stores.canonical.get_receipt("del_x").verification_status == "passed"
+    stores.canonical.receipts.save(receipt, T0)
+    assert stores.canonical.receipts.get("del_x").verification_status == "passed"
     with pytest.raises(NotFound):
-        stores.canonical.get_receipt("del_missing")
+        stores.canonical.receipts.get("del_missing")

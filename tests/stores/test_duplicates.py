@@ -62,7 +62,7 @@ def write(
 
 
 def active(stores: Stores, user: str) -> list[str]:
-    heads = stores.canonical.namespace_heads(f"tenant/{TENANT}/user/{user}")
+    heads = stores.canonical.records.namespace_heads(f"tenant/{TENANT}/user/{user}")
     return sorted(r.content for r in heads if r.status == "active")
 
 
@@ -103,7 +103,7 @@ def test_the_same_order_with_a_new_amount_supersedes(stores: Stores) -> None:
     assert active(stores, user) == [new]
     # the old statement is history, not lost
     assert first.memory_id is not None
-    [closed] = stores.canonical.heads([first.memory_id]).values()
+    [closed] = stores.canonical.records.heads([first.memory_id]).values()
     assert closed.status == "superseded"
     assert closed.valid_to is not None
 
@@ -126,7 +126,7 @@ def test_a_correction_supersedes_and_a_new_detail_refines(stores: Stores) -> Non
 def test_the_same_event_from_another_writer_at_once_conflicts(stores: Stores) -> None:
     user = uuid.uuid4().hex[:8]
     crm = Principal(type="service", tenant=TENANT, id="crm", write=[f"tenant/{TENANT}/user/*"])
-    stores.canonical.put_principal(crm, T0)
+    stores.canonical.principals.put(crm, T0)
     text = "Refund of 120 yuan for order A-7781 was approved"
     write(stores, user, text, 0)
     outcome = write(

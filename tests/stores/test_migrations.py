@@ -71,6 +71,6 @@ def test_gists_are_computed_for_rows_written_before_0008(tmp_path: Path) -> None
     want = gist_of("the parcel for order a7781 has not arrived")
     assert gists == {"mem_old": want, "mem_gone": None}
     assert version_gist == want
-    slot = store.slot_state("tenant/shop-a/user/1", f"gist:{want}")
+    slot = store.records.slot_state("tenant/shop-a/user/1", f"gist:{want}")
     assert [r.memory_id for r in slot.records] == ["mem_old"]
     store.close()

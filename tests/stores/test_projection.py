@@ -5,15 +5,16 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from memory.plans import CommitPlan, RecordChange, SlotCheck
 from memory.stores import Stores
-from memory.stores.canonical import CommitPlan, RecordChange, SlotCheck
-from memory.stores.projection import EmbeddedProjection, SearchFilters, keyword_terms, project
+from memory.stores.projection import EmbeddedProjection, SearchFilters, keyword_terms
+from memory.sync.apply import project
 from tests.factories import NS, T0, record
 
 
 def add(stores: Stores, *records, commit_id: str = "c", slot: str | None = None) -> None:
     for i, r in enumerate(records):
-        stores.canonical.commit(
+        stores.canonical.commits.apply(
             CommitPlan(
                 commit_id=f"{commit_id}-{i}",
                 tenant_id=r.tenant_id,
@@ -43,7 +44,7 @@ def test_projecting_twice_or_late_converges_to_canonical(stores: Stores) -> None
     project(stores.canonical, stores.projection, [r.memory_id, r.memory_id])
     assert stores.projection.state([r.memory_id])[r.memory_id].version == 1
 
-    stores.canonical.commit(
+    stores.canonical.commits.apply(
         CommitPlan(
             commit_id="close",
             tenant_id="shop-a",

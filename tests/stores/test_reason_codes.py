@@ -46,7 +46,7 @@ def run(
         at=at,
         ids=IdSource(seed=uuid.uuid4().hex),
     )
-    stores.canonical.commit(decision.plan(uuid.uuid4().hex))
+    stores.canonical.commits.apply(decision.plan(uuid.uuid4().hex))
     return decision.outcomes
 
 
@@ -105,7 +105,7 @@ def test_sensitive_category_with_consent_is_stored_restricted(stores: Stores) ->
     )
     (o,) = outcomes
     assert o.decision == "add"
-    head = stores.canonical.head(o.memory_id or "")
+    head = stores.canonical.records.head(o.memory_id or "")
     assert head is not None
     assert head.sensitivity == "restricted"
 
@@ -200,7 +200,7 @@ def test_temporary(stores: Stores, text: str) -> None:
 def test_third_party(stores: Stores, text: str) -> None:
     outcomes = run(stores, text=text)
     assert reasons(outcomes) == {"third_party"}
-    assert stores.canonical.key_records([NS], ["notification.preference"], ["active"]) == []
+    assert stores.canonical.records.key_records([NS], ["notification.preference"], ["active"]) == []
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from memory.models import Principal, RecallQuery, RecallResult, WriteRequest
 from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.stores.projection import project
+from memory.sync.apply import project
 from memory.write.extraction import RuleExtractor
 from memory.write.pipeline import decide
 from memory.write.stages import IdSource
@@ -41,7 +41,7 @@ KEY = "notification.preference"
 @pytest.fixture
 def reg(stores: Stores) -> Stores:
     for p in (BOT, CRM):
-        stores.canonical.put_principal(p, T0)
+        stores.canonical.principals.put(p, T0)
     return stores
 
 
@@ -165,7 +165,7 @@ def test_bitemporal_questions_across_three_versions(reg: Stores) -> None:
 def test_a_closer_neighbour_in_another_tenant_is_never_returned(reg: Stores) -> None:
     text = "商家 A 属于跨境业务，退款需走海关退运流程"
     other = Principal(type="agent", tenant="shop-b", id="bot", write=["tenant/shop-b/user/*"])
-    reg.canonical.put_principal(other, T0)
+    reg.canonical.principals.put(other, T0)
     put(
         reg,
         {
@@ -207,10 +207,10 @@ def test_a_projection_row_without_a_live_canonical_record_is_never_returned(reg:
     (kept,) = put(reg, {"kind": "semantic", "content": "用户喜欢周末送货"}, at=T0)
     (gone,) = put(reg, {"kind": "semantic", "content": "用户喜欢周末送货上门服务"}, at=T0)
     # Erase in canonical but leave the projection lagging behind (no unprojection).
-    reg.canonical.erase("del_test", [gone], T0 + timedelta(hours=1))
+    reg.canonical.erasure.erase("del_test", [gone], T0 + timedelta(hours=1))
     assert reg.projection.state([gone])  # the stale row is still there
     # And a projection row with no canonical record at all.
-    orphan = reg.canonical.head(kept)
+    orphan = reg.canonical.records.head(kept)
     assert orphan is not None
     reg.projection.upsert([orphan.model_copy(update={"memory_id": "mem_orphan"})])
     result = recall(reg, at=T0 + timedelta(hours=2), query="周末送货", task="安排送货")
@@ -228,7 +228,7 @@ def test_near_duplicates_do_not_fill_the_top_k(reg: Stores) -> None:
         record(key=None, structured_value=None, kind="episodic", content=text, at=T0)
         for text in ("用户喜欢周末送货", "用户喜欢周末送货。", "用户 喜欢 周末 送货")
     ]
-    reg.canonical.bulk_insert(same, T0)
+    reg.canonical.commits.load(same, T0)
     project(reg.canonical, reg.projection, [r.memory_id for r in same])
     put(reg, {"kind": "semantic", "content": "用户住在上海"}, at=T0)
     result = recall(reg, at=T0 + timedelta(hours=1), query="周末送货", task="安排送货", k=5)
@@ -254,7 +254,7 @@ def test_memories_a_detail_tells_apart_are_all_recalled_and_in_context(reg: Stor
         kind="episodic",
         content="客户反馈包裹 SF1234567890 送错了地址。",
     )
-    reg.canonical.bulk_insert([again], T0)
+    reg.canonical.commits.load([again], T0)
     project(reg.canonical, reg.projection, [again.memory_id])
     result = recall(reg, at=T0 + timedelta(hours=1), query="包裹送错地址 大米送货", k=10)
     returned = {m.memory_id for m in result.memories}
@@ -385,7 +385,7 @@ def test_a_context_package_labels_fills_and_pins(reg: Stores) -> None:
     stale = builder.validate(package, now=T0 + timedelta(hours=4))
     assert not stale.valid
     assert [(c.memory_id, c.reason) for c in stale.changed] == [(mem, "superseded")]
-    reg.canonical.erase("del_x", [mem], T0 + timedelta(hours=5))
+    reg.canonical.erasure.erase("del_x", [mem], T0 + timedelta(hours=5))
     assert [c.reason for c in builder.validate(package, now=T0 + timedelta(hours=6)).changed] == [
         "deleted"
     ]

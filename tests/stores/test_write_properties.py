@@ -51,7 +51,7 @@ def _store(tmp: Path) -> Stores:
         _stores["s"] = open_stores(Settings(data_dir=tmp))
         for p in WRITERS.values():
             if p.type != "user":
-                _stores["s"].canonical.put_principal(p, T0)
+                _stores["s"].canonical.principals.put(p, T0)
     return _stores["s"]
 
 
@@ -97,12 +97,12 @@ def test_one_key_many_writes(tmp_path_factory: Any, steps: list[dict[str, Any]])
             ids=IdSource(seed=f"{user}-{i}"),
         )
         plan = decision.plan(f"{user}-{i}")
-        stores.canonical.commit(plan)
+        stores.canonical.commits.apply(plan)
         committed += [r.memory_id for r in plan.new_records]
         outcomes += decision.outcomes
 
-    slot = stores.canonical.slot_state(namespace, "key:notification.preference")
-    heads = stores.canonical.heads(committed)
+    slot = stores.canonical.records.slot_state(namespace, "key:notification.preference")
+    heads = stores.canonical.records.heads(committed)
     # nothing lost: every added memory exists; every no-op points at something that exists
     assert set(committed) <= set(heads)
     for o in outcomes:
@@ -112,7 +112,7 @@ def test_one_key_many_writes(tmp_path_factory: Any, steps: list[dict[str, Any]])
             assert o.matched_memory_ids
     # linear history per memory
     for memory_id in committed:
-        versions = [v.version for v in stores.canonical.versions(memory_id)]
+        versions = [v.version for v in stores.canonical.records.versions(memory_id)]
         assert versions == list(range(1, len(versions) + 1))
     # at most one value in force per valid instant, outside an open conflict group
     records = [r for r in slot.records if r.valid_from is not None]

@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memory.repair import Reason, classify
-from memory.stores.canonical import HeadDigest
 from memory.stores.projection import ProjectedState
+from memory.sync.repair import Reason, classify
+from memory.sync.state import HeadDigest
 
 NOW = datetime(2026, 7, 2, tzinfo=UTC)
 HEAD = HeadDigest(

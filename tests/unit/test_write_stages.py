@@ -8,8 +8,8 @@ import pytest
 
 from memory.errors import ClockOverrideRefused, ContentTooLarge, InvalidInput
 from memory.models import Principal
+from memory.plans import SlotState
 from memory.policy import Limits, Policy
-from memory.stores.canonical import SlotState
 from memory.write.resolution import Neighbour, resolve_keyed, resolve_unkeyed
 from memory.write.stages import effective_time, is_business_claim, verified_source
 from tests.factories import T0, draft, email, record, sms

@@ -55,8 +55,8 @@ async def story(client: MemoryClient, thread: str) -> None:
 
 def everything_said(client: MemoryClient, thread: str) -> str:
     canonical = client.stores.canonical
-    texts = [m.text for m in canonical.thread_messages("shop-a", thread, include_erased=True)]
-    texts += [r.content for r in canonical.namespace_heads(NS) if r.status != "deleted"]
+    texts = [m.text for m in canonical.messages.in_thread("shop-a", thread, include_erased=True)]
+    texts += [r.content for r in canonical.records.namespace_heads(NS) if r.status != "deleted"]
     return "\n".join(texts)
 
 
@@ -191,7 +191,7 @@ async def test_a_refused_request_deletes_nothing_and_is_audited(client: MemoryCl
         )
     assert isinstance(info.value.cause, ApplicationError)
     assert info.value.cause.type == "UnauthorizedNamespace"
-    trail = client.stores.canonical.audit_trail()
+    trail = client.stores.canonical.audit.trail()
     assert any(row["stage"] == "delete_authorize" and row["outcome"] == "refused" for row in trail)
     assert everything_said(client, thread) == before
 
@@ -271,8 +271,8 @@ async def test_a_write_in_flight_cannot_bring_erased_data_back(client: MemoryCli
     )
     assert_passed(receipt)
     with pytest.raises(FencedByDeletion):
-        stores.canonical.commit(in_flight.plan(uuid.uuid4().hex))
-    assert stores.canonical.key_records([NS], ["notification.preference"], ["active"]) == []
+        stores.canonical.commits.apply(in_flight.plan(uuid.uuid4().hex))
+    assert stores.canonical.records.key_records([NS], ["notification.preference"], ["active"]) == []
     # the user saying it again after the deletion is a new statement, and is kept
     again = await client.observe(USER, NS, "以后还是短信通知我吧", at=LATER + timedelta(days=1))
     assert again.outcomes[0].decision == "add"
@@ -325,7 +325,9 @@ async def test_the_ledger_is_applied_again_after_a_restore(
 
 
 def receipt_memory_ids(stores: Stores, receipt: DeletionReceipt) -> list[str]:
-    (entry,) = [e for e in stores.canonical.ledger() if e.deletion_id == receipt.deletion_id]
+    (entry,) = [
+        e for e in stores.canonical.erasure.ledger() if e.deletion_id == receipt.deletion_id
+    ]
     return entry.memory_ids
 
 
@@ -391,14 +393,14 @@ async def test_expiry_invalidates_unprojects_and_moves_the_cache(client: MemoryC
         at=T0,
     )
     memory_id = result.outcome.memory_id or ""
-    before = client.stores.canonical.generations([NS])[NS][0]
+    before = client.stores.canonical.generations.read([NS])[NS][0]
     summary = await client.expire(at=T0 + timedelta(days=11))
     assert summary.expired == 1
-    head = client.stores.canonical.head(memory_id)
+    head = client.stores.canonical.records.head(memory_id)
     assert head is not None
     assert head.status == "invalidated"
     assert client.stores.projection.state([memory_id]) == {}
-    assert client.stores.canonical.generations([NS])[NS][0] > before
+    assert client.stores.canonical.generations.read([NS])[NS][0] > before
     again = await client.expire(at=T0 + timedelta(days=12))
     assert again.expired == 0
 

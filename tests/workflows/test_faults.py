@@ -22,17 +22,17 @@ from temporalio.testing import WorkflowEnvironment
 
 from memory.client import MemoryClient
 from memory.models import MemoryRecord
-from memory.repair import compare
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.stores.projection import EmbeddedProjection
+from memory.sync.repair import compare
 from memory.worker import build_worker
 from tests.factories import NS, T0, USER, episode, sms
 from tests.faults import FaultyProjection, WorkerProcess, worker_env
 
 
 def all_ids(stores: Stores) -> list[str]:
-    return [d.memory_id for d in stores.canonical.head_digests(None, 1_000_000)]
+    return [d.memory_id for d in stores.canonical.records.digests(None, 1_000_000)]
 
 
 #: The clock of the comparisons: the writes are at T0, and episodic memories expire.
@@ -43,7 +43,7 @@ def assert_converged(stores: Stores, at: datetime = SOON, *, lost: Collection[st
     """Index equal to canonical, outbox drained, no version written to the index twice — but
     the rows a test made the index lose, which repair wrote once more."""
     assert compare(stores, at) == []
-    assert stores.canonical.outbox_status().unprocessed == 0
+    assert stores.canonical.outbox.status().unprocessed == 0
     applies = stores.projection.applies(all_ids(stores))
     assert applies
     twice = {k: v for k, v in applies.items() if v != (2 if k[0] in lost else 1)}
@@ -81,7 +81,7 @@ async def test_a_projection_down_for_good_leaves_the_commit_and_the_relay_applie
     ids = [o.memory_id for r in results for o in r.outcomes]
     # committed, not indexed: the outbox keeps the events, recall still finds nothing wrong
     assert {m for m, reason in compare(client.stores, SOON) if reason == "missing"} == set(ids)
-    assert client.stores.canonical.outbox_status().unprocessed >= 3
+    assert client.stores.canonical.outbox.status().unprocessed >= 3
     # the relay retries with backoff while the index is down, and applies once it is back
     relay = asyncio.create_task(client.relay())
     await asyncio.sleep(1.5)
@@ -107,7 +107,7 @@ async def test_repair_converges_after_a_permanent_projection_failure(
     report = await client.repair(at=SOON)
     assert report.relayed_events >= 4
     assert_converged(client.stores)
-    marks = client.stores.canonical.watermarks(client.stores.projection.name)
+    marks = client.stores.canonical.sweeps.watermarks(client.stores.projection.name)
     assert marks.last_index_updated == marks.last_event_committed == report.last_event_committed
     assert marks.last_repair_at is not None
 
@@ -137,7 +137,7 @@ async def test_repair_removes_rows_of_transactions_that_rolled_back_and_orphans(
     await client.repair(at=SOON)
     memory_id = kept.outcomes[0].memory_id
     assert memory_id is not None
-    head = stores.canonical.heads([memory_id])[memory_id]
+    head = stores.canonical.records.heads([memory_id])[memory_id]
     # A writer indexed version 2 and a new memory inside a transaction that then rolled back:
     # canonical never held either.
     index_in_a_transaction_that_rolls_back(
@@ -155,7 +155,7 @@ async def test_repair_removes_rows_of_transactions_that_rolled_back_and_orphans(
     assert stores.projection.state([memory_id])[memory_id].version == head.version
     hits = await client.recall(USER, [NS], query="幽灵记忆 电话通知", at=T0 + timedelta(days=1))
     assert all("幽灵" not in m.content and "电话" not in m.content for m in hits.memories)
-    repairs = stores.canonical.repairs(report.repair_id)
+    repairs = stores.canonical.sweeps.repairs(report.repair_id)
     assert {(r["reason"], r["result"]) for r in repairs} == {
         ("orphan", "repaired"),
         ("rolled_back", "repaired"),
@@ -297,13 +297,13 @@ async def test_a_worker_killed_between_commit_and_projection(
     (memory_id,) = all_ids(stores)
     held = stores.projection.state([memory_id])
     assert bool(held) == (when == "after-projection")
-    assert stores.canonical.outbox_status().unprocessed >= 1
+    assert stores.canonical.outbox.status().unprocessed >= 1
     # Another worker takes the run over: the commit is not made twice (same commit id), the
     # projection is applied once.
     async with build_worker(temporal_env.client, settings, stores):
         result = await handle.result()
     assert [o.memory_id for o in result.outcomes] == [memory_id]
-    assert stores.canonical.heads([memory_id])[memory_id].version == 1
+    assert stores.canonical.records.heads([memory_id])[memory_id].version == 1
     assert_converged(stores)
 
 
@@ -427,7 +427,7 @@ async def test_metrics_on_the_worker_move_during_a_load(
         assert any(name.startswith("temporal_") for name in loaded), "SDK metrics missing"
 
         # a projection lost after its commit: the lag shows it until the relay applies it
-        last = stores.canonical.outbox_status().last_seq
+        last = stores.canonical.outbox.status().last_seq
         _lose_processed_mark(settings, last)
         lagging = await asyncio.to_thread(scrape, port)
         assert lagging['memory_outbox_unprocessed{projection="embedded"}'] == 1

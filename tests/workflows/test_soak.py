@@ -24,8 +24,8 @@ from temporalio.testing import WorkflowEnvironment
 
 from memory.client import MemoryClient
 from memory.models import WriteRequest
-from memory.repair import compare
 from memory.settings import Settings
+from memory.sync.repair import compare
 from tests.factories import T0, episode
 from tests.faults import WorkerProcess, worker_env
 
@@ -128,14 +128,14 @@ async def test_soak_writes_and_deletions_with_random_worker_kills(
     )
     # the index equals canonical; the outbox is drained; every version indexed once
     assert compare(stores, END) == []
-    assert stores.canonical.outbox_status().unprocessed == 0
-    heads = stores.canonical.head_digests(None, 10 * WRITES)
+    assert stores.canonical.outbox.status().unprocessed == 0
+    heads = stores.canonical.records.digests(None, 10 * WRITES)
     applies = stores.projection.applies([h.memory_id for h in heads])
     assert max(applies.values()) == 1, {k: v for k, v in applies.items() if v > 1}
     # at most one value of a key in force per user; none where it was deleted
     in_force = Counter(
         r.namespace
-        for r in stores.canonical.key_records(
+        for r in stores.canonical.records.key_records(
             [f"tenant/shop-a/user/s{u}" for u in range(users)],
             ["notification.preference"],
             ["active"],

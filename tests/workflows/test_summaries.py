@@ -42,14 +42,14 @@ async def test_a_summary_quotes_decisions_deadlines_and_negations(client: Memory
     assert "不用退款" in result.content
     assert "周五" in result.content
     assert result.fallback_reason is None
-    head = client.stores.canonical.head(result.memory_id or "")
+    head = client.stores.canonical.records.head(result.memory_id or "")
     assert head is not None
     assert (head.kind, head.source_type) == ("summary", "derived_summary")
     summary = ThreadSummary.model_validate(head.structured_value)
     assert any("不用退款" in c.text for c in summary.key_decisions)
     assert any(c.deadline and "周五" in c.deadline for c in summary.commitments)
     assert all(c.refs for c in summary.claims())
-    links = client.stores.canonical.sources_of(head.memory_id)
+    links = client.stores.canonical.lineage.sources_of(head.memory_id)
     assert len([link for link in links if link.source_kind == "message"]) == 3
 
 
@@ -67,10 +67,10 @@ async def test_summarising_again_makes_a_new_version_with_lineage(client: Memory
     assert second.content is not None
     assert "不用退款" in second.content  # carried over from version 1
     assert "我不需要发票" in second.content
-    old = client.stores.canonical.head(first.memory_id or "")
+    old = client.stores.canonical.records.head(first.memory_id or "")
     assert old is not None
     assert old.status == "superseded"
-    links = client.stores.canonical.sources_of(second.memory_id or "")
+    links = client.stores.canonical.lineage.sources_of(second.memory_id or "")
     assert {
         (link.source_kind, link.source_id) for link in links if link.source_kind == "memory"
     } == {("memory", first.memory_id)}
@@ -112,7 +112,9 @@ async def test_bad_input_writes_nothing(
     await _thread(client, real, HEADPHONES)
     with pytest.raises(error):
         await client.summarize(who, real if thread == "THREAD" else thread, range=range_)
-    assert [r for r in client.stores.canonical.namespace_heads(NS) if r.kind == "summary"] == []
+    assert [
+        r for r in client.stores.canonical.records.namespace_heads(NS) if r.kind == "summary"
+    ] == []
 
 
 class NegationDroppingSummarizer:
@@ -153,8 +155,8 @@ async def test_a_failed_verification_falls_back_to_the_extractive_summary(
     assert "cites no message" in result.fallback_reason
     assert result.content is not None
     assert "不用退款" in result.content
-    head = client.stores.canonical.head(result.memory_id or "")
+    head = client.stores.canonical.records.head(result.memory_id or "")
     assert head is not None
     assert head.extractor.name == "extractive-summarizer"
-    trail = client.stores.canonical.audit_trail(memory_id=head.memory_id)
+    trail = client.stores.canonical.audit.trail(memory_id=head.memory_id)
     assert any(row["outcome"] == "fallback" for row in trail)

@@ -119,9 +119,11 @@ async def test_concurrent_writes_to_one_key_lose_nothing(client: MemoryClient) -
         )
     )
     assert all(r.outcome.decision in ("add", "update", "no_op") for r in results)
-    heads = client.stores.canonical.key_records([NS], ["notification.preference"], ["active"])
+    heads = client.stores.canonical.records.key_records(
+        [NS], ["notification.preference"], ["active"]
+    )
     assert len(heads) == 1
-    slot = client.stores.canonical.slot_state(NS, "key:notification.preference")
+    slot = client.stores.canonical.records.slot_state(NS, "key:notification.preference")
     committed = [r for r in results if r.outcome.decision != "no_op"]
     assert slot.version == len(committed)
 
@@ -143,7 +145,10 @@ async def test_concurrent_writes_to_one_key_lose_nothing(client: MemoryClient) -
 async def test_bad_input_is_refused_before_any_workflow(client: MemoryClient, call, error) -> None:
     with pytest.raises(error):
         await call(client)
-    assert client.stores.canonical.key_records([NS], ["notification.preference"], ["active"]) == []
+    assert (
+        client.stores.canonical.records.key_records([NS], ["notification.preference"], ["active"])
+        == []
+    )
 
 
 async def test_clock_override_is_refused_unless_enabled(client: MemoryClient) -> None:
@@ -194,7 +199,7 @@ async def test_bad_input_reaching_a_workflow_fails_it_without_retrying(
         )
     assert refusals == ["unauthorized_namespace"]
     assert (
-        client.stores.canonical.key_records(
+        client.stores.canonical.records.key_records(
             ["tenant/shop-a/user/999"], ["notification.preference"], ["active"]
         )
         == []

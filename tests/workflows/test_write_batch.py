@@ -56,12 +56,12 @@ async def test_a_batch_decides_each_write_on_its_own(client: MemoryClient) -> No
     assert result.counts()["add"] == 20
 
     canonical = client.stores.canonical
-    (current,) = canonical.key_records(
+    (current,) = canonical.records.key_records(
         ["tenant/shop-a/user/u0"], ["notification.preference"], ["active"]
     )
     assert current.structured_value == {"channel": "email"}
-    assert canonical.write_outcome("shop-a", f"{run}-b-7") is not None
-    assert canonical.audit_trail(workflow_id=result.workflow_id)
+    assert canonical.outcomes.get("shop-a", f"{run}-b-7") is not None
+    assert canonical.audit.trail(workflow_id=result.workflow_id)
 
     again = await client.write_batch(requests)  # same keys: the same run, the same outcomes
     assert {i.idempotency_key: i.outcomes for i in again.items} == by_key
@@ -71,7 +71,7 @@ async def test_a_batch_decides_each_write_on_its_own(client: MemoryClient) -> No
     assert single.outcomes == by_key[f"{run}-b-3"]  # decided once, whichever way it comes
     assert (
         len(
-            canonical.key_records(
+            canonical.records.key_records(
                 ["tenant/shop-a/user/u3"], ["notification.preference"], ["active"]
             )
         )

@@ -37,23 +37,29 @@ async def test_observe_keeps_the_message_and_extracts(client: MemoryClient) -> N
     assert any(
         o.decision == "reject" and o.reason == "unverified_business_fact" for o in result.outcomes
     )
-    messages = client.stores.canonical.thread_messages("shop-a", "t1")
+    messages = client.stores.canonical.messages.in_thread("shop-a", "t1")
     assert [(m.position, m.speaker) for m in messages] == [(1, USER)]
-    head = client.stores.canonical.head(pref.memory_id or "")
+    head = client.stores.canonical.records.head(pref.memory_id or "")
     assert head is not None
     assert head.source_refs == ["msg://t1/1"]
     assert "三天没发货" not in head.content
 
     chat = await client.observe(USER, NS, "好的，谢谢！", thread="t1", at=T0 + timedelta(minutes=1))
     assert [(o.decision, o.reason) for o in chat.outcomes] == [("no_op", "not_memorable")]
-    assert [m.position for m in client.stores.canonical.thread_messages("shop-a", "t1")] == [1, 2]
+    assert [m.position for m in client.stores.canonical.messages.in_thread("shop-a", "t1")] == [
+        1,
+        2,
+    ]
 
 
 async def test_an_agents_own_message_is_conversation(client: MemoryClient) -> None:
     client.register_principal(BOT)
     result = await client.observe(BOT.ref, NS, "好的，以后给您发短信通知。", thread="t1", at=T0)
     assert [(o.decision, o.reason) for o in result.outcomes] == [("no_op", "not_memorable")]
-    assert client.stores.canonical.key_records([NS], ["notification.preference"], ["active"]) == []
+    assert (
+        client.stores.canonical.records.key_records([NS], ["notification.preference"], ["active"])
+        == []
+    )
 
 
 async def test_candidate_only_writes_wait_for_a_reviewer(client: MemoryClient) -> None:
@@ -63,15 +69,20 @@ async def test_candidate_only_writes_wait_for_a_reviewer(client: MemoryClient) -
     outcome = deferred.outcome
     assert (outcome.decision, outcome.reason) == ("defer", "candidate_only")
     assert outcome.review_id is not None
-    assert client.stores.canonical.key_records([NS], ["notification.preference"], ["active"]) == []
+    assert (
+        client.stores.canonical.records.key_records([NS], ["notification.preference"], ["active"])
+        == []
+    )
 
     settled = await client.review(
         REVIEWER.ref, outcome.review_id, "approve", at=T0 + timedelta(hours=1)
     )
     assert settled.status == "approved"
-    (head,) = client.stores.canonical.key_records([NS], ["notification.preference"], ["active"])
+    (head,) = client.stores.canonical.records.key_records(
+        [NS], ["notification.preference"], ["active"]
+    )
     assert head.structured_value == {"channel": "sms"}
-    assert client.stores.canonical.get_review(outcome.review_id).decided_by == REVIEWER.ref
+    assert client.stores.canonical.reviews.get(outcome.review_id).decided_by == REVIEWER.ref
     with pytest.raises(PolicyRefusal):
         await client.review(REVIEWER.ref, outcome.review_id, "reject")
 
@@ -79,7 +90,9 @@ async def test_candidate_only_writes_wait_for_a_reviewer(client: MemoryClient) -
     assert rejected.outcome.review_id is not None
     result = await client.review(REVIEWER.ref, rejected.outcome.review_id, "reject")
     assert result.status == "rejected"
-    (head,) = client.stores.canonical.key_records([NS], ["notification.preference"], ["active"])
+    (head,) = client.stores.canonical.records.key_records(
+        [NS], ["notification.preference"], ["active"]
+    )
     assert head.structured_value == {"channel": "sms"}
 
 
@@ -90,7 +103,7 @@ async def test_only_a_reviewer_with_approve_rights_settles(client: MemoryClient)
     assert deferred.outcome.review_id is not None
     with pytest.raises(UnauthorizedNamespace):
         await client.review(BOT.ref, deferred.outcome.review_id, "approve")
-    assert client.stores.canonical.get_review(deferred.outcome.review_id).status == "open"
+    assert client.stores.canonical.reviews.get(deferred.outcome.review_id).status == "open"
 
 
 async def test_a_conflict_keeps_both_sides_until_review(client: MemoryClient) -> None:
@@ -103,7 +116,9 @@ async def test_a_conflict_keeps_both_sides_until_review(client: MemoryClient) ->
     assert theirs.outcome.relation == "CONFLICTS"
     group = theirs.outcome.conflict_group
     assert group is not None
-    active = client.stores.canonical.key_records([NS], ["notification.preference"], ["active"])
+    active = client.stores.canonical.records.key_records(
+        [NS], ["notification.preference"], ["active"]
+    )
     assert {r.conflict_group for r in active} == {group}
     assert len(active) == 2
     review = client.find_review("shop-a", memory_id=mine.outcome.memory_id)
@@ -115,9 +130,11 @@ async def test_a_conflict_keeps_both_sides_until_review(client: MemoryClient) ->
         at=T0 + timedelta(hours=2),
     )
     assert settled.invalidated == [theirs.outcome.memory_id]
-    (winner,) = client.stores.canonical.key_records([NS], ["notification.preference"], ["active"])
+    (winner,) = client.stores.canonical.records.key_records(
+        [NS], ["notification.preference"], ["active"]
+    )
     assert (winner.memory_id, winner.conflict_group) == (mine.outcome.memory_id, None)
-    loser = client.stores.canonical.head(theirs.outcome.memory_id or "")
+    loser = client.stores.canonical.records.head(theirs.outcome.memory_id or "")
     assert loser is not None
     assert loser.status == "invalidated"
 
@@ -145,7 +162,7 @@ async def test_two_accounts_of_one_event_conflict_until_review(client: MemoryCli
         at=T0 + timedelta(hours=2),
     )
     assert settled.invalidated == [mine.outcome.memory_id]
-    winner = client.stores.canonical.head(theirs.outcome.memory_id or "")
+    winner = client.stores.canonical.records.head(theirs.outcome.memory_id or "")
     assert winner is not None
     assert (winner.status, winner.conflict_group) == ("active", None)
 
@@ -160,10 +177,10 @@ async def test_an_unanswered_review_times_out(client: MemoryClient) -> None:
     review_id = deferred.outcome.review_id
     assert review_id is not None
     for _ in range(100):
-        if client.stores.canonical.get_review(review_id).status != "open":
+        if client.stores.canonical.reviews.get(review_id).status != "open":
             break
         await asyncio.sleep(0.2)
-    review = client.stores.canonical.get_review(review_id)
+    review = client.stores.canonical.reviews.get(review_id)
     assert review.status == "timed_out"
     with client.stores.canonical.engine.connect() as conn:
         reasons = (
@@ -176,7 +193,7 @@ async def test_an_unanswered_review_times_out(client: MemoryClient) -> None:
 
 async def test_every_stage_is_audited(client: MemoryClient) -> None:
     result = await client.observe(USER, NS, "以后有通知请发我邮箱。", at=T0)
-    trail = client.stores.canonical.audit_trail(workflow_id=result.workflow_id)
+    trail = client.stores.canonical.audit.trail(workflow_id=result.workflow_id)
     stages = [row["stage"] for row in trail]
     for stage in (
         "extract",
@@ -193,6 +210,6 @@ async def test_every_stage_is_audited(client: MemoryClient) -> None:
     assert extract["extractor"]["name"] == "rule-extractor"
     assert all(row["principal"] == USER for row in trail)
     rejected = await client.observe(USER, NS, "记一下我的支付密码是 884213", at=T0)
-    trail = client.stores.canonical.audit_trail(workflow_id=rejected.workflow_id)
+    trail = client.stores.canonical.audit.trail(workflow_id=rejected.workflow_id)
     assert any(row["reason_code"] == "secret" for row in trail)
     assert "884213" not in str(trail)

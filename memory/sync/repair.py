@@ -28,10 +28,11 @@ from typing import Literal
 from pydantic import Field
 
 from memory.models import Model
-from memory.relay import update_watermarks
 from memory.stores import Stores
-from memory.stores.canonical import HeadDigest, RepairRecord, Watermarks
-from memory.stores.projection import ProjectedState, projectable
+from memory.stores.projection import ProjectedState
+from memory.sync.apply import projectable
+from memory.sync.relay import update_watermarks
+from memory.sync.state import HeadDigest, RepairRecord, Watermarks
 
 Phase = Literal["changed", "written", "expired", "all", "done"]
 Reason = Literal["missing", "stale", "rolled_back", "tombstoned", "expired", "orphan"]
@@ -76,14 +77,14 @@ def begin(stores: Stores, *, full: bool) -> RepairCursor:
     """Where a repair starts. An index that is new since the last repair is compared in full.
     A full compare notes where the outbox and the index stood: what comes after is left to the
     next incremental repair."""
-    marks = stores.canonical.watermarks(stores.projection.name)
+    marks = stores.canonical.sweeps.watermarks(stores.projection.name)
     if marks.epoch != stores.projection.epoch or marks.last_repair_at is None:
         full = True
     if full:
         return RepairCursor(
             phase="all",
             full=True,
-            start_seq=stores.canonical.outbox_status().last_seq,
+            start_seq=stores.canonical.outbox.status().last_seq,
             start_written=stores.projection.last_written(),
         )
     return RepairCursor(
@@ -140,7 +141,7 @@ def fix(
     if gone:
         projection.remove(gone, [digests[m].version for m in gone])
     if rewrite:
-        heads = canonical.heads(rewrite)
+        heads = canonical.records.heads(rewrite)
         projection.upsert([heads[m] for m in rewrite if projectable(heads.get(m), at)])
     records = [
         RepairRecord(
@@ -159,7 +160,7 @@ def _full_page(
 ) -> tuple[dict[str, HeadDigest], dict[str, ProjectedState], str | None]:
     """Canonical heads and index rows after `after` in memory id order, up to the last id of
     the page (None: the end)."""
-    heads = stores.canonical.head_digests(after, page_size)
+    heads = stores.canonical.records.digests(after, page_size)
     last = heads[-1].memory_id if len(heads) == page_size else None
     cap = 10 * page_size
     rows = stores.projection.rows_in_order(after, last, cap)
@@ -205,19 +206,19 @@ def step(stores: Stores, cursor: RepairCursor, at: datetime, page_size: int) -> 
             else cursor.model_copy(update={"phase": "done"})
         )
     elif cursor.phase == "changed":
-        ids, seq = canonical.memories_changed_after(cursor.seq, page_size)
-        digests, rows = canonical.head_digests_for(ids), projection.state(ids)
+        ids, seq = canonical.outbox.changed_after(cursor.seq, page_size)
+        digests, rows = canonical.records.digests_for(ids), projection.state(ids)
         next_cursor = cursor.model_copy(update={"seq": seq} if ids else {"phase": "written"})
     elif cursor.phase == "written":
         written = projection.rows_written_after(cursor.written, page_size)
         ids = [m for _, m in written]
-        digests, rows = canonical.head_digests_for(ids), projection.state(ids)
+        digests, rows = canonical.records.digests_for(ids), projection.state(ids)
         next_cursor = cursor.model_copy(
             update={"written": written[-1][0]} if written else {"phase": "expired"}
         )
     elif cursor.phase == "expired":
         ids = projection.expired_rows(at, page_size)
-        digests, rows = canonical.head_digests_for(ids), projection.state(ids)
+        digests, rows = canonical.records.digests_for(ids), projection.state(ids)
         # Every expired row found is removed, so the next page holds only newer ones.
         next_cursor = (
             cursor if len(ids) == page_size else cursor.model_copy(update={"phase": "done"})
@@ -252,9 +253,9 @@ def run_pages(
     totals = RepairTotals()
     while cursor.phase != "done" and (budget_pages is None or totals.pages < budget_pages):
         page = step(stores, cursor, at, page_size)
-        stores.canonical.record_repairs(repair_id, stores.projection.name, page.records, at)
+        stores.canonical.sweeps.record_repairs(repair_id, stores.projection.name, page.records, at)
         if page.totals.namespaces:
-            stores.canonical.bump_generations(page.totals.namespaces, at)
+            stores.canonical.generations.bump(page.totals.namespaces, at)
         if on_page is not None:
             on_page(page)
         totals = totals.add(page.totals)
@@ -275,5 +276,5 @@ def finish(stores: Stores, cursor: RepairCursor, at: datetime) -> Watermarks:
     marks.last_repair_at = at
     if cursor.full:
         marks.last_full_repair_at = at
-    stores.canonical.save_watermarks(marks, at)
+    stores.canonical.sweeps.save_watermarks(marks, at)
     return marks

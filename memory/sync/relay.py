@@ -21,8 +21,8 @@ from pydantic import Field
 
 from memory.models import Model, utcnow
 from memory.stores import Stores
-from memory.stores.canonical import Watermarks
-from memory.stores.projection import project
+from memory.sync.apply import sync
+from memory.sync.state import Watermarks
 
 
 class RelayRequest(Model):
@@ -63,11 +63,12 @@ def relay(
     result = RelayResult()
     seen = 0
     while max_batches is None or result.batches < max_batches:
-        events = canonical.outbox_events(unprocessed_only=True, limit=batch_size)
+        events = canonical.outbox.events(unprocessed_only=True, limit=batch_size)
         if not events:
             break
-        done = project(canonical, stores.projection, [e.memory_id for e in events])
-        canonical.mark_processed([e.seq for e in events], utcnow())
+        done = sync(
+            canonical, stores.projection, [e.memory_id for e in events], [e.seq for e in events]
+        )
         seen = max(seen, events[-1].seq)
         result = result.add(
             RelayResult(
@@ -86,8 +87,8 @@ def relay(
 
 def update_watermarks(stores: Stores, *, seen: int = 0, at: datetime | None = None) -> Watermarks:
     canonical = stores.canonical
-    marks = canonical.watermarks(stores.projection.name)
-    status = canonical.outbox_status()
+    marks = canonical.sweeps.watermarks(stores.projection.name)
+    status = canonical.outbox.status()
     marks.last_event_seen = max(marks.last_event_seen, seen)
     marks.last_event_committed = status.last_seq
     marks.last_index_updated = (
@@ -95,5 +96,5 @@ def update_watermarks(stores: Stores, *, seen: int = 0, at: datetime | None = No
         if status.oldest_unprocessed_seq is not None
         else status.last_seq
     )
-    canonical.save_watermarks(marks, at or utcnow())
+    canonical.sweeps.save_watermarks(marks, at or utcnow())
     return marks

@@ -1,0 +1,192 @@
+"""Conversation messages: raw utterances per conversation (a thread, or the namespace), in order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, func, insert, select, update
+
+from memory.errors import VersionConflict
+from memory.models import ConversationMessage, PrincipalType, content_hash
+from memory.stores.canonical._db import Part, chunks, dialect_insert, row_to_message
+from memory.stores.schema import conversation_messages
+
+_ERASE_MESSAGE = update(conversation_messages).where(
+    conversation_messages.c.message_id == bindparam("b_message_id")
+)
+
+
+class Messages(Part):
+    def append(
+        self,
+        *,
+        message_id: str,
+        tenant_id: str,
+        namespace: str,
+        thread: str | None,
+        speaker: str,
+        speaker_type: PrincipalType,
+        text: str,
+        at: datetime,
+        workflow_id: str | None = None,
+    ) -> ConversationMessage:
+        """Append a message at the next position of its conversation; idempotent by id."""
+        conversation = thread or namespace
+        for _ in range(20):
+            try:
+                with self.db.write() as conn:
+                    found = conn.execute(
+                        select(conversation_messages).where(
+                            conversation_messages.c.message_id == message_id
+                        )
+                    ).first()
+                    if found is not None:
+                        return row_to_message(found)
+                    position = (
+                        conn.execute(
+                            select(func.max(conversation_messages.c.position)).where(
+                                conversation_messages.c.tenant_id == tenant_id,
+                                conversation_messages.c.conversation == conversation,
+                            )
+                        ).scalar()
+                        or 0
+                    ) + 1
+                    values = {
+                        "message_id": message_id,
+                        "tenant_id": tenant_id,
+                        "namespace": namespace,
+                        "thread": thread,
+                        "conversation": conversation,
+                        "position": position,
+                        "speaker": speaker,
+                        "speaker_type": speaker_type,
+                        "text": text,
+                        "at": at,
+                        "status": "active",
+                        "content_hash": content_hash(text),
+                        "workflow_id": workflow_id,
+                    }
+                    conn.execute(insert(conversation_messages), values)
+                    return ConversationMessage.model_validate(
+                        {k: v for k, v in values.items() if k in ConversationMessage.model_fields}
+                    )
+            except VersionConflict:  # another message took the position: take the next one
+                continue
+        raise VersionConflict(f"could not place a message in conversation {conversation}")
+
+    def import_many(self, messages: Sequence[ConversationMessage]) -> int:
+        """Insert messages at the positions they give; one already there is left alone."""
+        if not messages:
+            return 0
+        rows = [
+            {
+                **m.model_dump(mode="python"),
+                "conversation": m.thread or m.namespace,
+                "content_hash": content_hash(m.text),
+                "workflow_id": None,
+            }
+            for m in messages
+        ]
+        with self.db.write() as conn:
+            present = set(
+                conn.execute(
+                    select(conversation_messages.c.message_id).where(
+                        conversation_messages.c.message_id.in_([r["message_id"] for r in rows])
+                    )
+                ).scalars()
+            )
+            new = [r for r in rows if r["message_id"] not in present]
+            if new:
+                conn.execute(
+                    dialect_insert(conn, conversation_messages).on_conflict_do_nothing(), new
+                )
+            return len(new)
+
+    def by_refs(self, tenant_id: str, refs: Iterable[str]) -> dict[str, ConversationMessage]:
+        """The messages cited as `msg://{thread}/{position}` or `msg://{message id}`."""
+        wanted: dict[tuple[str, int], str] = {}
+        ids: dict[str, str] = {}
+        for ref in refs:
+            if not ref.startswith("msg://"):
+                continue
+            body = ref.removeprefix("msg://")
+            thread, _, position = body.rpartition("/")
+            if thread and position.isdigit():
+                wanted[(thread, int(position))] = ref
+            else:
+                ids[body] = ref
+        found: dict[str, ConversationMessage] = {}
+        with self.db.read() as conn:
+            if wanted:
+                rows = conn.execute(
+                    select(conversation_messages).where(
+                        conversation_messages.c.tenant_id == tenant_id,
+                        conversation_messages.c.thread.in_({t for t, _ in wanted}),
+                    )
+                )
+                for r in rows:
+                    cited = wanted.get((r.thread, r.position))
+                    if cited is not None:
+                        found[cited] = row_to_message(r)
+            if ids:
+                rows = conn.execute(
+                    select(conversation_messages).where(
+                        conversation_messages.c.tenant_id == tenant_id,
+                        conversation_messages.c.message_id.in_(list(ids)),
+                    )
+                )
+                for r in rows:
+                    found[ids[r.message_id]] = row_to_message(r)
+        return found
+
+    def in_namespace(self, namespace: str) -> list[ConversationMessage]:
+        with self.db.read() as conn:
+            rows = conn.execute(
+                select(conversation_messages)
+                .where(conversation_messages.c.namespace == namespace)
+                .order_by(conversation_messages.c.conversation, conversation_messages.c.position)
+            )
+            return [row_to_message(r) for r in rows]
+
+    def in_thread(
+        self,
+        tenant_id: str,
+        thread: str,
+        *,
+        first: int | None = None,
+        last: int | None = None,
+        include_erased: bool = False,
+    ) -> list[ConversationMessage]:
+        query = (
+            select(conversation_messages)
+            .where(
+                conversation_messages.c.tenant_id == tenant_id,
+                conversation_messages.c.thread == thread,
+            )
+            .order_by(conversation_messages.c.position)
+        )
+        if first is not None:
+            query = query.where(conversation_messages.c.position >= first)
+        if last is not None:
+            query = query.where(conversation_messages.c.position <= last)
+        if not include_erased:
+            query = query.where(conversation_messages.c.status == "active")
+        with self.db.read() as conn:
+            return [row_to_message(r) for r in conn.execute(query)]
+
+    def locked(self, conn: Connection, message_ids: Sequence[str]) -> list[Any]:
+        """Message rows read inside a write transaction."""
+        return [
+            r
+            for chunk in chunks(list(message_ids))
+            for r in conn.execute(
+                select(conversation_messages).where(conversation_messages.c.message_id.in_(chunk))
+            )
+        ]
+
+    def rewrite(self, conn: Connection, updates: Sequence[dict[str, Any]]) -> None:
+        """Blank or redact messages: `b_message_id`, `text`, `status`, `content_hash` each."""
+        if updates:
+            conn.execute(_ERASE_MESSAGE, list(updates))

@@ -1,0 +1,47 @@
+"""Write outcomes by idempotency key: a key decided once is never decided again."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Connection, insert, select
+
+from memory.models import CandidateOutcome
+from memory.plans import WriteOutcome
+from memory.stores.canonical._db import Part
+from memory.stores.schema import write_outcomes
+
+
+class Outcomes(Part):
+    def save(self, outcome: WriteOutcome, at: datetime, conn: Connection | None = None) -> None:
+        # A plain insert: a key decided twice at once fails one of the two (VersionConflict),
+        # and the loser finds the winner's outcome when it decides again.
+        with self.db.write(conn) as c:
+            c.execute(
+                insert(write_outcomes),
+                {
+                    "tenant_id": outcome.tenant_id,
+                    "idempotency_key": outcome.idempotency_key,
+                    "workflow_id": outcome.workflow_id,
+                    "outcomes": [o.model_dump(mode="json") for o in outcome.outcomes],
+                    "decided_at": at,
+                },
+            )
+
+    def get(self, tenant_id: str, idempotency_key: str) -> WriteOutcome | None:
+        """The decision already made for this idempotency key, if any."""
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(write_outcomes).where(
+                    write_outcomes.c.tenant_id == tenant_id,
+                    write_outcomes.c.idempotency_key == idempotency_key,
+                )
+            ).first()
+        if row is None:
+            return None
+        return WriteOutcome(
+            tenant_id=row.tenant_id,
+            idempotency_key=row.idempotency_key,
+            workflow_id=row.workflow_id,
+            outcomes=[CandidateOutcome.model_validate(o) for o in row.outcomes],
+        )

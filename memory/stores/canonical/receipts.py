@@ -1,0 +1,57 @@
+"""Deletion receipts, durable, with what each deletion resolved when it started."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from memory.errors import NotFound
+from memory.models import DeletionReceipt
+from memory.stores.canonical._db import Part, upsert
+from memory.stores.schema import deletion_receipts
+
+
+class Receipts(Part):
+    def save(
+        self, receipt: DeletionReceipt, at: datetime, *, started: dict[str, Any] | None = None
+    ) -> None:
+        values: dict[str, Any] = {
+            "tenant_id": receipt.tenant_id,
+            "scope_fingerprint": receipt.scope.fingerprint(),
+            "verification_status": receipt.verification_status,
+            "requested_at": receipt.requested_at,
+            "updated_at": at,
+            "receipt": receipt.model_dump(mode="json"),
+        }
+        if started is not None:
+            values["started"] = started
+        with self.db.write() as conn:
+            upsert(
+                conn,
+                deletion_receipts,
+                {"deletion_id": receipt.deletion_id, **values},
+                keys=["deletion_id"],
+            )
+
+    def started(self, deletion_id: str) -> dict[str, Any] | None:
+        """What a deletion resolved when it started (None: it has not started)."""
+        with self.db.read() as conn:
+            value: dict[str, Any] | None = conn.execute(
+                select(deletion_receipts.c.started).where(
+                    deletion_receipts.c.deletion_id == deletion_id
+                )
+            ).scalar()
+        return value
+
+    def get(self, deletion_id: str) -> DeletionReceipt:
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(deletion_receipts.c.receipt).where(
+                    deletion_receipts.c.deletion_id == deletion_id
+                )
+            ).scalar()
+        if row is None:
+            raise NotFound(f"no deletion receipt {deletion_id!r}", field="deletion_id")
+        return DeletionReceipt.model_validate(row)

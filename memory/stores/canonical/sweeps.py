@@ -1,0 +1,58 @@
+"""What the projection sweeps keep: watermarks per projection and a record of every repair."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select
+
+from memory.stores.canonical._db import Part, upsert
+from memory.stores.schema import projection_repairs, projection_watermarks
+from memory.sync.state import RepairRecord, Watermarks
+
+
+class Sweeps(Part):
+    def watermarks(self, projection: str) -> Watermarks:
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(projection_watermarks).where(
+                    projection_watermarks.c.projection == projection
+                )
+            ).first()
+        if row is None:
+            return Watermarks(projection=projection)
+        values = dict(row._mapping)
+        values.pop("updated_at")
+        return Watermarks.model_validate(values)
+
+    def save_watermarks(self, marks: Watermarks, at: datetime) -> None:
+        with self.db.write() as conn:
+            upsert(
+                conn,
+                projection_watermarks,
+                {**marks.model_dump(), "updated_at": at},
+                keys=["projection"],
+            )
+
+    def record_repairs(
+        self, repair_id: str, projection: str, repairs: Sequence[RepairRecord], at: datetime
+    ) -> None:
+        if not repairs:
+            return
+        with self.db.write() as conn:
+            conn.execute(
+                insert(projection_repairs),
+                [
+                    {"repair_id": repair_id, "projection": projection, "at": at, **r.model_dump()}
+                    for r in repairs
+                ],
+            )
+
+    def repairs(self, repair_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+        query = select(projection_repairs).order_by(projection_repairs.c.id).limit(limit)
+        if repair_id is not None:
+            query = query.where(projection_repairs.c.repair_id == repair_id)
+        with self.db.read() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
