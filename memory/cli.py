@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from memory.errors import InvalidInput, MemoryServiceError
 from memory.settings import Settings
+from memory.vocabulary import KINDS
 
 app = typer.Typer(
     name="memctl",
@@ -209,7 +210,7 @@ def write(
     principal: Annotated[str, typer.Option(help="who writes: type:tenant/id")],
     namespace: Annotated[str, typer.Option(help="tenant/{t}/user/{id} ...")],
     content: Annotated[str, typer.Option(help="what the memory says")],
-    kind: Annotated[str, typer.Option(help="episodic|semantic|profile|procedural|summary")],
+    kind: Annotated[str, typer.Option(help="|".join(KINDS))],
     key: Annotated[
         str | None, typer.Option(help="profile key, e.g. notification.preference")
     ] = None,

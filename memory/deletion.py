@@ -36,6 +36,7 @@ from memory.stores import Stores
 from memory.stores.projection import SearchFilters
 from memory.summary import ExtractiveSummarizer, SummarizeRequest, ThreadSummary, plan_summary
 from memory.sync.apply import sync
+from memory.vocabulary import keys_to_forget
 from memory.write.extraction import Extractor
 
 REDACTED = "[已删除]"
@@ -50,18 +51,6 @@ _EVERYTHING = re.compile(
     r"anything you (know|remember)",
     re.IGNORECASE,
 )
-_TOPICS: dict[str, re.Pattern[str]] = {
-    "notification.preference": re.compile(
-        r"通知|提醒|联系方式|怎么联系|短信|邮件|推送|notif|how i (like|want|prefer) to be "
-        r"(notified|contacted|reached)|contact (preference|channel|method)|text messages|emails?",
-        re.IGNORECASE,
-    ),
-    "profile.language": re.compile(r"语言|回复.*语|language", re.IGNORECASE),
-    "profile.timezone": re.compile(r"时区|time ?zone", re.IGNORECASE),
-    "contact.preferred_hours": re.compile(
-        r"联系时间|什么时候联系|工作时间|contact hours|when to (call|contact)|hours", re.IGNORECASE
-    ),
-}
 
 
 def resolve_words(text: str, namespace: str) -> DeletionScope:
@@ -71,7 +60,7 @@ def resolve_words(text: str, namespace: str) -> DeletionScope:
         raise InvalidInput(f"{text!r} does not ask to forget anything", field="scope.text")
     if _EVERYTHING.search(text):
         return DeletionScope(namespace=namespace)
-    keys = [key for key, pattern in _TOPICS.items() if pattern.search(text)]
+    keys = keys_to_forget(text)
     if len(keys) == 1:
         return DeletionScope(namespace=namespace, key=keys[0])
     if len(keys) > 1:

@@ -42,45 +42,10 @@ from memory.policy import Policy
 from memory.sameness import redundant, same_statement
 from memory.stores import Stores
 from memory.stores.projection import SearchFilters
-
-# Trust of a source, 0..1 (DESIGN.md order: human review > user's statement > verified tool >
-# derived summary > model inference).
-SOURCE_TRUST: dict[str, float] = {
-    "human_review": 1.0,
-    "user_assertion": 0.9,
-    "system_policy": 0.8,
-    "verified_tool_fact": 0.8,
-    "derived_summary": 0.5,
-    "model_inference": 0.3,
-}
-
-# Keys a task implies, by the words it uses (Chinese and English).
-_IMPLIED: dict[str, re.Pattern[str]] = {
-    "notification.preference": re.compile(
-        r"通知|提醒|告知|推送|短信|邮件|消息|联系|发给用户|notif|alert|remind|message|"
-        r"\bcontact|\breach\b|\bsend\b|\bupdate the (user|customer)",
-        re.IGNORECASE,
-    ),
-    "contact.preferred_hours": re.compile(
-        r"联系|致电|回电|打电话|回访|预约|\bcall\b|contact|reach|follow[- ]up|callback",
-        re.IGNORECASE,
-    ),
-    "profile.language": re.compile(
-        r"回复|答复|回答|语言|翻译|撰写|写信|reply|respond|answer|language|translat|write to",
-        re.IGNORECASE,
-    ),
-    "profile.timezone": re.compile(
-        r"时区|安排|预约|会议|几点|schedule|meeting|appointment|time ?zone|when to", re.IGNORECASE
-    ),
-}
-
+from memory.vocabulary import SOURCE_TRUST, implied_keys
 
 #: Seconds a reader trusts its copy of a principal's grants.
 PRINCIPAL_TTL = 2.0
-
-
-def implied_keys(text: str) -> list[str]:
-    return [key for key, pattern in _IMPLIED.items() if pattern.search(text)]
 
 
 @dataclass
@@ -335,7 +300,7 @@ class Reader:
         r = c.record
         w = self.policy.retrieval.weights
         relevance = min(c.relevance + (0.15 if c.keyword else 0.0), 1.0)
-        trust = SOURCE_TRUST[r.source_type] * r.confidence
+        trust = SOURCE_TRUST[r.source_type].weight * r.confidence
         age_days = max((at - (r.valid_from or r.recorded_at)).total_seconds() / 86400.0, 0.0)
         freshness = math.pow(0.5, age_days / self.policy.retrieval.freshness_half_life_days)
         # What the user said themselves, in their own namespace, weighs a little more.

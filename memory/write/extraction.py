@@ -61,6 +61,7 @@ from pydantic import Field
 
 from memory.errors import InvalidInput
 from memory.models import Candidate, ExtractorInfo, Model
+from memory.vocabulary import CONTACT_HOURS, LANGUAGE, NOTIFICATION, TIMEZONE
 from memory.write.normalize import (
     Mention,
     find_channels,
@@ -878,9 +879,7 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
         if _PHONE_VERB_NEG.search(norm) and _allowed_question(p, negation=True):
             hit = _NEG_ZH_BEFORE.search(norm)
             conf = _neg_confidence(hit.group("neg")) if hit else STRONG
-            return [
-                _Pref("notification.preference", {"channel": "phone"}, True, conf, p.raw, p.order)
-            ]
+            return [_Pref(NOTIFICATION, {"channel": "phone"}, True, conf, p.raw, p.order)]
         return []
     roles = _roles(norm, mentions)
     positives = [m for m, role, _ in roles if role == "pos"]
@@ -892,7 +891,7 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
         if channel is not None:
             conf = STRONG if _STRONG_CUE.search(norm) or _STANDING.search(norm) else WEAK
             value = {"channel": channel}
-            out.append(_Pref("notification.preference", value, False, conf, p.raw, p.order))
+            out.append(_Pref(NOTIFICATION, value, False, conf, p.raw, p.order))
     if not out and _allowed_question(p, negation=True):
         seen: set[str] = set()
         for m, role, neg in roles:
@@ -900,7 +899,7 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
                 seen.add(m[2])
                 out.append(
                     _Pref(
-                        "notification.preference",
+                        NOTIFICATION,
                         {"channel": m[2]},
                         True,
                         _neg_confidence(neg),
@@ -952,13 +951,13 @@ def _language_prefs(p: _Part) -> list[_Pref]:
         tag = _pick(norm, positives)
         if tag is not None:
             conf = STRONG if _LANG_STRONG.search(norm) or _STANDING.search(norm) else WEAK
-            out.append(_Pref("profile.language", {"value": tag}, False, conf, p.raw, p.order))
+            out.append(_Pref(LANGUAGE, {"value": tag}, False, conf, p.raw, p.order))
     if not out and _allowed_question(p, negation=True):
         seen: set[str] = set()
         for m, conf in negatives:
             if m[2] not in seen:
                 seen.add(m[2])
-                out.append(_Pref("profile.language", {"value": m[2]}, True, conf, p.raw, p.order))
+                out.append(_Pref(LANGUAGE, {"value": m[2]}, True, conf, p.raw, p.order))
     return out
 
 
@@ -985,7 +984,7 @@ def _timezone_prefs(p: _Part) -> list[_Pref]:
             zone = normalize_timezone(m.group("zone"))
     if zone is None:
         return []
-    return [_Pref("profile.timezone", {"value": zone}, False, STRONG, p.raw, p.order)]
+    return [_Pref(TIMEZONE, {"value": zone}, False, STRONG, p.raw, p.order)]
 
 
 def _hours_prefs(p: _Part, zone: str) -> list[_Pref]:
@@ -1002,16 +1001,14 @@ def _hours_prefs(p: _Part, zone: str) -> list[_Pref]:
         value = normalize_quiet_hours(p.raw, zone)
         if value is None or not _allowed_question(p, negation=True):
             return []
-        return [
-            _Pref("notification.preference", {"quiet_hours": value}, False, STRONG, p.raw, p.order)
-        ]
+        return [_Pref(NOTIFICATION, {"quiet_hours": value}, False, STRONG, p.raw, p.order)]
     value = normalize_hours(p.raw, zone)
     if value is None or not _allowed_question(p, negation=False):
         return []
     if _PAST_BLOCK.search(norm) or _CONTENT_BLOCK.search(norm):
         return []
     conf = STRONG if _HOURS_STRONG.search(norm) or _STANDING.search(norm) else WEAK
-    return [_Pref("contact.preferred_hours", {"value": value}, False, conf, p.raw, p.order)]
+    return [_Pref(CONTACT_HOURS, {"value": value}, False, conf, p.raw, p.order)]
 
 
 def _prefs(p: _Part, zone: str) -> list[_Pref]:
@@ -1162,7 +1159,7 @@ def _hours_text(value: str) -> str:
 
 
 def _content(key: str, value: dict[str, Any], *, negated: bool, zh: bool) -> str:
-    if key == "notification.preference":
+    if key == NOTIFICATION:
         channel, quiet = value.get("channel"), value.get("quiet_hours")
         parts: list[str] = []
         if channel is not None:
@@ -1186,7 +1183,7 @@ def _content(key: str, value: dict[str, Any], *, negated: bool, zh: bool) -> str
                 lead = "do not disturb" if parts else "User does not want to be disturbed"
                 parts.append(f"{lead} {_hours_text(quiet)}")
         return ("，" if zh else "; ").join(parts)
-    if key == "profile.language":
+    if key == LANGUAGE:
         tag = str(value["value"])
         if zh:
             name = _LANG_ZH.get(tag, tag)
@@ -1197,9 +1194,9 @@ def _content(key: str, value: dict[str, Any], *, negated: bool, zh: bool) -> str
             if negated
             else f"User prefers replies in {name}"
         )
-    if key == "profile.timezone":
+    if key == TIMEZONE:
         return f"用户的时区是 {value['value']}" if zh else f"User's timezone is {value['value']}"
-    if key == "contact.preferred_hours":
+    if key == CONTACT_HOURS:
         when = _hours_text(str(value["value"]))
         return f"用户希望在 {when} 联系" if zh else f"User prefers to be contacted {when}"
     return str(value)

@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 from memory.errors import InvalidInput
+from memory.vocabulary import CONTACT_HOURS, LANGUAGE, NOTIFICATION, TIMEZONE
 
 CHANNELS: tuple[str, ...] = ("sms", "email", "phone", "app_push", "wechat")
 
@@ -1053,7 +1054,7 @@ def normalize_structured_value(
     """
     if value is None or key is None:
         return value
-    if key == "notification.preference":
+    if key == NOTIFICATION:
         out = dict(value)
         if "channel" not in out and "quiet_hours" not in out:
             raise InvalidInput(
@@ -1078,14 +1079,14 @@ def normalize_structured_value(
                 )
             out["quiet_hours"] = hours
         return out
-    if key in ("profile.language", "profile.timezone", "contact.preferred_hours"):
+    if key in (LANGUAGE, TIMEZONE, CONTACT_HOURS):
         out = dict(value)
         raw = _required_str(out, "value", key)
         normalized: str | None
-        if key == "profile.language":
+        if key == LANGUAGE:
             normalized = normalize_language(raw)
             what = "language"
-        elif key == "profile.timezone":
+        elif key == TIMEZONE:
             normalized = normalize_timezone(raw)
             what = "time zone"
         else:

@@ -31,6 +31,7 @@ from memory.models import (
 from memory.namespaces import parse_namespace
 from memory.plans import CommitPlan, RecordChange, SlotCheck, SlotState, WriteOutcome
 from memory.policy import Policy
+from memory.vocabulary import TIMEZONE
 from memory.write.detectors import Detection, detect, redact
 from memory.write.extraction import Extractor
 from memory.write.resolution import Neighbour, Resolution, resolve_keyed, resolve_unkeyed
@@ -494,7 +495,7 @@ def decide(
 
 
 def _timezone(view: StateView, namespace: str, at: datetime, policy: Policy) -> str:
-    stored = view.current_value(namespace, "profile.timezone", at)
+    stored = view.current_value(namespace, TIMEZONE, at)
     value = stored.get("value") if stored else None
     return value if isinstance(value, str) else policy.defaults.timezone
 

@@ -37,19 +37,8 @@ from pydantic import Field
 from memory.models import MemoryRecord, Model, Operation, Relation
 from memory.plans import RecordChange, SlotState
 from memory.sameness import Comparison, compare
+from memory.vocabulary import LOW_TRUST_RANK, SOURCE_TRUST
 from memory.write.stages import Draft
-
-# DESIGN.md: human review > authenticated user's statement > verified business tool > derived
-# summary > model inference. A system policy ranks with verified tools.
-TRUST_RANK: dict[str, int] = {
-    "human_review": 5,
-    "user_assertion": 4,
-    "verified_tool_fact": 3,
-    "system_policy": 3,
-    "derived_summary": 2,
-    "model_inference": 1,
-}
-LOW_TRUST = 2
 
 
 class Resolution(Model):
@@ -73,6 +62,10 @@ class Neighbour(NamedTuple):
 
     record: MemoryRecord
     similarity: float
+
+
+def _rank(record: MemoryRecord) -> int:
+    return SOURCE_TRUST[record.source_type].rank
 
 
 def same_value(a: MemoryRecord, b: MemoryRecord) -> bool:
@@ -178,9 +171,7 @@ def _on_line(
             return Resolution(
                 relation="DUPLICATE", operation="no_op", reason="duplicate", matched=matched
             )
-        if not approved and any(
-            TRUST_RANK[r.source_type] > TRUST_RANK[new.source_type] for r in covering
-        ):
+        if not approved and any(_rank(r) > _rank(new) for r in covering):
             # Rewriting history over a more trusted value is not for a lesser source to do.
             return Resolution(
                 relation="CONFLICTS",
@@ -211,8 +202,8 @@ def _on_line(
             matched=[r.memory_id for r in in_force if same(r, new)],
         )
 
-    strongest = max(TRUST_RANK[r.source_type] for r in in_force)
-    rank = TRUST_RANK[new.source_type]
+    strongest = max(_rank(r) for r in in_force)
+    rank = _rank(new)
     group = next((r.conflict_group for r in in_force if r.conflict_group), None)
     simultaneous = any(r.valid_from == start and r.written_by != new.written_by for r in in_force)
     refinement = len(in_force) == 1 and more(new, in_force[0])
@@ -228,7 +219,7 @@ def _on_line(
             changes=[_close(r, start, f"superseded_by:{new.memory_id}") for r in in_force],
             matched=matched,
         )
-    if rank <= LOW_TRUST:
+    if rank <= LOW_TRUST_RANK:
         return Resolution(
             relation="CONFLICTS",
             operation="add",

@@ -21,12 +21,9 @@ from memory.namespaces import parse_namespace
 from memory.plans import slot_for
 from memory.policy import Policy
 from memory.sameness import gist_of
+from memory.vocabulary import completing_field
 from memory.write.detectors import Detection, detect
 from memory.write.normalize import normalize_structured_value, normalize_whitespace
-
-#: Keys whose value may arrive in parts, by the field that makes it whole: quiet hours said
-#: without a channel merge with the stored channel.
-COMPLETING_FIELD = {"notification.preference": "channel"}
 
 BUSINESS_SUBJECTS = ("order:", "payment:", "shipment:", "refund:")
 BUSINESS_KEYS = ("order.", "payment.", "logistics.", "refund.")
@@ -142,7 +139,7 @@ def build_draft(
         extractor=extractor,
         written_by=principal.ref,
     )
-    whole = COMPLETING_FIELD.get(candidate.key or "")
+    whole = completing_field(candidate.key)
     partial = whole is not None and value is not None and whole not in value
     return Draft(record=record, negated=negated, partial=partial)
 
