@@ -1,51 +1,28 @@
-"""Thin Temporal adapters over the domain services, grouped by what they touch.
-
-Each activity takes and returns one pydantic model. Domain errors leave an activity as a
-non-retryable `ApplicationError` whose `type` is the error's class name (see `typed_errors`).
+"""Temporal activities: one-line adapters over the domain services (`memory.services`), grouped
+by what they touch. Each takes and returns one pydantic model; a domain error leaves as a typed,
+non-retryable `ApplicationError` (`activities.failures`); long ones heartbeat their progress.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import Any, Protocol
 
-from temporalio.exceptions import ApplicationError
-
-from memory.errors import MemoryServiceError
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def typed_errors(fn: Callable[P, R]) -> Callable[P, R]:
-    """Turn a `MemoryServiceError` into an `ApplicationError` the client can map back."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return fn(*args, **kwargs)
-        except MemoryServiceError as exc:
-            raise to_application_error(exc) from exc
-
-    return wrapper
-
-
-def to_application_error(exc: MemoryServiceError) -> ApplicationError:
-    return ApplicationError(
-        exc.message,
-        {"code": exc.code, "field": exc.field},
-        type=type(exc).__name__,
-        non_retryable=not exc.retryable,
-    )
+from temporalio import activity
 
 
 class ActivityGroup(Protocol):
     def activities(self) -> list[Callable[..., Any]]: ...
 
 
+def heartbeat(details: Any) -> None:
+    """Report progress when running as an activity (a plain call, in tests, does nothing)."""
+    if activity.in_activity():
+        activity.heartbeat(details)
+
+
 def all_activities(
-    stores: Any, settings: Any, *, summarizer: Any = None
+    stores: Any, settings: Any, *, summarizer: Any = None, extractor: Any = None
 ) -> list[Callable[..., Any]]:
     """Every activity of the service, bound to this process's stores."""
     from activities.deletion import DeletionActivities
@@ -53,12 +30,18 @@ def all_activities(
     from activities.review import ReviewActivities
     from activities.summary import SummaryActivities
     from activities.write import WriteActivities
+    from memory.services.deletions import Deletions
+    from memory.services.projections import Projections
+    from memory.services.reviews import Reviews
+    from memory.services.summaries import Summaries
+    from memory.services.writes import Writes
 
+    writes = Writes(stores, settings, extractor)
     groups: list[ActivityGroup] = [
-        WriteActivities(stores, settings),
-        ReviewActivities(stores, settings),
-        SummaryActivities(stores, settings, summarizer),
-        ProjectionActivities(stores, settings),
-        DeletionActivities(stores, settings),
+        WriteActivities(writes),
+        ReviewActivities(Reviews(stores, settings, extractor)),
+        SummaryActivities(Summaries(stores, settings, summarizer), writes),
+        ProjectionActivities(Projections(stores, settings)),
+        DeletionActivities(Deletions(stores, settings, extractor)),
     ]
     return [fn for group in groups for fn in group.activities()]

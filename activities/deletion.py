@@ -2,100 +2,31 @@
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable
-from datetime import datetime, timedelta
 from typing import Any
 
-import structlog
 from temporalio import activity
 
-from activities import typed_errors
-from memory import metrics
-from memory.deletion import (
-    ResolvedScope,
-    authorize,
-    erase,
-    regenerate_summaries,
-    resolve,
-    verify_erased,
-)
-from memory.errors import PolicyRefusal
-from memory.models import AuditEvent, DeleteRequest, DeletionReceipt, Model, ProbeResult
+from activities import heartbeat
+from activities.failures import typed_errors
+from memory.models import DeletionReceipt, ProbeResult
 from memory.plans import EraseResult
-from memory.settings import Settings
-from memory.stores import Stores
-from memory.sync.apply import sync
-from memory.write.extraction import Extractor, RuleExtractor
-from memory.write.stages import effective_time
-
-log = structlog.get_logger("memory.activities.deletion")
-
-
-class StartDeletionInput(Model):
-    request: DeleteRequest
-    deletion_id: str
-    workflow_id: str
-    now: datetime
-
-
-class StartedDeletion(Model):
-    receipt: DeletionReceipt
-    resolved: ResolvedScope
-    generations: dict[str, int]
-    at: datetime
-
-
-class EraseInput(Model):
-    deletion_id: str
-    resolved: ResolvedScope
-    at: datetime
-
-
-class RepairInput(Model):
-    deletion_id: str
-    resolved: ResolvedScope
-    regenerated: list[str]
-    at: datetime
-
-
-class VerifyInput(Model):
-    deletion_id: str
-    principal: str
-    resolved: ResolvedScope
-    generations: dict[str, int]
-    at: datetime
-
-
-class CloseReceiptInput(Model):
-    deletion_id: str
-    #: The backup retention deadline (stated on the receipt) and how long that is from the
-    #: deletion: the timer waits `wait` (evaluation runs on a clock of their own).
-    at: datetime
-    wait: timedelta = timedelta(0)
-
-
-class ExpireInput(Model):
-    #: Clock override (evaluation and tests only); `now` otherwise.
-    at: datetime | None = None
-    now: datetime
-    limit: int = 500
-
-
-class ExpireResult(Model):
-    expired: list[str]
-    namespaces: list[str]
-    more: bool
+from memory.services.deletions import (
+    CloseReceiptInput,
+    Deletions,
+    EraseInput,
+    ExpireInput,
+    ExpireResult,
+    RepairInput,
+    StartDeletionInput,
+    StartedDeletion,
+    VerifyInput,
+)
 
 
 class DeletionActivities:
-    def __init__(
-        self, stores: Stores, settings: Settings, extractor: Extractor | None = None
-    ) -> None:
-        self.stores = stores
-        self.settings = settings
-        self.extractor = extractor or RuleExtractor()
+    def __init__(self, deletions: Deletions) -> None:
+        self.deletions = deletions
 
     def activities(self) -> list[Callable[..., Any]]:
         return [
@@ -112,149 +43,39 @@ class DeletionActivities:
     @activity.defn(name="memory.start_deletion")
     @typed_errors
     def start_deletion(self, inp: StartDeletionInput) -> StartedDeletion:
-        """Resolve the scope (words included), authorize it all or nothing, and persist a
-        pending receipt. A refusal is audited and deletes nothing."""
-        request = inp.request
-        canonical = self.stores.canonical
-        before = canonical.receipts.started(inp.deletion_id)
-        if before is not None:
-            # A retry after this start committed (the worker died before the workflow heard
-            # of it): the scope stays what it was, even if the erase has emptied it since.
-            return StartedDeletion.model_validate(before)
-        at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
-        principal = canonical.principals.get(request.principal)
-        resolved = resolve(self.stores, request.tenant, request.scope)
-        try:
-            authorize(principal, request.tenant, resolved)
-        except PolicyRefusal as refusal:
-            canonical.commits.record_audit(
-                request.tenant,
-                request.scope.namespace,
-                inp.workflow_id,
-                [
-                    AuditEvent(
-                        stage="delete_authorize",
-                        outcome="refused",
-                        decision="reject",
-                        reason_code=refusal.code,
-                        principal=principal.ref,
-                        details={"scope": request.scope.describe(), "message": refusal.message},
-                    )
-                ],
-                at,
-            )
-            raise
-        receipt = DeletionReceipt(
-            deletion_id=inp.deletion_id,
-            tenant_id=request.tenant,
-            subject_ref=resolved.scope.describe(),
-            scope=request.scope,
-            resolved_scope=resolved.scope,
-            requested_by=principal.ref,
-            requested_at=at,
-            indexes_removed=list(self.stores.projection.indexes),
-            backup_retention_deadline=at + self.stores.policy.backup.retention,
-            workflow_id=inp.workflow_id,
-        )
-        generations = {
-            ns: g for ns, (g, _) in canonical.generations.read(resolved.namespaces).items()
-        }
-        started = StartedDeletion(
-            receipt=receipt, resolved=resolved, generations=generations, at=at
-        )
-        canonical.receipts.save(receipt, at, started=started.model_dump(mode="json"))
-        return started
+        return self.deletions.start(inp)
 
     @activity.defn(name="memory.erase_scope")
     @typed_errors
     def erase_scope(self, inp: EraseInput) -> EraseResult:
-        result = erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
-        self._journal(inp.deletion_id)
-        log.info(
-            "scope erased",
-            deletion_id=inp.deletion_id,
-            memories=len(inp.resolved.memory_ids),
-            versions=result.versions_erased,
-            messages=result.messages_erased,
-        )
-        return result
-
-    def _journal(self, deletion_id: str) -> None:
-        """Append the ledger entry to the journal file kept outside the database, so that a
-        store restored from an older backup can have the deletion applied again."""
-        path = self.settings.deletion_journal_file
-        entries = [
-            e for e in self.stores.canonical.erasure.ledger() if e.deletion_id == deletion_id
-        ]
-        if not entries:
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as journal:
-            journal.write(json.dumps(entries[0].model_dump(mode="json"), ensure_ascii=False) + "\n")
-            journal.flush()
-            os.fsync(journal.fileno())
+        return self.deletions.erase(inp, heartbeat)
 
     @activity.defn(name="memory.regenerate_summaries")
     @typed_errors
     def regenerate_summaries(self, inp: EraseInput) -> list[str]:
-        return regenerate_summaries(self.stores, inp.resolved, inp.at, inp.deletion_id)
+        return self.deletions.regenerate(inp, heartbeat)
 
     @activity.defn(name="memory.repair_deletion")
     @typed_errors
     def repair_deletion(self, inp: RepairInput) -> int:
-        """Erase again (idempotent) and project every touched memory from canonical: what a
-        failed probe found is removed from every index."""
-        erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
-        ids = [*inp.resolved.all_memory_ids, *inp.regenerated]
-        sync(self.stores.canonical, self.stores.projection, ids)
-        return len(ids)
+        return self.deletions.repair(inp, heartbeat)
 
     @activity.defn(name="memory.verify_deletion")
     @typed_errors
     def verify_deletion(self, inp: VerifyInput) -> list[ProbeResult]:
-        canonical = self.stores.canonical
-        return verify_erased(
-            self.stores,
-            requester=canonical.principals.get(inp.principal),
-            resolved=inp.resolved,
-            probes=canonical.erasure.probes(inp.deletion_id),
-            generations_before=inp.generations,
-            at=inp.at,
-        )
+        return self.deletions.verify(inp, heartbeat)
 
     @activity.defn(name="memory.save_receipt")
     @typed_errors
     def save_receipt(self, receipt: DeletionReceipt) -> None:
-        self.stores.canonical.receipts.save(receipt, receipt.completed_at or receipt.requested_at)
-        if receipt.elapsed_seconds is not None:
-            metrics.DELETION_SECONDS.observe(receipt.elapsed_seconds)
-        if receipt.verification_status == "passed":
-            # Probe material (the erased text) is kept only as long as verification needs it.
-            self.stores.canonical.erasure.drop_probes(receipt.deletion_id)
+        self.deletions.save_receipt(receipt)
 
     @activity.defn(name="memory.close_receipt")
     @typed_errors
     def close_receipt(self, inp: CloseReceiptInput) -> DeletionReceipt:
-        """The backup retention deadline passed: the receipt is closed (backups expired)."""
-        canonical = self.stores.canonical
-        receipt = canonical.receipts.get(inp.deletion_id)
-        if receipt.backup_status != "expired":
-            receipt.backup_status = "expired"
-            receipt.closed_at = inp.at
-            canonical.receipts.save(receipt, inp.at)
-        return receipt
+        return self.deletions.close_receipt(inp)
 
     @activity.defn(name="memory.expire_memories")
     @typed_errors
     def expire_memories(self, inp: ExpireInput) -> ExpireResult:
-        at = effective_time(inp.at, inp.now, self.settings.allow_clock_override)
-        canonical = self.stores.canonical
-        result = canonical.erasure.expire(at, inp.limit)
-        if result.memory_ids:
-            sync(canonical, self.stores.projection, result.memory_ids, result.outbox_seqs)
-            log.info("expired", count=len(result.memory_ids), namespaces=len(result.namespaces))
-        return ExpireResult(
-            expired=result.memory_ids,
-            namespaces=result.namespaces,
-            more=len(result.memory_ids) >= inp.limit,
-        )
+        return self.deletions.expire(inp)

@@ -1,43 +1,23 @@
-"""Activities of SummarizeThread: plan the summary (load, summarise, verify, fall back), commit."""
+"""Activities of SummarizeThread: plan the summary; the commit is the shared `memory.commit`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 from temporalio import activity
 
-from activities import typed_errors
-from memory.models import Model
+from activities.failures import typed_errors
 from memory.plans import CommitPlan, CommitResult
-from memory.settings import Settings
-from memory.stores import Stores
-from memory.summary import (
-    ExtractiveSummarizer,
-    Summarizer,
-    SummarizeRequest,
-    SummaryPlan,
-    plan_summary,
-)
-from memory.write.stages import effective_time
-
-
-class PlanSummaryInput(Model):
-    request: SummarizeRequest
-    workflow_id: str
-    memory_id: str
-    commit_id: str
-    now: datetime
+from memory.services.summaries import PlanSummaryInput, Summaries
+from memory.services.writes import Writes
+from memory.summary import SummaryPlan
 
 
 class SummaryActivities:
-    def __init__(
-        self, stores: Stores, settings: Settings, summarizer: Summarizer | None = None
-    ) -> None:
-        self.stores = stores
-        self.settings = settings
-        self.summarizer = summarizer or ExtractiveSummarizer()
+    def __init__(self, summaries: Summaries, writes: Writes) -> None:
+        self.summaries = summaries
+        self.writes = writes
 
     def activities(self) -> list[Callable[..., Any]]:
         return [self.plan_summary, self.commit_summary]
@@ -45,18 +25,10 @@ class SummaryActivities:
     @activity.defn(name="memory.plan_summary")
     @typed_errors
     def plan_summary(self, inp: PlanSummaryInput) -> SummaryPlan:
-        at = effective_time(inp.request.at, inp.now, self.settings.allow_clock_override)
-        return plan_summary(
-            self.stores,
-            inp.request,
-            self.summarizer,
-            workflow_id=inp.workflow_id,
-            memory_id=inp.memory_id,
-            at=at,
-            commit_id=inp.commit_id,
-        )
+        return self.summaries.plan(inp)
 
     @activity.defn(name="memory.commit_summary")
     @typed_errors
     def commit_summary(self, plan: CommitPlan) -> CommitResult:
-        return self.stores.commit_and_project(plan)
+        """For SummarizeThread runs recorded before summaries committed through `memory.commit`."""
+        return self.writes.commit(plan)

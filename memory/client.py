@@ -30,6 +30,7 @@ from temporalio.common import (
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError
 
+from activities.failures import client_error, service_error
 from memory import metrics
 from memory.context import (
     ContextBudget,
@@ -72,9 +73,7 @@ from memory.orchestration import (
     WRITE_EXECUTION_TIMEOUT,
     connect,
     delete_workflow_id,
-    raise_typed,
     search_attributes,
-    typed_error,
     write_workflow_id,
 )
 from memory.retrieval import Reader
@@ -220,7 +219,7 @@ class MemoryClient:
         try:
             return await handle.result()
         except (WorkflowFailureError, RPCError) as exc:
-            raise raise_typed(exc) from None
+            raise client_error(exc) from None
 
     async def start_write(self, request: WriteRequest) -> WorkflowHandle[Any, WriteResult]:
         """Start WriteMemory and return at once (background mode); same id, same run."""
@@ -242,7 +241,7 @@ class MemoryClient:
             # The same request already ran to the end: attach to that run's result.
             return self.temporal.get_workflow_handle(workflow_id, result_type=WriteResult)
         except RPCError as exc:
-            raise raise_typed(exc) from None
+            raise client_error(exc) from None
 
     # ------------------------------------------------------------------------ background
 
@@ -276,7 +275,7 @@ class MemoryClient:
                 f"batch/{tenant}/{digest.hexdigest()[:32]}", result_type=BatchResult
             )
         except RPCError as exc:
-            raise raise_typed(exc) from None
+            raise client_error(exc) from None
 
     async def write_batch(self, requests: Sequence[WriteRequest]) -> BatchResult:
         handle = await self.start_batch(requests)
@@ -284,7 +283,7 @@ class MemoryClient:
             result: BatchResult = await handle.result()
             return result
         except (WorkflowFailureError, RPCError) as exc:
-            raise raise_typed(exc) from None
+            raise client_error(exc) from None
 
     def write_outcome(self, tenant: str, idempotency_key: str) -> list[CandidateOutcome] | None:
         """The decision of a write by its idempotency key (None while it is not decided)."""
@@ -350,7 +349,7 @@ class MemoryClient:
             )
             return outcome
         except (WorkflowUpdateFailedError, RPCError) as exc:
-            typed = typed_error(exc)
+            typed = service_error(exc)
             if typed is not None:
                 raise typed from None
             cause = getattr(exc, "cause", None) or exc
@@ -450,7 +449,7 @@ class MemoryClient:
             )
             return await handle.result()
         except (WorkflowFailureError, RPCError) as exc:
-            raise raise_typed(exc) from None
+            raise client_error(exc) from None
 
     # ------------------------------------------------------------------------ deletion
 
@@ -461,7 +460,7 @@ class MemoryClient:
         *,
         at: datetime | None = None,
     ) -> DeleteRequest:
-        from memory.deletion import authorize, resolve
+        from memory.deletion import authorize_deletion, resolve
 
         try:
             s = scope if isinstance(scope, DeletionScope) else DeletionScope.model_validate(scope)
@@ -471,7 +470,7 @@ class MemoryClient:
             raise from_validation_error(exc, "deletion scope") from None
         self._check_clock(at)
         # The same resolution the workflow makes, to refuse before anything starts.
-        authorize(who, request.tenant, resolve(self.stores, request.tenant, s))
+        authorize_deletion(who, request.tenant, resolve(self.stores, request.tenant, s))
         return request
 
     async def forget(
@@ -500,7 +499,7 @@ class MemoryClient:
             )
             return await handle.result()
         except (WorkflowFailureError, RPCError) as exc:
-            raise raise_typed(exc) from None
+            raise client_error(exc) from None
 
     async def expire(self, *, at: datetime | None = None) -> ExpireSummary:
         """Run the expiry sweep now (ExpireMemories); `at` is the evaluation clock."""
@@ -543,7 +542,7 @@ class MemoryClient:
             )
             return result
         except (WorkflowFailureError, RPCError) as exc:
-            raise raise_typed(exc) from None
+            raise client_error(exc) from None
 
     def receipt(self, deletion_id: str) -> DeletionReceipt:
         return self.stores.canonical.receipts.get(deletion_id)

@@ -11,9 +11,10 @@ writes fresh ones from what remains. Verification then asks every read path for 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import ahocorasick
 from pydantic import Field
@@ -223,7 +224,7 @@ def resolve(stores: Stores, tenant: str, scope: DeletionScope) -> ResolvedScope:
     )
 
 
-def authorize(principal: Principal, tenant: str, resolved: ResolvedScope) -> None:
+def authorize_deletion(principal: Principal, tenant: str, resolved: ResolvedScope) -> None:
     """All or nothing: a principal that may not delete in every covered namespace deletes
     nothing. A user may delete within its own namespace; others need a delete grant."""
     if principal.tenant != tenant:
@@ -396,6 +397,7 @@ def verify_erased(
     probes: list[dict[str, str | None]],
     generations_before: dict[str, int],
     at: datetime,
+    progress: Callable[[Any], None] = lambda _: None,
 ) -> list[ProbeResult]:
     """Ask every read path for what was erased; each probe passes only if nothing comes back:
     canonical by id and by key, keyword search with the erased text, vector search with its
@@ -409,6 +411,7 @@ def verify_erased(
     results: list[ProbeResult] = []
 
     def probe(name: str, leaked: int, detail: str = "") -> None:
+        progress(name)
         results.append(ProbeResult(probe=name, passed=leaked == 0, returned=leaked, detail=detail))
 
     heads = canonical.records.heads(erased)

@@ -1,7 +1,7 @@
-"""How this service talks to Temporal: connection, workflow ids, search attributes, errors.
+"""How this service talks to Temporal: connection, workflow ids, search attributes.
 
-Shared by the client, the worker and `memctl`, so that all of them use the same data converter,
-the same id scheme and the same mapping of workflow failures back to typed errors.
+Shared by the client, the worker and `memctl`, so that all of them use the same data converter
+and the same id scheme (failures map back to typed errors in `activities.failures`).
 """
 
 from __future__ import annotations
@@ -9,14 +9,12 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 
-from temporalio.client import Client, WorkflowFailureError
+from temporalio.client import Client
 from temporalio.common import SearchAttributeKey, SearchAttributePair, TypedSearchAttributes
 from temporalio.contrib.pydantic import pydantic_data_converter
-from temporalio.exceptions import ApplicationError
 from temporalio.runtime import Runtime
-from temporalio.service import RPCError
 
-from memory.errors import ERROR_TYPES, MemoryServiceError, ServiceUnavailable
+from memory.errors import ServiceUnavailable
 from memory.settings import Settings
 
 # Custom search attributes for operators (never personal data): registered by `memctl dev`,
@@ -63,24 +61,3 @@ def search_attributes(tenant: str, operation: str) -> TypedSearchAttributes:
     return TypedSearchAttributes(
         [SearchAttributePair(TENANT, tenant), SearchAttributePair(OPERATION, operation)]
     )
-
-
-def typed_error(exc: BaseException) -> MemoryServiceError | None:
-    """The typed service error behind a workflow or activity failure, if there is one."""
-    cause: BaseException | None = exc
-    while cause is not None:
-        if isinstance(cause, ApplicationError) and cause.type in ERROR_TYPES:
-            details = cause.details[0] if cause.details else {}
-            field = details.get("field") if isinstance(details, dict) else None
-            return ERROR_TYPES[cause.type](cause.message, field=field)
-        cause = cause.__cause__ or getattr(cause, "cause", None)
-    return None
-
-
-def raise_typed(exc: WorkflowFailureError | RPCError) -> MemoryServiceError:
-    typed = typed_error(exc)
-    if typed is not None:
-        return typed
-    if isinstance(exc, RPCError):
-        return ServiceUnavailable(f"Temporal refused the call: {exc.message}")
-    return MemoryServiceError(f"workflow failed: {exc.cause or exc}")

@@ -1,17 +1,31 @@
 """Workflows: one module each, small and deterministic. They import only models and activity
-references (passed through the sandbox) and keep all logic in the domain package."""
+references (passed through the sandbox) and keep all logic in the domain.
+
+How a workflow calls an activity, in one place:
+
+- `run_local`: the hot write path (decide, commit, project), local activities with quick retries;
+- `run_task`: everything else, a regular activity that heartbeats and retries with backoff;
+- `run_moved`: a call that used to be local, a regular activity from `patch` on (runs recorded
+  before still replay);
+- `decide_and_commit`: decide, commit, and after a lost race (VersionConflict) decide again after
+  a jittered pause, a bounded number of times — the one loop every committing workflow uses.
+
+Each fails the workflow with the same typed error its activity raised.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from temporalio import workflow
 from temporalio.common import RetryPolicy
-from temporalio.exceptions import ActivityError, ApplicationError
+from temporalio.exceptions import ApplicationError
 
 with workflow.unsafe.imports_passed_through():
+    from activities.failures import ACTIVITY_FAILURES, workflow_failure
     from memory.errors import from_validation_error
     from memory.orchestration import OUTCOME, TENANT
 
@@ -25,41 +39,26 @@ LOCAL_RETRY = RetryPolicy(
 )
 LOCAL_TIMEOUT = timedelta(seconds=30)
 
-#: Sweeps (relay, repair) retry with backoff for as long as their execution allows (a projection
-#: that is down comes back) and heartbeat after each batch or page.
-SWEEP_RETRY = RetryPolicy(
+#: Regular activities: retried with backoff while a store or index is down, for as long as their
+#: schedule-to-close allows; a worker that dies is noticed by the missing heartbeat.
+TASK_RETRY = RetryPolicy(
     initial_interval=timedelta(seconds=1),
     backoff_coefficient=2.0,
     maximum_interval=timedelta(minutes=1),
 )
-SWEEP_TIMEOUT = timedelta(minutes=10)
-SWEEP_HEARTBEAT = timedelta(seconds=30)
+TASK_TIMEOUT = timedelta(minutes=10)
+TASK_HEARTBEAT = timedelta(seconds=30)
 
-
-#: What a failed activity raises in workflow code: an ActivityError wrapping the failure, or, for a
-#: local activity that failed non-retryably, the ApplicationError itself.
-ACTIVITY_FAILURES = (ActivityError, ApplicationError)
-
-
-def error_type(exc: BaseException) -> str | None:
-    """The ApplicationError type behind an activity failure, if any."""
-    cause: BaseException | None = exc
-    while cause is not None:
-        if isinstance(cause, ApplicationError) and cause.type:
-            return cause.type
-        cause = cause.__cause__
-    return None
-
-
-def reraise_typed(exc: ActivityError | ApplicationError) -> ApplicationError:
-    """The workflow fails with the same typed, non-retryable error its activity raised."""
-    cause = exc if isinstance(exc, ApplicationError) else exc.cause
-    if isinstance(cause, ApplicationError):
-        return ApplicationError(cause.message, *cause.details, type=cause.type, non_retryable=True)
-    return ApplicationError(str(exc), type="MemoryServiceError", non_retryable=True)
+#: Decisions a write (or plan) may lose to other writers before it gives up, and the upper bound
+#: of the jittered pause before deciding again, per attempt.
+MAX_DECISIONS = 16
+RACE_BACKOFF_MS = 25
+RACE_PATCH = "jittered-backoff-after-lost-race"
 
 
 M = TypeVar("M", bound=BaseModel)
+D = TypeVar("D")
+C = TypeVar("C")
 
 
 def parse_input(model: type[M], raw: M | dict[str, Any]) -> M:
@@ -94,24 +93,65 @@ def record_outcome(outcome: str) -> None:
 
 
 async def run_local(activity: Any, arg: Any, *, within: timedelta = LOCAL_TIMEOUT) -> Any:
-    """A local activity whose domain errors fail this workflow with the same typed error."""
+    """A local activity of the hot write path."""
     try:
         return await workflow.execute_local_activity_method(
             activity, arg, start_to_close_timeout=within, retry_policy=LOCAL_RETRY
         )
     except ACTIVITY_FAILURES as exc:
-        raise reraise_typed(exc) from exc
+        raise workflow_failure(exc) from exc
 
 
-async def run_sweep(activity: Any, arg: Any) -> Any:
-    """A sweep's activity: heartbeating, retried with backoff, typed errors as `run_local`."""
+async def run_task(
+    activity: Any,
+    arg: Any,
+    *,
+    within: timedelta = TASK_TIMEOUT,
+    retry: RetryPolicy = TASK_RETRY,
+) -> Any:
+    """A regular activity: heartbeating, retried with backoff."""
     try:
         return await workflow.execute_activity_method(
             activity,
             arg,
-            start_to_close_timeout=SWEEP_TIMEOUT,
-            heartbeat_timeout=SWEEP_HEARTBEAT,
-            retry_policy=SWEEP_RETRY,
+            start_to_close_timeout=within,
+            heartbeat_timeout=TASK_HEARTBEAT,
+            retry_policy=retry,
         )
     except ACTIVITY_FAILURES as exc:
-        raise reraise_typed(exc) from exc
+        raise workflow_failure(exc) from exc
+
+
+async def run_moved(
+    activity: Any, arg: Any, *, patch: str, local_within: timedelta = LOCAL_TIMEOUT
+) -> Any:
+    """A call that runs as a regular activity from `patch` on, and as the local activity it was
+    in runs recorded before (so that they replay)."""
+    if workflow.patched(patch):
+        return await run_task(activity, arg)
+    return await run_local(activity, arg, within=local_within)
+
+
+async def decide_and_commit(
+    decide: Callable[[int], Awaitable[D]],
+    commit: Callable[[D, int], Awaitable[C]],
+) -> tuple[D, C]:
+    """Decide, then commit what was decided; a commit that lost a race (another writer moved a
+    slot or a memory since the decision) decides again on the new state, after a pause jittered
+    so that writers that lost together do not collide again together. Bounded."""
+    for attempt in range(MAX_DECISIONS):
+        decision = await decide(attempt)
+        try:
+            return decision, await commit(decision, attempt)
+        except ApplicationError as exc:
+            if exc.type != "VersionConflict":
+                raise
+            workflow.logger.info("lost a race since the decision; deciding again")
+            if workflow.patched(RACE_PATCH):
+                pause = workflow.random().randint(1, RACE_BACKOFF_MS) * (attempt + 1)
+                await workflow.sleep(timedelta(milliseconds=pause))
+    raise ApplicationError(
+        f"what this decided kept changing under it; gave up after {MAX_DECISIONS} decisions",
+        type="VersionConflict",
+        non_retryable=True,
+    )

@@ -17,27 +17,20 @@ from temporalio import workflow
 from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
-    from activities.deletion import (
+    from activities.deletion import DeletionActivities
+    from activities.projection import ProjectionActivities
+    from memory.models import DeleteRequest, DeletionReceipt
+    from memory.plans import EraseResult
+    from memory.services.deletions import (
         CloseReceiptInput,
-        DeletionActivities,
         EraseInput,
         RepairInput,
         StartDeletionInput,
         StartedDeletion,
         VerifyInput,
     )
-    from activities.projection import ProjectInput, ProjectionActivities
-    from memory.models import DeleteRequest, DeletionReceipt
-    from memory.plans import EraseResult
-    from workflows import (
-        ACTIVITY_FAILURES,
-        LOCAL_RETRY,
-        LOCAL_TIMEOUT,
-        parse_input,
-        record_outcome,
-        reraise_typed,
-        run_local,
-    )
+    from memory.services.projections import ProjectInput
+    from workflows import parse_input, record_outcome, run_moved, run_task
 
 #: After a failed verification: repair, verify again, this many times at most.
 MAX_VERIFICATIONS = 3
@@ -57,7 +50,7 @@ class DeleteSubject:
     async def run(self, raw: DeleteRequest | dict[str, Any]) -> DeletionReceipt:
         request = parse_input(DeleteRequest, raw)
         info = workflow.info()
-        started: StartedDeletion = await self._local(
+        started: StartedDeletion = await self._step(
             DeletionActivities.start_deletion,
             StartDeletionInput(
                 request=request,
@@ -71,8 +64,8 @@ class DeleteSubject:
         scope = EraseInput(
             deletion_id=receipt.deletion_id, resolved=started.resolved, at=started.at
         )
-        erased: EraseResult = await self._local(DeletionActivities.erase_scope, scope)
-        regenerated: list[str] = await self._local(DeletionActivities.regenerate_summaries, scope)
+        erased: EraseResult = await self._step(DeletionActivities.erase_scope, scope)
+        regenerated: list[str] = await self._step(DeletionActivities.regenerate_summaries, scope)
         receipt.canonical_records = len(started.resolved.memory_ids)
         receipt.versions_erased = erased.versions_erased
         receipt.messages_erased = erased.messages_erased
@@ -82,7 +75,7 @@ class DeleteSubject:
         self._receipt = receipt
 
         # Remove from every projection by projecting the (tombstoned) canonical state.
-        await self._local(
+        await self._step(
             ProjectionActivities.project_memories,
             ProjectInput(
                 memory_ids=[*started.resolved.all_memory_ids, *regenerated],
@@ -90,7 +83,7 @@ class DeleteSubject:
             ),
         )
         for attempt in range(MAX_VERIFICATIONS):
-            probes = await self._local(
+            probes = await self._step(
                 DeletionActivities.verify_deletion,
                 VerifyInput(
                     deletion_id=receipt.deletion_id,
@@ -107,7 +100,7 @@ class DeleteSubject:
             failed = [p.probe for p in probes if not p.passed]
             workflow.logger.warning("deletion verification failed (%s); repairing", failed)
             if attempt + 1 < MAX_VERIFICATIONS:
-                await self._local(
+                await self._step(
                     DeletionActivities.repair_deletion,
                     RepairInput(
                         deletion_id=receipt.deletion_id,
@@ -122,7 +115,7 @@ class DeleteSubject:
         receipt.completed_at = workflow.now()
         receipt.elapsed_seconds = (workflow.now() - workflow.info().start_time).total_seconds()
         self._receipt = receipt
-        await self._local(DeletionActivities.save_receipt, receipt)
+        await self._step(DeletionActivities.save_receipt, receipt)
         if receipt.verification_status == "passed" and receipt.backup_retention_deadline:
             # The backup deadline is a durable timer of its own workflow, so that a new request
             # for the same scope later starts a new deletion instead of attaching to this one.
@@ -139,8 +132,11 @@ class DeleteSubject:
         record_outcome(receipt.verification_status)
         return receipt
 
-    async def _local(self, activity: Any, arg: Any) -> Any:
-        return await run_local(activity, arg, within=DELETION_TIMEOUT)
+    async def _step(self, activity: Any, arg: Any) -> Any:
+        """Each step: a regular, heartbeating activity (a local one in runs recorded before)."""
+        return await run_moved(
+            activity, arg, patch="deletion-as-activities", local_within=DELETION_TIMEOUT
+        )
 
 
 @workflow.defn(name="CloseDeletionReceipt")
@@ -161,14 +157,5 @@ class CloseDeletionReceipt:
         self._deadline = task
         if task.wait > timedelta(0):
             await workflow.sleep(task.wait)
-        try:
-            receipt = await workflow.execute_activity_method(
-                DeletionActivities.close_receipt,
-                task,
-                start_to_close_timeout=LOCAL_TIMEOUT,
-                retry_policy=LOCAL_RETRY,
-            )
-        except ACTIVITY_FAILURES as exc:
-            raise reraise_typed(exc) from exc
-        closed: DeletionReceipt = receipt
+        closed: DeletionReceipt = await run_task(DeletionActivities.close_receipt, task)
         return closed

@@ -10,9 +10,10 @@ from typing import Any
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from activities.deletion import DeletionActivities, ExpireInput
+    from activities.deletion import DeletionActivities
     from memory.models import ExpireRequest, ExpireSummary
-    from workflows import ACTIVITY_FAILURES, LOCAL_RETRY, parse_input, reraise_typed
+    from memory.services.deletions import ExpireInput
+    from workflows import parse_input, run_moved
 
 BATCHES_PER_RUN = 20
 BATCH_TIMEOUT = timedelta(minutes=2)
@@ -27,15 +28,12 @@ class ExpireMemories:
         expired = request.expired_so_far
         namespaces: set[str] = set()
         for _ in range(BATCHES_PER_RUN):
-            try:
-                batch = await workflow.execute_local_activity_method(
-                    DeletionActivities.expire_memories,
-                    ExpireInput(at=request.at, now=now, limit=request.batch_size),
-                    start_to_close_timeout=BATCH_TIMEOUT,
-                    retry_policy=LOCAL_RETRY,
-                )
-            except ACTIVITY_FAILURES as exc:
-                raise reraise_typed(exc) from exc
+            batch = await run_moved(
+                DeletionActivities.expire_memories,
+                ExpireInput(at=request.at, now=now, limit=request.batch_size),
+                patch="expiry-as-activity",
+                local_within=BATCH_TIMEOUT,
+            )
             expired += len(batch.expired)
             namespaces.update(batch.namespaces)
             if not batch.more:

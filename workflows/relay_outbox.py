@@ -12,7 +12,7 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from activities.projection import ProjectionActivities
     from memory.sync.relay import RelayRequest, RelayResult
-    from workflows import parse_input, run_sweep
+    from workflows import parse_input, run_task
 
 
 @workflow.defn(name="RelayOutbox")
@@ -20,5 +20,5 @@ class RelayOutbox:
     @workflow.run
     async def run(self, raw: RelayRequest | dict[str, Any] | None = None) -> RelayResult:
         request = parse_input(RelayRequest, raw or {})
-        result: RelayResult = await run_sweep(ProjectionActivities.relay_outbox, request)
+        result: RelayResult = await run_task(ProjectionActivities.relay_outbox, request)
         return result

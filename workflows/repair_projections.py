@@ -15,19 +15,21 @@ from typing import Any
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from activities.projection import (
+    from activities.projection import ProjectionActivities
+    from memory.models import RepairReport, RepairRequest
+    from memory.services.projections import (
         BeginRepairInput,
         BegunRepair,
         FinishRepairInput,
-        ProjectionActivities,
         RepairPagesInput,
         RepairPagesResult,
     )
-    from memory.models import RepairReport, RepairRequest
     from memory.sync.relay import RelayRequest, RelayResult
     from memory.sync.repair import RepairCursor, RepairTotals
     from memory.sync.state import Watermarks
-    from workflows import parse_input, run_local, run_sweep
+    from workflows import parse_input, run_moved, run_task
+
+PATCH = "repair-begin-finish-as-activities"
 
 #: Activity calls (each up to `budget_pages` pages) per run before continuing as new.
 CALLS_PER_RUN = 20
@@ -48,11 +50,12 @@ class RepairProjections:
         totals = RepairTotals.model_validate(request.totals or {})
         relayed = request.relayed_events
         if request.cursor is None:
-            relay: RelayResult = await run_sweep(ProjectionActivities.relay_outbox, RelayRequest())
+            relay: RelayResult = await run_task(ProjectionActivities.relay_outbox, RelayRequest())
             relayed = relay.events
-            begun: BegunRepair = await run_local(
+            begun: BegunRepair = await run_moved(
                 ProjectionActivities.begin_repair,
                 BeginRepairInput(full=request.full, at=request.at, now=workflow.now()),
+                patch=PATCH,
             )
             cursor, at = begun.cursor, begun.at
             repair_id = f"repair/{workflow.info().workflow_id}/{workflow.uuid4().hex[:12]}"
@@ -64,7 +67,7 @@ class RepairProjections:
             self._cursor = cursor
             if cursor.phase == "done":
                 break
-            pages: RepairPagesResult = await run_sweep(
+            pages: RepairPagesResult = await run_task(
                 ProjectionActivities.repair_pages,
                 RepairPagesInput(
                     repair_id=repair_id,
@@ -88,8 +91,10 @@ class RepairProjections:
                     relayed_events=relayed,
                 )
             )
-        marks: Watermarks = await run_local(
-            ProjectionActivities.finish_repair, FinishRepairInput(cursor=cursor, at=at)
+        marks: Watermarks = await run_moved(
+            ProjectionActivities.finish_repair,
+            FinishRepairInput(cursor=cursor, at=at),
+            patch=PATCH,
         )
         return RepairReport(
             repair_id=repair_id,

@@ -16,11 +16,16 @@ from temporalio import workflow
 from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
-    from activities.review import ReviewActivities, ReviewTask, SettleInput
+    from activities.review import ReviewActivities
+    from activities.write import WriteActivities
     from memory.models import ReviewDecision, ReviewOutcome, WriteRequest
     from memory.namespaces import matches_any
+    from memory.services.reviews import ReviewPlan, ReviewTask, SettleInput
     from memory.write.pipeline import WriteDecision
-    from workflows import ACTIVITY_FAILURES, LOCAL_RETRY, LOCAL_TIMEOUT, parse_input, reraise_typed
+    from workflows import decide_and_commit, parse_input, run_local, run_task
+
+#: Reviews from this patch on plan and commit as regular activities.
+PATCH = "review-plan-and-commit"
 
 
 @workflow.defn(name="ReviewMemory")
@@ -79,16 +84,29 @@ class ReviewMemory:
             raise ValueError("approving a conflict names the side that is right (memory_id)")
 
     async def _settle(self, decision: ReviewDecision | None) -> ReviewOutcome:
-        assert self._task is not None
-        try:
-            return await workflow.execute_local_activity_method(
+        task = self._task
+        assert task is not None
+        now = workflow.now()
+        if not workflow.patched(PATCH):
+            outcome: ReviewOutcome = await run_local(
                 ReviewActivities.settle_review,
-                SettleInput(task=self._task, decision=decision, now=workflow.now()),
-                start_to_close_timeout=LOCAL_TIMEOUT,
-                retry_policy=LOCAL_RETRY,
+                SettleInput(task=task, decision=decision, now=now),
             )
-        except ACTIVITY_FAILURES as exc:
-            raise reraise_typed(exc) from exc
+            return outcome
+
+        async def planned(attempt: int) -> ReviewPlan:
+            commit_id = f"{task.review.workflow_id}/{workflow.info().run_id}#{attempt}"
+            plan: ReviewPlan = await run_task(
+                ReviewActivities.plan_review,
+                SettleInput(task=task, decision=decision, now=now, commit_id=commit_id),
+            )
+            return plan
+
+        async def committed(plan: ReviewPlan, _: int) -> None:
+            await run_task(WriteActivities.commit, plan.plan)
+
+        plan, _ = await decide_and_commit(planned, committed)
+        return plan.outcome
 
 
 async def open_reviews(decision: WriteDecision, request: WriteRequest) -> None:

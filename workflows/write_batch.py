@@ -2,8 +2,10 @@
 
 Each write keeps its own decision, audit and idempotency key (a key already decided, alone or in
 another batch, returns its stored outcome); the batch shares transactions and the projection
-step, so throughput is not bound by one workflow per write. The id is
-`batch/{tenant}/{digest of the keys}`: a repeated submission attaches to the same run.
+step, so throughput is not bound by one workflow per write. The batch is one heartbeating
+activity; a write in it that lost a race to another writer is decided again here, as WriteMemory
+decides. The id is `batch/{tenant}/{digest of the keys}`: a repeated submission attaches to the
+same run.
 """
 
 from __future__ import annotations
@@ -14,10 +16,19 @@ from typing import Any
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from activities.write import BatchInput, WriteActivities
-    from memory.write.batch import MAX_BATCH, BatchRequest, BatchResult
-    from workflows import ACTIVITY_FAILURES, LOCAL_RETRY, parse_input, reraise_typed
+    from activities.write import WriteActivities
+    from memory.services.writes import BatchInput, DecideInput
+    from memory.write.batch import (
+        MAX_BATCH,
+        BatchItem,
+        BatchRequest,
+        BatchResult,
+        batch_message_id,
+        batch_seed,
+    )
+    from workflows import parse_input, run_moved
     from workflows.review_memory import open_reviews
+    from workflows.write_memory import decide_and_commit_write
 
 BATCH_TIMEOUT = timedelta(minutes=5)
 
@@ -28,23 +39,34 @@ class WriteBatch:
     async def run(self, raw: BatchRequest | dict[str, Any]) -> BatchResult:
         batch = parse_input(BatchRequest, raw)
         workflow_id = workflow.info().workflow_id
-        try:
-            result: BatchResult = await workflow.execute_local_activity_method(
-                WriteActivities.write_batch,
-                BatchInput(
-                    requests=batch.requests[:MAX_BATCH],
+        seed = workflow.uuid4().hex
+        now = workflow.now()
+        requests = batch.requests[:MAX_BATCH]
+        result: BatchResult = await run_moved(
+            WriteActivities.write_batch,
+            BatchInput(requests=requests, workflow_id=workflow_id, seed=seed, now=now),
+            patch="batch-as-activity",
+            local_within=BATCH_TIMEOUT,
+        )
+        for i in result.lost:
+            decision = await decide_and_commit_write(
+                DecideInput(
+                    request=requests[i],
                     workflow_id=workflow_id,
-                    seed=workflow.uuid4().hex,
-                    now=workflow.now(),
-                ),
-                start_to_close_timeout=BATCH_TIMEOUT,
-                retry_policy=LOCAL_RETRY,
+                    seed=batch_seed(seed, i),
+                    now=now,
+                    message_id=batch_message_id(seed, i),
+                )
             )
-        except ACTIVITY_FAILURES as exc:
-            raise reraise_typed(exc) from exc
-        by_key = {r.idempotency_key: r for r in batch.requests}
+            result.items[i] = BatchItem(
+                idempotency_key=requests[i].idempotency_key,
+                outcomes=decision.outcomes,
+                decision=decision if decision.replayed is None else None,
+            )
+        by_key = {r.idempotency_key: r for r in requests}
         for item in result.items:
             if item.decision is not None:
                 await open_reviews(item.decision, by_key[item.idempotency_key])
             item.decision = None  # the caller needs the outcomes, not the whole decision
+        result.lost = []
         return result

@@ -122,7 +122,7 @@ def sync(
     return done
 
 
-def settle(
+def sync_pending(
     canonical: CanonicalStore, projection: Projection, memory_ids: Iterable[str | None]
 ) -> int:
     """Sync these memories if events of theirs are still pending; how many were. For a write

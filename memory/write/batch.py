@@ -10,7 +10,9 @@ idempotency key; a batch only shares transactions and the projection step.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 import structlog
 from pydantic import Field
@@ -18,18 +20,18 @@ from pydantic import Field
 from memory.errors import MemoryServiceError, PolicyRefusal, VersionConflict
 from memory.models import AuditEvent, CandidateOutcome, Model, Principal, WriteRequest
 from memory.stores import Stores
-from memory.sync.apply import settle, sync
+from memory.sync.apply import sync, sync_pending
 from memory.write.extraction import Extractor
 from memory.write.pipeline import WriteDecision, decide
 from memory.write.stages import IdSource, check_write_allowed, effective_time
 from memory.write.state import StoreView
 
-MAX_DECISIONS = 8
-
 log = structlog.get_logger("memory.write.batch")
 
 
-def authorize(stores: Stores, request: WriteRequest, workflow_id: str, at: datetime) -> Principal:
+def authorize_write(
+    stores: Stores, request: WriteRequest, workflow_id: str, at: datetime
+) -> Principal:
     """The writing principal, or UnauthorizedNamespace (audited: it reached the service)."""
     principal = stores.canonical.principals.get(request.principal)
     try:
@@ -67,13 +69,15 @@ def decide_request(
     message_id: str | None = None,
 ) -> WriteDecision:
     at = effective_time(request.at, now, allow_override)
-    principal = authorize(stores, request, workflow_id, at)
+    principal = authorize_write(stores, request, workflow_id, at)
     stored = stores.canonical.outcomes.get(principal.tenant, request.idempotency_key)
     if stored is not None:
         # Decided before — by this run, if its worker died after the commit: what it committed
         # reaches the index now rather than at the next relay.
         try:
-            settle(stores.canonical, stores.projection, [o.memory_id for o in stored.outcomes])
+            sync_pending(
+                stores.canonical, stores.projection, [o.memory_id for o in stored.outcomes]
+            )
         except Exception as exc:  # the index is down: the relay settles them later
             log.warning("projection of a replayed write failed", error=repr(exc))
         return WriteDecision(
@@ -130,9 +134,20 @@ class BatchItem(Model):
 class BatchResult(Model):
     workflow_id: str
     items: list[BatchItem] = Field(default_factory=list)
+    #: Writes (by index) that lost a race to another writer: decided again by the workflow.
+    lost: list[int] = Field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         return dict(Counter(o.decision for item in self.items for o in item.outcomes))
+
+
+def batch_seed(seed: str, index: int) -> str:
+    """The seed of the `index`-th write of a batch (its ids), and of its message id."""
+    return f"{seed}/{index}"
+
+
+def batch_message_id(seed: str, index: int) -> str:
+    return f"msg_{seed}_{index}"
 
 
 def process_batch(
@@ -144,22 +159,31 @@ def process_batch(
     seed: str,
     now: datetime,
     allow_override: bool,
+    progress: Callable[[Any], None] = lambda _: None,
 ) -> BatchResult:
+    """Decide every request, then commit: those whose slots no other request of the batch
+    touches in one transaction, the others one by one, each decided again just before its commit
+    (so it sees the batch's earlier commits). A write that still loses its race to another writer
+    is left for the workflow to decide again (`BatchResult.lost`)."""
     canonical = stores.canonical
+
+    def decide(i: int) -> WriteDecision:
+        return decide_request(
+            stores,
+            requests[i],
+            extractor,
+            workflow_id=workflow_id,
+            seed=batch_seed(seed, i),
+            now=now,
+            allow_override=allow_override,
+            message_id=batch_message_id(seed, i),
+        )
+
     items: list[BatchItem] = []
     decided: list[tuple[int, WriteDecision]] = []
     for i, request in enumerate(requests):
         try:
-            decision = decide_request(
-                stores,
-                request,
-                extractor,
-                workflow_id=workflow_id,
-                seed=f"{seed}/{i}",
-                now=now,
-                allow_override=allow_override,
-                message_id=f"msg_{seed}_{i}",
-            )
+            decision = decide(i)
         except MemoryServiceError as exc:  # one bad request does not sink the batch
             items.append(
                 BatchItem(
@@ -171,6 +195,8 @@ def process_batch(
         items.append(BatchItem(idempotency_key=request.idempotency_key, outcomes=decision.outcomes))
         if decision.replayed is None:
             decided.append((i, decision))
+        if i % 50 == 49:
+            progress({"decided": i + 1})
 
     # Requests whose slots no other request of the batch touches commit in one transaction.
     slot_use = Counter(
@@ -182,7 +208,7 @@ def process_batch(
         if all(slot_use[(d.namespace, c.slot.slot)] == 1 for c in d.candidates if c.slot)
     ]
     alone_ids = {i for i, _ in alone}
-    rest = [(i, d) for i, d in decided if i not in alone_ids]
+    rest = [i for i, _ in decided if i not in alone_ids]
     written: list[str] = []
     seqs: list[int] = []
     try:
@@ -192,40 +218,32 @@ def process_batch(
             written += result.memory_ids
             seqs += result.outbox_seqs
     except VersionConflict:
-        rest = decided  # someone else moved a slot meanwhile: go one by one
+        rest = [i for i, _ in decided]  # someone else moved a slot meanwhile: one by one
 
-    for i, decision in rest:
-        request = requests[i]
-        for attempt in range(1, MAX_DECISIONS + 1):
-            try:
-                result = canonical.commits.apply(decision.plan(f"{workflow_id}/{i}#{attempt}"))
-                written += result.memory_ids
-                seqs += result.outbox_seqs
-                break
-            except VersionConflict:
-                decision = decide_request(
-                    stores,
-                    request,
-                    extractor,
-                    workflow_id=workflow_id,
-                    seed=f"{seed}/{i}",
-                    now=now,
-                    allow_override=allow_override,
-                    message_id=f"msg_{seed}_{i}",
-                )
-                if decision.replayed is not None:
-                    break
-        else:
-            raise VersionConflict(f"write {request.idempotency_key}: the keys kept changing")
+    lost: list[int] = []
+    for n, i in enumerate(rest):
+        decision = decide(i)
         items[i] = BatchItem(
-            idempotency_key=request.idempotency_key,
+            idempotency_key=requests[i].idempotency_key,
             outcomes=decision.outcomes,
             decision=decision if decision.replayed is None else None,
         )
+        if decision.replayed is not None:
+            continue
+        try:
+            result = canonical.commits.apply(decision.plan(f"{workflow_id}/{i}#1"))
+        except VersionConflict:
+            lost.append(i)
+            items[i] = BatchItem(idempotency_key=requests[i].idempotency_key, outcomes=[])
+            continue
+        written += result.memory_ids
+        seqs += result.outbox_seqs
+        if n % 50 == 49:
+            progress({"committed": n + 1})
 
     if written:
         try:
             sync(canonical, stores.projection, written, seqs)
         except Exception as exc:  # committed; the outbox relay projects it
             log.warning("projection after batch commit failed", batch=workflow_id, error=repr(exc))
-    return BatchResult(workflow_id=workflow_id, items=items)
+    return BatchResult(workflow_id=workflow_id, items=items, lost=lost)

@@ -14,7 +14,7 @@ def review_status(decision: ReviewDecision | None) -> ReviewStatus:
     return "approved" if decision.decision == "approve" else "rejected"
 
 
-def settle_conflict(
+def conflict_changes(
     review: ReviewRecord,
     decision: ReviewDecision | None,
     heads: dict[str, MemoryRecord],

@@ -22,11 +22,11 @@ from temporalio.client import Client, WorkflowFailureError
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
-from activities.deletion import CloseReceiptInput
 from memory.client import MemoryClient
 from memory.devserver import temporal_binary
 from memory.models import DeletionReceipt, ExpireRequest, ExpireSummary, RepairReport, RepairRequest
 from memory.orchestration import SEARCH_ATTRIBUTES
+from memory.services.deletions import CloseReceiptInput
 from memory.settings import Settings
 from memory.stores import open_stores
 from memory.worker import build_worker

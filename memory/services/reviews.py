@@ -1,0 +1,178 @@
+"""Reviews: what a reviewer's answer (or the timeout) changes, planned as one commit."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from pydantic import Field
+
+from memory.errors import UnauthorizedNamespace, VersionConflict
+from memory.models import (
+    AuditEvent,
+    Model,
+    ReviewDecision,
+    ReviewOutcome,
+    ReviewRecord,
+    WriteRequest,
+)
+from memory.plans import CommitPlan, SlotCheck, slot_for
+from memory.settings import Settings
+from memory.stores import Stores
+from memory.write.extraction import Extractor, RuleExtractor
+from memory.write.pipeline import PendingWrite, decide
+from memory.write.review import closed, conflict_changes, review_status
+from memory.write.stages import IdSource, effective_time
+from memory.write.state import StoreView
+
+#: Plans made and lost to another writer before a legacy `settle` gives up.
+LEGACY_ATTEMPTS = 8
+
+
+class ReviewTask(Model):
+    """Input of ReviewMemory: the review, and what settling it needs."""
+
+    review: ReviewRecord
+    #: The write that opened it (for a deferred write: decided again on approval).
+    request: WriteRequest
+    pending: list[PendingWrite] = Field(default_factory=list)
+    #: Memories the opening write added (a timed-out conflict loses these sides).
+    newcomers: list[str] = Field(default_factory=list)
+    timeout: timedelta
+
+
+class SettleInput(Model):
+    task: ReviewTask
+    #: None when the review timed out.
+    decision: ReviewDecision | None
+    now: datetime
+    #: Id of the commit this plan is for (one per attempt of the workflow).
+    commit_id: str | None = None
+
+
+class ReviewPlan(Model):
+    """The commit that settles a review, and what the reviewer is told."""
+
+    plan: CommitPlan
+    outcome: ReviewOutcome
+
+
+class Reviews:
+    def __init__(self, stores: Stores, settings: Settings, extractor: Extractor | None = None):
+        self.stores = stores
+        self.settings = settings
+        self.extractor = extractor or RuleExtractor()
+
+    def plan(self, inp: SettleInput) -> ReviewPlan:
+        """Check the reviewer against the registry (a refusal is audited and changes nothing),
+        then plan: a deferred write decided again with the reviewer's approval, or the changes
+        that settle a conflict group — with the audit and the closed review row."""
+        task, decision = inp.task, inp.decision
+        review = task.review
+        at = effective_time(
+            decision.at if decision else None, inp.now, self.settings.allow_clock_override
+        )
+        if decision is not None:
+            self._check_reviewer(review, decision.reviewer, inp.task.review.workflow_id, at)
+        commit_id = inp.commit_id or f"{review.workflow_id}#0"
+        status = review_status(decision)
+        done = closed(review, decision, at)
+        audit = AuditEvent(
+            stage="review",
+            outcome=status,
+            decision=decision.decision if decision else "reject",
+            reason_code=None if decision else "review_timeout",
+            principal=decision.reviewer if decision else None,
+            memory_id=decision.memory_id if decision else None,
+            details={"review_id": review.review_id, "kind": review.kind},
+        )
+        bare = CommitPlan(
+            commit_id=commit_id,
+            tenant_id=review.tenant_id,
+            namespace=review.namespace,
+            at=at,
+            workflow_id=review.workflow_id,
+            audit=[audit],
+            reviews=[done],
+        )
+        outcome = ReviewOutcome(review_id=review.review_id, status=status)
+        if review.kind == "deferred":
+            if decision is None or decision.decision == "reject":
+                return ReviewPlan(plan=bare, outcome=outcome)
+            plan = self._approved_write(task, decision.reviewer, at, commit_id)
+            plan.audit.append(audit)
+            plan.reviews = [done]
+            pending = {p.record.memory_id for p in task.pending}
+            outcome.committed = [r.memory_id for r in plan.new_records if r.memory_id in pending]
+            return ReviewPlan(plan=plan, outcome=outcome)
+        canonical = self.stores.canonical
+        heads = canonical.records.heads(review.memory_ids)
+        changes, losers = conflict_changes(review, decision, heads, task.newcomers)
+        any_side = next(iter(heads.values()), None)
+        if changes and any_side is not None:
+            slot = slot_for(any_side.key, any_side.gist)
+            version = canonical.records.slot_state(review.namespace, slot).version
+            bare.slots = [SlotCheck(slot=slot, expected_version=version)]
+        bare.changes = changes
+        outcome.invalidated = losers
+        return ReviewPlan(plan=bare, outcome=outcome)
+
+    def settle(self, inp: SettleInput) -> ReviewOutcome:
+        """Plan and commit in one go, planning again after a lost race (the activity of
+        ReviewMemory runs recorded before plan and commit were separate activities)."""
+        for attempt in range(LEGACY_ATTEMPTS):
+            planned = self.plan(
+                inp.model_copy(update={"commit_id": f"{inp.task.review.workflow_id}#{attempt}"})
+            )
+            try:
+                self.stores.commit_and_project(planned.plan)
+            except VersionConflict:
+                continue
+            return planned.outcome
+        raise VersionConflict(f"review {inp.task.review.review_id}: the memories kept changing")
+
+    def _check_reviewer(
+        self, review: ReviewRecord, reviewer_ref: str, workflow_id: str, at: datetime
+    ) -> None:
+        canonical = self.stores.canonical
+        reviewer = canonical.principals.get(reviewer_ref)
+        if reviewer.tenant == review.tenant_id and reviewer.can_approve(review.namespace):
+            return
+        canonical.commits.record_audit(
+            review.tenant_id,
+            review.namespace,
+            workflow_id,
+            [
+                AuditEvent(
+                    stage="review",
+                    outcome="refused",
+                    reason_code="unauthorized_namespace",
+                    principal=reviewer.ref,
+                    details={"review_id": review.review_id},
+                )
+            ],
+            at,
+        )
+        raise UnauthorizedNamespace(
+            f"{reviewer.ref} may not approve in {review.namespace}", field="reviewer"
+        )
+
+    def _approved_write(
+        self, task: ReviewTask, reviewer: str, at: datetime, commit_id: str
+    ) -> CommitPlan:
+        """The deferred write decided again, approved; its own outcome (defer) stays as it was."""
+        writer = self.stores.canonical.principals.get(task.request.principal)
+        decided = decide(
+            task.request,
+            writer,
+            self.stores.policy,
+            StoreView(self.stores),
+            self.extractor,
+            workflow_id=task.review.workflow_id,
+            at=at,
+            ids=IdSource(seed=task.review.review_id),
+            approved_by=reviewer,
+            pending=task.pending,
+        )
+        plan = decided.plan(commit_id)
+        plan.outcome = None
+        return plan
