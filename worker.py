@@ -5,7 +5,7 @@
 The assembly lives in `memory/worker.py`, so that an installed `memctl` finds it too.
 """
 
-from memory.worker import main
+from shell.worker import main
 
 if __name__ == "__main__":
     main()

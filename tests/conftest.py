@@ -21,12 +21,12 @@ from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
-from memory.client import MemoryClient
-from memory.devserver import temporal_binary
-from memory.orchestration import SEARCH_ATTRIBUTES
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.stores.canonical import CanonicalStore
+from shell.client import MemoryClient
+from shell.devserver import temporal_binary
+from shell.temporal import SEARCH_ATTRIBUTES
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -142,7 +142,7 @@ async def client(
     temporal_env: WorkflowEnvironment, settings: Settings, stores: Stores
 ) -> AsyncIterator[MemoryClient]:
     """A client with a real worker of the service polling this test's own task queue."""
-    from memory.worker import build_worker
+    from shell.worker import build_worker
 
     async with build_worker(temporal_env.client, settings, stores):
         yield MemoryClient(temporal_env.client, settings, stores)

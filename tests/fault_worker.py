@@ -17,10 +17,10 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from memory.logs import configure_logging
 from memory.settings import Settings
 from memory.stores import open_stores
-from memory.worker import run_worker
+from shell.logs import configure_logging
+from shell.worker import run_worker
 
 
 class KillingProjection:

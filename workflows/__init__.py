@@ -27,7 +27,7 @@ from temporalio.exceptions import ApplicationError
 with workflow.unsafe.imports_passed_through():
     from activities.failures import ACTIVITY_FAILURES, workflow_failure
     from memory.errors import from_validation_error
-    from memory.orchestration import OUTCOME, TENANT
+    from workflows.attributes import OUTCOME, TENANT
 
 #: Local activities on the hot path: quick retries for passing store faults; domain errors are
 #: non-retryable and fail at once.

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from memory.eval import CaseRunner, load_case
+from shell.eval import CaseRunner, load_case
 
 CASES = sorted(Path(__file__).with_name("cases").glob("*.json"))
 

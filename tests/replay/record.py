@@ -22,14 +22,14 @@ from temporalio.client import Client, WorkflowFailureError
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
-from memory.client import MemoryClient
-from memory.devserver import temporal_binary
 from memory.models import DeletionReceipt, ExpireRequest, ExpireSummary, RepairReport, RepairRequest
-from memory.orchestration import SEARCH_ATTRIBUTES
 from memory.services.deletions import CloseReceiptInput
 from memory.settings import Settings
 from memory.stores import open_stores
-from memory.worker import build_worker
+from shell.client import MemoryClient
+from shell.devserver import temporal_binary
+from shell.temporal import SEARCH_ATTRIBUTES
+from shell.worker import build_worker
 from tests.factories import BOT, NS, T0, USER, email, sms
 
 HISTORIES = Path(__file__).with_name("histories")

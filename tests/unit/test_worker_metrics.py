@@ -7,7 +7,7 @@ from pathlib import Path
 
 from memory.settings import Settings
 from memory.stores import open_stores
-from memory.worker import serve_metrics
+from shell.worker import serve_metrics
 
 
 def test_a_taken_metrics_port_is_logged_not_fatal(tmp_path: Path) -> None:

@@ -18,8 +18,6 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 
-from memory.client import MemoryClient
-from memory.devserver import test_server_binary as time_skipping_server
 from memory.errors import FencedByDeletion, UnauthorizedNamespace
 from memory.models import DeletionReceipt, Principal, WriteRequest
 from memory.settings import Settings
@@ -28,6 +26,8 @@ from memory.write.extraction import RuleExtractor
 from memory.write.pipeline import decide
 from memory.write.stages import IdSource
 from memory.write.state import StoreView
+from shell.client import MemoryClient
+from shell.devserver import test_server_binary as time_skipping_server
 from tests.factories import BOT, NS, T0, USER
 from tests.faults import FaultyProjection
 
@@ -282,7 +282,7 @@ async def test_the_ledger_is_applied_again_after_a_restore(
     temporal_env: WorkflowEnvironment, tmp_path: Path
 ) -> None:
     from memory.deletion import load_journal, reapply
-    from memory.worker import build_worker
+    from shell.worker import build_worker
 
     data = tmp_path / "store"
     settings = Settings(
@@ -332,7 +332,7 @@ def receipt_memory_ids(stores: Stores, receipt: DeletionReceipt) -> list[str]:
 
 
 async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
-    from memory.worker import build_worker
+    from shell.worker import build_worker
 
     env = await WorkflowEnvironment.start_time_skipping(
         test_server_existing_path=str(time_skipping_server()),
@@ -406,7 +406,7 @@ async def test_expiry_invalidates_unprojects_and_moves_the_cache(client: MemoryC
 
 
 async def test_schedules_are_applied_idempotently(client: MemoryClient) -> None:
-    from memory.schedules import apply_schedules
+    from shell.schedules import apply_schedules
 
     first = await apply_schedules(client.temporal, client.settings, only=("ExpireMemories",))
     second = await apply_schedules(client.temporal, client.settings, only=("ExpireMemories",))

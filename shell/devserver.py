@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from memory.errors import ServiceUnavailable
-from memory.orchestration import SEARCH_ATTRIBUTES
+from shell.temporal import SEARCH_ATTRIBUTES
 
 
 def _binary(name: str) -> Path:

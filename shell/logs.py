@@ -56,7 +56,7 @@ def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
 
 
 def tenant_of(workflow_id: str) -> str | None:
-    """Workflow ids are `{operation}/{tenant}/...` (see memory.orchestration)."""
+    """Workflow ids are `{operation}/{tenant}/...` (see shell.temporal)."""
     parts = workflow_id.split("/")
     return parts[1] if len(parts) > 2 and parts[0] in _TENANT_SCOPED else None
 

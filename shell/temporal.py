@@ -10,19 +10,20 @@ import hashlib
 from datetime import timedelta
 
 from temporalio.client import Client
-from temporalio.common import SearchAttributeKey, SearchAttributePair, TypedSearchAttributes
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.runtime import Runtime
 
 from memory.errors import ServiceUnavailable
 from memory.settings import Settings
+from workflows.attributes import SEARCH_ATTRIBUTES, search_attributes
 
-# Custom search attributes for operators (never personal data): registered by `memctl dev`,
-# by the worker at start where the server allows it, and documented for production.
-TENANT = SearchAttributeKey.for_keyword("MemoryTenant")
-OPERATION = SearchAttributeKey.for_keyword("MemoryOperation")
-OUTCOME = SearchAttributeKey.for_keyword("MemoryOutcome")
-SEARCH_ATTRIBUTES = (TENANT, OPERATION, OUTCOME)
+__all__ = [
+    "SEARCH_ATTRIBUTES",
+    "connect",
+    "delete_workflow_id",
+    "search_attributes",
+    "write_workflow_id",
+]
 
 WRITE_EXECUTION_TIMEOUT = timedelta(days=30)
 DELETE_EXECUTION_TIMEOUT = timedelta(days=400)
@@ -55,9 +56,3 @@ def write_workflow_id(tenant: str, idempotency_key: str) -> str:
 
 def delete_workflow_id(tenant: str, scope_fingerprint: str) -> str:
     return f"delete/{tenant}/{scope_fingerprint}"
-
-
-def search_attributes(tenant: str, operation: str) -> TypedSearchAttributes:
-    return TypedSearchAttributes(
-        [SearchAttributePair(TENANT, tenant), SearchAttributePair(OPERATION, operation)]
-    )

@@ -25,9 +25,7 @@ from typing import Any
 from temporalio.client import Client
 from temporalio.service import RPCError
 
-from memory.client import MemoryClient
 from memory.errors import MemoryServiceError, UnauthorizedNamespace
-from memory.eval.spec import Case, Step
 from memory.models import (
     Candidate,
     CandidateOutcome,
@@ -40,6 +38,8 @@ from memory.namespaces import matches_any
 from memory.sameness import same_statement
 from memory.settings import Settings
 from memory.stores import open_stores
+from shell.client import MemoryClient
+from shell.eval.spec import Case, Step
 
 _CANDIDATE_FIELDS = set(Candidate.model_fields)
 _REJECTING = ("secret", "sensitive_category", "prompt_injection")
@@ -115,7 +115,7 @@ class CaseRunner:
         self.work_dir = work_dir or Path(tempfile.mkdtemp(prefix="memory-eval-"))
 
     async def run(self, case: Case) -> CaseResult:
-        from memory.worker import build_worker
+        from shell.worker import build_worker
 
         result = CaseResult(case.case_id, case.title)
         data = self.work_dir / f"{case.case_id}-{uuid.uuid4().hex[:6]}"

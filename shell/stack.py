@@ -16,12 +16,12 @@ from temporalio.api.taskqueue.v1 import TaskQueue
 from temporalio.api.workflowservice.v1 import DescribeTaskQueueRequest
 from temporalio.client import Client
 
-from memory.client import MemoryClient
-from memory.devserver import DevServer, port_open, split_address
 from memory.errors import ServiceUnavailable
-from memory.orchestration import connect
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
+from shell.client import MemoryClient
+from shell.devserver import DevServer, port_open, split_address
+from shell.temporal import connect
 
 
 async def has_pollers(client: Client, namespace: str, task_queue: str) -> bool:
@@ -48,7 +48,7 @@ async def embedded_stack(
 ) -> AsyncIterator[Stack]:
     """Connect to Temporal (starting the dev server if nothing listens) and make sure a worker
     polls the task queue (starting one in this process if none does). Stops what it started."""
-    from memory.worker import build_worker, ensure_search_attributes
+    from shell.worker import build_worker, ensure_search_attributes
 
     async with AsyncExitStack() as exit_stack:
         host, port = split_address(settings.temporal_address)

@@ -22,11 +22,11 @@ from temporalio.worker import Worker
 
 from activities import all_activities
 from memory import metrics
-from memory.logs import LogContext, configure_logging
-from memory.orchestration import SEARCH_ATTRIBUTES, connect
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.summary import Summarizer
+from shell.logs import LogContext, configure_logging
+from shell.temporal import SEARCH_ATTRIBUTES, connect
 from workflows.delete_subject import CloseDeletionReceipt, DeleteSubject
 from workflows.expire_memories import ExpireMemories
 from workflows.relay_outbox import RelayOutbox
@@ -48,7 +48,7 @@ WORKFLOWS: Sequence[type[Any]] = (
     RepairProjections,
 )
 
-log = structlog.get_logger("memory.worker")
+log = structlog.get_logger("shell.worker")
 
 
 def build_worker(

@@ -11,10 +11,10 @@ from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
-from memory.devserver import temporal_binary
-from memory.eval.runner import CaseResult, CaseRunner, metrics
-from memory.eval.spec import Case, case_files, load_case
-from memory.orchestration import SEARCH_ATTRIBUTES
+from shell.devserver import temporal_binary
+from shell.eval.runner import CaseResult, CaseRunner, metrics
+from shell.eval.spec import Case, case_files, load_case
+from shell.temporal import SEARCH_ATTRIBUTES
 
 __all__ = ["Case", "CaseResult", "CaseRunner", "load_case", "metrics", "run_cases", "run_eval"]
 

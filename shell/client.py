@@ -68,14 +68,6 @@ from memory.models import (
     WriteResult,
     utcnow,
 )
-from memory.orchestration import (
-    DELETE_EXECUTION_TIMEOUT,
-    WRITE_EXECUTION_TIMEOUT,
-    connect,
-    delete_workflow_id,
-    search_attributes,
-    write_workflow_id,
-)
 from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
@@ -83,6 +75,14 @@ from memory.summary import SummarizeRequest, SummaryResult
 from memory.sync.relay import RelayRequest, RelayResult
 from memory.write.batch import MAX_BATCH, BatchRequest, BatchResult
 from memory.write.stages import check_content_size, check_write_allowed
+from shell.temporal import (
+    DELETE_EXECUTION_TIMEOUT,
+    WRITE_EXECUTION_TIMEOUT,
+    connect,
+    delete_workflow_id,
+    search_attributes,
+    write_workflow_id,
+)
 
 #: The result model of a sweep workflow.
 S = TypeVar("S")

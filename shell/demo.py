@@ -15,7 +15,7 @@ from rich.table import Table
 
 from memory.models import DeletionReceipt, RecallResult
 from memory.settings import Settings
-from memory.stack import embedded_stack
+from shell.stack import embedded_stack
 
 # Wide enough for the tables when the output is piped or captured.
 console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)

@@ -1,3 +1,0 @@
-from memory.cli import main
-
-main()

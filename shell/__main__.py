@@ -1,0 +1,3 @@
+from shell.cli import main
+
+main()
