@@ -32,12 +32,15 @@ from memory.models import (
     READABLE_STATUSES,
     ConversationMessage,
     KeyVerdict,
+    MemoryRecord,
     Model,
     RecallQuery,
+    RecallResult,
     RetrievedMemory,
     utcnow,
 )
 from memory.namespaces import parse_namespace
+from memory.policy import ContextShares
 from memory.retrieval import Reader
 
 Trust = Literal["instruction", "verified", "untrusted"]
@@ -253,85 +256,20 @@ class ContextBuilder:
         self.reader = reader
 
     def build(self, request: ContextRequest, *, now: datetime | None = None) -> ContextPackage:
+        """Fill the sections in order within the budget: instructions, goal and output contract
+        (never cut), then what the caller supplied, the conversation slice, and recalled memory
+        in whatever room is left."""
         stores = self.reader.stores
         for ns in request.namespaces:
             parse_namespace(ns)
         at = request.at or now or utcnow()
         budget = request.budget
-        shares = stores.policy.context
-        room = budget.total_tokens - budget.reserved_output_tokens
-
-        fixed = _Section("policy_instructions", "instruction", 1, None)
-        fixed.add(POLICY_INSTRUCTION)
-        if request.instructions:
-            fixed.add(request.instructions)
-        goal = _Section("current_goal", "instruction", 2, None)
-        goal.add(request.task)
-        contract = _Section("output_contract", "instruction", 9, None)
-        if request.output_contract:
-            contract.add(request.output_contract)
-        needed = fixed.used + goal.used + contract.used
-        if budget.instructions_tokens is not None and fixed.used > budget.instructions_tokens:
-            raise InvalidInput(
-                f"the instructions need {fixed.used} tokens, more than instructions_tokens",
-                field="budget.instructions_tokens",
-            )
-        if needed > room:
-            raise InvalidInput(
-                f"the budget leaves {room} tokens, less than the {needed} the instructions, goal "
-                "and output contract need",
-                field="budget.total_tokens",
-            )
-        free = room - needed
-
-        def allowance(explicit: int | None, share: float) -> int:
-            return explicit if explicit is not None else int(free * share)
-
-        state = _Section(
-            "agent_state", "verified", 3, allowance(budget.state_tokens, shares.state_share)
+        fixed, goal, contract, free = _instruction_sections(request)
+        state, facts, evidence, conversation, tools = _budgeted_sections(
+            budget, stores.policy.context, free
         )
-        facts = _Section(
-            "verified_tool_facts",
-            "verified",
-            4,
-            allowance(budget.evidence_tokens, shares.evidence_share / 2),
-        )
-        evidence = _Section(
-            "business_evidence",
-            "verified",
-            5,
-            allowance(budget.evidence_tokens, shares.evidence_share / 2),
-        )
-        conversation = _Section(
-            "conversation_slice",
-            "untrusted",
-            6,
-            allowance(budget.conversation_tokens, shares.conversation_share),
-        )
-        tools = _Section(
-            "tool_schemas",
-            "instruction",
-            8,
-            allowance(budget.tool_schema_tokens, shares.tool_schema_share),
-        )
-        if request.agent_state:
-            state.add(json.dumps(request.agent_state, ensure_ascii=False, sort_keys=True))
-        for fact in request.tool_facts:
-            facts.add(fact.content, source_refs=fact.source_refs)
-        for item in request.evidence:
-            evidence.add(item.content, source_refs=item.source_refs)
-        for schema in request.tool_schemas:
-            tools.add(json.dumps(schema, ensure_ascii=False, sort_keys=True))
-
-        principal = stores.canonical.principals.get(request.principal)
-        if request.thread is not None:
-            tenant = parse_namespace(request.namespaces[0]).tenant
-            messages = stores.canonical.messages.in_thread(tenant, request.thread)
-            readable = [m for m in messages if principal.can_read(m.namespace) and m.at <= at]
-            recent = readable[-shares.conversation_messages :]
-            for message in recent:
-                conversation.add(_message_line(message), source_refs=[message.ref])
-
+        _add_supplied(request, state, facts, evidence, tools)
+        self._add_conversation(request, conversation, at)
         recall = self.reader.recall(
             RecallQuery(
                 principal=request.principal,
@@ -345,40 +283,25 @@ class ContextBuilder:
         spent = state.used + facts.used + evidence.used + conversation.used + tools.used
         memory_room = budget.memory_tokens if budget.memory_tokens is not None else free - spent
         memory = _Section("selected_memory", "untrusted", 7, max(memory_room, 0))
-        for v in recall.verdicts:
-            if v.state != "confirmed":
-                memory.add(f"key {v.key}: {v.state} — {v.detail}")
-        for m in recall.memories:
-            line = _memory_line(m)
-            target = facts if m.source_type == "verified_tool_fact" else memory
-            target.add(
-                line,
-                source_refs=m.source_refs,
-                memory_id=m.memory_id,
-                version=m.version,
-            )
-
+        _add_recalled(recall, facts, memory)
         sections = [fixed, goal, state, facts, evidence, conversation, memory, tools, contract]
-        items = [i for s in sections for i in s.items]
-        total = sum(i.token_estimate for i in items) + budget.reserved_output_tokens
-        pinned = [
-            PinnedVersion(memory_id=i.memory_id, version=i.version)
-            for i in items
-            if i.memory_id is not None and i.version is not None and not i.omitted
-        ]
-        return ContextPackage(
-            package_id=f"ctx_{uuid.uuid4().hex}",
-            principal=request.principal,
-            namespaces=request.namespaces,
-            task=request.task,
-            created_at=utcnow(),
-            at=at,
-            budget=budget,
-            items=items,
-            total_tokens=total,
-            pinned=pinned,
-            verdicts=recall.verdicts,
-        )
+        return _package(request, at, sections, recall.verdicts)
+
+    def _add_conversation(
+        self, request: ContextRequest, conversation: _Section, at: datetime
+    ) -> None:
+        """The thread's latest messages this principal may read, said by `at`."""
+        stores = self.reader.stores
+        # Looked up with or without a thread: an unknown principal fails here, before recall.
+        principal = stores.canonical.principals.get(request.principal)
+        if request.thread is None:
+            return
+        tenant = parse_namespace(request.namespaces[0]).tenant
+        messages = stores.canonical.messages.in_thread(tenant, request.thread)
+        readable = [m for m in messages if principal.can_read(m.namespace) and m.at <= at]
+        recent = readable[-stores.policy.context.conversation_messages :]
+        for message in recent:
+            conversation.add(_message_line(message), source_refs=[message.ref])
 
     def validate(
         self, package: ContextPackage, *, now: datetime | None = None
@@ -386,24 +309,17 @@ class ContextBuilder:
         """Which pinned memories were since deleted, superseded, invalidated or expired, and
         which messages of the conversation slice were since erased or redacted."""
         at = now or utcnow()
-        canonical = self.reader.stores.canonical
-        heads = canonical.records.heads(p.memory_id for p in package.pinned)
+        changed = self._changed_pins(package, at)
+        changed.extend(self._changed_messages(package))
+        return ContextValidation(valid=not changed, changed=changed)
+
+    def _changed_pins(self, package: ContextPackage, at: datetime) -> list[ChangedItem]:
+        """The pinned memory versions that no longer hold at `at`, with why."""
+        heads = self.reader.stores.canonical.records.heads(p.memory_id for p in package.pinned)
         changed: list[ChangedItem] = []
         for pin in package.pinned:
             head = heads.get(pin.memory_id)
-            reason: ChangeReason | None
-            if head is None:
-                reason = "missing"
-            elif head.status == "deleted":
-                reason = "deleted"
-            elif head.status == "invalidated":
-                reason = "invalidated"
-            elif head.expired_at(at):
-                reason = "expired"
-            elif head.status not in READABLE_STATUSES or not head.valid_at(at):
-                reason = "superseded"
-            else:
-                reason = None
+            reason = _pin_change(head, at)
             if reason is not None:
                 changed.append(
                     ChangedItem(
@@ -413,26 +329,184 @@ class ContextBuilder:
                         reason=reason,
                     )
                 )
+        return changed
+
+    def _changed_messages(self, package: ContextPackage) -> list[ChangedItem]:
+        """The messages of the conversation slice since erased, redacted or gone, with why."""
         said = [i for i in package.items if i.kind == "conversation_slice" and not i.omitted]
-        if said and package.namespaces:
-            tenant = parse_namespace(package.namespaces[0]).tenant
-            refs = [r for i in said for r in i.source_refs]
-            messages = canonical.messages.by_refs(tenant, refs)
-            for item in said:
-                for ref in item.source_refs:
-                    message = messages.get(ref)
-                    if message is None:
-                        reason = "missing"
-                    elif message.status == "erased":
-                        reason = "deleted"
-                    elif not _still_says(item, _message_line(message)):
-                        reason = "redacted"
-                    else:
-                        continue
+        if not said or not package.namespaces:
+            return []
+        tenant = parse_namespace(package.namespaces[0]).tenant
+        refs = [r for i in said for r in i.source_refs]
+        messages = self.reader.stores.canonical.messages.by_refs(tenant, refs)
+        changed: list[ChangedItem] = []
+        for item in said:
+            for ref in item.source_refs:
+                reason = _message_change(item, messages.get(ref))
+                if reason is not None:
                     changed.append(
                         ChangedItem(item_id=item.item_id, message_ref=ref, reason=reason)
                     )
-        return ContextValidation(valid=not changed, changed=changed)
+        return changed
+
+
+def _instruction_sections(request: ContextRequest) -> tuple[_Section, _Section, _Section, int]:
+    """The sections never cut (policy instructions, current goal, output contract) and the
+    tokens left for the rest; a budget they do not fit is invalid input."""
+    budget = request.budget
+    room = budget.total_tokens - budget.reserved_output_tokens
+    fixed = _Section("policy_instructions", "instruction", 1, None)
+    fixed.add(POLICY_INSTRUCTION)
+    if request.instructions:
+        fixed.add(request.instructions)
+    goal = _Section("current_goal", "instruction", 2, None)
+    goal.add(request.task)
+    contract = _Section("output_contract", "instruction", 9, None)
+    if request.output_contract:
+        contract.add(request.output_contract)
+    needed = fixed.used + goal.used + contract.used
+    if budget.instructions_tokens is not None and fixed.used > budget.instructions_tokens:
+        raise InvalidInput(
+            f"the instructions need {fixed.used} tokens, more than instructions_tokens",
+            field="budget.instructions_tokens",
+        )
+    if needed > room:
+        raise InvalidInput(
+            f"the budget leaves {room} tokens, less than the {needed} the instructions, goal "
+            "and output contract need",
+            field="budget.total_tokens",
+        )
+    return fixed, goal, contract, room - needed
+
+
+def _budgeted_sections(
+    budget: ContextBudget, shares: ContextShares, free: int
+) -> tuple[_Section, _Section, _Section, _Section, _Section]:
+    """The empty sections with an allowance (agent state, verified tool facts, business
+    evidence, conversation slice, tool schemas): the budget's own figure, else a policy share of
+    the free tokens."""
+
+    def allowance(explicit: int | None, share: float) -> int:
+        return explicit if explicit is not None else int(free * share)
+
+    state = _Section(
+        "agent_state", "verified", 3, allowance(budget.state_tokens, shares.state_share)
+    )
+    facts = _Section(
+        "verified_tool_facts",
+        "verified",
+        4,
+        allowance(budget.evidence_tokens, shares.evidence_share / 2),
+    )
+    evidence = _Section(
+        "business_evidence",
+        "verified",
+        5,
+        allowance(budget.evidence_tokens, shares.evidence_share / 2),
+    )
+    conversation = _Section(
+        "conversation_slice",
+        "untrusted",
+        6,
+        allowance(budget.conversation_tokens, shares.conversation_share),
+    )
+    tools = _Section(
+        "tool_schemas",
+        "instruction",
+        8,
+        allowance(budget.tool_schema_tokens, shares.tool_schema_share),
+    )
+    return state, facts, evidence, conversation, tools
+
+
+def _add_supplied(
+    request: ContextRequest,
+    state: _Section,
+    facts: _Section,
+    evidence: _Section,
+    tools: _Section,
+) -> None:
+    """What the caller supplied: agent state, tool facts, business evidence, tool schemas."""
+    if request.agent_state:
+        state.add(json.dumps(request.agent_state, ensure_ascii=False, sort_keys=True))
+    for fact in request.tool_facts:
+        facts.add(fact.content, source_refs=fact.source_refs)
+    for item in request.evidence:
+        evidence.add(item.content, source_refs=item.source_refs)
+    for schema in request.tool_schemas:
+        tools.add(json.dumps(schema, ensure_ascii=False, sort_keys=True))
+
+
+def _add_recalled(recall: RecallResult, facts: _Section, memory: _Section) -> None:
+    """The verdicts on keys not confirmed, then the recalled memories (verified tool facts go
+    with the tool facts), each pinned to its version."""
+    for v in recall.verdicts:
+        if v.state != "confirmed":
+            memory.add(f"key {v.key}: {v.state} — {v.detail}")
+    for m in recall.memories:
+        line = _memory_line(m)
+        target = facts if m.source_type == "verified_tool_fact" else memory
+        target.add(
+            line,
+            source_refs=m.source_refs,
+            memory_id=m.memory_id,
+            version=m.version,
+        )
+
+
+def _package(
+    request: ContextRequest,
+    at: datetime,
+    sections: list[_Section],
+    verdicts: list[KeyVerdict],
+) -> ContextPackage:
+    """The package of the sections' items, its token total and the memory versions it pins."""
+    items = [i for s in sections for i in s.items]
+    total = sum(i.token_estimate for i in items) + request.budget.reserved_output_tokens
+    pinned = [
+        PinnedVersion(memory_id=i.memory_id, version=i.version)
+        for i in items
+        if i.memory_id is not None and i.version is not None and not i.omitted
+    ]
+    return ContextPackage(
+        package_id=f"ctx_{uuid.uuid4().hex}",
+        principal=request.principal,
+        namespaces=request.namespaces,
+        task=request.task,
+        created_at=utcnow(),
+        at=at,
+        budget=request.budget,
+        items=items,
+        total_tokens=total,
+        pinned=pinned,
+        verdicts=verdicts,
+    )
+
+
+def _pin_change(head: MemoryRecord | None, at: datetime) -> ChangeReason | None:
+    """Why a pinned memory, now at `head`, no longer holds at `at` (None if it still does)."""
+    if head is None:
+        return "missing"
+    if head.status == "deleted":
+        return "deleted"
+    if head.status == "invalidated":
+        return "invalidated"
+    if head.expired_at(at):
+        return "expired"
+    if head.status not in READABLE_STATUSES or not head.valid_at(at):
+        return "superseded"
+    return None
+
+
+def _message_change(item: ContextItem, message: ConversationMessage | None) -> ChangeReason | None:
+    """Why an item of the conversation slice no longer shows its message (None if it does)."""
+    if message is None:
+        return "missing"
+    if message.status == "erased":
+        return "deleted"
+    if not _still_says(item, _message_line(message)):
+        return "redacted"
+    return None
 
 
 def _message_line(message: ConversationMessage) -> str:

@@ -29,7 +29,9 @@ from memory.errors import InvalidInput
 from memory.models import (
     READABLE_STATUSES,
     SENSITIVITY_ORDER,
+    KeyState,
     KeyVerdict,
+    Kind,
     MemoryRecord,
     Principal,
     RecallQuery,
@@ -41,7 +43,7 @@ from memory.namespaces import parse_namespace
 from memory.policy import Policy
 from memory.sameness import redundant, same_statement
 from memory.stores import Stores
-from memory.stores.projection import SearchFilters
+from memory.stores.projection import Hit, SearchFilters
 from memory.vocabulary import SOURCE_TRUST, implied_keys
 
 #: Seconds a reader trusts its copy of a principal's grants.
@@ -208,60 +210,106 @@ class Reader:
         valid_at: datetime,
         as_of: bool,
     ) -> dict[str, _Candidate]:
-        canonical, projection = self.stores.canonical, self.stores.projection
+        """What recall may choose from, scored: the memories of the keys asked or implied, and
+        what search proposes, re-checked against canonical as known at `at`, admitted, and
+        joined by the other sides of their conflicts."""
         kinds = tuple(query.kinds) if query.kinds else None
-        text = " ".join(t for t in (query.query, query.task) if t)
-        keys = list(dict.fromkeys([*query.keys, *implied_keys(text)]))
-        found: dict[str, _Candidate] = {}
+        text, keys = _text_and_keys(query)
+        found = self._key_candidates(allowed, keys, as_of)
+        if text:
+            hits = self._search(query, principal, allowed, text, kinds, at, valid_at, as_of)
+            self._propose(found, hits)
+        self._known_at(found, at)
+        admitted = self._admit(found, principal, allowed, kinds, at, valid_at)
+        self._add_conflict_sides(admitted, allowed, at, valid_at)
+        for c in admitted.values():
+            c.score = self._score(c, at)
+        return admitted
 
+    def _key_candidates(
+        self, allowed: list[str], keys: list[str], as_of: bool
+    ) -> dict[str, _Candidate]:
+        """Key lookup in canonical: every memory of a key asked or implied by the task (with
+        the statuses it may have had then, when the question is about an earlier time)."""
         statuses = ("active", "superseded", "invalidated") if as_of else READABLE_STATUSES
-        for record in canonical.records.key_records(allowed, keys, statuses):
+        found: dict[str, _Candidate] = {}
+        for record in self.stores.canonical.records.key_records(allowed, keys, statuses):
             c = found.setdefault(record.memory_id, _Candidate(record))
             c.key_match = True
             c.reasons.append(f"key:{record.key}")
+        return found
 
-        if text:
-            pool = max(query.k * self.policy.retrieval.candidate_pool, 20)
-            filters = SearchFilters(
-                tenant_id=parse_namespace(allowed[0]).tenant,
-                namespaces=tuple(allowed),
-                kinds=kinds,
-                valid_at=None if as_of else valid_at,
-                not_expired_at=None if as_of else at,
-                statuses=None if as_of else READABLE_STATUSES,
-                max_sensitivity=principal.sensitivity_ceiling,
-            )
-            hits = projection.search(text, filters, limit=pool)
-            # Only what could be chosen is re-checked: relevant enough, and the best few.
-            min_relevance = self.policy.retrieval.min_relevance
-            hits = [h for h in hits if (h.vector_score or 0.0) >= min_relevance or h.keyword_rank][
-                : 2 * query.k + 5
-            ]
-            missing = [h.memory_id for h in hits if h.memory_id not in found]
-            heads = canonical.records.heads(missing)
-            for hit in hits:
-                proposed = found.get(hit.memory_id)
-                if proposed is None:
-                    head = heads.get(hit.memory_id)
-                    if head is None:
-                        continue  # a projection row with no canonical record: never returned
-                    proposed = found[hit.memory_id] = _Candidate(head)
-                c = proposed
-                c.relevance = max(hit.vector_score or 0.0, 0.0)
-                c.keyword = hit.keyword_rank is not None
-                c.vector = hit.vector
-                c.reasons.append(f"search:{c.relevance:.2f}" + ("+keyword" if c.keyword else ""))
+    def _search(
+        self,
+        query: RecallQuery,
+        principal: Principal,
+        allowed: list[str],
+        text: str,
+        kinds: tuple[Kind, ...] | None,
+        at: datetime,
+        valid_at: datetime,
+        as_of: bool,
+    ) -> list[Hit]:
+        """Hybrid search in the projection, cut to what could be chosen: relevant enough, and
+        the best few. (About an earlier time, the projection's current filters may not describe
+        it: it then proposes without time or status filters and canonical decides.)"""
+        pool = max(query.k * self.policy.retrieval.candidate_pool, 20)
+        filters = SearchFilters(
+            tenant_id=parse_namespace(allowed[0]).tenant,
+            namespaces=tuple(allowed),
+            kinds=kinds,
+            valid_at=None if as_of else valid_at,
+            not_expired_at=None if as_of else at,
+            statuses=None if as_of else READABLE_STATUSES,
+            max_sensitivity=principal.sensitivity_ceiling,
+        )
+        hits = self.stores.projection.search(text, filters, limit=pool)
+        min_relevance = self.policy.retrieval.min_relevance
+        return [h for h in hits if (h.vector_score or 0.0) >= min_relevance or h.keyword_rank][
+            : 2 * query.k + 5
+        ]
 
-        # Re-check against canonical as known at `at`: a head recorded later is replaced by the
-        # version known then (or dropped if it was not known yet).
+    def _propose(self, found: dict[str, _Candidate], hits: list[Hit]) -> None:
+        """Add the search hits to the candidates (one read of canonical heads for those the key
+        lookup did not find), with their relevance, keyword match and projected vector."""
+        missing = [h.memory_id for h in hits if h.memory_id not in found]
+        heads = self.stores.canonical.records.heads(missing)
+        for hit in hits:
+            proposed = found.get(hit.memory_id)
+            if proposed is None:
+                head = heads.get(hit.memory_id)
+                if head is None:
+                    continue  # a projection row with no canonical record: never returned
+                proposed = found[hit.memory_id] = _Candidate(head)
+            c = proposed
+            c.relevance = max(hit.vector_score or 0.0, 0.0)
+            c.keyword = hit.keyword_rank is not None
+            c.vector = hit.vector
+            c.reasons.append(f"search:{c.relevance:.2f}" + ("+keyword" if c.keyword else ""))
+
+    def _known_at(self, found: dict[str, _Candidate], at: datetime) -> None:
+        """Re-check against canonical as known at `at`: a head recorded later is replaced by the
+        version known then (or dropped if it was not known yet)."""
         late = [m for m, c in found.items() if c.record.recorded_at > at]
         if late:
-            then = canonical.records.as_of(late, at)
+            then = self.stores.canonical.records.as_of(late, at)
             for memory_id in late:
                 if memory_id in then:
                     found[memory_id].record = then[memory_id]
                 else:
                     del found[memory_id]
+
+    def _admit(
+        self,
+        found: dict[str, _Candidate],
+        principal: Principal,
+        allowed: list[str],
+        kinds: tuple[Kind, ...] | None,
+        at: datetime,
+        valid_at: datetime,
+    ) -> dict[str, _Candidate]:
+        """The candidates canonical allows (namespace, kind, sensitivity ceiling, readable at
+        these times) that are asked for by key or relevant enough."""
         ceiling = SENSITIVITY_ORDER[principal.sensitivity_ceiling]
         min_relevance = self.policy.retrieval.min_relevance
         admitted: dict[str, _Candidate] = {}
@@ -278,23 +326,30 @@ class Reader:
                 continue
             c.reasons.append("canonical_checked")
             admitted[memory_id] = c
-        # Both sides of a conflict surface together: fetch the sides search did not propose.
-        groups = {c.record.conflict_group for c in admitted.values() if c.record.conflict_group}
-        if groups:
-            keys_in_groups = {c.record.key for c in admitted.values() if c.record.conflict_group}
-            for record in canonical.records.key_records(
-                allowed, [k for k in keys_in_groups if k], ["active"]
-            ):
-                if (
-                    record.conflict_group in groups
-                    and record.memory_id not in admitted
-                    and record.readable_at(at, valid_at)
-                ):
-                    side = _Candidate(record, reasons=["conflict_side", "canonical_checked"])
-                    admitted[record.memory_id] = side
-        for c in admitted.values():
-            c.score = self._score(c, at)
         return admitted
+
+    def _add_conflict_sides(
+        self,
+        admitted: dict[str, _Candidate],
+        allowed: list[str],
+        at: datetime,
+        valid_at: datetime,
+    ) -> None:
+        """Both sides of a conflict surface together: fetch the sides search did not propose."""
+        groups = {c.record.conflict_group for c in admitted.values() if c.record.conflict_group}
+        if not groups:
+            return
+        keys_in_groups = {c.record.key for c in admitted.values() if c.record.conflict_group}
+        for record in self.stores.canonical.records.key_records(
+            allowed, [k for k in keys_in_groups if k], ["active"]
+        ):
+            if (
+                record.conflict_group in groups
+                and record.memory_id not in admitted
+                and record.readable_at(at, valid_at)
+            ):
+                side = _Candidate(record, reasons=["conflict_side", "canonical_checked"])
+                admitted[record.memory_id] = side
 
     def _score(self, c: _Candidate, at: datetime) -> float:
         r = c.record
@@ -370,13 +425,25 @@ class Reader:
         as_of: bool,
         principal: Principal,
     ) -> list[KeyVerdict]:
-        text = " ".join(t for t in (query.query, query.task) if t)
-        keys = list(dict.fromkeys([*query.keys, *implied_keys(text)]))
+        """A verdict per key asked or implied by the task, in the order asked."""
+        _, keys = _text_and_keys(query)
         if not keys:
             return []
         threshold = self.policy.retrieval.confirmed_confidence
+        expired_seen = self._expired_by_key(allowed, keys, at, valid_at, principal)
+        return [_verdict(key, candidates, threshold, expired_seen) for key in keys]
+
+    def _expired_by_key(
+        self,
+        allowed: list[str],
+        keys: list[str],
+        at: datetime,
+        valid_at: datetime,
+        principal: Principal,
+    ) -> dict[str, list[str]]:
+        """Per key, the memories (as known at `at`) this reader could have seen but that have
+        expired: their value needs reconfirmation rather than being simply unknown."""
         ceiling = SENSITIVITY_ORDER[principal.sensitivity_ceiling]
-        verdicts = []
         expired_seen: dict[str, list[str]] = {}
         statuses = ("active", "superseded", "invalidated")
         records = self.stores.canonical.records.key_records(allowed, keys, statuses)
@@ -392,25 +459,7 @@ class Reader:
                 and SENSITIVITY_ORDER[r.sensitivity] <= ceiling
             ):
                 expired_seen.setdefault(r.key, []).append(r.memory_id)
-        for key in keys:
-            live = [c.record for c in candidates.values() if c.record.key == key]
-            groups = {r.conflict_group for r in live if r.conflict_group}
-            confirmed = [r for r in live if r.confidence >= threshold]
-            if any(sum(1 for r in live if r.conflict_group == g) > 1 for g in groups):
-                state, ids = "conflicting", [r.memory_id for r in live if r.conflict_group]
-                detail = "sides of an open conflict: use none of them as confirmed"
-            elif confirmed:
-                state, ids, detail = "confirmed", [r.memory_id for r in confirmed], ""
-            elif live:
-                state, ids = "low_confidence_only", [r.memory_id for r in live]
-                detail = f"only values below confidence {threshold}: do not use as confirmed"
-            elif key in expired_seen:
-                state, ids = "needs_reconfirmation", expired_seen[key]
-                detail = "the stored value has expired: ask the user again"
-            else:
-                state, ids, detail = "none_confirmed", [], "no confirmed value"
-            verdicts.append(KeyVerdict(key=key, state=state, memory_ids=ids, detail=detail))
-        return verdicts
+        return expired_seen
 
     @staticmethod
     def _retrieved(c: _Candidate) -> RetrievedMemory:
@@ -434,6 +483,39 @@ class Reader:
             retrieval_reasons=c.reasons,
             conflict_group=r.conflict_group,
         )
+
+
+def _text_and_keys(query: RecallQuery) -> tuple[str, list[str]]:
+    """The text searched (query and task) and the keys asked or implied by it, without repeats."""
+    text = " ".join(t for t in (query.query, query.task) if t)
+    return text, list(dict.fromkeys([*query.keys, *implied_keys(text)]))
+
+
+def _verdict(
+    key: str,
+    candidates: dict[str, _Candidate],
+    threshold: float,
+    expired_seen: dict[str, list[str]],
+) -> KeyVerdict:
+    """The verdict on one key, from the candidates recall admitted with that key."""
+    live = [c.record for c in candidates.values() if c.record.key == key]
+    groups = {r.conflict_group for r in live if r.conflict_group}
+    confirmed = [r for r in live if r.confidence >= threshold]
+    state: KeyState
+    if any(sum(1 for r in live if r.conflict_group == g) > 1 for g in groups):
+        state, ids = "conflicting", [r.memory_id for r in live if r.conflict_group]
+        detail = "sides of an open conflict: use none of them as confirmed"
+    elif confirmed:
+        state, ids, detail = "confirmed", [r.memory_id for r in confirmed], ""
+    elif live:
+        state, ids = "low_confidence_only", [r.memory_id for r in live]
+        detail = f"only values below confidence {threshold}: do not use as confirmed"
+    elif key in expired_seen:
+        state, ids = "needs_reconfirmation", expired_seen[key]
+        detail = "the stored value has expired: ask the user again"
+    else:
+        state, ids, detail = "none_confirmed", [], "no confirmed value"
+    return KeyVerdict(key=key, state=state, memory_ids=ids, detail=detail)
 
 
 _NOISE = re.compile(r"[\s\W_]+", re.UNICODE)

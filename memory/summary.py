@@ -27,6 +27,7 @@ from memory.models import (
     ExtractorInfo,
     MemoryRecord,
     Model,
+    Principal,
 )
 from memory.plans import CommitPlan, LineageLink, RecordChange, SlotCheck, slot_for
 from memory.stores import Stores
@@ -293,6 +294,83 @@ def plan_summary(
     """Load the range, summarise, verify (falling back to the extractive summarizer), and plan
     the commit: the new summary version, the previous one superseded, lineage to every message
     and memory used. Raises a typed error (and plans nothing) for bad input."""
+    principal, thread_messages, namespace = _load_thread(stores, request)
+    key = summary_key(request.thread)
+    slot = slot_for(key, "")
+    state = stores.canonical.records.slot_state(namespace, slot)
+    previous_record = next((r for r in state.records if r.status == "active"), None)
+    previous = (
+        ThreadSummary.model_validate(previous_record.structured_value)
+        if previous_record is not None and previous_record.structured_value
+        else None
+    )
+    first, last, carry = _choose_range(request, thread_messages, previous)
+    if first > last:  # nothing said since the last summary: it stands
+        return SummaryPlan(
+            plan=None,
+            memory_id=previous_record.memory_id if previous_record else None,
+            summary_version=previous.summary_version if previous else None,
+            source_range=previous.source_range if previous else None,
+            unchanged=True,
+        )
+    messages = [m for m in thread_messages if first <= m.position <= last]
+    if not messages:
+        raise InvalidInput(f"no messages in [{first}, {last}]", field="range")
+
+    body, used, fallback_reason = _summarise_verified(summarizer, messages)
+    kept, dropped = _without_unsayable(body)
+    if carry is not None:
+        for section in SECTIONS:
+            setattr(kept, section, [*getattr(carry, section), *getattr(kept, section)])
+        source_range = (carry.source_range[0], last)
+    else:
+        source_range = (first, last)
+    summary = ThreadSummary(
+        **kept.model_dump(),
+        thread=request.thread,
+        source_range=source_range,
+        summary_version=(previous.summary_version + 1) if previous else 1,
+        summarizer=used,
+        fallback_reason=fallback_reason,
+    )
+    record = _summary_record(
+        stores,
+        request,
+        summary,
+        namespace=namespace,
+        key=key,
+        memory_id=memory_id,
+        at=at,
+        written_by=principal.ref,
+    )
+    plan = CommitPlan(
+        commit_id=commit_id,
+        tenant_id=request.tenant,
+        namespace=namespace,
+        at=at,
+        slots=[SlotCheck(slot=slot, expected_version=state.version)],
+        workflow_id=workflow_id,
+        new_records=[record],
+        changes=_superseding(previous_record, memory_id, at),
+        audit=[_audit(summary, previous_record, memory_id, principal.ref, dropped)],
+        lineage=_lineage(memory_id, messages, previous_record if carry is not None else None),
+    )
+    return SummaryPlan(
+        plan=plan,
+        memory_id=memory_id,
+        summary_version=summary.summary_version,
+        source_range=source_range,
+        fallback_reason=fallback_reason,
+        dropped_claims=dropped,
+    )
+
+
+def _load_thread(
+    stores: Stores, request: SummarizeRequest
+) -> tuple[Principal, list[ConversationMessage], str]:
+    """The requesting principal, the thread's messages and its namespace, once the principal is
+    known to be of the tenant, the thread to exist, and the principal to read all of it and
+    write its namespace."""
     canonical = stores.canonical
     principal = canonical.principals.get(request.principal)
     if principal.tenant != request.tenant:
@@ -308,15 +386,17 @@ def plan_summary(
             f"({', '.join(denied) or namespace})",
             field="thread",
         )
-    key = summary_key(request.thread)
-    slot = slot_for(key, "")
-    state = canonical.records.slot_state(namespace, slot)
-    previous_record = next((r for r in state.records if r.status == "active"), None)
-    previous = (
-        ThreadSummary.model_validate(previous_record.structured_value)
-        if previous_record is not None and previous_record.structured_value
-        else None
-    )
+    return principal, thread_messages, namespace
+
+
+def _choose_range(
+    request: SummarizeRequest,
+    thread_messages: Sequence[ConversationMessage],
+    previous: ThreadSummary | None,
+) -> tuple[int, int, ThreadSummary | None]:
+    """The [first, last] positions to summarise and the summary to carry over: the range asked
+    (checked, nothing carried), or else everything since the previous summary, carried on (first
+    is then past last when nothing was said since)."""
     positions = [m.position for m in thread_messages]
     if request.range is not None:
         first, last = request.range
@@ -327,34 +407,31 @@ def plan_summary(
                 f"range ends at {last} but thread {request.thread} has {max(positions)} messages",
                 field="range",
             )
-        carry = None
-    else:
-        first = previous.source_range[1] + 1 if previous else min(positions)
-        last = max(positions)
-        carry = previous
-        if first > last:  # nothing said since the last summary: it stands
-            return SummaryPlan(
-                plan=None,
-                memory_id=previous_record.memory_id if previous_record else None,
-                summary_version=previous.summary_version if previous else None,
-                source_range=previous.source_range if previous else None,
-                unchanged=True,
-            )
-    messages = [m for m in thread_messages if first <= m.position <= last]
-    if not messages:
-        raise InvalidInput(f"no messages in [{first}, {last}]", field="range")
+        return first, last, None
+    first = previous.source_range[1] + 1 if previous else min(positions)
+    return first, max(positions), previous
 
+
+def _summarise_verified(
+    summarizer: Summarizer, messages: Sequence[ConversationMessage]
+) -> tuple[SummaryBody, ExtractorInfo, str | None]:
+    """The summarizer's body if it passes verification, else the extractive one; with the
+    summarizer used and why the first was replaced (None if it was not)."""
     allowed = {m.ref for m in messages}
     body = summarizer.summarize(messages)
-    fallback_reason = None
-    used: ExtractorInfo = summarizer.info
     problems = verify(body, messages, allowed)
     if problems:
-        fallback_reason = "; ".join(problems[:3])
-        body = ExtractiveSummarizer().summarize(messages)
-        used = ExtractiveSummarizer.info
-    # A summary must not carry what no memory may hold: quoted secrets, injections and
-    # special categories stay in the (erasable) history only.
+        return (
+            ExtractiveSummarizer().summarize(messages),
+            ExtractiveSummarizer.info,
+            "; ".join(problems[:3]),
+        )
+    return body, summarizer.info, None
+
+
+def _without_unsayable(body: SummaryBody) -> tuple[SummaryBody, int]:
+    """The claims a memory may hold, and how many were dropped: quoted secrets, injections and
+    special categories stay in the (erasable) history only."""
     kept = SummaryBody()
     dropped = 0
     for section in SECTIONS:
@@ -363,20 +440,21 @@ def plan_summary(
                 dropped += 1
             else:
                 getattr(kept, section).append(claim)
-    if carry is not None:
-        for section in SECTIONS:
-            setattr(kept, section, [*getattr(carry, section), *getattr(kept, section)])
-        source_range = (carry.source_range[0], last)
-    else:
-        source_range = (first, last)
-    summary = ThreadSummary(
-        **kept.model_dump(),
-        thread=request.thread,
-        source_range=source_range,
-        summary_version=(previous.summary_version + 1) if previous else 1,
-        summarizer=used,
-        fallback_reason=fallback_reason,
-    )
+    return kept, dropped
+
+
+def _summary_record(
+    stores: Stores,
+    request: SummarizeRequest,
+    summary: ThreadSummary,
+    *,
+    namespace: str,
+    key: str,
+    memory_id: str,
+    at: datetime,
+    written_by: str,
+) -> MemoryRecord:
+    """The new summary version as a memory: rendered text, structured value, cited messages."""
     record = MemoryRecord(
         memory_id=memory_id,
         tenant_id=request.tenant,
@@ -400,73 +478,77 @@ def plan_summary(
         status="active",
         version=1,
         content_hash="",
-        extractor=used,
-        written_by=principal.ref,
+        extractor=summary.summarizer,
+        written_by=written_by,
     )
-    record = record.saying()
-    changes = (
-        [
-            RecordChange(
-                memory_id=previous_record.memory_id,
-                expected_version=previous_record.version,
-                status="superseded",
-                valid_to=at,
-                conflict_group=None,
-                change=f"superseded_by:{memory_id}",
-            )
-        ]
-        if previous_record is not None
-        else []
-    )
+    return record.saying()
+
+
+def _superseding(
+    previous_record: MemoryRecord | None, memory_id: str, at: datetime
+) -> list[RecordChange]:
+    """The previous summary (if any) superseded by the new one."""
+    if previous_record is None:
+        return []
+    return [
+        RecordChange(
+            memory_id=previous_record.memory_id,
+            expected_version=previous_record.version,
+            status="superseded",
+            valid_to=at,
+            conflict_group=None,
+            change=f"superseded_by:{memory_id}",
+        )
+    ]
+
+
+def _lineage(
+    memory_id: str,
+    messages: Sequence[ConversationMessage],
+    carried: MemoryRecord | None,
+) -> list[LineageLink]:
+    """The new summary derives from every message summarised and from the summary it carries
+    on (if any)."""
     lineage = [
         LineageLink(
             derived_id=memory_id, derived_version=1, source_kind="message", source_id=m.message_id
         )
         for m in messages
     ]
-    if carry is not None and previous_record is not None:
+    if carried is not None:
         lineage.append(
             LineageLink(
                 derived_id=memory_id,
                 derived_version=1,
                 source_kind="memory",
-                source_id=previous_record.memory_id,
+                source_id=carried.memory_id,
             )
         )
-    audit = AuditEvent(
+    return lineage
+
+
+def _audit(
+    summary: ThreadSummary,
+    previous_record: MemoryRecord | None,
+    memory_id: str,
+    principal_ref: str,
+    dropped: int,
+) -> AuditEvent:
+    """The audit event of the summary: verified or fallback, new or superseding."""
+    return AuditEvent(
         stage="summarize",
-        outcome="fallback" if fallback_reason else "verified",
+        outcome="fallback" if summary.fallback_reason else "verified",
         decision="update" if previous_record else "add",
         relation="SUPERSEDES" if previous_record else "NEW",
         memory_id=memory_id,
         memory_version=1,
-        principal=principal.ref,
-        extractor=used,
+        principal=principal_ref,
+        extractor=summary.summarizer,
         details={
-            "thread": request.thread,
-            "source_range": list(source_range),
+            "thread": summary.thread,
+            "source_range": list(summary.source_range),
             "summary_version": summary.summary_version,
-            "fallback_reason": fallback_reason,
+            "fallback_reason": summary.fallback_reason,
             "dropped_claims": dropped,
         },
-    )
-    plan = CommitPlan(
-        commit_id=commit_id,
-        tenant_id=request.tenant,
-        namespace=namespace,
-        at=at,
-        slots=[SlotCheck(slot=slot, expected_version=state.version)],
-        workflow_id=workflow_id,
-        new_records=[record],
-        changes=changes,
-        audit=[audit],
-        lineage=lineage,
-    )
-    return SummaryPlan(
-        plan=plan,
-        memory_id=memory_id,
-        summary_version=summary.summary_version,
-        source_range=source_range,
-        fallback_reason=fallback_reason,
-        dropped_claims=dropped,
     )

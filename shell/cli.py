@@ -414,8 +414,8 @@ def eval_cases(
     paths: Annotated[list[Path], typer.Argument(help="case files or folders of them")],
     json_out: Annotated[Path | None, typer.Option("--json", help="write every check here")] = None,
 ) -> None:
-    """Run scenario cases (eval/SPEC.md) through the real workflows, one line per case, then the
-    metrics. Exit 1 if any case failed."""
+    """Run scenario cases (format v1; README, "Scenario cases") through the real workflows,
+    one line per case, then the metrics. Exit 1 if any case failed."""
     from shell.eval import run_eval
 
     code = run(run_eval(paths, json_out))

@@ -25,6 +25,7 @@ from memory.models import (
     MemoryRecord,
     Model,
     Principal,
+    ReviewKind,
     ReviewRecord,
     WriteRequest,
 )
@@ -218,9 +219,56 @@ def _decide_one(
     trail: list[AuditEvent],
     detections: list[Detection],
 ) -> CandidateDecision:
-    record = draft.record
-    policy = ctx.policy
+    """Checks, then resolution against the slot, then the policy decision: reject, no_op,
+    defer for a reviewer, or commit."""
+    checked = _check(ctx, draft, trail, detections)
+    if isinstance(checked, CandidateDecision):
+        return checked
+    draft = checked
+    state = view.slot(draft.record.namespace, draft.slot)
+    resolution = _resolve(ctx, index, draft, state, view)
+    trail.append(
+        _event(
+            ctx,
+            "resolve",
+            resolution.relation or "none",
+            record=draft.record,
+            relation=resolution.relation,
+            details={"matched": resolution.matched, **resolution.evidence},
+        )
+    )
+    proposal = _proposal(draft.record, resolution)
+    trail.append(
+        _event(
+            ctx,
+            "propose",
+            proposal.operation,
+            record=draft.record,
+            details={"reason": proposal.reason_code},
+        )
+    )
+    if resolution.operation == "no_op":
+        return _finish(
+            ctx,
+            trail,
+            draft,
+            decision="no_op",
+            reason=resolution.reason,
+            relation=resolution.relation,
+            resolution=resolution,
+        )
+    defer_reason = _defer_reason(ctx, resolution)
+    if defer_reason is not None:
+        return _defer(ctx, index, draft, trail, resolution, proposal, defer_reason)
+    return _commit(ctx, index, draft, trail, resolution, proposal, state)
 
+
+def _check(
+    ctx: _Context, draft: Draft, trail: list[AuditEvent], detections: list[Detection]
+) -> Draft | CandidateDecision:
+    """Detection, consent and retention, source validation, confidence: a refusal, or the draft
+    as it goes on (restricted when it states a special category)."""
+    record = draft.record
     found = detections + screen(record)
     refusal = refusal_for(found)
     trail.append(
@@ -238,71 +286,36 @@ def _decide_one(
     if sensitive:
         record = record.model_copy(update={"sensitivity": "restricted"})
         draft = draft.model_copy(update={"record": record})
-    if needs_consent(record, found, policy):
-        trail.append(
-            _event(
-                ctx,
-                "consent",
-                "missing",
-                record=record,
-                details={"sensitivity": "restricted" if sensitive else record.sensitivity},
-            )
-        )
+    if needs_consent(record, found, ctx.policy):
+        details = {"sensitivity": "restricted" if sensitive else record.sensitivity}
+        trail.append(_event(ctx, "consent", "missing", record=record, details=details))
         return _finish(ctx, trail, draft, decision="reject", reason="sensitive_category")
-    trail.append(
-        _event(
-            ctx,
-            "consent",
-            "ok",
-            record=record,
-            details={"expires_at": str(record.expires_at) if record.expires_at else None},
-        )
-    )
-
+    expires = str(record.expires_at) if record.expires_at else None
+    trail.append(_event(ctx, "consent", "ok", record=record, details={"expires_at": expires}))
     if is_business_claim(record) and not verified_source(record):
-        trail.append(
-            _event(
-                ctx,
-                "source_validation",
-                "unverified",
-                record=record,
-                details={"source_type": record.source_type},
-            )
-        )
+        source = {"source_type": record.source_type}
+        trail.append(_event(ctx, "source_validation", "unverified", record=record, details=source))
         return _finish(ctx, trail, draft, decision="reject", reason="unverified_business_fact")
     trail.append(_event(ctx, "source_validation", "ok", record=record))
-
-    if record.confidence < policy.writes.min_confidence:
+    if record.confidence < ctx.policy.writes.min_confidence:
         return _finish(ctx, trail, draft, decision="reject", reason="low_confidence")
+    return draft
 
-    slot = draft.slot
-    state = view.slot(record.namespace, slot)
+
+def _resolve(
+    ctx: _Context, index: int, draft: Draft, state: SlotState, view: StateView
+) -> Resolution:
+    record = draft.record
+    group_id = ctx.ids.conflict_group(index)
+    approved = ctx.approved_by is not None
     if record.key is not None:
-        resolution = resolve_keyed(
-            draft,
-            state,
-            group_id=ctx.ids.conflict_group(index),
-            approved=ctx.approved_by is not None,
-        )
-    else:
-        resolution = resolve_unkeyed(
-            draft,
-            state,
-            view.similar(record.namespace, record.kind, record.content),
-            group_id=ctx.ids.conflict_group(index),
-            approved=ctx.approved_by is not None,
-        )
-    trail.append(
-        _event(
-            ctx,
-            "resolve",
-            resolution.relation or "none",
-            record=record,
-            relation=resolution.relation,
-            details={"matched": resolution.matched, **resolution.evidence},
-        )
-    )
-    proposal = MemoryMutationProposal(
+        return resolve_keyed(draft, state, group_id=group_id, approved=approved)
+    near = view.similar(record.namespace, record.kind, record.content)
+    return resolve_unkeyed(draft, state, near, group_id=group_id, approved=approved)
+
+
+def _proposal(record: MemoryRecord, resolution: Resolution) -> MemoryMutationProposal:
+    return MemoryMutationProposal(
         operation=resolution.operation,
         namespace=record.namespace,
         kind=record.kind,
@@ -314,103 +327,112 @@ def _decide_one(
         confidence=record.confidence,
         reason_code=resolution.reason or (resolution.relation or "none").lower(),
     )
-    trail.append(
-        _event(
-            ctx,
-            "propose",
-            proposal.operation,
-            record=record,
-            details={"reason": proposal.reason_code},
-        )
+
+
+def _defer_reason(ctx: _Context, resolution: Resolution) -> str | None:
+    """Why the write waits for a reviewer: its writer only proposes, or it must not settle a
+    disagreement on its own. A reviewer's approval is what it waited for."""
+    if ctx.approved_by is not None:
+        return None
+    if ctx.principal.candidate_only:
+        return "candidate_only"
+    return "conflict" if resolution.defer else None
+
+
+def _review(
+    ctx: _Context, index: int, record: MemoryRecord, kind: ReviewKind, reason: str, **fields: Any
+) -> ReviewRecord:
+    review_id = ctx.ids.review_id(index)
+    return ReviewRecord(
+        review_id=review_id,
+        tenant_id=record.tenant_id,
+        namespace=record.namespace,
+        kind=kind,
+        reason_code=reason,
+        workflow_id=f"review/{record.tenant_id}/{review_id}",
+        write_workflow_id=ctx.workflow_id,
+        opened_at=ctx.at,
+        **fields,
     )
 
-    if resolution.operation == "no_op":
-        return _finish(
-            ctx,
-            trail,
-            draft,
-            decision="no_op",
-            reason=resolution.reason,
-            relation=resolution.relation,
-            resolution=resolution,
-        )
 
-    defer_reason = None
-    if ctx.approved_by is None:
-        if ctx.principal.candidate_only:
-            defer_reason = "candidate_only"
-        elif resolution.defer:
-            defer_reason = "conflict"
-    if defer_reason is not None:
-        review = ReviewRecord(
-            review_id=ctx.ids.review_id(index),
-            tenant_id=record.tenant_id,
-            namespace=record.namespace,
-            kind="deferred",
-            reason_code=defer_reason,
-            workflow_id=f"review/{record.tenant_id}/{ctx.ids.review_id(index)}",
-            write_workflow_id=ctx.workflow_id,
-            memory_ids=[record.memory_id],
-            opened_at=ctx.at,
-        )
-        decided = _finish(
-            ctx,
-            trail,
-            draft,
-            decision="defer",
-            reason=defer_reason,
-            relation=resolution.relation,
-            resolution=resolution,
-        )
-        decided.proposal = proposal
-        decided.outcome.review_id = review.review_id
-        decided.review = ReviewRequest(
-            review=review,
-            pending=[PendingWrite(record=record, negated=draft.negated, partial=draft.partial)],
-        )
-        return decided
+def _defer(
+    ctx: _Context,
+    index: int,
+    draft: Draft,
+    trail: list[AuditEvent],
+    resolution: Resolution,
+    proposal: MemoryMutationProposal,
+    reason: str,
+) -> CandidateDecision:
+    record = draft.record
+    review = _review(ctx, index, record, "deferred", reason, memory_ids=[record.memory_id])
+    decided = _finish(
+        ctx,
+        trail,
+        draft,
+        decision="defer",
+        reason=reason,
+        relation=resolution.relation,
+        resolution=resolution,
+    )
+    decided.proposal = proposal
+    decided.outcome.review_id = review.review_id
+    decided.review = ReviewRequest(
+        review=review,
+        pending=[PendingWrite(record=record, negated=draft.negated, partial=draft.partial)],
+    )
+    return decided
 
+
+def _commit(
+    ctx: _Context,
+    index: int,
+    draft: Draft,
+    trail: list[AuditEvent],
+    resolution: Resolution,
+    proposal: MemoryMutationProposal,
+    state: SlotState,
+) -> CandidateDecision:
+    """A committing decision: what it writes, the conflict review it opens, its audit."""
+    record = draft.record
     written = resolution.record
     review_request = None
     if resolution.relation == "CONFLICTS" and resolution.conflict_group and written is not None:
-        sides = sorted({written.memory_id, *resolution.matched})
-        review = ReviewRecord(
-            review_id=ctx.ids.review_id(index),
-            tenant_id=record.tenant_id,
-            namespace=record.namespace,
-            kind="conflict",
-            reason_code="conflict",
-            workflow_id=f"review/{record.tenant_id}/{ctx.ids.review_id(index)}",
-            write_workflow_id=ctx.workflow_id,
+        review = _review(
+            ctx,
+            index,
+            record,
+            "conflict",
+            "conflict",
             conflict_group=resolution.conflict_group,
-            memory_ids=sides,
-            opened_at=ctx.at,
+            memory_ids=sorted({written.memory_id, *resolution.matched}),
         )
         review_request = ReviewRequest(review=review)
-    decision = "invalidate" if resolution.operation == "invalidate" else resolution.operation
+    said = written or record
     trail.append(
         _event(
             ctx,
             "policy_decision",
             "commit",
-            record=written or record,
-            decision=decision,
+            record=said,
+            decision=resolution.operation,
             relation=resolution.relation,
             reason_code=resolution.reason,
             memory_version=1 if written is not None else None,
             details={
                 "matched": resolution.matched,
                 "approved_by": ctx.approved_by,
-                "content_hash": (written or record).content_hash,
+                "content_hash": said.content_hash,
             },
         )
     )
     outcome = CandidateOutcome(
-        decision=decision,
+        decision=resolution.operation,
         relation=resolution.relation,
         reason=resolution.reason,
         key=record.key,
-        value=(written or record).structured_value,
+        value=said.structured_value,
         memory_id=written.memory_id if written is not None else None,
         version=1 if written is not None else None,
         matched_memory_ids=resolution.matched,
@@ -420,7 +442,7 @@ def _decide_one(
     return CandidateDecision(
         outcome=outcome,
         proposal=proposal,
-        slot=SlotCheck(slot=slot, expected_version=state.version),
+        slot=SlotCheck(slot=draft.slot, expected_version=state.version),
         new_records=[written] if written is not None else [],
         changes=resolution.changes,
         review=review_request,

@@ -125,53 +125,80 @@ def _on_line(
 ) -> Resolution:
     """Where a draft lands on a valid-time line of records that state the same thing's value:
     `same(old, new)` says the same value, `more(new, old)` says it and more."""
-    new = draft.record
-    start = new.valid_from
-    assert start is not None
-    line = [
-        r
-        for r in records
-        if r.status in ("active", "superseded")
-        and r.valid_from is not None
-        and (r.valid_to is None or r.valid_to > r.valid_from)
-    ]
-    standing = [
-        r for r in line if r.status == "active" and (r.valid_to is None or r.valid_to > start)
-    ]
-    in_force = [r for r in standing if r.valid_from is not None and r.valid_from <= start]
-
+    line = _Line(draft, records, group_id=group_id, approved=approved, same=same, more=more)
     if draft.negated:
-        targets = [r for r in in_force if denies(new.structured_value, r)]
+        return line.withdraw()
+    line.complete_partial()
+    if line.later:
+        return line.as_history()
+    if not line.in_force:
+        return Resolution(relation="NEW", operation="add", record=line.new)
+    return line.against_current()
+
+
+class _Line:
+    """A slot's valid-time line seen from a draft that starts at `start`."""
+
+    def __init__(
+        self,
+        draft: Draft,
+        records: Sequence[MemoryRecord],
+        *,
+        group_id: str,
+        approved: bool,
+        same: Callable[[MemoryRecord, MemoryRecord], bool],
+        more: Callable[[MemoryRecord, MemoryRecord], bool],
+    ) -> None:
+        self.draft = draft
+        self.new = draft.record
+        assert self.new.valid_from is not None
+        self.start = self.new.valid_from
+        self.group_id = group_id
+        self.approved = approved
+        self.same = same
+        self.more = more
+        #: Records with a real valid interval, current or history.
+        self.records = [r for r in records if _on_the_line(r)]
+        #: Active records in force at `start`.
+        self.in_force = [r for r in self.records if _in_force(r, self.start)]
+        #: Records that take effect after `start` (the draft was recorded late).
+        self.later = [r for r in self.records if r.valid_from and r.valid_from > self.start]
+
+    def withdraw(self) -> Resolution:
+        """A negation closes the value it denies and stores nothing new."""
+        targets = [r for r in self.in_force if denies(self.new.structured_value, r)]
         if not targets:
             return Resolution(relation=None, operation="no_op", reason="not_memorable")
         return Resolution(
             relation="SUPERSEDES",
             operation="invalidate",
-            changes=[_close(r, start, f"withdrawn_by:{new.memory_id}") for r in targets],
+            changes=[_close(r, self.start, f"withdrawn_by:{self.new.memory_id}") for r in targets],
             matched=[r.memory_id for r in targets],
         )
 
-    if draft.partial and len(in_force) == 1 and in_force[0].structured_value:
-        merged = {**in_force[0].structured_value, **(new.structured_value or {})}
-        new = new.saying(structured_value=merged)
+    def complete_partial(self) -> None:
+        """A part of a value (quiet hours without a channel) merges with the value in force."""
+        if self.draft.partial and len(self.in_force) == 1 and self.in_force[0].structured_value:
+            merged = {**self.in_force[0].structured_value, **(self.new.structured_value or {})}
+            self.new = self.new.saying(structured_value=merged)
 
-    later = [r for r in line if r.valid_from is not None and r.valid_from > start]
-    if later:
-        # Recorded late, effective earlier: it becomes history before the next value.
-        nxt = min(later, key=lambda r: r.valid_from or start)
-        covering = [
-            r
-            for r in line
-            if r.valid_from is not None
-            and r.valid_from <= start
-            and (r.valid_to is None or r.valid_to > start)
-        ]
-        if any(same(r, new) for r in [nxt, *covering]):
-            matched = [r.memory_id for r in [nxt, *covering] if same(r, new)]
-            return Resolution(
-                relation="DUPLICATE", operation="no_op", reason="duplicate", matched=matched
-            )
-        if not approved and any(_rank(r) > _rank(new) for r in covering):
+    def _duplicate_of(self, candidates: Sequence[MemoryRecord]) -> Resolution | None:
+        matched = [r.memory_id for r in candidates if self.same(r, self.new)]
+        if not matched:
+            return None
+        return Resolution(
+            relation="DUPLICATE", operation="no_op", reason="duplicate", matched=matched
+        )
+
+    def as_history(self) -> Resolution:
+        """Recorded late, effective earlier: it becomes history before the next value."""
+        new, start = self.new, self.start
+        nxt = min(self.later, key=lambda r: r.valid_from or start)
+        covering = [r for r in self.records if _covers(r, start)]
+        duplicate = self._duplicate_of([nxt, *covering])
+        if duplicate is not None:
+            return duplicate
+        if not self.approved and any(_rank(r) > _rank(new) for r in covering):
             # Rewriting history over a more trusted value is not for a lesser source to do.
             return Resolution(
                 relation="CONFLICTS",
@@ -181,75 +208,102 @@ def _on_line(
                 reason="conflict",
                 matched=[r.memory_id for r in covering],
             )
-        history = _with(new, valid_to=nxt.valid_from, status="superseded")
         return Resolution(
             relation="NEW",
             operation="add",
-            record=history,
+            record=_with(new, valid_to=nxt.valid_from, status="superseded"),
             changes=[_close(r, start, f"shortened_by:{new.memory_id}") for r in covering],
             matched=[nxt.memory_id],
         )
 
-    if not in_force:
-        return Resolution(relation="NEW", operation="add", record=new)
+    def against_current(self) -> Resolution:
+        """A different value from the one in force: supersede it, or conflict with it."""
+        duplicate = self._duplicate_of(self.in_force)
+        if duplicate is not None:
+            return duplicate
+        if self._supersedes():
+            refinement = len(self.in_force) == 1 and self.more(self.new, self.in_force[0])
+            return Resolution(
+                relation="REFINEMENT" if refinement else "SUPERSEDES",
+                operation="update",
+                record=self.new,
+                changes=[
+                    _close(r, self.start, f"superseded_by:{self.new.memory_id}")
+                    for r in self.in_force
+                ],
+                matched=[r.memory_id for r in self.in_force],
+            )
+        if _rank(self.new) <= LOW_TRUST_RANK:
+            return Resolution(
+                relation="CONFLICTS",
+                operation="add",
+                record=self.new,
+                matched=[r.memory_id for r in self.in_force],
+                defer=True,
+                reason="conflict",
+            )
+        return self._conflict()
 
-    matched = [r.memory_id for r in in_force]
-    if any(same(r, new) for r in in_force):
-        return Resolution(
-            relation="DUPLICATE",
-            operation="no_op",
-            reason="duplicate",
-            matched=[r.memory_id for r in in_force if same(r, new)],
+    def _open_group(self) -> str | None:
+        return next((r.conflict_group for r in self.in_force if r.conflict_group), None)
+
+    def _supersedes(self) -> bool:
+        """A more trusted source supersedes; an equally trusted one too, unless another writer
+        stated its value at the same instant; an open conflict waits for a reviewer or a more
+        trusted source. A reviewer's approval always does."""
+        if self.approved:
+            return True
+        strongest = max(_rank(r) for r in self.in_force)
+        rank = _rank(self.new)
+        if rank > strongest:
+            return True
+        simultaneous = any(
+            r.valid_from == self.start and r.written_by != self.new.written_by
+            for r in self.in_force
         )
+        return rank == strongest and not simultaneous and self._open_group() is None
 
-    strongest = max(_rank(r) for r in in_force)
-    rank = _rank(new)
-    group = next((r.conflict_group for r in in_force if r.conflict_group), None)
-    simultaneous = any(r.valid_from == start and r.written_by != new.written_by for r in in_force)
-    refinement = len(in_force) == 1 and more(new, in_force[0])
-
-    supersede = approved or rank > strongest or (rank == strongest and not simultaneous)
-    if group is not None and not approved and rank <= strongest:
-        supersede = False  # an open conflict is settled by a reviewer or a more trusted source
-    if supersede:
-        return Resolution(
-            relation="REFINEMENT" if refinement else "SUPERSEDES",
-            operation="update",
-            record=new,
-            changes=[_close(r, start, f"superseded_by:{new.memory_id}") for r in in_force],
-            matched=matched,
-        )
-    if rank <= LOW_TRUST_RANK:
+    def _conflict(self) -> Resolution:
+        """Both kept active in one conflict group (joining an open one), and a review opens."""
+        group = self._open_group() or self.group_id
         return Resolution(
             relation="CONFLICTS",
             operation="add",
-            record=new,
-            matched=matched,
-            defer=True,
+            record=_with(self.new, conflict_group=group),
+            changes=[
+                RecordChange(
+                    memory_id=r.memory_id,
+                    expected_version=r.version,
+                    status=r.status,
+                    valid_to=r.valid_to,
+                    conflict_group=group,
+                    change=f"conflicts_with:{self.new.memory_id}",
+                )
+                for r in self.in_force
+                if r.conflict_group != group
+            ],
+            matched=[r.memory_id for r in self.in_force],
             reason="conflict",
+            conflict_group=group,
         )
-    conflict_group = group or group_id
-    joined = _with(new, conflict_group=conflict_group)
-    return Resolution(
-        relation="CONFLICTS",
-        operation="add",
-        record=joined,
-        changes=[
-            RecordChange(
-                memory_id=r.memory_id,
-                expected_version=r.version,
-                status=r.status,
-                valid_to=r.valid_to,
-                conflict_group=conflict_group,
-                change=f"conflicts_with:{new.memory_id}",
-            )
-            for r in in_force
-            if r.conflict_group != conflict_group
-        ],
-        matched=matched,
-        reason="conflict",
-        conflict_group=conflict_group,
+
+
+def _on_the_line(r: MemoryRecord) -> bool:
+    return (
+        r.status in ("active", "superseded")
+        and r.valid_from is not None
+        and (r.valid_to is None or r.valid_to > r.valid_from)
     )
+
+
+def _covers(r: MemoryRecord, at: datetime) -> bool:
+    return (
+        r.valid_from is not None and r.valid_from <= at and (r.valid_to is None or r.valid_to > at)
+    )
+
+
+def _in_force(r: MemoryRecord, at: datetime) -> bool:
+    return r.status == "active" and _covers(r, at)
 
 
 def resolve_unkeyed(

@@ -1,4 +1,5 @@
-"""`memctl eval`: scenario cases (eval/SPEC.md) through the real workflows and stores."""
+"""`memctl eval`: scenario cases (format v1; README, "Scenario cases") through the real
+workflows and stores."""
 
 from __future__ import annotations
 

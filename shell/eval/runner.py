@@ -99,7 +99,7 @@ def _order(step: str) -> tuple[int, ...]:
 
 
 def _matches(expected: Any, actual: Any) -> bool:
-    """SPEC matching: a list means any of; dicts match as subsets; else equality."""
+    """Check matching: a list means any of; dicts match as subsets; else equality."""
     if isinstance(expected, list):
         return any(_matches(e, actual) for e in expected)
     if isinstance(expected, dict):

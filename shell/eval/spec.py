@@ -1,4 +1,5 @@
-"""Scenario cases (format v1, eval/SPEC.md): parsing, with errors that name file and field."""
+"""Scenario cases (format v1; README, "Scenario cases"): parsing, with errors that name file
+and field."""
 
 from __future__ import annotations
 

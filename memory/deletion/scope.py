@@ -1,0 +1,275 @@
+"""What a deletion covers and who may ask for it.
+
+A scope (subject, namespace, key, source, or a request in words) resolves to memories, the
+messages they were extracted from, and every summary derived from either (through lineage,
+transitively). The result names everything by id only: it travels through workflow history.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field
+
+from memory.errors import InvalidInput, UnauthorizedNamespace
+from memory.models import DeletionScope, MemoryRecord, Model, Principal
+from memory.namespaces import parse_namespace
+from memory.stores import Stores
+from memory.stores.canonical import CanonicalStore
+from memory.summary import ThreadSummary
+from memory.vocabulary import keys_to_forget
+
+_FORGET = re.compile(
+    r"忘掉|忘记|忘了|删除|删掉|清除|清空|抹掉|别再记|不要再记|forget|delete|erase|remove|wipe|"
+    r"clear|stop remembering",
+    re.IGNORECASE,
+)
+_EVERYTHING = re.compile(
+    r"一切|所有|全部|everything|all (of )?(the )?(data|memories|information|info)|all you know|"
+    r"anything you (know|remember)",
+    re.IGNORECASE,
+)
+
+
+def resolve_words(text: str, namespace: str) -> DeletionScope:
+    """A request in words ("忘掉我的通知偏好", "Please forget how I like to be notified",
+    "删除你记得的关于我的一切") as the scope it asks for, in `namespace`."""
+    if not _FORGET.search(text):
+        raise InvalidInput(f"{text!r} does not ask to forget anything", field="scope.text")
+    if _EVERYTHING.search(text):
+        return DeletionScope(namespace=namespace)
+    keys = keys_to_forget(text)
+    if len(keys) == 1:
+        return DeletionScope(namespace=namespace, key=keys[0])
+    if len(keys) > 1:
+        # "忘掉我的通知偏好和联系时间": forgetting only one of them would look done and not be.
+        raise InvalidInput(
+            f"{text!r} asks to forget several things ({', '.join(sorted(keys))}); "
+            "send one request for each",
+            field="scope.text",
+        )
+    raise InvalidInput(
+        f"could not tell what {text!r} asks to forget; name a key, a subject or a source",
+        field="scope.text",
+    )
+
+
+class MessageTarget(Model):
+    message_id: str
+    namespace: str
+    #: Erase only the clauses stating these keys; empty: the whole message.
+    keys: list[str] = Field(default_factory=list)
+
+
+class SummaryTarget(Model):
+    memory_id: str
+    namespace: str
+    thread: str
+    first: int
+    last: int
+    writer: str
+
+
+class ResolvedScope(Model):
+    """What a scope covers, by id (no content: this travels through workflow history)."""
+
+    scope: DeletionScope
+    memory_ids: list[str] = Field(default_factory=list)
+    messages: list[MessageTarget] = Field(default_factory=list)
+    summaries: list[SummaryTarget] = Field(default_factory=list)
+    namespaces: list[str] = Field(default_factory=list)
+    keys: list[str] = Field(default_factory=list)
+
+    @property
+    def all_memory_ids(self) -> list[str]:
+        return list(dict.fromkeys([*self.memory_ids, *(s.memory_id for s in self.summaries)]))
+
+
+def _check_tenant(namespace: str, tenant: str) -> None:
+    if parse_namespace(namespace).tenant != tenant:
+        raise InvalidInput(f"namespace {namespace} is not in tenant {tenant}", field="scope")
+
+
+def resolve(stores: Stores, tenant: str, scope: DeletionScope) -> ResolvedScope:
+    """Every memory, message and derived summary the scope covers, within one tenant."""
+    canonical = stores.canonical
+    scope = _plain(scope, tenant)
+    records, whole_messages = _named(canonical, tenant, scope)
+    records = _with_same_content(canonical, _summaries_last(records))
+    live = [r for r in records if not (r.status == "deleted" and not r.content)]
+    by_message = _message_targets(canonical, tenant, live, whole_messages)
+    memory_ids = [r.memory_id for r in live if r.kind != "summary"]
+    summary_ids = _derived_summaries(
+        canonical, list(by_message), memory_ids, [r.memory_id for r in live if r.kind == "summary"]
+    )
+    summaries = _summary_targets(canonical, summary_ids)
+    return ResolvedScope(
+        scope=scope,
+        memory_ids=memory_ids,
+        messages=list(by_message.values()),
+        summaries=summaries,
+        namespaces=_covered_namespaces(scope, live, by_message, summaries),
+        keys=sorted({r.key for r in live if r.key and r.kind != "summary"}),
+    )
+
+
+def _plain(scope: DeletionScope, tenant: str) -> DeletionScope:
+    """A request in words as the scope it asks for; its namespace checked to be the tenant's."""
+    if scope.text is not None:
+        assert scope.namespace is not None
+        scope = resolve_words(scope.text, scope.namespace)
+    if scope.namespace is not None:
+        _check_tenant(scope.namespace, tenant)
+    return scope
+
+
+def _named(
+    canonical: CanonicalStore, tenant: str, scope: DeletionScope
+) -> tuple[list[MemoryRecord], dict[str, str]]:
+    """The memories the scope names, and the messages it names whole (id -> namespace): those
+    citing a source and the source itself, a subject's, or a namespace's (or one key in it; the
+    whole namespace takes its conversation too)."""
+    whole_messages: dict[str, str] = {}
+    if scope.source_ref is not None:
+        records = canonical.records.citing(tenant, scope.source_ref)
+        cited = canonical.messages.by_refs(tenant, [scope.source_ref])
+        whole_messages.update({m.message_id: m.namespace for m in cited.values()})
+    elif scope.subject_ref is not None:
+        records = canonical.records.subject_heads(tenant, scope.subject_ref)
+        if scope.namespace is not None:
+            records = [r for r in records if r.namespace == scope.namespace]
+    else:
+        assert scope.namespace is not None
+        records = canonical.records.namespace_heads(scope.namespace, scope.key)
+        if scope.key is None:  # the whole namespace: its conversation too
+            whole_messages.update(
+                {
+                    m.message_id: m.namespace
+                    for m in canonical.messages.in_namespace(scope.namespace)
+                }
+            )
+    return records, whole_messages
+
+
+def _summaries_last(records: list[MemoryRecord]) -> list[MemoryRecord]:
+    return [r for r in records if r.kind != "summary"] + [r for r in records if r.kind == "summary"]
+
+
+def _with_same_content(
+    canonical: CanonicalStore, records: list[MemoryRecord]
+) -> list[MemoryRecord]:
+    """What states the same thing elsewhere in these namespaces goes too (same content):
+    appended to `records`, which is returned."""
+    hashes = {(r.namespace, r.content_hash) for r in records if r.content}
+    have = {r.memory_id for r in records}
+    for namespace in {ns for ns, _ in hashes}:
+        for other in canonical.records.namespace_heads(namespace):
+            if (other.namespace, other.content_hash) in hashes and other.memory_id not in have:
+                records.append(other)
+                have.add(other.memory_id)
+    return records
+
+
+def _message_targets(
+    canonical: CanonicalStore,
+    tenant: str,
+    live: list[MemoryRecord],
+    whole_messages: dict[str, str],
+) -> dict[str, MessageTarget]:
+    """The messages the memories were extracted from: for a keyed memory only the clauses that
+    state its key, for anything else the whole message; then the messages named whole. Adds
+    the messages of keyless memories to `whole_messages`."""
+    by_message: dict[str, MessageTarget] = {}
+    refs = {ref for r in live for ref in r.source_refs if ref.startswith("msg://")}
+    found = canonical.messages.by_refs(tenant, refs)
+    for r in live:
+        for ref in r.source_refs:
+            message = found.get(ref)
+            if message is None or r.kind == "summary":
+                continue
+            target = by_message.setdefault(
+                message.message_id,
+                MessageTarget(message_id=message.message_id, namespace=message.namespace),
+            )
+            if r.key is not None:
+                target.keys = sorted({*target.keys, r.key})
+            else:  # a memory without key stands for the whole message
+                whole_messages[message.message_id] = message.namespace
+    for message_id, namespace in whole_messages.items():
+        by_message[message_id] = MessageTarget(message_id=message_id, namespace=namespace)
+    return by_message
+
+
+def _derived_summaries(
+    canonical: CanonicalStore,
+    message_ids: list[str],
+    memory_ids: list[str],
+    summary_ids: list[str],
+) -> list[str]:
+    """Derived summaries, transitively: from the messages and the memories. Returns
+    `summary_ids` (the summaries already in scope) extended with every one derived."""
+    frontier_messages = list(message_ids)
+    frontier_memories = list(memory_ids) + summary_ids
+    seen = set(summary_ids)
+    while frontier_messages or frontier_memories:
+        derived = canonical.lineage.derived_from(
+            "message", frontier_messages
+        ) + canonical.lineage.derived_from("memory", frontier_memories)
+        frontier_messages, frontier_memories = [], [d for d in derived if d not in seen]
+        seen.update(frontier_memories)
+        summary_ids.extend(frontier_memories)
+    return summary_ids
+
+
+def _summary_targets(canonical: CanonicalStore, summary_ids: list[str]) -> list[SummaryTarget]:
+    """Each summary with the thread range it covers and who wrote it (to write it again)."""
+    heads = canonical.records.heads(summary_ids)
+    summaries: list[SummaryTarget] = []
+    for memory_id in summary_ids:
+        head = heads.get(memory_id)
+        if head is None or not head.structured_value:
+            continue
+        value = ThreadSummary.model_validate(head.structured_value)
+        summaries.append(
+            SummaryTarget(
+                memory_id=memory_id,
+                namespace=head.namespace,
+                thread=value.thread,
+                first=value.source_range[0],
+                last=value.source_range[1],
+                writer=head.written_by,
+            )
+        )
+    return summaries
+
+
+def _covered_namespaces(
+    scope: DeletionScope,
+    live: list[MemoryRecord],
+    by_message: dict[str, MessageTarget],
+    summaries: list[SummaryTarget],
+) -> list[str]:
+    """Every namespace anything covered lives in (and the scope's own): what deleting needs
+    the right to, and whose generations move."""
+    return sorted(
+        {
+            *(r.namespace for r in live),
+            *(m.namespace for m in by_message.values()),
+            *(s.namespace for s in summaries),
+            *([scope.namespace] if scope.namespace else []),
+        }
+    )
+
+
+def authorize_deletion(principal: Principal, tenant: str, resolved: ResolvedScope) -> None:
+    """All or nothing: a principal that may not delete in every covered namespace deletes
+    nothing. A user may delete within its own namespace; others need a delete grant."""
+    if principal.tenant != tenant:
+        raise UnauthorizedNamespace(
+            f"{principal.ref} may not delete in tenant {tenant}", field="scope"
+        )
+    denied = [ns for ns in resolved.namespaces if not principal.can_delete(ns)]
+    if denied:
+        raise UnauthorizedNamespace(
+            f"{principal.ref} may not delete in {', '.join(denied)}", field="scope"
+        )

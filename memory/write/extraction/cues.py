@@ -1,0 +1,341 @@
+"""The cue tables clauses and preferences are read with: standing and one-off markers,
+questions, negation, channel choice, persons, languages, time zones, hours, text shape.
+
+Every pattern runs on folded text (NFKC, lower case), see normalize.fold. The cues of business
+claims, requests to remember and self-statements live in `claims`, beside the code that reads
+them.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _w(pattern: str) -> str:
+    """An ASCII word pattern bounded by non-letters (works next to CJK text)."""
+    return rf"(?<![a-z0-9'])(?:{pattern})(?![a-z0-9])"
+
+
+def _rx(*parts: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in parts))
+
+
+_STANDING = _rx(
+    r"(?<![点时分半\d])(?:以后|之后都)|今后|往后|将来|从此|从现在|从今天|从今以后|从明天|从下次|今天开始|今天起|明天开始|明天起"
+    r"|下次开始|下次起|现在开始|现在起|每次|每一次|一直|总是|永远|始终|默认|长期|一律|所有|任何|统一|全部|都(?:用|发|打|走|通过)",
+    _w(
+        r"always|from now on|going forward|in (?:the )?future|from today(?: on)?|starting (?:today"
+        r"|tomorrow|now|from)|every time|by default|henceforth|moving forward|(?:all|any) future"
+        r"|whenever|at all times|permanently|for good|from here on|all (?:notifications|updates"
+        r"|messages|alerts)|anymore|any more|ever again|in general|generally"
+    ),
+)
+_TEMPORARY = _rx(
+    r"这次|这一次|本次|这回|这一回|今天|今晚|今早|今儿|明天|明早|这两天|这几天|这周|这个星期|本周"
+    r"|这个月|暂时|临时|这单|这一单|这个订单|这笔|这件事|这个包裹|这个快递|这批|下次|下一次|只此一次"
+    r"|就这一次|一次性|马上|立刻|现在|晚点|晚一点|稍后|待会|等会|一会儿|回头",
+    _w(
+        r"this time|just this once|this once|just once|only once|for now|today|tonight|tomorrow"
+        r"|this (?:week|weekend|morning|afternoon|evening)|right now|right away|at the moment"
+        r"|for the moment|temporarily|for the time being|for this (?:order|one|purchase|item)"
+        r"|this (?:order|package|parcel|delivery|invoice|shipment|refund|purchase)|next time"
+        r"|asap|immediately|later|in a (?:bit|while|minute|moment)|in an hour"
+    ),
+)
+# 先…吧: "先打电话吧" is one-off; 优先, 首先, 事先, 先生 are not 先.
+_FIRST_THEN = re.compile(r"(?<![优首事预原早领率争抢])先(?!生|前|进|锋|锋)")
+_FIRST_THEN_TAIL = re.compile(r"吧|一下|着|再说")
+_ONE_OFF_OBJECT = _rx(
+    r"发票|收据|合同|文件|资料|截图|链接|二维码|单据|凭证|报价单?|照片|图片|说明书|电子版|回执|确认函"
+    r"|回(?:个|一个)?电话|回电(?!话)",
+    _w(
+        r"invoices?|receipts?|contracts?|documents?|files?|links?|screenshots?|photos?|pictures?"
+        r"|quotes?|brochures?|manuals?|the details|tracking number|labels?|call me back"
+        r"|get back to me|(?:send|email|e-mail|text|mail) (?:it|this|that)|me (?:it|this|that)"
+        r"|when (?:it|this|that|(?:the|my) (?:order|package|parcel|item|refund|shipment|delivery))"
+        r"|(?:it|this|that) to me"
+    ),
+)
+
+_Q_START = re.compile(
+    r"^(?:为什么|为啥|怎么|能不能|能否|可不可以|可否|是不是|是否|有没有|难道|请问"
+    r"|(?:can|could|would|will|do|does|did|is|are|was|were|have|has|had|why|what|when|where|how"
+    r"|who|which|should|shall|may|might|any chance)(?![a-z]))"
+)
+_Q_ANY = re.compile(r"是不是|为什么|为啥|怎么回事|什么时候|多久|(?:吗|么|嘛|呢)$")
+_POLITE_TAIL = re.compile(
+    r"(?:好吗|好不好|行吗|行不行|可以吗|可以不|成吗|(?<![a-z])(?:ok|okay|alright|please|pls"
+    r"|thanks|thank you))$"
+)
+_WHY = re.compile(r"为什么|为啥|怎么|" + _w(r"why|how come"))
+_SWITCH = _rx(r"改成|改为|换成|改用|换用|切换|改到|换到", _w(r"switch(?:ed)? to|change to|instead"))
+
+_NEG_ZH = (
+    r"(?:别再|不要再|不用再|再也不要?|别(?!人|的|处|家|忘)|不要(?!忘)|不用|不需要|不必|无需|甭|不想|不愿意?"
+    r"|不希望|不喜欢|讨厌|停止|停掉|停发|取消|关掉|关闭|退订|不再|不接受?|不看|拒绝|禁止|勿)"
+)
+_NEG_ZH_WEAK = {"不喜欢", "讨厌", "不看", "不接", "不接受"}
+_NEG_EN = (
+    r"(?:please )?(?:don't|dont|do not|never|stop|quit|no more|no longer|not|no|cease"
+    r"|unsubscribe(?: me)?(?: from)?|opt(?: me)? out(?: of)?|cancel|hate|dislike|can't stand"
+    r"|won't|will not|wouldn't|would not|without|avoid|rather not|prefer not(?: to)?)"
+)
+_NEG_EN_WEAK = {"not", "hate", "dislike", "can't stand", "without", "avoid"}
+_GLUE_ZH = (
+    r"(?:再|给|我|发|打|用|通过|走|以后|今后|都|就|也|还|任何|了|个|条|封|一个|一条|一封|来|过|去|的|接"
+    r"|收|看|什么|那么多|这么多|老|总|跟|和|往|向|到|手机|这种|那种|这些|那些|是|使用|发送|推送|联系"
+    r"|打扰|你们|您们?|你|\s)*"
+)
+_GLUE_EN_LIST = (
+    "me any more to by via through on over with send sending use using a an the those these"
+    " please again ever just really so many want wanna like get getting receive receiving be"
+    " being contacted called texted emailed reached notified bother bothering them anymore of"
+    " from you your lot lots as at all calling texting emailing messaging phone for updates"
+    " notifications sent i do need need to give making make"
+)
+_GLUE_EN = frozenset(_GLUE_EN_LIST.split())
+_NEG_ZH_BEFORE = re.compile(f"(?P<neg>{_NEG_ZH}){_GLUE_ZH}$")
+_NEG_ZH_AFTER = re.compile(
+    rf"^\s*(?:通知|提醒|推送|消息|联系)?\s*(?:就|也|都|以后|再|还是|的话)*\s*(?P<neg>{_NEG_ZH})"
+)
+_NEG_EN_RE = re.compile(_w(_NEG_EN))
+
+_CONTENT_BLOCK = _rx(
+    r"验证码|营销|广告|推广|促销|优惠券|垃圾|骚扰|诈骗|收到了|没收到|没有收到|收不到|未收到|已收到|刚收到"
+    r"|收到的|发不出|打不通|打不进|用不了|不好用|坏了|故障|是不是|打不开|点不开|看不到|看不了|看不见|乱码"
+    r"|(?:邮件|短信|邮箱|微信)(?:里|中)的|没人接|没人回|没人理|占线|没接到|接不到",
+    _w(
+        r"marketing|promotional|promos?|promotions?|newsletters?|spam|ads|adverts?|advertising"
+        r"|verification|otp|one-time|scam|didn't get|did not get|don't get|not getting"
+        r"|haven't (?:got|gotten|received)|never (?:got|received)|can't receive|cannot receive"
+        r"|not receiving|didn't receive|did not receive|received|got your|got the|broken"
+        r"|not working|doesn't work"
+    ),
+)
+_PAST_BLOCK = _rx(
+    r"以前|之前|原来|过去|上次|刚才|刚刚|昨天|前天|发了|打了|打过|发过|已经发|已发|失败|错了|出错|回复我的"
+    r"|查收|查看|老是|老给|总给|又给|又打|又发|天天|整天|你们?(?:一直|总是)|太慢|太多",
+    _w(
+        r"used to|previously|last time|yesterday|sent|wrong|keeps?|kept|too many|reply to my"
+        r"|check (?:my|your)|read my|your (?:e-?mails?|texts?|messages?|calls?)"
+    ),
+)
+_WHY_BLOCK = _WHY
+
+_STRONG_CUE = _rx(
+    r"以后|今后|往后|将来|从此|从现在|从今天|默认|一律|每次|总是|一直|始终|永远|(?<![申邀])请|麻烦|希望"
+    r"|想要|想让"
+    r"|想用|要用|偏好|倾向|更愿意|宁愿|宁可|优先|首选|只用|只看|只接|只收|只回|只要|只能|统一|都用|都发"
+    r"|改成|改为|换成|改用|换用|切换|通知我|联系我|找我|告诉我|提醒我|回复我|回我|发我|发给我|给我发"
+    r"|给我打|打给我|打我|发到我|通知一下我|联系一下我|推送给我",
+    _w(
+        r"always|from now on|going forward|in (?:the )?future|by default|only|prefers?|preferred"
+        r"|preferably|please|pls|would like|i'd like|i want|wants|want you to|rather"
+        r"|switch(?:ed)? to|change to|instead|(?:text|txt|sms|email|e-mail|mail|call|phone|ring"
+        r"|message|msg|notify|contact|reach|ping|update|inform|alert|tell|wechat|remind) me"
+        r"|let me know|get in touch|keep me (?:posted|updated|informed)|best way|best to reach"
+    ),
+    r"^(?:please |pls |just )?(?:text|txt|sms|e-?mail|call|phone|ring|message|wechat)(?![a-z0-9])"
+    r"(?!\s+(?:is|are|was|were|works?|would|will|seems?|sounds?|should)(?![a-z]))",
+)
+_WEAK_CUE = _rx(
+    r"喜欢|习惯|最好|方便|就行|就好|就可以|即可|可以了|比较好|更好|挺好|好一些|好点|靠谱|用|通过|走|发"
+    r"|打|吧|行|可以|联系|比.{1,6}(?:好|方便|靠谱|快|强)|开启|开通",
+    _w(
+        r"likes?|loves?|fine|ok|okay|works?|better|best|good|great|easiest|easier|convenient|uses?"
+        r"|using|via|by|through|over|just|is preferred|go with|stick (?:to|with)|reach|contact"
+        r"|needs?|wants?|reads?|checks?|turn on|enable|give me a ring"
+    ),
+)
+_PRIORITY_BEFORE = re.compile(
+    r"(?:优先|首选|最好|主要|尽量|"
+    + _w(r"prefer(?:ably)?|primarily|mainly|first")
+    + r")\s*(?:用|发|通过|走|by|via)?\s*$"
+)
+_ALT_BEFORE = re.compile(
+    r"(?:比起|与其|而不是|不是|比|"
+    + _w(r"rather than|instead of|than|not")
+    + r")\s*(?:用|发|打|通过|by|via)?\s*$"
+)
+_NOT_BEFORE = re.compile(r"(?:不是|(?<![a-z])not)\s*(?:用|发|打|通过|by|via)?\s*$")
+_ALT_AFTER = re.compile(r"^\s*(?:不如|没有|还不如)")
+_DETERMINER_BEFORE = re.compile(_w(r"the|this|that|your|their|his|her|its") + r"\s+$")
+# A call denied by its verb alone ("别再给我打了"); 打扰, 打开, 打折, ... are not calls.
+_PHONE_VERB_NEG = re.compile(
+    rf"{_NEG_ZH}(?:再)?(?:给我|往我这)?打(?!扰|开|折|包|印|算|车|听|款|卡|字|分|架|游|球|针|工|理|扫|招)"
+)
+
+# The person a part is about.
+_REL_ZH = (
+    r"妈妈|老妈|母亲|妈|爸爸|老爸|父亲|爸|老公|老婆|丈夫|妻子|太太|爱人|对象|女朋友|男朋友|女友|男友"
+    r"|朋友|同事|领导|老板|上司|孩子|儿子|女儿|哥哥|哥|姐姐|姐|弟弟|弟|妹妹|妹|家人|家里人|父母|爸妈"
+    r"|爷爷|奶奶|外公|外婆|姥姥|姥爷|室友|舍友|邻居|助理|秘书|客户|先生|媳妇|闺蜜|兄弟|亲戚|舅舅|阿姨"
+    r"|叔叔|姑姑"
+)
+_REL_ZH_BARE = (
+    r"妈妈|爸爸|老公|老婆|丈夫|妻子|太太|儿子|女儿|孩子|父母|爸妈|爷爷|奶奶|外公|外婆|男朋友|女朋友"
+    r"|朋友|同事|老板|领导|室友|邻居|家人|家里人|别人|他人|其他人|其它人"
+)
+_REL_EN = (
+    r"wife|husband|mom|mum|mother|dad|father|parents?|sons?|daughters?|kids?|children|child"
+    r"|friends?|colleagues?|co-?workers?|boss|partner|girlfriend|boyfriend|brothers?|sisters?"
+    r"|family|grandma|grandmother|grandpa|grandfather|assistant|roommate|flatmate|neighbou?rs?"
+    r"|spouse|fianc[eé]e?|manager|secretary|aunt|uncle|cousins?|in-laws|mother-in-law"
+    r"|father-in-law"
+)
+_THIRD_ZH = rf"我(?:的)?(?:{_REL_ZH})|(?:{_REL_ZH_BARE})|(?<![其吉])他们?(?!人)|她们?"
+_THIRD_EN = (
+    rf"(?<![a-z])(?:my|our)\s+(?:{_REL_EN})(?![a-z])|(?<![a-z])(?:mom|mum|dad)(?![a-z])"
+    r"|(?<![a-z'])(?:he|she|they|him|her|them|his|their|someone else|somebody else"
+    r"|other people|others)(?![a-z'])"
+)
+_INCL = (
+    rf"我们|咱们|我俩|全家|我(?:和|跟|与|同)|(?:和|跟|与|同)我(?!的?(?:{_REL_ZH})|说|讲|联系|沟通|交流)"
+    rf"|(?<![a-z])(?:we|us|both of us|(?:and|&) (?:i|me)|(?:i|me) and)(?![a-z'])"
+    rf"|(?<![a-z])our(?!\s+(?:{_REL_EN})(?![a-z]))(?![a-z])"
+)
+_FIRST = r"我|(?<![a-z])(?:i'm|i'd|i'll|i've|im|i|me|my|mine|myself)(?![a-z])"
+_PERSON_RE = re.compile(f"(?P<incl>{_INCL})|(?P<third>{_THIRD_ZH}|{_THIRD_EN})|(?P<first>{_FIRST})")
+_TARGET_BEFORE = re.compile(
+    r"(?:给|打给|发给|发到|通知|联系|告诉|提醒|回复|找|打|转告|帮|替|叫|寄给|发送给|推送给)\s*$|"
+    + _w(
+        r"call|text|email|e-mail|mail|notify|contact|tell|message|ping|ring|phone|reach|send"
+        r"|inform|remind|update|to|for|cc|copy|alert"
+    )
+    + r"\s+$"
+)
+_OPINION_AFTER = re.compile(
+    r"^\s*(?:觉得|认为|猜|听说|估计|相信|"
+    + _w(r"think|believe|guess|heard|know|feel|suppose")
+    + ")"
+)
+_TOPIC = re.compile(
+    rf"^(?:至于|关于)?\s*(?:{_THIRD_ZH})\s*(?:的话|呢|那边|这边|那里)?$"
+    rf"|^(?:as for|regarding|for)\s+(?:{_THIRD_EN})$"
+)
+_CONTINUES = re.compile(r"^(?:也|还|都|又|同样)|" + _w(r"also|too|as well"))
+
+# Languages
+_LANG_BLOCK = _rx(
+    r"翻译|译成|译为|学|课|老师|字幕|版本|说明书|水平|考试",
+    _w(
+        r"translat\w*|learn\w*|stud(?:y|ying)|course|class|lessons?|teacher|tutor|subtitles?"
+        r"|version|manual|food|cuisine"
+    ),
+)
+_LANG_NOUN_AFTER = re.compile(
+    r"^\s*(?:版|名|字|歌|书|电影|菜|字幕|说明|翻译|老师|课|水平|成绩|考试|单词|系统|界面|网站|页面|客服)|"
+    r"^\s*"
+    + _w(
+        r"food|cuisine|version|name|movies?|films?|books?|class|course|lessons?|teacher|fries"
+        r"|toast|wine|people|person|restaurants?|songs?|music|subtitles?|keyboard|manual|edition"
+        r"|market|site|website|page|products?|description|speakers?|support|team|girl|guy|man"
+        r"|woman|friends?|breakfast|dish|dishes|style|bread|cheese|beer|speaking"
+    )
+)
+_LANG_POS_BEFORE = re.compile(
+    r"(?:用|以|使用|改用|换成|改成|切换到|切换成|换到|切到|都用|只用|偏好|习惯|更喜欢|希望|想要|倾向于?"
+    r"|要)\s*(?:用|以|说|讲)?\s*$|(?:只会?|请|都|跟我|和我|对我|同我)\s*(?:说|讲)\s*$|"
+    + _w(r"in|use|using|only speak|prefer|preferably|to|into|switch to|change to")
+    + r"\s+(?:the\s+)?$"
+)
+_LANG_POS_AFTER = re.compile(
+    r"^\s*(?:来|进行)?\s*(?:回复|回答|答复|沟通|交流|聊天?|对话|回|答|联系|写|和我|跟我|给我|同我|对我"
+    r"|就行|就好|就可以|即可|吧|可以吗|好吗|谢谢)|^\s*"
+    + _w(
+        r"please|only|from now on|going forward|is (?:fine|better|preferred|best|ok|okay)|works"
+        r"|if possible|thanks|thank you"
+    )
+)
+_LANG_NEG_BEFORE = re.compile(
+    rf"(?P<neg>{_NEG_ZH})(?:再|给我|用|以|说|讲|回复|回答|和我|跟我|跟我说|对我说|我|了|的|\s)*$"
+)
+_LANG_NEG_AFTER = re.compile(r"^\s*(?:就|也|都|的话)*\s*(?:不要|别|不用|不行|不好|不方便)")
+_LANG_CANT = re.compile(
+    r"(?:看不懂|听不懂|不懂|不会说|不会讲|不太懂)\s*$|"
+    + _w(
+        r"don't understand|do not understand|can't read|cannot read|don't speak|do not speak"
+        r"|can't speak|cannot speak|don't read|do not read"
+    )
+    + r"\s+$"
+)
+_LANG_GLUE_EN_LIST = (
+    "reply respond answer write speak talk to me in use using communicate with please again"
+    " anymore the send texts emails messages any more do i want replies answers responses"
+    " contact"
+)
+_LANG_GLUE_EN = frozenset(_LANG_GLUE_EN_LIST.split())
+_LANG_COMM_EN = re.compile(
+    _w(
+        r"reply|replies|respond|responses?|answers?|write|speak|talk|communicate|chat|text|email"
+        r"|contact|message|messages|use|switch|change|prefer|preferred|please|language"
+        r"|converse|correspond|from now on|going forward|always"
+    )
+)
+_LANG_STRONG = _rx(
+    r"以后|今后|请|麻烦|希望|偏好|只|回复|回答|答复|沟通|交流|语言",
+    _w(
+        r"please|prefer|preferred|only|reply|replies|respond|answer|communicate|always"
+        r"|from now on|going forward|language|switch to|change to"
+    ),
+)
+_LANG_ALONE = re.compile(r"^\s*(?:in\s+)?(?:the\s+)?\s*(?:please|only|thanks)?\s*$")
+_LANGUAGE_WORD = _rx(r"语言", _w(r"language"))
+
+# Time zones
+_TZ_CUE = _rx(
+    r"时区|时间为准|(?:按照?|以|用|采用|使用|改用|换成|改成|切换[到成]|都按|是)\s*\S{1,8}?(?:标准)?时间"
+    r"|(?:我们?|咱们)(?:这边|这里)?(?:在|是|用的?是?)\s*[东西](?:[一二三四五六七八九十]{1,2}|\d{1,2})区",
+    _w(r"time\s*zone|timezone|tz"),
+    r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:on|in|using)\s+(?:the\s+)?"
+    r"(?:[a-z./+\-0-9]+\s+){1,3}?(?:(?:standard|daylight)\s+)?time(?![a-z])",
+    r"(?<![a-z])(?:use|using|per|according to|schedule[a-z]*\s.{0,30}in|in)\s+(?:the\s+)?"
+    r"(?:[a-z./+\-0-9]+\s+){1,3}?time(?![a-z])",
+    r"(?<![a-z])(?:i'm|im|i am)\s+(?:on|in|at)?\s*(?:utc|gmt)\s*[+\-−]\s*\d",
+)
+_TZ_AFTER_CUE = re.compile(
+    r"(?:时区|time\s*zone|timezone)\s*(?:是|为|改成|改为|设为|设置为|设成|换成|:|is|to|=|should be"
+    r"|set to)?\s*(?P<zone>.+?)\s*(?:吧|了|哦|啊|呀|please|thanks|thank you)?$"
+)
+
+# Hours
+_QUIET_MARK = _rx(
+    r"免打扰|勿扰|别打扰|不要打扰|不打扰|别吵|不要吵|打扰",
+    _w(
+        r"do not disturb|don't disturb|dont disturb|dnd|quiet hours?|quiet time|silent hours?"
+        r"|no disturb"
+    ),
+)
+_UNAVAILABLE = _rx(
+    r"不方便|没空|没时间|在睡觉|睡觉|在休息|不在",
+    _w(r"busy|unavailable|not available|asleep|sleeping|not free"),
+)
+_NO_CONTACT_EN = re.compile(
+    _w(r"no (?:phone )?(?:calls?|texts?|messages?|e-?mails?|notifications?|contact|pings?)")
+)
+_CONTACT_VERB = _rx(
+    r"联系|打给|打我|找我|通知|打电话|电话|短信|邮件|微信|推送|发消息|发信息|回电|接电话|有空|方便|在线"
+    r"|打扰|接听",
+    _w(
+        r"call|calls|calling|contact|reach|text|texts|email|emails|ring|phone|message|messages"
+        r"|notify|notifications?|ping|available|free|get in touch|best time|disturb|bother"
+    ),
+)
+_CONTACT_NEG = re.compile(
+    rf"{_NEG_ZH}{_GLUE_ZH}(?:打|发|联系|找|通知|推送|接|打扰|吵|call|text|e-?mail|message|contact"
+    r"|ring|phone|ping|notify|send|bother|disturb)|"
+    + _w(_NEG_EN)
+    + r"(?:\s+\w+){0,3}?\s+(?:call|calls|calling|text|texts|texting|e-?mails?|e-?mailing|message"
+    r"|messages|messaging|contact|ring|phone|ping|notify|send|bother|disturb)"
+)
+_HOURS_STRONG = _rx(
+    r"只|请|希望|最好|以后|一律|别|不要|勿|免打扰",
+    _w(r"only|please|prefer|best|always|never|don't|do not|no"),
+)
+
+
+# Text shape
+_TRAILING = re.compile(r"[\s。！？!?；;，,.、~～…:：]+$")
+_LEADING = re.compile(r"^[\s，,、:：;；-]+")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")

@@ -1,0 +1,79 @@
+"""`memctl bench`: latency figures printed beside the baseline measured in the same run.
+
+- write: WriteMemory through the client, beside `Floor` (a workflow with no activity) on the same
+  server and worker, both with and without eager workflow start;
+- recall: governed recall (principal, namespace filter, key lookup, hybrid search, canonical
+  re-check, rerank) at several sizes, beside an exact numpy scan of the same vectors.
+
+The machine is shared and noisy: figures are medians and p95 over many runs, series are
+interleaved, and targets are compared in ratios to the floor measured alongside.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memory.settings import Settings
+from shell.bench.deletion import bench_delete
+from shell.bench.projection import bench_projection
+from shell.bench.recall import bench_recall
+from shell.bench.report import console, print_report
+from shell.bench.writes import bench_background, bench_write
+from shell.eval.duplicates import DEFAULT_CORPORA
+from shell.eval.duplicates import measure as measure_duplicates
+
+
+async def run_bench(
+    settings: Settings,
+    what: str,
+    *,
+    writes: int,
+    sizes: list[int],
+    queries: int,
+    out: Path,
+    delete_sizes: tuple[int, ...] = (10, 100, 1000),
+    projection_sizes: tuple[int, ...] = (10_000, 100_000),
+    corpora: Sequence[Path] = (),
+) -> dict[str, Any]:
+    report: dict[str, Any] = {"started_at": datetime.now(UTC).isoformat(), "machine": _machine()}
+    if what in ("write", "all"):
+        console.print(f"· write: {writes} measured writes per series (after 20 warm-up)")
+        report["write"] = await bench_write(writes)
+    if what in ("background", "all"):
+        console.print(f"· background: {writes * 10} writes in batches, beside one workflow each")
+        report["background"] = await bench_background(writes * 10)
+    if what in ("recall", "all"):
+        report["recall"] = bench_recall(sizes, queries)
+    if what in ("projection", "all"):
+        console.print(f"· projection: relay and compare at {', '.join(map(str, projection_sizes))}")
+        report["projection"] = bench_projection(projection_sizes)
+    if what in ("delete", "all"):
+        console.print(f"· delete: subjects of {', '.join(map(str, delete_sizes))} memories")
+        report["delete"] = await bench_delete(delete_sizes)
+    if what in ("duplicates", "all"):
+        console.print("· duplicates: corpus pairs and a 600-event load through the write pipeline")
+        report["duplicates"] = measure_duplicates(list(corpora or DEFAULT_CORPORA))
+    print_report(report)
+    _write_report(out, report)
+    console.print(f"report written to {out}")
+    return report
+
+
+def _machine() -> dict[str, Any]:
+    import os
+    import platform
+
+    return {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "system": platform.platform(),
+    }
+
+
+def _write_report(out: Path, report: dict[str, Any]) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2))

@@ -1,0 +1,161 @@
+"""delete: request to passed receipt for subjects of growing size, beside the floor."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.testing import WorkflowEnvironment
+
+from memory.settings import Settings
+from memory.stores import open_stores
+from shell.bench.data import (
+    _stats,
+    synthetic_text,
+)
+from shell.bench.writes import floor_worker
+from shell.client import MemoryClient
+from shell.devserver import temporal_binary
+from shell.temporal import SEARCH_ATTRIBUTES
+
+
+@asynccontextmanager
+async def _service(name: str) -> AsyncIterator[tuple[MemoryClient, WorkflowEnvironment]]:
+    """A dev server, fresh stores and the service's worker, as in production."""
+    from shell.worker import build_worker
+
+    data = Path(tempfile.mkdtemp(prefix=f"memory-bench-{name}-"))
+    settings = Settings(data_dir=data, task_queue=f"bench-{name}", allow_clock_override=True)
+    env = await WorkflowEnvironment.start_local(
+        dev_server_existing_path=str(temporal_binary()),
+        data_converter=pydantic_data_converter,
+        search_attributes=SEARCH_ATTRIBUTES,
+    )
+    stores = open_stores(settings)
+    try:
+        async with build_worker(env.client, settings, stores):
+            yield MemoryClient(env.client, settings, stores), env
+    finally:
+        stores.close()
+        await env.shutdown()
+
+
+async def _subject_with_history(client: MemoryClient, user: str, n: int) -> str:
+    """A user with `n` memories across kinds: episodes from their messages (threads of 100,
+    each summarised), profile facts and semantic notes citing the same messages."""
+    from shell.importer import ImportMessage, as_episodes, as_history
+
+    rng = random.Random(n)
+    namespace = f"tenant/bench/user/{user}"
+    at = datetime(2026, 7, 1, tzinfo=UTC)
+    messages = [
+        ImportMessage(
+            thread=f"{user}-t{i // 100}",
+            position=i % 100 + 1,
+            speaker="user" if i % 2 == 0 else "assistant",
+            time=at + timedelta(minutes=i),
+            text=synthetic_text(rng, i),
+            namespace=namespace,
+        )
+        for i in range(2 * n)  # the assistant's half says nothing to remember
+    ]
+    client.stores.canonical.messages.import_many(as_history(messages))
+    requests = as_episodes(messages, client.write_request, keep_days=None, now=at)
+    episodes = n - n // 5
+    requests = requests[:episodes]
+    for i in range(n - episodes):  # a fifth: profile facts and semantic notes
+        source = requests[i].candidate
+        assert source is not None
+        requests.append(
+            client.write_request(
+                f"user:bench/{user}",
+                namespace,
+                {
+                    "kind": "profile" if i % 2 else "semantic",
+                    "key": f"bench.fact_{i}" if i % 2 else None,
+                    "structured_value": {"value": i} if i % 2 else None,
+                    "content": f"{source.content}（事实 {i}）",
+                    "source_type": "user_assertion",
+                    "source_refs": source.source_refs,
+                },
+                idempotency_key=f"fact:{user}:{i}",
+            )
+        )
+    for i in range(0, len(requests), 500):
+        await client.write_batch(requests[i : i + 500])
+    threads = sorted({m.thread for m in messages})
+    for thread in threads:
+        await client.summarize("agent:bench/summarizer", thread, at=at + timedelta(days=1))
+    return f"user:{user}"
+
+
+async def bench_delete(sizes: Sequence[int], repeats: int = 3) -> dict[str, Any]:
+    """Request → passed receipt for a subject with N memories (and their messages and
+    summaries), beside the no-activity floor workflow measured on the same server."""
+    from workflows.floor import Floor
+
+    results: dict[str, Any] = {}
+    async with _service("delete") as (client, env):
+        client.register_principal(
+            {
+                "type": "agent",
+                "tenant": "bench",
+                "id": "summarizer",
+                "read": ["tenant/bench/**"],
+                "write": ["tenant/bench/**"],
+            }
+        )
+        floor: list[float] = []
+        async with floor_worker(env.client, Floor):
+            for i in range(25):
+                request = client.write_request(
+                    "user:bench/floor", "tenant/bench/user/floor", text="好的"
+                )
+                t0 = time.perf_counter()
+                await env.client.execute_workflow(
+                    Floor.run, request, id=f"floor/{uuid.uuid4().hex}", task_queue="bench-floor"
+                )
+                if i >= 5:
+                    floor.append((time.perf_counter() - t0) * 1000.0)
+        results["floor"] = _stats(floor)
+        for n in sizes:
+            runs: list[float] = []
+            receipt = None
+            for rep in range(repeats):
+                user = f"d{n}r{rep}"
+                subject = await _subject_with_history(client, user, n)
+                t0 = time.perf_counter()
+                receipt = await client.forget(
+                    f"user:bench/{user}",
+                    {"subject_ref": subject},
+                    at=datetime(2026, 7, 10, tzinfo=UTC),
+                )
+                runs.append((time.perf_counter() - t0) * 1000.0)
+                if receipt.verification_status != "passed":
+                    raise RuntimeError(f"deletion of {n} did not pass: {receipt.probes}")
+            assert receipt is not None
+            results[str(n)] = {
+                "runs_ms": [round(r, 1) for r in runs],
+                "median_ms": round(statistics.median(runs), 1),
+                "ratio_to_floor_p50": round(
+                    statistics.median(runs) / results["floor"]["p50_ms"], 1
+                ),
+                "records": receipt.canonical_records,
+                "versions": receipt.versions_erased,
+                "messages": receipt.messages_erased,
+                "summaries": receipt.derived_records_invalidated,
+                "probes": len(receipt.probes),
+            }
+    return results
+
+
+# ------------------------------------------------------------------------------ recall

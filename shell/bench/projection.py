@@ -1,0 +1,114 @@
+"""projection: relay throughput beside a bare index write; compare and repair."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memory.settings import Settings
+from memory.stores import open_stores
+from memory.stores.projection import EmbeddedProjection
+from memory.sync.relay import relay
+from memory.sync.repair import begin, run_pages
+from shell.bench.data import (
+    synthetic_records,
+)
+from shell.bench.report import console
+
+
+def bench_projection(sizes: Sequence[int]) -> dict[str, Any]:
+    """Per size, on the embedded stack (the domain functions the sweep activities call):
+
+    - relay: N committed memories whose outbox events are unprocessed, applied by the relay
+      (read heads, embed, index, mark) — beside the bare index write of the same records into
+      a second, empty projection (embed + upsert, nothing read or marked);
+    - compare: a full repair of a store in which nothing differs — beside reading both sides
+      (canonical head digests and index rows, paged the same way) without comparing;
+    - repair: the same full repair after the index lost 1% of its rows.
+    """
+    results: dict[str, Any] = {}
+    at = datetime(2026, 7, 2, tzinfo=UTC)
+    for size in sizes:
+        data = Path(tempfile.mkdtemp(prefix=f"memory-bench-projection-{size}-"))
+        stores = open_stores(Settings(data_dir=data))
+        bare = EmbeddedProjection(data / "bare-index.db", stores.embedder)
+        try:
+            rng = random.Random(size)
+            records = [
+                r
+                for ns in range(10)
+                for r in synthetic_records("bench", f"tenant/bench/user/u{ns}", size // 10, rng)
+            ]
+            for i in range(0, len(records), 5000):
+                stores.canonical.commits.load(records[i : i + 5000], at)
+            t = time.perf_counter()
+            for i in range(0, len(records), 1000):
+                bare.upsert(records[i : i + 1000])
+            bare_s = time.perf_counter() - t
+            t = time.perf_counter()
+            relayed = relay(stores, batch_size=1000)
+            relay_s = time.perf_counter() - t
+            if relayed.applied != len(records):
+                raise RuntimeError(f"the relay applied {relayed.applied} of {len(records)}")
+
+            t = time.perf_counter()
+            _, totals = run_pages(
+                stores, "bench/compare", begin(stores, full=True), at, page_size=2000
+            )
+            compare_s = time.perf_counter() - t
+            if totals.compared != len(records) or totals.mismatches:
+                raise RuntimeError(f"the compare of an equal index found {totals}")
+            t = time.perf_counter()
+            after: str | None = None
+            while True:
+                heads = stores.canonical.records.digests(after, 2000)
+                stores.projection.rows_in_order(
+                    after, heads[-1].memory_id if len(heads) == 2000 else None, 20_000
+                )
+                if len(heads) < 2000:
+                    break
+                after = heads[-1].memory_id
+            read_s = time.perf_counter() - t
+
+            lost = [r.memory_id for r in records[::100]]
+            stores.projection.remove(lost)
+            t = time.perf_counter()
+            _, totals = run_pages(
+                stores, "bench/repair", begin(stores, full=True), at, page_size=2000
+            )
+            repair_s = time.perf_counter() - t
+            if totals.mismatches != {"missing": len(lost)}:
+                raise RuntimeError(f"the repair of {len(lost)} lost rows found {totals}")
+            results[str(size)] = {
+                "relay": {
+                    "events": relayed.events,
+                    "seconds": round(relay_s, 2),
+                    "events_per_second": round(relayed.events / relay_s),
+                    "bare_index_seconds": round(bare_s, 2),
+                    "bare_per_second": round(len(records) / bare_s),
+                    "ratio": round(relay_s / bare_s, 2),
+                },
+                "compare": {
+                    "records": totals.compared,
+                    "seconds": round(compare_s, 2),
+                    "read_only_seconds": round(read_s, 2),
+                    "ratio": round(compare_s / read_s, 2),
+                },
+                "repair": {"missing": len(lost), "seconds": round(repair_s, 2)},
+            }
+            console.print(
+                f"· projection at {size}: relay {results[str(size)]['relay']['events_per_second']}"
+                f" events/s, full compare {round(compare_s, 2)} s"
+            )
+        finally:
+            bare.close()
+            stores.close()
+    return results
+
+
+# ------------------------------------------------------------------------------ report

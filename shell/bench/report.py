@@ -1,0 +1,190 @@
+"""Printing the figures as tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+console = Console(highlight=False)
+
+
+def _print_duplicates(r: dict[str, Any]) -> None:
+    table = Table(
+        title="duplicate decisions — the write pipeline beside the former rule (cosine ≥ 0.92)"
+    )
+    for col in ("corpus", "kind", "class", "pairs", "DUPLICATE now", "DUPLICATE before"):
+        table.add_column(col, justify="right")
+    for c in r["classes"]:
+        table.add_row(
+            c["corpus"],
+            "true" if c["duplicate"] else "false",
+            c["class"],
+            str(c["pairs"]),
+            str(c["product"]),
+            str(c["baseline"]),
+        )
+    console.print(table)
+    summary = Table(title="duplicates — summary (targets: 0 false, ≥ 95 % of true caught)")
+    for col in (
+        "corpus",
+        "rule",
+        "false dups",
+        "true caught",
+        "rate",
+        "rate, same words",
+    ):
+        summary.add_column(col, justify="right")
+    for corpus, rules in r["summary"].items():
+        for who, x in rules.items():
+            summary.add_row(
+                corpus,
+                "now" if who == "product" else "before",
+                f"{x['false_duplicates']}/{x['false_pairs']}",
+                f"{x['true_caught']}/{x['true_pairs']}",
+                str(x["true_rate"]),
+                str(x["true_rate_same_words"]),
+            )
+    console.print(summary)
+    if r["refused_first"]:
+        console.print(
+            f"{len(r['refused_first'])} pairs left out: their first statement was refused by "
+            "policy (" + ", ".join(sorted({x["first"] for x in r["refused_first"]})) + ")"
+        )
+    load = r["event_load"]
+    console.print(
+        f"600-event load: {load['memories']} memories kept; DUPLICATE now "
+        f"{load['product_duplicates']}, before {load['baseline_duplicates']} "
+        f"(write p50 {r['write_ms_p50']} ms, pipeline + commit + projection, no Temporal)"
+    )
+
+
+def _print_write(section: dict[str, Any]) -> None:
+    table = Table(title="write latency (ms) — WriteMemory beside the no-activity floor")
+    for col in ("start", "floor p50", "floor p95", "write p50", "write p95", "×p50", "×p95"):
+        table.add_column(col, justify="right")
+    for name, r in section.items():
+        table.add_row(
+            name,
+            str(r["floor"]["p50_ms"]),
+            str(r["floor"]["p95_ms"]),
+            str(r["write"]["p50_ms"]),
+            str(r["write"]["p95_ms"]),
+            str(r["ratio_p50"]),
+            str(r["ratio_p95"]),
+        )
+    console.print(table)
+
+
+def _print_background(section: dict[str, Any]) -> None:
+    table = Table(title="background throughput — committed writes per second")
+    for col in ("mode", "writes", "committed", "seconds", "writes/s"):
+        table.add_column(col, justify="right")
+    for mode, r in section.items():
+        table.add_row(
+            mode, str(r["writes"]), str(r["committed"]), str(r["seconds"]), str(r["per_second"])
+        )
+    console.print(table)
+
+
+def _print_delete(section: dict[str, Any]) -> None:
+    floor = section["floor"]
+    table = Table(
+        title=f"deletion — request to passed receipt (ms); floor workflow p50 {floor['p50_ms']}"
+    )
+    for col in ("memories", "median", "runs", "×floor", "versions", "messages", "summaries"):
+        table.add_column(col, justify="right")
+    for size, r in section.items():
+        if size == "floor":
+            continue
+        table.add_row(
+            size,
+            str(r["median_ms"]),
+            " ".join(str(x) for x in r["runs_ms"]),
+            str(r["ratio_to_floor_p50"]),
+            str(r["versions"]),
+            str(r["messages"]),
+            str(r["summaries"]),
+        )
+    console.print(table)
+
+
+def _print_projection(section: dict[str, Any]) -> None:
+    table = Table(title="projection sweeps — outbox relay and full compare (embedded stack)")
+    for col in (
+        "memories",
+        "relay events/s",
+        "bare index/s",
+        "×bare",
+        "compare s",
+        "read-only s",
+        "×read",
+        "repair 1% s",
+    ):
+        table.add_column(col, justify="right")
+    for size, r in section.items():
+        table.add_row(
+            size,
+            str(r["relay"]["events_per_second"]),
+            str(r["relay"]["bare_per_second"]),
+            str(r["relay"]["ratio"]),
+            str(r["compare"]["seconds"]),
+            str(r["compare"]["read_only_seconds"]),
+            str(r["compare"]["ratio"]),
+            str(r["repair"]["seconds"]),
+        )
+    console.print(table)
+
+
+def _print_recall(section: dict[str, Any]) -> None:
+    table = Table(title="recall latency (ms) — governed recall beside an exact numpy scan")
+    for col in (
+        "memories",
+        "other tenants",
+        "recall p50",
+        "recall p95",
+        "scan p50",
+        "scan p95",
+        "×p50",
+        "×p95",
+        "context p95",
+    ):
+        table.add_column(col, justify="right")
+    for size, r in section.items():
+        for series in ("alone", "isolated"):
+            x = r[series]
+            others = (
+                "0"
+                if series == "alone"
+                else (f"{r['other_tenants']['tenants']}×{r['other_tenants']['rows_each']}")
+            )
+            context = r.get("context_build", {}).get("p95_ms", "") if series == "alone" else ""
+            table.add_row(
+                size,
+                others,
+                str(x["recall"]["p50_ms"]),
+                str(x["recall"]["p95_ms"]),
+                str(x["numpy_scan"]["p50_ms"]),
+                str(x["numpy_scan"]["p95_ms"]),
+                str(x["ratio_p50"]),
+                str(x["ratio_p95"]),
+                str(context),
+            )
+    console.print(table)
+
+
+_PRINTERS = {
+    "duplicates": _print_duplicates,
+    "write": _print_write,
+    "background": _print_background,
+    "delete": _print_delete,
+    "projection": _print_projection,
+    "recall": _print_recall,
+}
+
+
+def print_report(report: dict[str, Any]) -> None:
+    for section, printer in _PRINTERS.items():
+        if section in report:
+            printer(report[section])
