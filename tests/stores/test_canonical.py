@@ -6,13 +6,20 @@ import threading
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from memory.errors import NotFound, VersionConflict
 from memory.models import AuditEvent, DeletionReceipt, DeletionScope, Principal
 from memory.plans import CommitPlan, RecordChange, SlotCheck
 from memory.stores import Stores
-from memory.stores.schema import audit_events, memory_outbox, memory_versions
+from memory.stores.schema import (
+    audit_events,
+    deletion_probes,
+    key_slots,
+    memory_outbox,
+    memory_versions,
+)
 from tests.factories import NS, T0, record
 
 
@@ -205,3 +212,19 @@ def test_principals_and_receipts_round_trip(stores: Stores) -> None:
     assert stores.canonical.receipts.get("del_x").verification_status == "passed"
     with pytest.raises(NotFound):
         stores.canonical.receipts.get("del_missing")
+
+
+def test_only_a_lost_race_is_a_version_conflict(stores: Stores) -> None:
+    """A unique violation on a slot is another writer having got there first (decide again); the
+    same violation where no race can cause it is a bug, and surfaces as one."""
+    db = stores.canonical.db
+    slot = {"namespace": NS, "slot": "key:x", "version": 1, "updated_at": T0}
+    with db.write() as conn:
+        conn.execute(insert(key_slots), slot)
+    with pytest.raises(VersionConflict), db.write() as conn:
+        conn.execute(insert(key_slots), slot)
+    probe = {"deletion_id": "d", "memory_id": "m", "namespace": NS, "key": None, "content": "x"}
+    with db.write() as conn:
+        conn.execute(insert(deletion_probes), probe)
+    with pytest.raises(IntegrityError), db.write() as conn:
+        conn.execute(insert(deletion_probes), probe)
