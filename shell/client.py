@@ -214,34 +214,62 @@ class MemoryClient:
             )
         )
 
-    async def run_write(self, request: WriteRequest) -> WriteResult:
-        handle = await self.start_write(request)
+    async def _start(
+        self,
+        workflow: str,
+        request: Any,
+        *,
+        workflow_id: str,
+        result_type: type[S],
+        tenant: str,
+        operation: str,
+        runs_for: timedelta,
+        reuse: WorkflowIDReusePolicy,
+        eager: bool = True,
+    ) -> WorkflowHandle[Any, S]:
+        """Start a workflow under its domain id; a request for an id that is running attaches
+        to that run (and, with REJECT_DUPLICATE, to a run that ended)."""
+        try:
+            return await self.temporal.start_workflow(
+                workflow,
+                request,
+                id=workflow_id,
+                task_queue=self.settings.task_queue,
+                result_type=result_type,
+                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+                id_reuse_policy=reuse,
+                execution_timeout=runs_for,
+                search_attributes=self._attributes(tenant, operation),
+                request_eager_start=self.eager and eager,
+            )
+        except WorkflowAlreadyStartedError:
+            # The same request already ran to the end: attach to that run's result.
+            return self.temporal.get_workflow_handle(workflow_id, result_type=result_type)
+        except RPCError as exc:
+            raise client_error(exc) from None
+
+    @staticmethod
+    async def _result(handle: WorkflowHandle[Any, S]) -> S:
         try:
             return await handle.result()
         except (WorkflowFailureError, RPCError) as exc:
             raise client_error(exc) from None
 
+    async def run_write(self, request: WriteRequest) -> WriteResult:
+        return await self._result(await self.start_write(request))
+
     async def start_write(self, request: WriteRequest) -> WorkflowHandle[Any, WriteResult]:
         """Start WriteMemory and return at once (background mode); same id, same run."""
-        workflow_id = write_workflow_id(request.tenant, request.idempotency_key)
-        try:
-            return await self.temporal.start_workflow(
-                "WriteMemory",
-                request,
-                id=workflow_id,
-                task_queue=self.settings.task_queue,
-                result_type=WriteResult,
-                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
-                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-                execution_timeout=WRITE_EXECUTION_TIMEOUT,
-                search_attributes=self._attributes(request.tenant, "write"),
-                request_eager_start=self.eager,
-            )
-        except WorkflowAlreadyStartedError:
-            # The same request already ran to the end: attach to that run's result.
-            return self.temporal.get_workflow_handle(workflow_id, result_type=WriteResult)
-        except RPCError as exc:
-            raise client_error(exc) from None
+        return await self._start(
+            "WriteMemory",
+            request,
+            workflow_id=write_workflow_id(request.tenant, request.idempotency_key),
+            result_type=WriteResult,
+            tenant=request.tenant,
+            operation="write",
+            runs_for=WRITE_EXECUTION_TIMEOUT,
+            reuse=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+        )
 
     # ------------------------------------------------------------------------ background
 
@@ -258,32 +286,21 @@ class MemoryClient:
             raise InvalidInput(f"a batch holds 1 to {MAX_BATCH} writes", field="requests")
         tenant = tenants.pop()
         digest = hashlib.sha256("\n".join(sorted(r.idempotency_key for r in requests)).encode())
-        try:
-            return await self.temporal.start_workflow(
-                "WriteBatch",
-                BatchRequest(requests=list(requests)),
-                id=f"batch/{tenant}/{digest.hexdigest()[:32]}",
-                task_queue=self.settings.task_queue,
-                result_type=BatchResult,
-                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
-                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-                execution_timeout=WRITE_EXECUTION_TIMEOUT,
-                search_attributes=self._attributes(tenant, "write_batch"),
-            )
-        except WorkflowAlreadyStartedError:
-            return self.temporal.get_workflow_handle(
-                f"batch/{tenant}/{digest.hexdigest()[:32]}", result_type=BatchResult
-            )
-        except RPCError as exc:
-            raise client_error(exc) from None
+        return await self._start(
+            "WriteBatch",
+            BatchRequest(requests=list(requests)),
+            workflow_id=f"batch/{tenant}/{digest.hexdigest()[:32]}",
+            result_type=BatchResult,
+            tenant=tenant,
+            operation="write_batch",
+            runs_for=WRITE_EXECUTION_TIMEOUT,
+            reuse=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+            eager=False,
+        )
 
     async def write_batch(self, requests: Sequence[WriteRequest]) -> BatchResult:
-        handle = await self.start_batch(requests)
-        try:
-            result: BatchResult = await handle.result()
-            return result
-        except (WorkflowFailureError, RPCError) as exc:
-            raise client_error(exc) from None
+        result: BatchResult = await self._result(await self.start_batch(requests))
+        return result
 
     def write_outcome(self, tenant: str, idempotency_key: str) -> list[CandidateOutcome] | None:
         """The decision of a write by its idempotency key (None while it is not decided)."""
@@ -433,23 +450,17 @@ class MemoryClient:
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "summarize") from None
-        workflow_id = f"summarize/{who.tenant}/{hashlib.sha256(thread.encode()).hexdigest()[:24]}"
-        try:
-            handle: WorkflowHandle[Any, SummaryResult] = await self.temporal.start_workflow(
-                "SummarizeThread",
-                request,
-                id=workflow_id,
-                task_queue=self.settings.task_queue,
-                result_type=SummaryResult,
-                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
-                id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
-                execution_timeout=WRITE_EXECUTION_TIMEOUT,
-                search_attributes=self._attributes(who.tenant, "summarize"),
-                request_eager_start=self.eager,
-            )
-            return await handle.result()
-        except (WorkflowFailureError, RPCError) as exc:
-            raise client_error(exc) from None
+        handle = await self._start(
+            "SummarizeThread",
+            request,
+            workflow_id=f"summarize/{who.tenant}/{hashlib.sha256(thread.encode()).hexdigest()[:24]}",
+            result_type=SummaryResult,
+            tenant=who.tenant,
+            operation="summarize",
+            runs_for=WRITE_EXECUTION_TIMEOUT,
+            reuse=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
+        )
+        return await self._result(handle)
 
     # ------------------------------------------------------------------------ deletion
 
@@ -482,24 +493,19 @@ class MemoryClient:
     ) -> DeletionReceipt:
         """Run DeleteSubject to the end and return its durable receipt."""
         request = self.delete_request(principal, scope, at=at)
-        workflow_id = delete_workflow_id(request.tenant, request.scope.fingerprint())
-        try:
-            handle: WorkflowHandle[Any, DeletionReceipt] = await self.temporal.start_workflow(
-                "DeleteSubject",
-                request,
-                id=workflow_id,
-                task_queue=self.settings.task_queue,
-                result_type=DeletionReceipt,
-                # A repeated request for the same scope attaches to the running deletion.
-                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
-                id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
-                execution_timeout=DELETE_EXECUTION_TIMEOUT,
-                search_attributes=self._attributes(request.tenant, "delete"),
-                request_eager_start=self.eager,
-            )
-            return await handle.result()
-        except (WorkflowFailureError, RPCError) as exc:
-            raise client_error(exc) from None
+        # A repeated request for the same scope attaches to the running deletion; once it ended,
+        # a new request deletes again (what was written since).
+        handle = await self._start(
+            "DeleteSubject",
+            request,
+            workflow_id=delete_workflow_id(request.tenant, request.scope.fingerprint()),
+            result_type=DeletionReceipt,
+            tenant=request.tenant,
+            operation="delete",
+            runs_for=DELETE_EXECUTION_TIMEOUT,
+            reuse=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
+        )
+        return await self._result(handle)
 
     async def expire(self, *, at: datetime | None = None) -> ExpireSummary:
         """Run the expiry sweep now (ExpireMemories); `at` is the evaluation clock."""

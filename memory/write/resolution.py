@@ -109,35 +109,14 @@ def _with(record: MemoryRecord, **changes: object) -> MemoryRecord:
 
 
 def resolve_keyed(draft: Draft, state: SlotState, *, group_id: str, approved: bool) -> Resolution:
-    return _on_line(
+    return _Line(
         draft, state.records, group_id=group_id, approved=approved, same=same_value, more=extends
-    )
-
-
-def _on_line(
-    draft: Draft,
-    records: Sequence[MemoryRecord],
-    *,
-    group_id: str,
-    approved: bool,
-    same: Callable[[MemoryRecord, MemoryRecord], bool],
-    more: Callable[[MemoryRecord, MemoryRecord], bool],
-) -> Resolution:
-    """Where a draft lands on a valid-time line of records that state the same thing's value:
-    `same(old, new)` says the same value, `more(new, old)` says it and more."""
-    line = _Line(draft, records, group_id=group_id, approved=approved, same=same, more=more)
-    if draft.negated:
-        return line.withdraw()
-    line.complete_partial()
-    if line.later:
-        return line.as_history()
-    if not line.in_force:
-        return Resolution(relation="NEW", operation="add", record=line.new)
-    return line.against_current()
+    ).resolve()
 
 
 class _Line:
-    """A slot's valid-time line seen from a draft that starts at `start`."""
+    """A slot's valid-time line of records stating one thing's value, seen from a draft that
+    starts at `start`: `same(old, new)` says the same value, `more(new, old)` says it and more."""
 
     def __init__(
         self,
@@ -163,6 +142,17 @@ class _Line:
         self.in_force = [r for r in self.records if _in_force(r, self.start)]
         #: Records that take effect after `start` (the draft was recorded late).
         self.later = [r for r in self.records if r.valid_from and r.valid_from > self.start]
+
+    def resolve(self) -> Resolution:
+        """Where the draft lands on the line."""
+        if self.draft.negated:
+            return self.withdraw()
+        self.complete_partial()
+        if self.later:
+            return self.as_history()
+        if not self.in_force:
+            return Resolution(relation="NEW", operation="add", record=self.new)
+        return self.against_current()
 
     def withdraw(self) -> Resolution:
         """A negation closes the value it denies and stores nothing new."""
@@ -351,14 +341,14 @@ def resolve_unkeyed(
         )
     restated = [stored[mid] for mid, c in sorted(compared.items()) if c.changed_detail]
     if restated:
-        resolution = _on_line(
+        resolution = _Line(
             draft,
             restated,
             group_id=group_id,
             approved=approved,
             same=lambda old, new: False,  # a changed detail is never the same value
             more=lambda new, old: compare(old.content, new.content).adds_only,
-        )
+        ).resolve()
         resolution.evidence = {**evidence, "why": "changed_detail"}
         return resolution
     return Resolution(relation="NEW", operation="add", record=new, evidence=evidence)

@@ -4,49 +4,19 @@ from __future__ import annotations
 
 import random
 import statistics
-import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
-from temporalio.contrib.pydantic import pydantic_data_converter
-from temporalio.testing import WorkflowEnvironment
-
-from memory.settings import Settings
-from memory.stores import open_stores
 from shell.bench.data import (
     _stats,
     synthetic_text,
 )
+from shell.bench.service import service
 from shell.bench.writes import floor_worker
 from shell.client import MemoryClient
-from shell.devserver import temporal_binary
-from shell.temporal import SEARCH_ATTRIBUTES
-
-
-@asynccontextmanager
-async def _service(name: str) -> AsyncIterator[tuple[MemoryClient, WorkflowEnvironment]]:
-    """A dev server, fresh stores and the service's worker, as in production."""
-    from shell.worker import build_worker
-
-    data = Path(tempfile.mkdtemp(prefix=f"memory-bench-{name}-"))
-    settings = Settings(data_dir=data, task_queue=f"bench-{name}", allow_clock_override=True)
-    env = await WorkflowEnvironment.start_local(
-        dev_server_existing_path=str(temporal_binary()),
-        data_converter=pydantic_data_converter,
-        search_attributes=SEARCH_ATTRIBUTES,
-    )
-    stores = open_stores(settings)
-    try:
-        async with build_worker(env.client, settings, stores):
-            yield MemoryClient(env.client, settings, stores), env
-    finally:
-        stores.close()
-        await env.shutdown()
 
 
 async def _subject_with_history(client: MemoryClient, user: str, n: int) -> str:
@@ -104,7 +74,7 @@ async def bench_delete(sizes: Sequence[int], repeats: int = 3) -> dict[str, Any]
     from workflows.floor import Floor
 
     results: dict[str, Any] = {}
-    async with _service("delete") as (client, env):
+    async with service("delete") as (client, env):
         client.register_principal(
             {
                 "type": "agent",

@@ -2,102 +2,79 @@
 
 from __future__ import annotations
 
-import tempfile
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
 from temporalio.client import Client
-from temporalio.contrib.pydantic import pydantic_data_converter
-from temporalio.testing import WorkflowEnvironment
 
 from memory.models import WriteRequest
-from memory.settings import Settings
-from memory.stores import open_stores
 from shell.bench.data import (
     _stats,
 )
-from shell.client import MemoryClient
-from shell.devserver import temporal_binary
-from shell.temporal import SEARCH_ATTRIBUTES, search_attributes
+from shell.bench.service import service
+from shell.temporal import search_attributes
 
 
 async def bench_write(writes: int) -> dict[str, Any]:
-    from shell.worker import build_worker
     from workflows.floor import Floor
 
-    data = Path(tempfile.mkdtemp(prefix="memory-bench-write-"))
-    settings = Settings(data_dir=data, task_queue="bench-write")
-    env = await WorkflowEnvironment.start_local(
-        dev_server_existing_path=str(temporal_binary()),
-        data_converter=pydantic_data_converter,
-        search_attributes=SEARCH_ATTRIBUTES,
-    )
-    stores = open_stores(settings)
     results: dict[str, Any] = {}
-    try:
-        worker = build_worker(env.client, settings, stores)
-        # The floor workflow has its own queue, so the service's worker stays as in production.
-        worker_floor = floor_worker(env.client, Floor)
-        async with worker, worker_floor:
-            client = MemoryClient(env.client, settings, stores)
-            utterances = [
-                "以后物流更新请优先短信通知",
-                "Please email me from now on.",
-                "有事打我电话就行",
-                "好的，谢谢！",
-            ]
-            for eager, mode in ((True, "propose"), (True, "observe"), (False, "propose")):
-                client.eager = eager
-                floor: list[float] = []
-                write: list[float] = []
-                for i in range(writes + 20):
-                    ns = f"tenant/bench/user/{mode}{i % 50}"
-                    channel = ("sms", "email", "phone")[i % 3]
-                    if mode == "observe":
-                        request = client.write_request(
-                            f"user:bench/{mode}{i % 50}", ns, text=utterances[i % 4], thread="t"
-                        )
-                    else:
-                        request = client.write_request(
-                            f"user:bench/{mode}{i % 50}",
-                            ns,
-                            {
-                                "kind": "profile",
-                                "key": "notification.preference",
-                                "structured_value": {"channel": channel},
-                                "content": f"prefers {channel} notifications",
-                            },
-                        )
-                    t0 = time.perf_counter()
-                    await env.client.execute_workflow(
-                        Floor.run,
-                        request,
-                        id=f"floor/{uuid.uuid4().hex}",
-                        task_queue="bench-floor",
-                        request_eager_start=eager,
-                        # started exactly like a write, search attributes included
-                        search_attributes=search_attributes(request.tenant, "write"),
+    # The floor workflow has its own queue, so the service's worker stays as in production.
+    async with service("write") as (client, env), floor_worker(env.client, Floor):
+        utterances = [
+            "以后物流更新请优先短信通知",
+            "Please email me from now on.",
+            "有事打我电话就行",
+            "好的，谢谢！",
+        ]
+        for eager, mode in ((True, "propose"), (True, "observe"), (False, "propose")):
+            client.eager = eager
+            floor: list[float] = []
+            write: list[float] = []
+            for i in range(writes + 20):
+                ns = f"tenant/bench/user/{mode}{i % 50}"
+                channel = ("sms", "email", "phone")[i % 3]
+                if mode == "observe":
+                    request = client.write_request(
+                        f"user:bench/{mode}{i % 50}", ns, text=utterances[i % 4], thread="t"
                     )
-                    t1 = time.perf_counter()
-                    await client.run_write(request)
-                    t2 = time.perf_counter()
-                    f_ms, w_ms = (t1 - t0) * 1000.0, (t2 - t1) * 1000.0
-                    if i >= 20:  # warm-up excluded
-                        floor.append(f_ms)
-                        write.append(w_ms)
-                name = f"{mode}, {'eager' if eager else 'not eager'}"
-                fs, ws = _stats(floor), _stats(write)
-                results[name] = {
-                    "floor": fs,
-                    "write": ws,
-                    "ratio_p50": round(ws["p50_ms"] / fs["p50_ms"], 2),
-                    "ratio_p95": round(ws["p95_ms"] / fs["p95_ms"], 2),
-                }
-    finally:
-        stores.close()
-        await env.shutdown()
+                else:
+                    request = client.write_request(
+                        f"user:bench/{mode}{i % 50}",
+                        ns,
+                        {
+                            "kind": "profile",
+                            "key": "notification.preference",
+                            "structured_value": {"channel": channel},
+                            "content": f"prefers {channel} notifications",
+                        },
+                    )
+                t0 = time.perf_counter()
+                await env.client.execute_workflow(
+                    Floor.run,
+                    request,
+                    id=f"floor/{uuid.uuid4().hex}",
+                    task_queue="bench-floor",
+                    request_eager_start=eager,
+                    # started exactly like a write, search attributes included
+                    search_attributes=search_attributes(request.tenant, "write"),
+                )
+                t1 = time.perf_counter()
+                await client.run_write(request)
+                t2 = time.perf_counter()
+                f_ms, w_ms = (t1 - t0) * 1000.0, (t2 - t1) * 1000.0
+                if i >= 20:  # warm-up excluded
+                    floor.append(f_ms)
+                    write.append(w_ms)
+            name = f"{mode}, {'eager' if eager else 'not eager'}"
+            fs, ws = _stats(floor), _stats(write)
+            results[name] = {
+                "floor": fs,
+                "write": ws,
+                "ratio_p50": round(ws["p50_ms"] / fs["p50_ms"], 2),
+                "ratio_p95": round(ws["p95_ms"] / fs["p95_ms"], 2),
+            }
     return results
 
 
@@ -124,96 +101,80 @@ async def bench_background(
     awaited one by one) beside WriteBatch runs of `batch_size`; then counts what was stored."""
     import asyncio
 
-    from shell.worker import build_worker
+    async with service("bg") as (client, _):
+        stores = client.stores
+        client.eager = False  # background: the submitting process hosts no worker
 
-    data = Path(tempfile.mkdtemp(prefix="memory-bench-bg-"))
-    settings = Settings(data_dir=data, task_queue="bench-bg")
-    env = await WorkflowEnvironment.start_local(
-        dev_server_existing_path=str(temporal_binary()),
-        data_converter=pydantic_data_converter,
-        search_attributes=SEARCH_ATTRIBUTES,
-    )
-    stores = open_stores(settings)
-    results: dict[str, Any] = {}
-    try:
-        async with build_worker(env.client, settings, stores):
-            client = MemoryClient(env.client, settings, stores)
-            client.eager = False  # background: the submitting process hosts no worker
-
-            def requests(series: str, n: int) -> list[WriteRequest]:
-                return [
-                    client.write_request(
-                        f"user:bench/{series}{i}",
-                        f"tenant/bench/user/{series}{i}",
-                        {
-                            "kind": "profile",
-                            "key": "notification.preference",
-                            "structured_value": {"channel": ("sms", "email", "phone")[i % 3]},
-                            "content": f"prefers channel {i % 3}",
-                        },
-                    )
-                    for i in range(n)
-                ]
-
-            single = requests("s", max(writes // 4, 100))
-            gate = asyncio.Semaphore(64)
-
-            async def one(request: WriteRequest) -> Any:
-                async with gate:
-                    handle = await client.start_write(request)
-                    return await handle.result()
-
-            t0 = time.perf_counter()
-            done = await asyncio.gather(*(one(r) for r in single))
-            single_s = time.perf_counter() - t0
-            committed = sum(1 for r in done if r.outcome.decision in ("add", "update"))
-
-            batched = requests("b", writes)
-            chunks = [batched[i : i + batch_size] for i in range(0, len(batched), batch_size)]
-            lanes = asyncio.Semaphore(in_flight)
-
-            async def run_chunk(chunk: list[WriteRequest]) -> Any:
-                async with lanes:
-                    return await client.write_batch(chunk)
-
-            t0 = time.perf_counter()
-            outs = await asyncio.gather(*(run_chunk(c) for c in chunks))
-            batch_s = time.perf_counter() - t0
-            batch_committed = sum(
-                1
-                for out in outs
-                for item in out.items
-                for o in item.outcomes
-                if o.decision in ("add", "update")
-            )
-            stored = sum(
-                1
-                for r in batched
-                if stores.canonical.records.key_records(
-                    [r.namespace], ["notification.preference"], ["active"]
+        def requests(series: str, n: int) -> list[WriteRequest]:
+            return [
+                client.write_request(
+                    f"user:bench/{series}{i}",
+                    f"tenant/bench/user/{series}{i}",
+                    {
+                        "kind": "profile",
+                        "key": "notification.preference",
+                        "structured_value": {"channel": ("sms", "email", "phone")[i % 3]},
+                        "content": f"prefers channel {i % 3}",
+                    },
                 )
+                for i in range(n)
+            ]
+
+        single = requests("s", max(writes // 4, 100))
+        gate = asyncio.Semaphore(64)
+
+        async def one(request: WriteRequest) -> Any:
+            async with gate:
+                handle = await client.start_write(request)
+                return await handle.result()
+
+        t0 = time.perf_counter()
+        done = await asyncio.gather(*(one(r) for r in single))
+        single_s = time.perf_counter() - t0
+        committed = sum(1 for r in done if r.outcome.decision in ("add", "update"))
+
+        batched = requests("b", writes)
+        chunks = [batched[i : i + batch_size] for i in range(0, len(batched), batch_size)]
+        lanes = asyncio.Semaphore(in_flight)
+
+        async def run_chunk(chunk: list[WriteRequest]) -> Any:
+            async with lanes:
+                return await client.write_batch(chunk)
+
+        t0 = time.perf_counter()
+        outs = await asyncio.gather(*(run_chunk(c) for c in chunks))
+        batch_s = time.perf_counter() - t0
+        batch_committed = sum(
+            1
+            for out in outs
+            for item in out.items
+            for o in item.outcomes
+            if o.decision in ("add", "update")
+        )
+        stored = sum(
+            1
+            for r in batched
+            if stores.canonical.records.key_records(
+                [r.namespace], ["notification.preference"], ["active"]
             )
-            results = {
-                "one_workflow_per_write": {
-                    "writes": len(single),
-                    "committed": committed,
-                    "seconds": round(single_s, 2),
-                    "per_second": round(committed / single_s, 1),
-                },
-                "write_batch": {
-                    "writes": len(batched),
-                    "batch_size": batch_size,
-                    "batches_in_flight": in_flight,
-                    "committed": batch_committed,
-                    "stored_and_active": stored,
-                    "seconds": round(batch_s, 2),
-                    "per_second": round(batch_committed / batch_s, 1),
-                },
-            }
-    finally:
-        stores.close()
-        await env.shutdown()
-    return results
+        )
+        return {
+            "one_workflow_per_write": {
+                "writes": len(single),
+                "committed": committed,
+                "seconds": round(single_s, 2),
+                "per_second": round(committed / single_s, 1),
+            },
+            "write_batch": {
+                "writes": len(batched),
+                "batch_size": batch_size,
+                "batches_in_flight": in_flight,
+                "committed": batch_committed,
+                "stored_and_active": stored,
+                "seconds": round(batch_s, 2),
+                "per_second": round(batch_committed / batch_s, 1),
+            },
+        }
 
 
 # ------------------------------------------------------------------------------ delete

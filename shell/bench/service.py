@@ -1,0 +1,38 @@
+"""A fresh service for one benchmark: a dev server, fresh stores and the service's worker."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.testing import WorkflowEnvironment
+
+from memory.settings import Settings
+from memory.stores import open_stores
+from shell.client import MemoryClient
+from shell.devserver import temporal_binary
+from shell.temporal import SEARCH_ATTRIBUTES
+
+
+@asynccontextmanager
+async def service(name: str) -> AsyncIterator[tuple[MemoryClient, WorkflowEnvironment]]:
+    """A dev server, fresh stores and the service's worker, as in production."""
+    from shell.worker import build_worker
+
+    data = Path(tempfile.mkdtemp(prefix=f"memory-bench-{name}-"))
+    settings = Settings(data_dir=data, task_queue=f"bench-{name}", allow_clock_override=True)
+    env = await WorkflowEnvironment.start_local(
+        dev_server_existing_path=str(temporal_binary()),
+        data_converter=pydantic_data_converter,
+        search_attributes=SEARCH_ATTRIBUTES,
+    )
+    stores = open_stores(settings)
+    try:
+        async with build_worker(env.client, settings, stores):
+            yield MemoryClient(env.client, settings, stores), env
+    finally:
+        stores.close()
+        await env.shutdown()
