@@ -45,9 +45,10 @@ from memory.sameness.tokens import (
     _settle_time,
     prepare,
 )
+from memory.sameness.wording import active, reword, synonyms
 from memory.sameness.words import _ATTACHED, _CORRECTION
 
-GIST_VERSION = "g1"
+GIST_VERSION = "g2"
 
 #: The kinds of token that are salient details (everything but plain words).
 SALIENT_KINDS = frozenset(
@@ -97,10 +98,10 @@ def gist_hash(keys: Iterable[str]) -> str:
 
 @lru_cache(maxsize=16384)
 def analyse(text: str) -> Analysis:
-    prepared = prepare(text)
+    prepared = prepare(reword(text))
     stated = _CORRECTION.sub(" ", prepared)
     tokens = _identify(_merge(_scan(stated)))
-    settled = tuple(_settle_time(tokens))
+    settled = tuple(_settle_time(synonyms(active(tokens))))
     return Analysis(
         tokens=settled,
         anchors=_anchors(tokens),

@@ -137,3 +137,68 @@ _CORRECTION = re.compile(
     r"sorry)\b|其实|不对|更正|纠正|说错了|说错|应该是|我是说|搞错了|搞错",
     re.IGNORECASE,
 )
+
+# --------------------------------------------------------------------------------------------
+# Wording that says the same thing. Only plain synonyms of everyday service language, where one
+# word can stand for the other in any sentence; words that differ in degree, polarity or role
+# ("likes"/"loves", "late"/"delayed", "send"/"deliver") stay apart. A wrong entry here merges two
+# different facts, so when unsure a pair is left out: a missed duplicate only keeps a copy.
+
+
+def _phrases(text: str) -> list[tuple[re.Pattern[str], str]]:
+    """ "a b=c|d=e" → [(pattern of "a b" as whole words, "c"), …]."""
+    pairs = (item.split("=", 1) for item in text.split("|"))
+    return [(re.compile(rf"\b{re.escape(a)}\b", re.IGNORECASE), b) for a, b in pairs]
+
+
+def _groups(text: str) -> dict[str, str]:
+    """ "a,b,c d,e" → {"b": "a", "c": "a", "e": "d"}: each spelling to the first of its group."""
+    out: dict[str, str] = {}
+    for group in text.split():
+        first, *rest = group.split(",")
+        out.update(dict.fromkeys(rest, first))
+    return out
+
+
+SYNONYMS_EN = _groups(
+    "buy,purchase bought,purchased buys,purchases buying,purchasing "
+    "parcel,package parcels,packages "
+    "begin,start begins,starts began,started beginning,starting "
+    "cancel,terminate cancelled,canceled,terminated cancels,terminates "
+    "want,wants,wish,wishes wanted,wished "
+    "damaged,broken "
+    "often,frequently "
+    "doctor,physician doctors,physicians "
+    "unhappy,dissatisfied,displeased "
+    "help,assist helps,assists helped,assisted "
+    "need,require needs,requires needed,required "
+    "tell,inform tells,informs told,informed "
+    "big,large quick,fast "
+    "phone,telephone,cellphone "
+    "get,receive gets,receives got,received "
+    "shipped,dispatched ship,dispatch "
+    "every,each "
+)
+#: Phrases of several words that stand for one word ("would like" → "want").
+PHRASES_EN = _phrases(
+    "would like=want|would love=want|would prefer=prefer|asked for=requested|"
+    "asks for=requests|ask for=request|"
+    "dropped off=left|drop off=leave|gave back=returned|give back=return|sent back=returned|"
+    "send back=return|how come=why"
+)
+#: Chinese spellings of the same word (longest first when one contains another).
+SYNONYMS_ZH = _pairs(
+    "购买=买 选购=买 希望=想 想要=想 老公=丈夫 老婆=妻子 太太=妻子 爱人=配偶 大夫=医生 "
+    "破损=损坏 损毁=损坏 配送=送货 派送=送货 延误=延迟 十分=非常 特别=非常 "
+    "不满意=不满 寄出=发货 发出=发货 询问=问 咨询=问 协助=帮助 告知=告诉 通知=告诉 "
+    "取得=得到 立刻=马上 立即=马上"
+)
+#: Auxiliaries of an English passive ("was delivered by the courier").
+PASSIVE_AUX = _words("was were is are been be being")
+#: Irregular participles, and the past tense an active sentence uses.
+PARTICIPLES = _pairs(
+    "given=gave taken=took sent=sent made=made paid=paid sold=sold bought=bought told=told "
+    "brought=brought left=left lost=lost found=found kept=kept held=held written=wrote "
+    "chosen=chose broken=broke stolen=stole shown=showed seen=saw done=did driven=drove "
+    "put=put set=set cut=cut shut=shut sent=sent spent=spent lent=lent built=built"
+)

@@ -36,7 +36,11 @@ from memory.write.batch import decide_request
 from memory.write.extraction import RuleExtractor
 
 CORPORA = Path(__file__).with_name("corpora")
-DEFAULT_CORPORA = (CORPORA / "duplicates.dev.json", CORPORA / "duplicates.heldout.json")
+DEFAULT_CORPORA = (
+    CORPORA / "duplicates.dev.json",
+    CORPORA / "duplicates.heldout.json",
+    CORPORA / "duplicates.heldout2.json",
+)
 #: The former rule's threshold (policy `near_duplicate_similarity` before this measure).
 BASELINE_COSINE = 0.92
 #: Classes of true duplicates that say the same in other words: reported apart, since telling

@@ -74,3 +74,47 @@ def test_gists_are_computed_for_rows_written_before_0008(tmp_path: Path) -> None
     slot = store.records.slot_state("tenant/shop-a/user/1", f"gist:{want}")
     assert [r.memory_id for r in slot.records] == ["mem_old"]
     store.close()
+
+
+def test_gists_of_an_older_rule_are_computed_again(tmp_path: Path) -> None:
+    """0009 (gist g2) recomputes every stored gist of another version, and only those."""
+    url = f"sqlite:///{tmp_path / 'g1.db'}"
+    store = CanonicalStore(url)
+    store.migrate("0008")
+    row = {
+        "memory_id": "mem_g1",
+        "version": 1,
+        "tenant_id": "shop-a",
+        "namespace": "tenant/shop-a/user/1",
+        "subject_ref": "user:1",
+        "kind": "episodic",
+        "content": "The customer purchased a kettle.",
+        "source_refs": "[]",
+        "source_type": "user_assertion",
+        "confidence": 1.0,
+        "sensitivity": "internal",
+        "recorded_at": "2026-07-01 00:00:00",
+        "status": "active",
+        "content_hash": "sha256:x",
+        "extractor": '{"name": "direct", "version": "1"}',
+        "written_by": "user:shop-a/1",
+    }
+    current = {**row, "memory_id": "mem_g2", "content": "Something else entirely."}
+    with store.engine.begin() as conn:
+        for r, gist in ((row, "g1:0123"), (current, gist_of("Something else entirely."))):
+            columns = ", ".join(r)
+            values = ", ".join(f":{k}" for k in r)
+            conn.execute(
+                text(f"INSERT INTO memory_heads ({columns}, gist) VALUES ({values}, :gist)"),
+                {**r, "gist": gist},
+            )
+    store.migrate()
+    with store.engine.connect() as conn:
+        gists: dict[str, str | None] = dict(
+            conn.execute(sa.text("SELECT memory_id, gist FROM memory_heads")).all()
+        )
+    assert gists == {
+        "mem_g1": gist_of("The customer bought a kettle"),
+        "mem_g2": gist_of("Something else entirely."),
+    }
+    store.close()

@@ -126,6 +126,55 @@ def test_word_order_and_wording_are_differences() -> None:
     assert not compare("from Monday to Friday", "from Friday to Monday").same
 
 
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # everyday synonyms, one word or a phrase for one word
+        ("The user bought a kettle on March 3", "The user purchased a kettle on March 3"),
+        ("The package arrived damaged", "The parcel arrived broken"),
+        ("The customer would like a call back", "The customer wants a call back"),
+        ("She asked for a refund of $45", "She requested a refund of $45"),
+        ("用户希望周末送货", "用户想周末送货"),
+        ("客户购买了一台冰箱", "客户买了一台冰箱"),
+        ("客户的老公是医生", "客户的丈夫是医生"),
+        # a fronted phrase, and the English passive said actively
+        (
+            "For her commute, Sofia prefers window seats",
+            "Sofia prefers window seats for her commute",
+        ),
+        ("The courier delivered the sofa to Anna", "The sofa was delivered to Anna by the courier"),
+        ("The team approved the return", "The return has been approved by the team"),
+        ("Bob gave Alice the voucher", "Alice was given the voucher by Bob"),
+    ],
+)
+def test_the_same_statement_in_other_words(a: str, b: str) -> None:
+    assert compare(a, b).same
+    assert gist_of(a) == gist_of(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # roles survive the passive: who did what to whom
+        ("The courier called the customer", "The courier was called by the customer"),
+        ("Alice paid Bob", "Alice was paid by Bob"),
+        # a time after "by" is a deadline, not an agent
+        ("The parcel was delivered by Friday", "The parcel was delivered by Monday"),
+        (
+            "The parcel will be delivered by the courier",
+            "The parcel will be delivered by the driver",
+        ),
+        # words that differ in degree, polarity or sense are not synonyms
+        ("The customer likes the blue jacket", "The customer loves the blue jacket"),
+        ("The parcel arrived late", "The parcel arrived damaged"),
+        ("用户要去成都", "用户需要去成都"),
+        ("客户很满意", "客户很失望"),
+    ],
+)
+def test_other_words_that_say_something_else(a: str, b: str) -> None:
+    assert not compare(a, b).same
+
+
 def test_a_changed_detail_of_the_same_entity_is_a_restatement() -> None:
     refund = "The user said the refund of 120 yuan for order A-7781 has not arrived yet"
     assert compare(refund, refund.replace("120", "420")).changed_detail

@@ -18,54 +18,21 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.dialects import postgresql
 
 revision: str = "0008"
 down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-JSON = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
-BATCH = 1000
-
-
-def _backfill(name: str, keys: list[str]) -> None:
-    from memory.sameness import gist_of
-
-    table = sa.table(
-        name,
-        *(sa.column(k) for k in keys),
-        sa.column("content", sa.Text()),
-        sa.column("structured_value", JSON),
-        sa.column("gist", sa.String()),
-    )
-    conn = op.get_bind()
-    rows = conn.execute(
-        sa.select(*(table.c[k] for k in keys), table.c.content, table.c.structured_value).where(
-            table.c.content != ""
-        )
-    ).fetchall()
-    for i in range(0, len(rows), BATCH):
-        conn.execute(
-            sa.update(table)
-            .where(*(table.c[k] == sa.bindparam(f"b_{k}") for k in keys))
-            .values(gist=sa.bindparam("b_gist")),
-            [
-                {
-                    **{f"b_{k}": getattr(r, k) for k in keys},
-                    "b_gist": gist_of(r.content, r.structured_value),
-                }
-                for r in rows[i : i + BATCH]
-            ],
-        )
-
 
 def upgrade() -> None:
     for name in ("memory_versions", "memory_heads"):
         with op.batch_alter_table(name, schema=None) as batch_op:
             batch_op.add_column(sa.Column("gist", sa.String(length=48), nullable=True))
-    _backfill("memory_versions", ["memory_id", "version"])
-    _backfill("memory_heads", ["memory_id"])
+    from memory.stores.gists import recompute_gists
+
+    recompute_gists(op.get_bind(), "memory_versions", ["memory_id", "version"])
+    recompute_gists(op.get_bind(), "memory_heads", ["memory_id"])
     with op.batch_alter_table("memory_heads", schema=None) as batch_op:
         batch_op.create_index("ix_heads_ns_gist", ["namespace", "gist"], unique=False)
 
