@@ -30,6 +30,7 @@ from pydantic import AwareDatetime, Field, model_validator
 from memory.errors import InvalidInput
 from memory.models import (
     READABLE_STATUSES,
+    SENSITIVITY_ORDER,
     ConversationMessage,
     KeyVerdict,
     MemoryRecord,
@@ -298,7 +299,14 @@ class ContextBuilder:
             return
         tenant = parse_namespace(request.namespaces[0]).tenant
         messages = stores.canonical.messages.in_thread(tenant, request.thread)
-        readable = [m for m in messages if principal.can_read(m.namespace) and m.at <= at]
+        ceiling = SENSITIVITY_ORDER[principal.sensitivity_ceiling]
+        readable = [
+            m
+            for m in messages
+            if principal.can_read(m.namespace)
+            and m.at <= at
+            and SENSITIVITY_ORDER[m.sensitivity] <= ceiling
+        ]
         recent = readable[-stores.policy.context.conversation_messages :]
         for message in recent:
             conversation.add(_message_line(message), source_refs=[message.ref])

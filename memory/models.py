@@ -571,9 +571,11 @@ class ConversationMessage(Model):
     position: int
     speaker: str
     speaker_type: PrincipalType
+    #: As stored: secrets already replaced by ``[REDACTED:<category>]`` (`memory.write.screening`).
     text: str
     at: AwareDatetime
     status: Literal["active", "erased"] = "active"
+    sensitivity: Sensitivity = "internal"
 
     @property
     def ref(self) -> str:

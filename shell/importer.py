@@ -21,6 +21,7 @@ from pydantic import AwareDatetime, Field, ValidationError, field_validator
 from memory.errors import InvalidInput
 from memory.models import ConversationMessage, Model, WriteRequest, parse_principal_ref, utcnow
 from memory.namespaces import parse_namespace
+from memory.write.screening import screen
 
 
 class ImportMessage(Model):
@@ -95,20 +96,25 @@ def _message_id(m: ImportMessage) -> str:
 
 
 def as_history(messages: list[ImportMessage]) -> list[ConversationMessage]:
-    return [
-        ConversationMessage(
-            message_id=_message_id(m),
-            tenant_id=m.tenant,
-            namespace=m.namespace,
-            thread=m.thread,
-            position=m.position,
-            speaker=m.speaker_ref(),
-            speaker_type=parse_principal_ref(m.speaker_ref())[0],
-            text=m.text,
-            at=m.time,
-        )
-        for m in messages
-    ]
+    """The messages as the conversation history keeps them: screened (secrets redacted,
+    sensitivity set) like every message stored."""
+    return [_screened(m) for m in messages]
+
+
+def _screened(m: ImportMessage) -> ConversationMessage:
+    screened = screen(m.text)
+    return ConversationMessage(
+        message_id=_message_id(m),
+        tenant_id=m.tenant,
+        namespace=m.namespace,
+        thread=m.thread,
+        position=m.position,
+        speaker=m.speaker_ref(),
+        speaker_type=parse_principal_ref(m.speaker_ref())[0],
+        text=screened.text,
+        sensitivity=screened.sensitivity,
+        at=m.time,
+    )
 
 
 def as_episodes(

@@ -246,6 +246,9 @@ conversation_messages = Table(
     Column("status", String(16), nullable=False),
     Column("content_hash", String(80), nullable=False),
     Column("workflow_id", String(256)),
+    # The highest level of what the message says (sensitive categories make it restricted):
+    # the conversation slice shows it only to principals whose ceiling reaches it.
+    Column("sensitivity", String(16), nullable=False, server_default="internal"),
     UniqueConstraint("tenant_id", "conversation", "position", name="uq_message_position"),
     Index("ix_messages_thread", "tenant_id", "thread", "position"),
 )

@@ -23,6 +23,7 @@ from memory.stores import Stores
 from memory.sync.apply import sync, sync_pending
 from memory.write.extraction import Extractor
 from memory.write.pipeline import WriteDecision, decide
+from memory.write.screening import screen
 from memory.write.stages import IdSource, check_write_allowed, effective_time
 from memory.write.state import StoreView
 
@@ -92,6 +93,9 @@ def decide_request(
         )
     message = None
     if request.utterance is not None and message_id is not None:
+        # Screened before it is kept: a secret said in a message is never stored, whatever the
+        # pipeline then decides about the memories in it.
+        screened = screen(request.utterance.text)
         message = stores.canonical.messages.append(
             message_id=message_id,
             tenant_id=principal.tenant,
@@ -99,7 +103,8 @@ def decide_request(
             thread=request.utterance.thread,
             speaker=principal.ref,
             speaker_type=principal.type,
-            text=request.utterance.text,
+            text=screened.text,
+            sensitivity=screened.sensitivity,
             at=at,
             workflow_id=workflow_id,
         )

@@ -33,7 +33,7 @@ from memory.namespaces import parse_namespace
 from memory.plans import CommitPlan, RecordChange, SlotCheck, SlotState, WriteOutcome
 from memory.policy import Policy
 from memory.vocabulary import TIMEZONE
-from memory.write.detectors import Detection, detect, redact
+from memory.write.detectors import Detection, detect
 from memory.write.extraction import Extractor
 from memory.write.resolution import Neighbour, Resolution, resolve_keyed, resolve_unkeyed
 from memory.write.stages import (
@@ -644,7 +644,6 @@ def _decide_utterance(
                 reason,
                 details={
                     "findings": sorted({f"{d.reason}:{d.category}" for d in hits}),
-                    "redacted": redact(text, hits) if reason == "secret" else None,
                 },
             )
         ]

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, insert, select, update
 
 from memory.errors import VersionConflict
-from memory.models import ConversationMessage, PrincipalType, content_hash
+from memory.models import ConversationMessage, PrincipalType, Sensitivity, content_hash
 from memory.stores.canonical._db import Part, chunks, dialect_insert, row_to_message
 from memory.stores.schema import conversation_messages
 
@@ -30,9 +30,11 @@ class Messages(Part):
         speaker_type: PrincipalType,
         text: str,
         at: datetime,
+        sensitivity: Sensitivity = "internal",
         workflow_id: str | None = None,
     ) -> ConversationMessage:
-        """Append a message at the next position of its conversation; idempotent by id."""
+        """Append a message at the next position of its conversation; idempotent by id. `text`
+        is what may be kept: screened by the caller (`memory.write.screening`)."""
         conversation = thread or namespace
         for _ in range(20):
             try:
@@ -67,6 +69,7 @@ class Messages(Part):
                         "status": "active",
                         "content_hash": content_hash(text),
                         "workflow_id": workflow_id,
+                        "sensitivity": sensitivity,
                     }
                     conn.execute(insert(conversation_messages), values)
                     return ConversationMessage.model_validate(
