@@ -18,12 +18,24 @@ from temporalio.worker import (
 )
 
 
+def _renderers(fmt: str) -> list[structlog.typing.Processor]:
+    """How an event is written. A traceback never shows local variables (they hold what people
+    said: a refused password would be printed with the frame that refused it); in JSON it is a
+    structured list of frames, not lost."""
+    if fmt == "json":
+        tracebacks = structlog.processors.ExceptionRenderer(
+            structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+        )
+        return [tracebacks, structlog.processors.JSONRenderer()]
+    return [
+        structlog.dev.ConsoleRenderer(
+            colors=sys.stderr.isatty(),
+            exception_formatter=structlog.dev.RichTracebackFormatter(show_locals=False),
+        )
+    ]
+
+
 def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
-    renderer: structlog.typing.Processor = (
-        structlog.processors.JSONRenderer()
-        if fmt == "json"
-        else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())
-    )
     shared: list[structlog.typing.Processor] = [
         structlog.contextvars.merge_contextvars,
         # The SDK's workflow and activity loggers pass their ids as `extra`.
@@ -43,7 +55,7 @@ def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
             foreign_pre_chain=shared,
             processors=[
                 structlog.stdlib.ProcessorFormatter.remove_processors_meta,
-                renderer,
+                *_renderers(fmt),
             ],
         )
     )
