@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from temporalio.exceptions import ActivityError, ApplicationError
 
@@ -23,6 +23,11 @@ R = TypeVar("R")
 #: What a failed activity raises in workflow code: an ActivityError wrapping the failure, or, for a
 #: local activity that failed non-retryably, the ApplicationError itself.
 ACTIVITY_FAILURES = (ActivityError, ApplicationError)
+
+
+#: The failure type of a DeleteSubject run whose verification failed; its details carry the
+#: receipt (ids and counts only), which the client returns as the run's result.
+VERIFICATION_FAILED = "DeletionVerificationFailed"
 
 
 def to_failure(exc: MemoryServiceError) -> ApplicationError:
@@ -55,6 +60,16 @@ def failure_type(exc: BaseException) -> str | None:
             return cause.type
         cause = cause.__cause__ or getattr(cause, "cause", None)
     return None
+
+
+def failure_details(exc: BaseException) -> tuple[Any, ...]:
+    """The details of the `ApplicationError` behind a failure (empty if none)."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, ApplicationError):
+            return tuple(cause.details)
+        cause = cause.__cause__ or getattr(cause, "cause", None)
+    return ()
 
 
 def workflow_failure(exc: ActivityError | ApplicationError) -> ApplicationError:

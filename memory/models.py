@@ -518,7 +518,8 @@ class DeleteRequest(Model):
         return check_tenant(v)
 
 
-VerificationStatus = Literal["pending", "passed", "failed", "refused"]
+#: `nothing_matched`: the scope covered nothing, so nothing was erased (neither passed nor failed).
+VerificationStatus = Literal["pending", "passed", "failed", "refused", "nothing_matched"]
 
 
 class ProbeResult(Model):

@@ -45,6 +45,10 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+#: `memctl forget`'s exit code for a receipt that did not pass.
+FORGET_EXIT_CODES = {"nothing_matched": 3, "failed": 4, "refused": 4}
+
+
 def guarded(fn: Callable[P, R]) -> Callable[P, R]:
     """Typed service errors become one line on stderr and exit code 2."""
 
@@ -346,7 +350,9 @@ def forget(
         typer.Option(help="the request in words, e.g. 忘掉我的通知偏好 (with --namespace)"),
     ] = None,
 ) -> None:
-    """Run DeleteSubject and print its receipt."""
+    """Run DeleteSubject and print its receipt. Exits 0 only when the receipt says `passed`:
+    3 when the scope matched nothing, 4 when verification failed (or the deletion was refused),
+    2 for a typed error."""
     from shell.client import MemoryClient
 
     scope = {
@@ -364,7 +370,12 @@ def forget(
         finally:
             client.close()
 
-    emit(run(_main()))
+    receipt = run(_main())
+    emit(receipt)
+    status = receipt.verification_status
+    if status != "passed":
+        typer.echo(f"deletion {receipt.deletion_id}: {status}", err=True)
+        raise typer.Exit(FORGET_EXIT_CODES.get(status, 4))
 
 
 @app.command()

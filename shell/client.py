@@ -30,7 +30,13 @@ from temporalio.common import (
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError
 
-from activities.failures import client_error, service_error
+from activities.failures import (
+    VERIFICATION_FAILED,
+    client_error,
+    failure_details,
+    failure_type,
+    service_error,
+)
 from memory import metrics
 from memory.context import (
     ContextBudget,
@@ -505,7 +511,15 @@ class MemoryClient:
             runs_for=DELETE_EXECUTION_TIMEOUT,
             reuse=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
         )
-        return await self._result(handle)
+        try:
+            return await handle.result()
+        except WorkflowFailureError as exc:
+            # A failed verification fails the run; its receipt travels with the failure.
+            if failure_type(exc) == VERIFICATION_FAILED:
+                return DeletionReceipt.model_validate(failure_details(exc)[0])
+            raise client_error(exc) from None
+        except RPCError as exc:
+            raise client_error(exc) from None
 
     async def expire(self, *, at: datetime | None = None) -> ExpireSummary:
         """Run the expiry sweep now (ExpireMemories); `at` is the evaluation clock."""

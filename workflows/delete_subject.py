@@ -14,10 +14,12 @@ from datetime import timedelta
 from typing import Any
 
 from temporalio import workflow
+from temporalio.exceptions import ApplicationError
 from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
     from activities.deletion import DeletionActivities
+    from activities.failures import VERIFICATION_FAILED
     from activities.projection import ProjectionActivities
     from memory.models import DeleteRequest, DeletionReceipt
     from memory.plans import EraseResult
@@ -32,6 +34,7 @@ with workflow.unsafe.imports_passed_through():
     from memory.services.projections import ProjectInput
     from workflows import parse_input, record_outcome, run_moved, run_task
 
+FAILED_RUN_PATCH = "failed-verification-fails-run"
 #: After a failed verification: repair, verify again, this many times at most.
 MAX_VERIFICATIONS = 3
 DELETION_TIMEOUT = timedelta(minutes=5)
@@ -111,6 +114,8 @@ class DeleteSubject:
                 )
         else:
             receipt.verification_status = "failed"  # never "passed" with a failed probe
+        if receipt.verification_status == "passed" and started.resolved.empty:
+            receipt.verification_status = "nothing_matched"  # nothing was there to erase
 
         receipt.completed_at = workflow.now()
         receipt.elapsed_seconds = (workflow.now() - workflow.info().start_time).total_seconds()
@@ -130,6 +135,16 @@ class DeleteSubject:
                 parent_close_policy=ParentClosePolicy.ABANDON,
             )
         record_outcome(receipt.verification_status)
+        if receipt.verification_status == "failed" and workflow.patched(FAILED_RUN_PATCH):
+            # A deletion that could not be verified is a failed run in the UI and to every
+            # client, not a green one; the receipt (ids and counts only) travels with it.
+            probes_failed = ", ".join(p.probe for p in receipt.probes if not p.passed)
+            raise ApplicationError(
+                f"deletion {receipt.deletion_id} failed verification ({probes_failed})",
+                receipt.model_dump(mode="json"),
+                type=VERIFICATION_FAILED,
+                non_retryable=True,
+            )
         return receipt
 
     async def _step(self, activity: Any, arg: Any) -> Any:

@@ -8,6 +8,7 @@ transitively). The result names everything by id only: it travels through workfl
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from pydantic import Field
 
@@ -16,6 +17,7 @@ from memory.models import DeletionScope, MemoryRecord, Model, Principal
 from memory.namespaces import parse_namespace
 from memory.stores import Stores
 from memory.stores.canonical import CanonicalStore
+from memory.subjects import canonical_subject
 from memory.summary import ThreadSummary
 from memory.vocabulary import keys_to_forget
 
@@ -31,27 +33,49 @@ _EVERYTHING = re.compile(
 )
 
 
-def resolve_words(text: str, namespace: str) -> DeletionScope:
+def resolve_words(
+    text: str, namespace: str, existing: Iterable[str] | None = None
+) -> DeletionScope:
     """A request in words ("忘掉我的通知偏好", "Please forget how I like to be notified",
-    "删除你记得的关于我的一切") as the scope it asks for, in `namespace`."""
+    "删除你记得的关于我的一切") as the scope it asks for, in `namespace`, against the keys that
+    `existing` there (when given): a request whose words name `profile.language` forgets the
+    `reply.language` the namespace actually holds. Several candidates, or none it can tell,
+    are refused with the keys to choose from: forgetting one of them would look done and not be."""
     if not _FORGET.search(text):
         raise InvalidInput(f"{text!r} does not ask to forget anything", field="scope.text")
     if _EVERYTHING.search(text):
         return DeletionScope(namespace=namespace)
-    keys = keys_to_forget(text)
+    named = keys_to_forget(text)
+    keys = named if existing is None else _existing_keys(text, named, set(existing))
     if len(keys) == 1:
         return DeletionScope(namespace=namespace, key=keys[0])
     if len(keys) > 1:
-        # "忘掉我的通知偏好和联系时间": forgetting only one of them would look done and not be.
         raise InvalidInput(
-            f"{text!r} asks to forget several things ({', '.join(sorted(keys))}); "
-            "send one request for each",
+            f"{text!r} could mean several things ({', '.join(sorted(keys))}); "
+            "send one request for each, naming its key",
             field="scope.text",
         )
+    if len(named) == 1:  # a known key the namespace does not hold: nothing to forget
+        return DeletionScope(namespace=namespace, key=named[0])
     raise InvalidInput(
         f"could not tell what {text!r} asks to forget; name a key, a subject or a source",
         field="scope.text",
     )
+
+
+def _existing_keys(text: str, named: list[str], existing: set[str]) -> list[str]:
+    """The keys held in the namespace that the words name: those named outright, else those
+    sharing the last part of a named key (`profile.language`, `reply.language`), else those
+    whose own words appear in the request."""
+    held = [k for k in named if k in existing]
+    if held:
+        return held
+    tails = {k.rsplit(".", 1)[-1] for k in named}
+    related = sorted(k for k in existing if k.rsplit(".", 1)[-1] in tails)
+    if related:
+        return related
+    words = set(re.findall(r"[a-z]{4,}", text.lower()))
+    return sorted(k for k in existing if words & set(re.split(r"[._]", k)) - {"profile"})
 
 
 class MessageTarget(Model):
@@ -81,6 +105,11 @@ class ResolvedScope(Model):
     keys: list[str] = Field(default_factory=list)
 
     @property
+    def empty(self) -> bool:
+        """The scope matched nothing: no memory, message or summary."""
+        return not (self.memory_ids or self.messages or self.summaries)
+
+    @property
     def all_memory_ids(self) -> list[str]:
         return list(dict.fromkeys([*self.memory_ids, *(s.memory_id for s in self.summaries)]))
 
@@ -93,7 +122,7 @@ def _check_tenant(namespace: str, tenant: str) -> None:
 def resolve(stores: Stores, tenant: str, scope: DeletionScope) -> ResolvedScope:
     """Every memory, message and derived summary the scope covers, within one tenant."""
     canonical = stores.canonical
-    scope = _plain(scope, tenant)
+    scope = _plain(canonical, scope, tenant)
     records, whole_messages = _named(canonical, tenant, scope)
     records = _with_same_content(canonical, _summaries_last(records))
     live = [r for r in records if not (r.status == "deleted" and not r.content)]
@@ -113,13 +142,18 @@ def resolve(stores: Stores, tenant: str, scope: DeletionScope) -> ResolvedScope:
     )
 
 
-def _plain(scope: DeletionScope, tenant: str) -> DeletionScope:
-    """A request in words as the scope it asks for; its namespace checked to be the tenant's."""
-    if scope.text is not None:
-        assert scope.namespace is not None
-        scope = resolve_words(scope.text, scope.namespace)
+def _plain(canonical: CanonicalStore, scope: DeletionScope, tenant: str) -> DeletionScope:
+    """A request in words as the scope it asks for (against the keys held), a subject in its
+    stored form; the namespace checked to be the tenant's."""
     if scope.namespace is not None:
         _check_tenant(scope.namespace, tenant)
+    if scope.text is not None:
+        assert scope.namespace is not None
+        held = {r.key for r in canonical.records.namespace_heads(scope.namespace) if r.key}
+        scope = resolve_words(scope.text, scope.namespace, held)
+    if scope.subject_ref is not None:
+        subject = canonical_subject(scope.subject_ref, tenant)
+        scope = scope.model_copy(update={"subject_ref": subject})
     return scope
 
 

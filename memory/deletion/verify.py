@@ -264,7 +264,11 @@ def _probe_conversation_history(run: _Probing) -> None:
 
 
 def _probe_cache(run: _Probing, generations_before: dict[str, int]) -> None:
-    """Every namespace's generation moved past the deletion (no cached read survives it)."""
+    """Every namespace's generation moved past the deletion (no cached read survives it). A
+    scope that matched nothing erased nothing a cached read could hold."""
+    if run.resolved.empty:
+        run.probe("cache", 0, "nothing was erased: no cached read holds it")
+        return
     now = run.stores.canonical.generations.read(run.namespaces)
     stale = [ns for ns in run.namespaces if now[ns][0] <= generations_before.get(ns, 0)]
     run.probe("cache", len(stale), "every namespace's generation moved past the deletion")

@@ -205,9 +205,9 @@ class Deletions:
         canonical.receipts.save(receipt, receipt.completed_at or receipt.requested_at)
         if receipt.elapsed_seconds is not None:
             metrics.DELETION_SECONDS.observe(receipt.elapsed_seconds)
-        if receipt.verification_status == "passed":
-            # Probe material (the erased text) is kept only as long as verification needs it.
-            canonical.erasure.drop_probes(receipt.deletion_id)
+        # Probe material is kept only as long as verification needs it, whatever its outcome:
+        # a failed deletion must not keep what it was asked to erase.
+        canonical.erasure.drop_probes(receipt.deletion_id)
 
     def close_receipt(self, inp: CloseReceiptInput) -> DeletionReceipt:
         """The backup retention deadline passed: the receipt is closed (backups expired)."""

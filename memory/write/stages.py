@@ -21,6 +21,7 @@ from memory.namespaces import parse_namespace
 from memory.plans import slot_for
 from memory.policy import Policy
 from memory.sameness import gist_of
+from memory.subjects import canonical_subject, subject_of
 from memory.vocabulary import completing_field
 from memory.write.detectors import Detection, detect
 from memory.write.normalize import normalize_structured_value, normalize_whitespace
@@ -72,11 +73,6 @@ def effective_time(request_at: datetime | None, now: datetime, allow_override: b
     return request_at or now
 
 
-def default_subject(namespace: str) -> str:
-    ns = parse_namespace(namespace)
-    return f"{ns.scope}:{ns.id}" if ns.scope else f"tenant:{ns.tenant}"
-
-
 def check_write_allowed(principal: Principal, namespace: str) -> None:
     if parse_namespace(namespace).tenant != principal.tenant or not principal.can_write(namespace):
         raise UnauthorizedNamespace(
@@ -118,7 +114,11 @@ def build_draft(
         memory_id=memory_id,
         tenant_id=principal.tenant,
         namespace=namespace,
-        subject_ref=candidate.subject_ref or default_subject(namespace),
+        subject_ref=(
+            canonical_subject(candidate.subject_ref, parse_namespace(namespace).tenant)
+            if candidate.subject_ref
+            else subject_of(namespace)
+        ),
         kind=candidate.kind,
         key=candidate.key,
         content=content,

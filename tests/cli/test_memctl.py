@@ -107,6 +107,16 @@ async def test_write_recall_forget_receipt_from_the_command_line(
     rc, out, err = await memctl(env, "receipt", receipt["deletion_id"])
     assert rc == 0, err
     assert json.loads(out) == receipt
+    # the same scope again: nothing left to match, and the exit code says so
+    rc, out, err = await memctl(
+        env, "forget", "--principal", USER, "--namespace", NS, "--key", "notification.preference"
+    )
+    assert rc == 3, err
+    assert json.loads(out)["verification_status"] == "nothing_matched"
+    assert "nothing_matched" in err
+    rc, out, err = await memctl(env, "forget", "--principal", USER, "--subject", "bob")
+    assert rc == 2
+    assert err.startswith("error: invalid_input: ")
     rc, out, err = await memctl(env, "forget", "--principal", "user:shop-a/999", "--namespace", NS)
     assert rc == 2
     assert err.startswith("error: unauthorized_namespace: ")

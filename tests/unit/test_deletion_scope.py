@@ -6,6 +6,7 @@ import pytest
 
 from memory.deletion import Needles, _spread, resolve_words
 from memory.errors import InvalidInput
+from memory.subjects import canonical_subject
 
 NS = "tenant/shop-a/user/123"
 
@@ -36,6 +37,44 @@ def test_words_resolve_to_a_scope(text: str, key: str | None) -> None:
 def test_unclear_words_are_refused(text: str) -> None:
     with pytest.raises(InvalidInput):
         resolve_words(text, NS)
+
+
+def test_words_resolve_against_the_keys_held() -> None:
+    held = {"reply.language", "notification.preference", "delivery.window"}
+    # named outright, and held
+    assert resolve_words("忘掉我的通知偏好", NS, held).key == "notification.preference"
+    # the words name profile.language; the namespace holds reply.language
+    text = "Please forget which language I want replies in"
+    assert resolve_words(text, NS, held).key == "reply.language"
+    # two held keys could be meant: refused, naming both
+    with pytest.raises(InvalidInput, match=r"reply\.language.*ui\.language"):
+        resolve_words(text, NS, {"reply.language", "ui.language"})
+    # a known key the namespace does not hold: that key (the receipt says nothing matched)
+    assert resolve_words("忘掉我的通知偏好", NS, {"delivery.window"}).key == (
+        "notification.preference"
+    )
+
+
+@pytest.mark.parametrize(
+    ("ref", "stored"),
+    [
+        ("user:456", "user:456"),
+        ("user:shop-a/456", "user:456"),
+        ("tenant/shop-a/user/456", "user:456"),
+        ("tenant/shop-a", "tenant:shop-a"),
+        (" order:A-7781 ", "order:A-7781"),
+    ],
+)
+def test_every_subject_form_is_the_stored_one(ref: str, stored: str) -> None:
+    assert canonical_subject(ref, "shop-a") == stored
+
+
+@pytest.mark.parametrize(
+    "ref", ["bob", "user:shop-b/456", "tenant/shop-b/user/456", "user:", "user:a b", "USER:1"]
+)
+def test_an_unknown_subject_form_is_refused(ref: str) -> None:
+    with pytest.raises(InvalidInput):
+        canonical_subject(ref, "shop-a")
 
 
 def test_needles_match_ignoring_spacing_and_punctuation() -> None:

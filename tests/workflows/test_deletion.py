@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from temporalio.client import WorkflowFailureError
+from temporalio.client import WorkflowExecutionStatus, WorkflowFailureError
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 
-from memory.errors import FencedByDeletion, UnauthorizedNamespace
+from memory.errors import FencedByDeletion, InvalidInput, UnauthorizedNamespace
 from memory.models import DeletionReceipt, Principal, WriteRequest
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
@@ -217,6 +217,77 @@ async def test_a_receipt_never_says_passed_when_a_probe_failed(client: MemoryCli
     assert receipt.verification_status == "failed"
     assert not all(p.passed for p in receipt.probes)
     assert client.receipt(receipt.deletion_id).verification_status == "failed"
+    # The run is a failed one (red in the UI), not a green COMPLETED run.
+    handle = client.temporal.get_workflow_handle(receipt.workflow_id or "")
+    assert (await handle.describe()).status == WorkflowExecutionStatus.FAILED
+    # What it was asked to erase is not kept for verification after it gave up.
+    assert client.stores.canonical.erasure.probes(receipt.deletion_id) == []
+
+
+@pytest.mark.parametrize("form", ["user:123", "user:shop-a/123", "tenant/shop-a/user/123"])
+async def test_every_documented_subject_form_deletes_the_subject(
+    client: MemoryClient, form: str
+) -> None:
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    await story(client, thread)
+    receipt = await client.forget(USER, {"subject_ref": form}, at=LATER)
+    assert_passed(receipt)
+    assert receipt.canonical_records > 0
+    assert "短信" not in everything_said(client, thread)
+
+
+@pytest.mark.parametrize(
+    ("form", "error"),
+    [
+        ("bob", InvalidInput),
+        ("user:shop-b/123", InvalidInput),
+        ("tenant/shop-b/user/1", InvalidInput),
+    ],
+)
+async def test_an_unknown_subject_form_is_a_typed_error(
+    client: MemoryClient, form: str, error: type[Exception]
+) -> None:
+    client.register_principal(BOT)
+    with pytest.raises(error):
+        await client.forget(USER, {"subject_ref": form}, at=LATER)
+
+
+async def test_a_scope_that_matches_nothing_says_so(client: MemoryClient) -> None:
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    await story(client, thread)
+    before = everything_said(client, thread)
+    receipt = await client.forget(USER, {"namespace": NS, "key": "shipping.address"}, at=LATER)
+    assert receipt.verification_status == "nothing_matched"
+    assert receipt.canonical_records == 0
+    assert everything_said(client, thread) == before
+
+
+async def test_words_resolve_against_the_keys_the_namespace_holds(client: MemoryClient) -> None:
+    client.register_principal(BOT)
+    await client.write(
+        USER,
+        NS,
+        {
+            "kind": "profile",
+            "key": "reply.language",
+            "content": "Reply to me in English",
+            "structured_value": {"language": "en"},
+        },
+        at=T0,
+    )
+    receipt = await client.forget(
+        USER,
+        {"namespace": NS, "text": "Please forget which language I want replies in"},
+        at=LATER,
+    )
+    assert_passed(receipt)
+    assert receipt.resolved_scope is not None
+    assert receipt.resolved_scope.key == "reply.language"
+    assert not [
+        r
+        for r in client.stores.canonical.records.namespace_heads(NS, "reply.language")
+        if r.content
+    ]
 
 
 async def test_a_repeated_request_attaches_and_the_receipt_is_queryable(

@@ -1,0 +1,55 @@
+"""Who or what a memory is about, in one spelling.
+
+A memory's `subject_ref` is stored as `{kind}:{id}`: `user:456`, `team:ops`, `tenant:shop-a`, or a
+business entity (`order:A-7781`). Callers name a subject in any of three forms, all accepted and
+turned into the stored one within a tenant:
+
+    user:456                 the stored form
+    user:shop-a/456          a principal ref (its tenant must be the request's)
+    tenant/shop-a/user/456   the subject's namespace (`tenant/shop-a` is `tenant:shop-a`)
+
+Anything else is an `InvalidInput` that lists these forms: a deletion of a subject spelled in a
+way nothing is stored under would otherwise "pass" having deleted nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.errors import InvalidInput
+from memory.namespaces import Namespace, parse_namespace
+
+_STORED = re.compile(r"[a-z][a-z0-9_]{0,31}:[^\s/:]{1,200}")
+FORMS = "user:456, user:shop-a/456 or tenant/shop-a/user/456 (or an entity such as order:A-7781)"
+
+
+def subject_of(namespace: Namespace | str) -> str:
+    """The subject a namespace is about: `user:456` for `tenant/shop-a/user/456`."""
+    ns = parse_namespace(namespace) if isinstance(namespace, str) else namespace
+    return f"{ns.scope}:{ns.id}" if ns.scope else f"tenant:{ns.tenant}"
+
+
+def canonical_subject(ref: str, tenant: str) -> str:
+    """`ref` in the stored form, checked to be in `tenant`; `InvalidInput` for any other form."""
+    ref = ref.strip()
+    if ref.startswith("tenant/"):
+        ns = parse_namespace(ref)
+        _same_tenant(ns.tenant, tenant, ref)
+        return subject_of(ns)
+    kind, sep, rest = ref.partition(":")
+    if sep and rest.count("/") == 1:  # a principal ref: type:tenant/id
+        owner, _, ident = rest.partition("/")
+        _same_tenant(owner, tenant, ref)
+        ref = f"{kind}:{ident}"
+    if not _STORED.fullmatch(ref):
+        raise InvalidInput(
+            f"subject {ref!r} is not one of the accepted forms: {FORMS}", field="scope.subject_ref"
+        )
+    return ref
+
+
+def _same_tenant(named: str, tenant: str, ref: str) -> None:
+    if named != tenant:
+        raise InvalidInput(
+            f"subject {ref!r} is in tenant {named}, not {tenant}", field="scope.subject_ref"
+        )
