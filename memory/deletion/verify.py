@@ -114,6 +114,7 @@ def verify_erased(
     _probe_summaries(run)
     _probe_conversation_history(run)
     _probe_cache(run, generations_before)
+    _probe_storage(run)
     return run.results
 
 
@@ -261,6 +262,29 @@ def _probe_summaries(run: _Probing) -> None:
 def _probe_conversation_history(run: _Probing) -> None:
     messages = [m for ns in run.namespaces for m in run.stores.canonical.messages.in_namespace(ns)]
     run.probe("conversation_history", sum(1 for m in messages if run.needles.found_in(m.text)))
+
+
+#: The canonical tables an erase rewrites (what Postgres vacuums after it).
+ERASED_TABLES = (
+    "memory_heads",
+    "memory_versions",
+    "conversation_messages",
+    "write_outcomes",
+    "memory_outbox",
+    "deletion_probes",
+)
+
+
+def _probe_storage(run: _Probing) -> None:
+    """No copy of erased rows left in the stores' files: SQLite's WAL checkpointed and
+    truncated (canonical and projection), Postgres' touched tables vacuumed."""
+    canonical = run.stores.canonical.db.compact(ERASED_TABLES)
+    projected, detail = run.stores.projection.compact()
+    run.probe(
+        "storage_files",
+        (not canonical.done) + (not projected),
+        f"canonical: {canonical.detail}; projection: {detail}",
+    )
 
 
 def _probe_cache(run: _Probing, generations_before: dict[str, int]) -> None:

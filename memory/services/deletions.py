@@ -169,8 +169,9 @@ class Deletions:
         entries = [e for e in ledger if e.deletion_id == deletion_id]
         if not entries:
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as journal:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with open(fd, "a", encoding="utf-8") as journal:
             journal.write(json.dumps(entries[0].model_dump(mode="json"), ensure_ascii=False) + "\n")
             journal.flush()
             os.fsync(journal.fileno())
@@ -208,6 +209,7 @@ class Deletions:
         # Probe material is kept only as long as verification needs it, whatever its outcome:
         # a failed deletion must not keep what it was asked to erase.
         canonical.erasure.drop_probes(receipt.deletion_id)
+        canonical.db.compact(["deletion_probes"])
 
     def close_receipt(self, inp: CloseReceiptInput) -> DeletionReceipt:
         """The backup retention deadline passed: the receipt is closed (backups expired)."""

@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from memory.embedding import Embedder, normalise_text
 from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord
+from memory.stores.files import checkpoint, private_database, wal_size
 
 SCHEMA_VERSION = "2"
 _RRF_K = 60.0
@@ -105,6 +106,8 @@ class Projection(Protocol):
     def vector_search(
         self, vector: npt.NDArray[np.float32], filters: SearchFilters, limit: int
     ) -> list[Hit]: ...
+    #: After a removal: no copy of removed rows left in the index's own files (done, detail).
+    def compact(self) -> tuple[bool, str]: ...
     def close(self) -> None: ...
 
 
@@ -233,7 +236,7 @@ class EmbeddedProjection:
     def __init__(self, path: Path, embedder: Embedder) -> None:
         self.path = path
         self.embedder = embedder
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_database(path)
         self._local = threading.local()
         self._lock = threading.Lock()
         self._matrices: dict[str, _Matrix] = {}
@@ -258,6 +261,13 @@ class EmbeddedProjection:
             conn.execute("PRAGMA secure_delete=ON")
             self._local.conn = conn
         return conn
+
+    def compact(self) -> tuple[bool, str]:
+        """After a removal: the WAL checkpointed and truncated, so removed rows live nowhere in
+        the files (freed pages are zeroed by `secure_delete`)."""
+        done, _ = checkpoint(self._conn())
+        size = wal_size(self.path)
+        return done and size == 0, f"WAL checkpointed and truncated ({size} bytes left)"
 
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from memory.errors import VersionConflict
 from memory.models import ConversationMessage, ExtractorInfo, MemoryRecord
+from memory.stores.files import checkpoint, private_database, wal_size
 from memory.stores.schema import memory_heads
 
 #: Tables whose uniqueness is how a lost race shows: a slot or a memory version taken by another
@@ -48,6 +50,12 @@ def lost_race(exc: IntegrityError) -> bool:
     return found is not None and found.group(1) in _RACE_TABLES
 
 
+@dataclass(frozen=True, slots=True)
+class Compaction:
+    done: bool
+    detail: str
+
+
 class Database:
     """One engine for writes and one for reads (the same on Postgres). Thread-safe."""
 
@@ -56,16 +64,46 @@ class Database:
         self.dialect = url.split(":", 1)[0].split("+", 1)[0]
         if self.dialect == "sqlite":
             path = url.removeprefix("sqlite:///")
-            if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self.path = Path(path) if path and path != ":memory:" else None
+            if self.path is not None:
+                private_database(self.path)
             # Writers take the lock up front (BEGIN IMMEDIATE) so two writers queue on
             # busy_timeout instead of failing a read-then-write upgrade; readers use their
             # own engine with plain deferred transactions and never block each other.
             self.engine = _sqlite_engine(url, immediate=True)
             self.read_engine = _sqlite_engine(url, immediate=False)
         else:
+            self.path = None
             self.engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
             self.read_engine = self.engine
+
+    def compact(self, tables: Sequence[str]) -> Compaction:
+        """After an erase: no copy of erased rows left where the database can remove it. SQLite:
+        the WAL is checkpointed and truncated (freed pages are zeroed by `secure_delete`).
+        Postgres: the touched tables are vacuumed, so dead tuples holding erased values are
+        reclaimed; pages in Postgres' own WAL segments and in base backups stay until they are
+        recycled, which the receipt's backup deadline covers."""
+        if self.dialect == "sqlite":
+            if self.path is None:
+                return Compaction(done=True, detail="in-memory database")
+            raw = self.engine.raw_connection()
+            try:
+                done, left = checkpoint(raw.driver_connection)  # type: ignore[arg-type]
+            finally:
+                raw.close()
+            size = wal_size(self.path)
+            return Compaction(
+                done=done and size == 0,
+                detail=f"WAL checkpointed and truncated ({size} bytes left, {left} frames busy)",
+            )
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            for table in tables:
+                conn.exec_driver_sql(f'VACUUM "{table}"')
+        return Compaction(
+            done=True,
+            detail=f"vacuumed {', '.join(tables)}; Postgres WAL segments and base backups keep "
+            "old pages until recycled (see the backup deadline)",
+        )
 
     def close(self) -> None:
         self.engine.dispose()

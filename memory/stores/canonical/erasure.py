@@ -63,6 +63,8 @@ class Erasure(Part):
                 for r in live
             ]
             versions = s.records.blank_history(conn, [r.memory_id for r in live])
+            if rows:
+                s.outcomes.blank(conn, rows[0].tenant_id, [r.memory_id for r in rows])
             s.records.append_versions(conn, tombstones)
             message_probes, message_namespaces = self._erase_messages(conn, deletion_id, messages)
             probes += message_probes

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, Text, cast, insert, or_, select, update
 
 from memory.models import CandidateOutcome
 from memory.plans import WriteOutcome
-from memory.stores.canonical._db import Part
+from memory.stores.canonical._db import Part, chunks
 from memory.stores.schema import write_outcomes
 
 
@@ -45,3 +46,34 @@ class Outcomes(Part):
             workflow_id=row.workflow_id,
             outcomes=[CandidateOutcome.model_validate(o) for o in row.outcomes],
         )
+
+    def blank(self, conn: Connection, tenant_id: str, memory_ids: Sequence[str]) -> int:
+        """Erase the values of every outcome about these memories (its own or one it matched):
+        an idempotency key must not keep readable what a deletion erased. Decisions, ids and
+        reasons stay. Returns how many outcome rows changed."""
+        changed = 0
+        wanted = set(memory_ids)
+        for batch in chunks(list(memory_ids), 50):
+            mentions = or_(*(cast(write_outcomes.c.outcomes, Text).like(f'%"{m}"%') for m in batch))
+            rows = conn.execute(
+                select(write_outcomes).where(write_outcomes.c.tenant_id == tenant_id, mentions)
+            ).fetchall()
+            for row in rows:
+                outcomes = [dict(o) for o in row.outcomes]
+                touched = False
+                for o in outcomes:
+                    about = {o.get("memory_id"), *o.get("matched_memory_ids", [])}
+                    if about & wanted and o.get("value") is not None:
+                        o["value"] = None
+                        touched = True
+                if touched:
+                    conn.execute(
+                        update(write_outcomes)
+                        .where(
+                            write_outcomes.c.tenant_id == row.tenant_id,
+                            write_outcomes.c.idempotency_key == row.idempotency_key,
+                        )
+                        .values(outcomes=outcomes)
+                    )
+                    changed += 1
+        return changed
