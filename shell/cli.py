@@ -639,6 +639,7 @@ def import_messages_command(
     from rich.progress import Progress
 
     from memory.stores import open_stores
+    from memory.write.batch import cut
     from shell.importer import as_episodes, as_history, batches, load_messages
 
     messages = load_messages(path)  # the whole file is checked before anything is written
@@ -666,11 +667,11 @@ def import_messages_command(
             requests = as_episodes(messages, client.write_request, keep_days)
             with Progress() as progress:
                 task = progress.add_task("episodes", total=len(requests))
-                for i in range(0, len(requests), batch_size):
-                    result = await client.write_batch(requests[i : i + batch_size])
+                for batch in cut(requests, batch_size):
+                    result = await client.write_batch(batch)
                     for decision, n in result.counts().items():
                         counts[decision] = counts.get(decision, 0) + n
-                    progress.advance(task, len(requests[i : i + batch_size]))
+                    progress.advance(task, len(batch))
         finally:
             client.close()
         return counts

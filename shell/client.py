@@ -79,7 +79,13 @@ from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.summary import SummarizeRequest, SummaryResult
 from memory.sync.relay import RelayRequest, RelayResult
-from memory.write.batch import MAX_BATCH, BatchRequest, BatchResult
+from memory.write.batch import (
+    MAX_BATCH,
+    MAX_BATCH_BYTES,
+    BatchRequest,
+    BatchResult,
+    request_size,
+)
 from memory.write.stages import check_content_size, check_write_allowed
 from shell.temporal import (
     DELETE_EXECUTION_TIMEOUT,
@@ -290,6 +296,12 @@ class MemoryClient:
             raise InvalidInput("a batch holds the writes of exactly one tenant", field="requests")
         if not 0 < len(requests) <= MAX_BATCH:
             raise InvalidInput(f"a batch holds 1 to {MAX_BATCH} writes", field="requests")
+        if len(requests) > 1 and sum(map(request_size, requests)) > MAX_BATCH_BYTES:
+            raise InvalidInput(
+                f"a batch holds at most {MAX_BATCH_BYTES} bytes of writes; "
+                "split it with memory.write.batch.cut",
+                field="requests",
+            )
         tenant = tenants.pop()
         digest = hashlib.sha256("\n".join(sorted(r.idempotency_key for r in requests)).encode())
         return await self._start(

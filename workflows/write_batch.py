@@ -25,6 +25,7 @@ with workflow.unsafe.imports_passed_through():
         BatchResult,
         batch_message_id,
         batch_seed,
+        opens_review,
     )
     from workflows import parse_input, run_moved
     from workflows.review_memory import open_reviews
@@ -59,14 +60,16 @@ class WriteBatch:
                 )
             )
             result.items[i] = BatchItem(
-                idempotency_key=requests[i].idempotency_key,
-                outcomes=decision.outcomes,
-                decision=decision if decision.replayed is None else None,
+                idempotency_key=requests[i].idempotency_key, outcomes=decision.outcomes
             )
-        by_key = {r.idempotency_key: r for r in requests}
+            if opens_review(decision):
+                result.reviews[i] = decision
+        # Results recorded before `reviews` carried every decision in its item.
+        recorded = {i: item.decision for i, item in enumerate(result.items) if item.decision}
+        for i, decision in sorted({**recorded, **result.reviews}.items()):
+            await open_reviews(decision, requests[i])
         for item in result.items:
-            if item.decision is not None:
-                await open_reviews(item.decision, by_key[item.idempotency_key])
             item.decision = None  # the caller needs the outcomes, not the whole decision
         result.lost = []
+        result.reviews = {}
         return result

@@ -10,7 +10,7 @@ idempotency key; a batch only shares transactions and the projection step.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -121,8 +121,37 @@ def decide_request(
     )
 
 
-#: The most writes one WriteBatch run takes (they run in one local activity).
+#: The most writes one WriteBatch run takes.
 MAX_BATCH = 500
+#: The most bytes (as JSON) of one batch's writes: Temporal warns at 512 KB per payload, and the
+#: batch input is one payload (twice: the workflow's and its activity's). `cut` keeps every batch
+#: under this, well below the warning.
+MAX_BATCH_BYTES = 192 * 1024
+
+
+def request_size(request: WriteRequest) -> int:
+    """Its size as the payload converter writes it."""
+    return len(request.model_dump_json().encode())
+
+
+def cut(
+    requests: Sequence[WriteRequest], count: int = MAX_BATCH, size: int = MAX_BATCH_BYTES
+) -> list[list[WriteRequest]]:
+    """Requests in batches of at most `count` writes and `size` bytes, in order. A single write
+    larger than `size` is a batch of its own (the write's own size limit bounds it)."""
+    batches: list[list[WriteRequest]] = []
+    current: list[WriteRequest] = []
+    used = 0
+    for request in requests:
+        n = request_size(request)
+        if current and (len(current) >= count or used + n > size):
+            batches.append(current)
+            current, used = [], 0
+        current.append(request)
+        used += n
+    if current:
+        batches.append(current)
+    return batches
 
 
 class BatchRequest(Model):
@@ -132,15 +161,21 @@ class BatchRequest(Model):
 class BatchItem(Model):
     idempotency_key: str
     outcomes: list[CandidateOutcome]
-    #: Present when this write was decided in this batch (absent: replayed or refused).
+    #: Only in results recorded before `BatchResult.reviews` (the whole decision of each write,
+    #: which made a 500-write result pass 2 MB); never filled now.
     decision: WriteDecision | None = None
 
 
 class BatchResult(Model):
+    """Compact: per write its key and outcomes (decisions, reasons, ids); the whole decision
+    only of the few writes that opened a review (their reviews start from it)."""
+
     workflow_id: str
     items: list[BatchItem] = Field(default_factory=list)
     #: Writes (by index) that lost a race to another writer: decided again by the workflow.
     lost: list[int] = Field(default_factory=list)
+    #: The decisions (by index) that opened a review.
+    reviews: dict[int, WriteDecision] = Field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         return dict(Counter(o.decision for item in self.items for o in item.outcomes))
@@ -216,10 +251,12 @@ def process_batch(
     rest = [i for i, _ in decided if i not in alone_ids]
     written: list[str] = []
     seqs: list[int] = []
+    reviews: dict[int, WriteDecision] = {}
     try:
         results = canonical.commits.apply_all([d.plan(f"{workflow_id}/{i}#0") for i, d in alone])
         for (i, d), result in zip(alone, results, strict=True):
-            items[i].decision = d
+            if opens_review(d):
+                reviews[i] = d
             written += result.memory_ids
             seqs += result.outbox_seqs
     except VersionConflict:
@@ -229,10 +266,9 @@ def process_batch(
     for n, i in enumerate(rest):
         decision = decide(i)
         items[i] = BatchItem(
-            idempotency_key=requests[i].idempotency_key,
-            outcomes=decision.outcomes,
-            decision=decision if decision.replayed is None else None,
+            idempotency_key=requests[i].idempotency_key, outcomes=decision.outcomes
         )
+        reviews.pop(i, None)
         if decision.replayed is not None:
             continue
         try:
@@ -243,6 +279,8 @@ def process_batch(
             continue
         written += result.memory_ids
         seqs += result.outbox_seqs
+        if opens_review(decision):
+            reviews[i] = decision
         if n % 50 == 49:
             progress({"committed": n + 1})
 
@@ -251,4 +289,8 @@ def process_batch(
             sync(canonical, stores.projection, written, seqs)
         except Exception as exc:  # committed; the outbox relay projects it
             log.warning("projection after batch commit failed", batch=workflow_id, error=repr(exc))
-    return BatchResult(workflow_id=workflow_id, items=items, lost=lost)
+    return BatchResult(workflow_id=workflow_id, items=items, lost=lost, reviews=reviews)
+
+
+def opens_review(decision: WriteDecision) -> bool:
+    return decision.replayed is None and any(c.review is not None for c in decision.candidates)

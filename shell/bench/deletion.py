@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from memory.write.batch import cut
 from shell.bench.data import (
     _stats,
     synthetic_text,
@@ -60,8 +61,8 @@ async def _subject_with_history(client: MemoryClient, user: str, n: int) -> str:
                 idempotency_key=f"fact:{user}:{i}",
             )
         )
-    for i in range(0, len(requests), 500):
-        await client.write_batch(requests[i : i + 500])
+    for batch in cut(requests):
+        await client.write_batch(batch)
     threads = sorted({m.thread for m in messages})
     for thread in threads:
         await client.summarize("agent:bench/summarizer", thread, at=at + timedelta(days=1))

@@ -9,6 +9,7 @@ from typing import Any
 from temporalio.client import Client
 
 from memory.models import WriteRequest
+from memory.write.batch import cut
 from shell.bench.data import (
     _stats,
 )
@@ -134,7 +135,7 @@ async def bench_background(
         committed = sum(1 for r in done if r.outcome.decision in ("add", "update"))
 
         batched = requests("b", writes)
-        chunks = [batched[i : i + batch_size] for i in range(0, len(batched), batch_size)]
+        chunks = cut(batched, batch_size)
         lanes = asyncio.Semaphore(in_flight)
 
         async def run_chunk(chunk: list[WriteRequest]) -> Any:

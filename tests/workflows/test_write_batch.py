@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
 from memory.errors import InvalidInput
+from memory.write.batch import cut
 from shell.client import MemoryClient
 from tests.factories import T0, email, sms
 
@@ -86,3 +88,60 @@ async def test_a_batch_is_one_tenant(client: MemoryClient) -> None:
     ]
     with pytest.raises(InvalidInput):
         await client.start_batch(requests)
+
+
+#: Temporal warns about a payload above 512 KB and fails one above 2 MB.
+PAYLOAD_WARNING = 512 * 1024
+
+
+async def test_a_500_turn_import_stays_well_under_the_payload_limits(client: MemoryClient) -> None:
+    """Every payload of the runs that import 500 turns (input, activity results, workflow result)
+    is far below Temporal's warning limit: results carry outcomes, not whole decisions, and
+    batches are cut by bytes as well as by count."""
+    run = uuid.uuid4().hex[:8]
+    turns = [
+        f"Turn {i}: the customer said the parcel for order ORD-{run}-{i} should go to locker "
+        f"{i % 40} near the north gate, and asked us to call before {8 + i % 10}:00 next time. "
+        + "They also described the previous delivery in some detail. "
+        * 3
+        for i in range(500)
+    ]
+    requests = [
+        client.write_request(
+            f"user:shop-a/imp{run}",
+            f"tenant/shop-a/user/imp{run}",
+            {"kind": "episodic", "content": text},
+            idempotency_key=f"{run}-turn-{i}",
+            at=T0 + timedelta(minutes=i),
+        )
+        for i, text in enumerate(turns)
+    ]
+    batches = cut(requests)
+    assert len(batches) > 1  # 500 turns of ~300 bytes are more than one batch by bytes
+    largest = 0
+    for batch in batches:
+        handle = await client.start_batch(batch)
+        result = await handle.result()
+        assert sum(len(item.outcomes) for item in result.items) == len(batch)
+        async for event in handle.fetch_history_events():
+            for payloads in _payloads(event):
+                largest = max(largest, *(p.ByteSize() for p in payloads))
+    assert 0 < largest < PAYLOAD_WARNING / 2, largest
+
+
+def _payloads(event: Any) -> list[Any]:
+    """The payload lists an event carries (workflow input and result, activity results)."""
+    found = []
+    for attr in (
+        "workflow_execution_started_event_attributes",
+        "workflow_execution_completed_event_attributes",
+        "activity_task_completed_event_attributes",
+        "activity_task_scheduled_event_attributes",
+        "marker_recorded_event_attributes",
+    ):
+        if event.HasField(attr):
+            attrs = getattr(event, attr)
+            for name in ("input", "result"):
+                if hasattr(attrs, name) and getattr(attrs, name).payloads:
+                    found.append(list(getattr(attrs, name).payloads))
+    return found
