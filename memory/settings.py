@@ -6,7 +6,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from memory.policy import Policy, load_policy
@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     #: Journal of committed deletions, kept outside the database (append-only JSON lines), so
     #: that `memctl deletions reapply` can erase them again in a store restored from a backup.
     deletion_journal: Path | None = None
+    #: Keys that encrypt every Temporal payload: "id:base64,id2:base64" (the first encrypts).
+    #: Unset: the key file below (created with a new key on first use).
+    codec_keys: SecretStr | None = None
+    codec_key_file: Path | None = None
     #: Lets a request carry its own clock (`at`): for evaluation and tests only.
     allow_clock_override: bool = False
     #: Logs: "console" (readable) or "json" (production).
@@ -50,6 +54,10 @@ class Settings(BaseSettings):
     @property
     def projection_file(self) -> Path:
         return self.projection_path or self.data_dir / "projection.db"
+
+    @property
+    def codec_key_path(self) -> Path:
+        return self.codec_key_file or self.data_dir / "codec-keys.json"
 
     @property
     def deletion_journal_file(self) -> Path:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from memory.errors import ServiceUnavailable
+from memory.stores.files import private_dir
 from shell.temporal import SEARCH_ATTRIBUTES
 
 
@@ -106,9 +107,12 @@ class DevServer:
     def start(self, timeout: float = 60.0) -> None:
         if port_open("127.0.0.1", self.port):
             raise ServiceUnavailable(f"port {self.port} is taken: is a server already running?")
-        self.db_file.parent.mkdir(parents=True, exist_ok=True)
+        # Its database holds (encrypted) workflow histories: private like the service's files.
+        private_dir(self.db_file.parent)
+        for existing in self.db_file.parent.glob(self.db_file.name + "*"):
+            existing.chmod(0o600)
         self.process = subprocess.Popen(
-            self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, umask=0o077
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

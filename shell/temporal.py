@@ -10,11 +10,11 @@ import hashlib
 from datetime import timedelta
 
 from temporalio.client import Client
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.runtime import Runtime
 
 from memory.errors import ServiceUnavailable
 from memory.settings import Settings
+from shell.codec import Keyring, data_converter
 from workflows.attributes import SEARCH_ATTRIBUTES, search_attributes
 
 __all__ = [
@@ -35,7 +35,7 @@ async def connect(settings: Settings, runtime: Runtime | None = None) -> Client:
             settings.temporal_address,
             runtime=runtime,
             namespace=settings.temporal_namespace,
-            data_converter=pydantic_data_converter,
+            data_converter=data_converter(Keyring.for_settings(settings)),
         )
     except RuntimeError as exc:  # the Rust core reports connection failures as RuntimeError
         raise ServiceUnavailable(

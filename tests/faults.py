@@ -85,6 +85,7 @@ def worker_env(settings: Settings, temporal_address: str, **extra: str) -> dict[
         MEMORY_ALLOW_CLOCK_OVERRIDE="true",
         MEMORY_METRICS_PORT="0",
         MEMORY_LOG_LEVEL="warning",
+        MEMORY_CODEC_KEYS=os.environ["MEMORY_CODEC_KEYS"],
     )
     env.update(extra)
     return env

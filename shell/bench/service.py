@@ -7,12 +7,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
 from memory.settings import Settings
 from memory.stores import open_stores
 from shell.client import MemoryClient
+from shell.codec import Keyring, data_converter
 from shell.devserver import temporal_binary
 from shell.temporal import SEARCH_ATTRIBUTES
 
@@ -26,7 +26,7 @@ async def service(name: str) -> AsyncIterator[tuple[MemoryClient, WorkflowEnviro
     settings = Settings(data_dir=data, task_queue=f"bench-{name}", allow_clock_override=True)
     env = await WorkflowEnvironment.start_local(
         dev_server_existing_path=str(temporal_binary()),
-        data_converter=pydantic_data_converter,
+        data_converter=data_converter(Keyring.new()),
         search_attributes=SEARCH_ATTRIBUTES,
     )
     stores = open_stores(settings)

@@ -9,9 +9,9 @@ from typing import Any
 
 from rich.console import Console
 from temporalio.client import Client
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
+from shell.codec import Keyring, data_converter
 from shell.devserver import temporal_binary
 from shell.eval.runner import CaseResult, CaseRunner, metrics
 from shell.eval.spec import Case, case_files, load_case
@@ -32,7 +32,7 @@ async def run_eval(paths: list[Path], json_out: Path | None = None) -> int:
     cases = [load_case(p) for p in case_files(paths)]  # malformed files fail before anything runs
     env = await WorkflowEnvironment.start_local(
         dev_server_existing_path=str(temporal_binary()),
-        data_converter=pydantic_data_converter,
+        data_converter=data_converter(Keyring.new()),
         search_attributes=SEARCH_ATTRIBUTES,
     )
     try:

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from temporalio.client import WorkflowExecutionStatus, WorkflowFailureError
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 
@@ -28,6 +27,7 @@ from memory.write.stages import IdSource
 from memory.write.state import StoreView
 from shell.client import MemoryClient
 from shell.devserver import test_server_binary as time_skipping_server
+from tests.codec_keys import CONVERTER
 from tests.factories import BOT, NS, T0, USER
 from tests.faults import FaultyProjection
 
@@ -407,7 +407,7 @@ async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
 
     env = await WorkflowEnvironment.start_time_skipping(
         test_server_existing_path=str(time_skipping_server()),
-        data_converter=pydantic_data_converter,
+        data_converter=CONVERTER,
     )
     settings = Settings(data_dir=tmp_path, allow_clock_override=True, task_queue="skip")
     stores = open_stores(settings)

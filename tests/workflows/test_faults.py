@@ -314,15 +314,15 @@ async def test_every_workflow_completes_across_a_dev_server_restart(
     settings: Settings, stores: Stores, tmp_path: Path
 ) -> None:
     from temporalio.client import Client
-    from temporalio.contrib.pydantic import pydantic_data_converter
 
     from memory.metrics import free_port
     from shell.devserver import DevServer
+    from tests.codec_keys import CONVERTER
 
     server = DevServer(tmp_path / "temporal.db", port=free_port(), headless=True)
     server.start()
     try:
-        temporal = await Client.connect(server.address, data_converter=pydantic_data_converter)
+        temporal = await Client.connect(server.address, data_converter=CONVERTER)
         client = MemoryClient(temporal, settings, stores)
         client.eager = False
         tag = uuid.uuid4().hex[:8]

@@ -1,0 +1,65 @@
+"""What enters Temporal is encrypted: the history read raw through Temporal's API (what
+`temporal workflow show` and the UI get without the codec) holds no word a user said, while the
+service's own converter still reads every run."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from memory.models import WriteResult
+from shell.client import MemoryClient
+from shell.codec import EncryptionCodec, Keyring
+from tests.codec_keys import KEYRING
+from tests.factories import BOT, NS, T0, USER
+
+
+async def _raw_history(client: MemoryClient, workflow_id: str) -> bytes:
+    handle = client.temporal.get_workflow_handle(workflow_id)
+    return b"".join([e.SerializeToString() async for e in handle.fetch_history_events()])
+
+
+async def test_history_holds_ciphertext_only(client: MemoryClient) -> None:
+    client.register_principal(BOT)
+    marker = f"Zqhist{uuid.uuid4().hex[:8]}"
+    kept = await client.observe(
+        USER, NS, f"Please always deliver to the side door, code word {marker}", at=T0
+    )
+    refused = await client.observe(USER, NS, f"my password is {marker}Pw9!", at=T0)
+    assert refused.outcome.decision == "reject"
+    for result in (kept, refused):
+        raw = await _raw_history(client, result.workflow_id)
+        assert raw, result.workflow_id
+        assert marker.encode() not in raw
+        assert b"binary/encrypted" in raw
+    # The service itself reads the run: its result decodes through the shared converter.
+    handle = client.temporal.get_workflow_handle(kept.workflow_id, result_type=WriteResult)
+    assert (await handle.result()).outcomes == kept.outcomes
+
+
+async def test_payloads_round_trip_and_refuse_a_wrong_key() -> None:
+    from temporalio.api.common.v1 import Payload
+
+    payload = Payload(metadata={"encoding": b"json/plain"}, data=b'{"text":"hello"}')
+    codec = EncryptionCodec(KEYRING)
+    [sealed] = await codec.encode([payload])
+    assert b"hello" not in sealed.SerializeToString()
+    assert await codec.decode([sealed]) == [payload]
+    # An unencrypted payload (recorded before encryption) is read as it is.
+    assert await codec.decode([payload]) == [payload]
+    # Rotation: a new key encrypts, the old one still decrypts what it sealed.
+    new = Keyring.new()
+    rotated = EncryptionCodec(Keyring(new.current, {**new.keys, **KEYRING.keys}))
+    assert await rotated.decode([sealed]) == [payload]
+    with pytest.raises(ValueError, match="unknown key"):
+        await EncryptionCodec(Keyring.new()).decode([sealed])
+
+
+def test_the_embedded_default_makes_a_private_key_file(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "data" / "codec-keys.json"
+    first = Keyring.load(path)
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert Keyring.load(path) == first  # made once, then read
