@@ -531,6 +531,16 @@ class ProbeResult(Model):
     detail: str = ""
 
 
+class TemporalRetention(Model):
+    """How long Temporal keeps a closed run (its encrypted payloads) and whether it archives
+    them, as the namespace was found when the deletion ran."""
+
+    namespace: str
+    retention_seconds: int | None = None
+    history_archival: str = "ARCHIVAL_STATE_UNSPECIFIED"
+    visibility_archival: str = "ARCHIVAL_STATE_UNSPECIFIED"
+
+
 class DeletionReceipt(Model):
     deletion_id: str
     tenant_id: str
@@ -558,6 +568,8 @@ class DeletionReceipt(Model):
     workflow_id: str | None = None
     #: Wall-clock seconds from the deletion's start to its receipt.
     elapsed_seconds: float | None = None
+    #: Temporal's retention and archival, as found; the backup deadline covers the retention.
+    temporal: TemporalRetention | None = None
 
 
 # --------------------------------------------------------------------------------------------

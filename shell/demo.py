@@ -53,6 +53,13 @@ def _receipt_table(receipt: DeletionReceipt) -> Table:
         "backup_retention_deadline",
     ):
         table.add_row(name, str(getattr(receipt, name)))
+    if receipt.temporal is not None:
+        t = receipt.temporal
+        table.add_row(
+            "temporal (as found)",
+            f"retention {t.retention_seconds}s, history archival {t.history_archival}, "
+            f"visibility archival {t.visibility_archival}; payloads encrypted",
+        )
     for probe in receipt.probes:
         table.add_row(f"  probe {probe.probe}", "passed" if probe.passed else "FAILED")
     return table

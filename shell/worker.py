@@ -21,6 +21,7 @@ from temporalio.service import RPCError
 from temporalio.worker import Worker
 
 from activities import all_activities
+from activities.temporal_info import TemporalActivities
 from memory import metrics
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
@@ -63,7 +64,10 @@ def build_worker(
         client,
         task_queue=task_queue or settings.task_queue,
         workflows=list(WORKFLOWS),
-        activities=all_activities(stores, settings, summarizer=summarizer),
+        activities=[
+            *all_activities(stores, settings, summarizer=summarizer),
+            *TemporalActivities(client).activities(),
+        ],
         interceptors=[LogContext()],
         # Activities are synchronous (SQLAlchemy, SQLite, numpy): they run on this pool.
         activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=16),

@@ -21,6 +21,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.deletion import DeletionActivities
     from activities.failures import VERIFICATION_FAILED
     from activities.projection import ProjectionActivities
+    from activities.temporal_info import TemporalActivities
     from memory.models import DeleteRequest, DeletionReceipt
     from memory.plans import EraseResult
     from memory.services.deletions import (
@@ -35,6 +36,7 @@ with workflow.unsafe.imports_passed_through():
     from workflows import parse_input, record_outcome, run_moved, run_task
 
 FAILED_RUN_PATCH = "failed-verification-fails-run"
+RETENTION_PATCH = "state-temporal-retention"
 #: After a failed verification: repair, verify again, this many times at most.
 MAX_VERIFICATIONS = 3
 DELETION_TIMEOUT = timedelta(minutes=5)
@@ -63,6 +65,17 @@ class DeleteSubject:
             ),
         )
         receipt = started.receipt
+        if workflow.patched(RETENTION_PATCH):
+            receipt.temporal = await run_task(
+                TemporalActivities.namespace_retention, workflow.info().namespace
+            )
+            kept = receipt.temporal.retention_seconds
+            if kept and receipt.backup_retention_deadline is not None:
+                # Closed runs keep their (encrypted) payloads for the namespace's retention.
+                receipt.backup_retention_deadline = max(
+                    receipt.backup_retention_deadline,
+                    receipt.requested_at + timedelta(seconds=kept),
+                )
         self._receipt = receipt
         scope = EraseInput(
             deletion_id=receipt.deletion_id, resolved=started.resolved, at=started.at

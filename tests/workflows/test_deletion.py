@@ -485,3 +485,29 @@ async def test_schedules_are_applied_idempotently(client: MemoryClient) -> None:
     assert second == [("memory-expire", "updated")]
     described = await client.temporal.get_schedule_handle("memory-expire").describe()
     assert described.schedule.spec.intervals[0].every == timedelta(hours=1)
+
+
+async def test_the_receipt_states_what_temporal_keeps(client: MemoryClient) -> None:
+    from temporalio.api.workflowservice.v1 import DescribeNamespaceRequest
+
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    await story(client, thread)
+    receipt = await client.forget(
+        USER, {"namespace": NS, "key": "notification.preference"}, at=LATER
+    )
+    assert_passed(receipt)
+    found = await client.temporal.workflow_service.describe_namespace(
+        DescribeNamespaceRequest(namespace=client.temporal.namespace)
+    )
+    assert receipt.temporal is not None
+    assert receipt.temporal.namespace == client.temporal.namespace
+    assert (
+        receipt.temporal.retention_seconds == found.config.workflow_execution_retention_ttl.seconds
+    )
+    assert receipt.temporal.history_archival.startswith("ARCHIVAL_STATE_")
+    # The backup deadline covers Temporal's retention of the closed runs.
+    assert receipt.backup_retention_deadline is not None
+    assert receipt.backup_retention_deadline >= receipt.requested_at + timedelta(
+        seconds=receipt.temporal.retention_seconds or 0
+    )
+    assert client.receipt(receipt.deletion_id).temporal == receipt.temporal
