@@ -25,7 +25,11 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from temporalio.api.common.v1 import Payload
 from temporalio.contrib.pydantic import pydantic_data_converter
-from temporalio.converter import DataConverter, PayloadCodec
+from temporalio.converter import (
+    DataConverter,
+    DefaultFailureConverterWithEncodedAttributes,
+    PayloadCodec,
+)
 
 from memory.errors import InvalidInput
 from memory.settings import Settings
@@ -122,5 +126,10 @@ class EncryptionCodec(PayloadCodec):
 
 
 def data_converter(keyring: Keyring) -> DataConverter:
-    """The service's converter: pydantic models, encrypted."""
-    return dataclasses.replace(pydantic_data_converter, payload_codec=EncryptionCodec(keyring))
+    """The service's converter: pydantic models, encrypted. A failure's message and stack trace
+    are encrypted too (moved into an encoded attribute): an error can quote what was said."""
+    return dataclasses.replace(
+        pydantic_data_converter,
+        payload_codec=EncryptionCodec(keyring),
+        failure_converter_class=DefaultFailureConverterWithEncodedAttributes,
+    )

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from memory.context import ContextBudget, ContextBuilder, ContextRequest
+from memory.context import ContextBudget, ContextBuilder, ContextPackage, ContextRequest
 from memory.models import Principal, WriteRequest
 from memory.retrieval import Reader
 from memory.settings import Settings
@@ -20,17 +20,9 @@ from memory.write.batch import decide_request
 from memory.write.extraction import RuleExtractor
 from memory.write.screening import screen
 from shell.importer import ImportMessage, as_history
-from tests.factories import T0
+from tests.factories import BOT, NS, T0
 
-NS = "tenant/shop-a/user/123"
 USER = Principal(type="user", tenant="shop-a", id="123")
-BOT = Principal(
-    type="agent",
-    tenant="shop-a",
-    id="bot",
-    read=["tenant/shop-a/user/*"],
-    write=["tenant/shop-a/user/*"],
-)
 TRUSTED = BOT.model_copy(update={"id": "nurse", "sensitivity_ceiling": "restricted"})
 
 
@@ -53,6 +45,20 @@ def _say(stores: Stores, text: str, thread: str = "t-1") -> None:
         message_id=f"msg_{seed}",
     )
     stores.canonical.commits.apply(decision.plan(seed))
+
+
+def _context(stores: Stores, principal: Principal, task: str) -> ContextPackage:
+    """What `principal` is given for `task` in thread t-1, a minute after the messages."""
+    return ContextBuilder(Reader(stores)).build(
+        ContextRequest(
+            principal=principal.ref,
+            namespaces=[NS],
+            task=task,
+            thread="t-1",
+            budget=ContextBudget(total_tokens=4000, reserved_output_tokens=500),
+            at=T0 + timedelta(minutes=1),
+        )
+    )
 
 
 def _stored_bytes(stores: Stores, settings: Settings) -> bytes:
@@ -85,17 +91,7 @@ def test_a_secret_in_a_message_is_never_stored(
     # The conversation still reads, with the secret replaced.
     [message] = stores.canonical.messages.in_thread("shop-a", "t-1")
     assert "[REDACTED:" in message.text
-    package = ContextBuilder(Reader(stores)).build(
-        ContextRequest(
-            principal=BOT.ref,
-            namespaces=[NS],
-            task="how to notify the user",
-            thread="t-1",
-            budget=ContextBudget(total_tokens=4000, reserved_output_tokens=500),
-            at=T0 + timedelta(minutes=1),
-        )
-    )
-    shown = package.text()
+    shown = _context(stores, BOT, "how to notify the user").text()
     assert "[REDACTED:" in shown
     assert secret.decode() not in shown
 
@@ -125,16 +121,7 @@ def test_the_conversation_slice_honours_the_sensitivity_ceiling(stores: Stores) 
     assert screen("I was diagnosed with diabetes last year").sensitivity == "restricted"
 
     def slice_for(p: Principal) -> str:
-        package = ContextBuilder(Reader(stores)).build(
-            ContextRequest(
-                principal=p.ref,
-                namespaces=[NS],
-                task="gift basket delivery",
-                thread="t-1",
-                budget=ContextBudget(total_tokens=4000, reserved_output_tokens=500),
-                at=T0 + timedelta(minutes=1),
-            )
-        )
+        package = _context(stores, p, "gift basket delivery")
         return "\n".join(i.content for i in package.items if i.kind == "conversation_slice")
 
     assert "deliver the gift basket on Friday" in slice_for(BOT)

@@ -63,3 +63,26 @@ def test_the_embedded_default_makes_a_private_key_file(tmp_path: object) -> None
     first = Keyring.load(path)
     assert path.stat().st_mode & 0o777 == 0o600
     assert Keyring.load(path) == first  # made once, then read
+
+
+async def test_a_failure_quoting_what_was_said_is_encrypted_too(client: MemoryClient) -> None:
+    """An error message can quote the request ("could not tell what '…' asks to forget"): it
+    travels encrypted, and the caller still reads it."""
+    from temporalio.client import WorkflowFailureError
+
+    client.register_principal(BOT)
+    marker = f"Zqfail{uuid.uuid4().hex[:8]}"
+    workflow_id = f"delete/raw/{uuid.uuid4().hex}"
+    raw = {
+        "principal": USER,
+        "tenant": "shop-a",
+        "scope": {"namespace": NS, "text": f"please forget the {marker} thing"},
+    }
+    with pytest.raises(WorkflowFailureError) as failed:
+        await client.temporal.execute_workflow(
+            "DeleteSubject", raw, id=workflow_id, task_queue=client.settings.task_queue
+        )
+    assert marker in str(failed.value.cause)  # decoded for the caller
+    history = await _raw_history(client, workflow_id)
+    assert b"InvalidInput" in history or b"binary/encrypted" in history
+    assert marker.encode() not in history
