@@ -32,6 +32,7 @@ class DeletionActivities:
         return [
             self.start_deletion,
             self.erase_scope,
+            self.carrying_runs,
             self.regenerate_summaries,
             self.repair_deletion,
             self.verify_deletion,
@@ -49,6 +50,11 @@ class DeletionActivities:
     @typed_errors
     def erase_scope(self, inp: EraseInput) -> EraseResult:
         return self.deletions.erase(inp, heartbeat)
+
+    @activity.defn(name="memory.carrying_runs")
+    @typed_errors
+    def carrying_runs(self, inp: EraseInput) -> list[str]:
+        return self.deletions.carrying_runs(inp)
 
     @activity.defn(name="memory.regenerate_summaries")
     @typed_errors

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import (
@@ -541,6 +541,24 @@ class TemporalRetention(Model):
     visibility_archival: str = "ARCHIVAL_STATE_UNSPECIFIED"
 
 
+class HistoryErasure(Model):
+    """The closed Temporal runs whose histories carried a deletion's scope, to delete (input)."""
+
+    namespace: str
+    workflow_ids: list[str] = Field(default_factory=list)
+    #: How long to wait for runs still open (a write in flight) to close, and for the server
+    #: to carry out the deletions (it does so asynchronously).
+    within: timedelta = timedelta(minutes=2)
+
+
+class ErasedHistories(Model):
+    """What deleting the runs did: how many runs were deleted, which are still there."""
+
+    runs_deleted: int = 0
+    #: Workflow ids with a run still readable (open past the wait, or not yet dropped).
+    remaining: list[str] = Field(default_factory=list)
+
+
 class DeletionReceipt(Model):
     deletion_id: str
     tenant_id: str
@@ -570,6 +588,8 @@ class DeletionReceipt(Model):
     elapsed_seconds: float | None = None
     #: Temporal's retention and archival, as found; the backup deadline covers the retention.
     temporal: TemporalRetention | None = None
+    #: Closed Temporal runs that carried the erased content, deleted from the server's history.
+    temporal_runs_deleted: int = 0
 
 
 # --------------------------------------------------------------------------------------------

@@ -36,6 +36,12 @@ class Settings(BaseSettings):
     #: Unset: the key file below (created with a new key on first use).
     codec_keys: SecretStr | None = None
     codec_key_file: Path | None = None
+    #: A deletion asks Temporal to delete a closed run only once the run has been closed this
+    #: long (seconds): the server refuses, and retries with a growing backoff, a deletion that
+    #: comes before its history and visibility queues acknowledged the close. Set it to the
+    #: server's `history.visibilityProcessorUpdateAckInterval` (30 s by default; the embedded
+    #: dev server runs at 1 s).
+    temporal_delete_settle: float = Field(default=1.5, ge=0, le=600)
     #: Lets a request carry its own clock (`at`): for evaluation and tests only.
     allow_clock_override: bool = False
     #: Logs: "console" (readable) or "json" (production).

@@ -66,7 +66,7 @@ def build_worker(
         workflows=list(WORKFLOWS),
         activities=[
             *all_activities(stores, settings, summarizer=summarizer),
-            *TemporalActivities(client).activities(),
+            *TemporalActivities(client, settle=settings.temporal_delete_settle).activities(),
         ],
         interceptors=[LogContext()],
         # Activities are synchronous (SQLAlchemy, SQLite, numpy): they run on this pool.

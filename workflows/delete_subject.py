@@ -1,7 +1,8 @@
 """DeleteSubject: resolve the scope (a request in words too) and authorize it → tombstone and
 erase memories, messages (or the clauses that state the key) and derived summaries → write the
 summaries again from what remains → remove from every projection and bump the cache generations
-→ verify that no read path returns anything (a failed probe triggers a repair and another
+→ delete the Temporal runs whose histories carried it → verify that no read path (Temporal's
+history included) returns anything (a failed probe triggers a repair and another
 verification, bounded) → durable receipt → CloseDeletionReceipt waits for the backup deadline.
 
 The id is `delete/{tenant}/{scope fingerprint}`: a repeated request for the same scope attaches
@@ -10,6 +11,7 @@ to the running deletion. The receipt can be queried (`receipt`) while the workfl
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 
@@ -22,7 +24,13 @@ with workflow.unsafe.imports_passed_through():
     from activities.failures import VERIFICATION_FAILED
     from activities.projection import ProjectionActivities
     from activities.temporal_info import TemporalActivities
-    from memory.models import DeleteRequest, DeletionReceipt
+    from memory.models import (
+        DeleteRequest,
+        DeletionReceipt,
+        ErasedHistories,
+        HistoryErasure,
+        ProbeResult,
+    )
     from memory.plans import EraseResult
     from memory.services.deletions import (
         CloseReceiptInput,
@@ -37,6 +45,7 @@ with workflow.unsafe.imports_passed_through():
 
 FAILED_RUN_PATCH = "failed-verification-fails-run"
 RETENTION_PATCH = "state-temporal-retention"
+HISTORY_PATCH = "erase-temporal-histories"
 #: After a failed verification: repair, verify again, this many times at most.
 MAX_VERIFICATIONS = 3
 DELETION_TIMEOUT = timedelta(minutes=5)
@@ -80,6 +89,13 @@ class DeleteSubject:
         scope = EraseInput(
             deletion_id=receipt.deletion_id, resolved=started.resolved, at=started.at
         )
+        histories: HistoryErasure | None = None
+        erasing: asyncio.Task[Any] | None = None
+        if workflow.patched(HISTORY_PATCH):
+            carriers: list[str] = await run_task(DeletionActivities.carrying_runs, scope)
+            histories = HistoryErasure(namespace=info.namespace, workflow_ids=carriers)
+            # Temporal deletes asynchronously: under way while the stores are erased.
+            erasing = asyncio.create_task(run_task(TemporalActivities.erase_histories, histories))
         erased: EraseResult = await self._step(DeletionActivities.erase_scope, scope)
         regenerated: list[str] = await self._step(DeletionActivities.regenerate_summaries, scope)
         receipt.canonical_records = len(started.resolved.memory_ids)
@@ -109,6 +125,16 @@ class DeleteSubject:
                     at=started.at,
                 ),
             )
+            if histories is not None:
+                # Closed runs that carried the content go from Temporal's history too (the
+                # first time, under way since the start; again after a failed probe).
+                gone: ErasedHistories = await (
+                    erasing or run_task(TemporalActivities.erase_histories, histories)
+                )
+                erasing = None
+                receipt.temporal_runs_deleted += gone.runs_deleted
+                probed: ProbeResult = await run_task(TemporalActivities.probe_histories, histories)
+                probes = [*probes, probed]
             receipt.probes = probes
             if all(p.passed for p in probes):
                 receipt.verification_status = "passed"

@@ -18,6 +18,7 @@ from memory.deletion import (
     resolve,
     verify_erased,
 )
+from memory.deletion.runs import carrying_runs
 from memory.errors import PolicyRefusal
 from memory.models import AuditEvent, DeleteRequest, DeletionReceipt, Model, ProbeResult
 from memory.plans import EraseResult
@@ -175,6 +176,11 @@ class Deletions:
             journal.write(json.dumps(entries[0].model_dump(mode="json"), ensure_ascii=False) + "\n")
             journal.flush()
             os.fsync(journal.fileno())
+
+    def carrying_runs(self, inp: EraseInput) -> list[str]:
+        """The workflow ids whose Temporal histories carried the scope's content."""
+        tenant = self.stores.canonical.receipts.get(inp.deletion_id).tenant_id
+        return carrying_runs(self.stores, tenant, inp.resolved)
 
     def regenerate(self, inp: EraseInput, progress: Progress = no_progress) -> list[str]:
         progress("regenerating")

@@ -13,8 +13,7 @@ from memory.settings import Settings
 from memory.stores import open_stores
 from shell.client import MemoryClient
 from shell.codec import Keyring, data_converter
-from shell.devserver import temporal_binary
-from shell.temporal import SEARCH_ATTRIBUTES
+from shell.devserver import start_local
 
 
 @asynccontextmanager
@@ -24,11 +23,7 @@ async def service(name: str) -> AsyncIterator[tuple[MemoryClient, WorkflowEnviro
 
     data = Path(tempfile.mkdtemp(prefix=f"memory-bench-{name}-"))
     settings = Settings(data_dir=data, task_queue=f"bench-{name}", allow_clock_override=True)
-    env = await WorkflowEnvironment.start_local(
-        dev_server_existing_path=str(temporal_binary()),
-        data_converter=data_converter(Keyring.new()),
-        search_attributes=SEARCH_ATTRIBUTES,
-    )
+    env = await start_local(data_converter(Keyring.new()))
     stores = open_stores(settings)
     try:
         async with build_worker(env.client, settings, stores):

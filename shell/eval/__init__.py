@@ -9,13 +9,11 @@ from typing import Any
 
 from rich.console import Console
 from temporalio.client import Client
-from temporalio.testing import WorkflowEnvironment
 
 from shell.codec import Keyring, data_converter
-from shell.devserver import temporal_binary
+from shell.devserver import start_local
 from shell.eval.runner import CaseResult, CaseRunner, metrics
 from shell.eval.spec import Case, case_files, load_case
-from shell.temporal import SEARCH_ATTRIBUTES
 
 __all__ = ["Case", "CaseResult", "CaseRunner", "load_case", "metrics", "run_cases", "run_eval"]
 
@@ -30,11 +28,7 @@ async def run_cases(temporal: Client, cases: list[Case]) -> list[CaseResult]:
 async def run_eval(paths: list[Path], json_out: Path | None = None) -> int:
     """Run every case under `paths`; print a line per case and the metrics; 0 if all passed."""
     cases = [load_case(p) for p in case_files(paths)]  # malformed files fail before anything runs
-    env = await WorkflowEnvironment.start_local(
-        dev_server_existing_path=str(temporal_binary()),
-        data_converter=data_converter(Keyring.new()),
-        search_attributes=SEARCH_ATTRIBUTES,
-    )
+    env = await start_local(data_converter(Keyring.new()))
     try:
         runner = CaseRunner(env.client)
         results = []

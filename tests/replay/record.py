@@ -20,15 +20,13 @@ from typing import Any
 
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.contrib.pydantic import pydantic_data_converter
-from temporalio.testing import WorkflowEnvironment
 
 from memory.models import DeletionReceipt, ExpireRequest, ExpireSummary, RepairReport, RepairRequest
 from memory.services.deletions import CloseReceiptInput
 from memory.settings import Settings
 from memory.stores import open_stores
 from shell.client import MemoryClient
-from shell.devserver import temporal_binary
-from shell.temporal import SEARCH_ATTRIBUTES
+from shell.devserver import start_local
 from shell.worker import build_worker
 from tests.factories import BOT, NS, T0, USER, email, sms
 
@@ -285,11 +283,7 @@ SCENARIOS: dict[str, Scenario] = {
 
 async def main() -> None:
     HISTORIES.mkdir(exist_ok=True)
-    env = await WorkflowEnvironment.start_local(
-        dev_server_existing_path=str(temporal_binary()),
-        data_converter=pydantic_data_converter,
-        search_attributes=SEARCH_ATTRIBUTES,
-    )
+    env = await start_local(pydantic_data_converter)
     try:
         chosen = sys.argv[1:] or list(SCENARIOS)
         for name in chosen:

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, insert, or_, select
 
 from memory.models import AuditEvent
-from memory.stores.canonical._db import Part
+from memory.stores.canonical._db import Part, chunks
 from memory.stores.schema import audit_events
 
 
@@ -63,3 +63,25 @@ class Audit(Part):
             query = query.where(or_(*conds))
         with self.db.read() as conn:
             return [dict(r._mapping) for r in conn.execute(query)]
+
+    def workflows_about(
+        self, tenant_id: str, memory_ids: Sequence[str], namespaces: Sequence[str] = ()
+    ) -> set[str]:
+        """The workflow runs (by id) whose audit names one of these memories, or anything in
+        one of these namespaces: the runs whose history carried that content."""
+        found: set[str] = set()
+        with self.db.read() as conn:
+            conds = [audit_events.c.memory_id.in_(b) for b in chunks(list(memory_ids))]
+            if namespaces:
+                conds.append(audit_events.c.namespace.in_(list(namespaces)))
+            for cond in conds:
+                found.update(
+                    w
+                    for w in conn.execute(
+                        select(audit_events.c.workflow_id)
+                        .distinct()
+                        .where(audit_events.c.tenant_id == tenant_id, cond)
+                    ).scalars()
+                    if w
+                )
+        return found

@@ -153,6 +153,22 @@ class Messages(Part):
             )
             return [row_to_message(r) for r in rows]
 
+    def workflows_of(self, message_ids: Sequence[str]) -> set[str]:
+        """The workflow runs (by id) that kept these messages: their histories carried them."""
+        found: set[str] = set()
+        with self.db.read() as conn:
+            for batch in chunks(list(message_ids)):
+                found.update(
+                    w
+                    for w in conn.execute(
+                        select(conversation_messages.c.workflow_id).where(
+                            conversation_messages.c.message_id.in_(batch)
+                        )
+                    ).scalars()
+                    if w
+                )
+        return found
+
     def in_thread(
         self,
         tenant_id: str,

@@ -6,7 +6,7 @@ from sqlalchemy import Connection, select
 
 from memory.errors import NotFound
 from memory.models import ReviewRecord
-from memory.stores.canonical._db import Part, upsert
+from memory.stores.canonical._db import Part, chunks, upsert
 from memory.stores.schema import reviews
 
 
@@ -41,3 +41,18 @@ class Reviews(Part):
             query = query.where(reviews.c.write_workflow_id == write_workflow_id)
         with self.db.read() as conn:
             return [ReviewRecord.model_validate(dict(r._mapping)) for r in conn.execute(query)]
+
+    def opened_by(self, tenant_id: str, write_workflow_ids: list[str]) -> set[str]:
+        """The review workflow ids opened by these writes (their inputs carry the write)."""
+        found: set[str] = set()
+        with self.db.read() as conn:
+            for batch in chunks(write_workflow_ids):
+                found.update(
+                    conn.execute(
+                        select(reviews.c.workflow_id).where(
+                            reviews.c.tenant_id == tenant_id,
+                            reviews.c.write_workflow_id.in_(batch),
+                        )
+                    ).scalars()
+                )
+        return found

@@ -1,0 +1,33 @@
+"""Which workflow runs carried what a deletion erases.
+
+A run's history holds its input and every activity result (encrypted, but readable by whoever
+holds the codec key), so a deletion removes the closed runs that carried the erased content:
+the runs whose audit names an erased memory (writes, batches, reviews, summaries), the runs that
+kept an erased message, the reviews those writes opened, and for a whole namespace every run
+audited in it (a refused write, a secret, left no memory but its input is still in history).
+Deletion runs themselves are kept: they hold ids and a scope, and their receipts must stay
+inspectable.
+"""
+
+from __future__ import annotations
+
+from memory.deletion.scope import ResolvedScope
+from memory.stores import Stores
+
+#: Workflow ids of deletions and their receipts: never deleted as carriers.
+KEPT_PREFIXES = ("delete/", "backup-expiry/")
+
+
+def carrying_runs(stores: Stores, tenant_id: str, resolved: ResolvedScope) -> list[str]:
+    """Workflow ids whose history carried content in the scope, sorted."""
+    canonical = stores.canonical
+    scope = resolved.scope
+    whole = (
+        [scope.namespace]
+        if scope.namespace and not (scope.key or scope.subject_ref or scope.source_ref)
+        else []
+    )
+    found = canonical.audit.workflows_about(tenant_id, resolved.all_memory_ids, whole)
+    found |= canonical.messages.workflows_of([m.message_id for m in resolved.messages])
+    found |= canonical.reviews.opened_by(tenant_id, sorted(found))
+    return sorted(w for w in found if not w.startswith(KEPT_PREFIXES))
