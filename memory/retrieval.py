@@ -14,7 +14,6 @@ miss something, never return something deleted, superseded, expired or forbidden
 from __future__ import annotations
 
 import math
-import re
 import threading
 import time
 from collections import OrderedDict
@@ -516,15 +515,6 @@ def _verdict(
     else:
         state, ids, detail = "none_confirmed", [], "no confirmed value"
     return KeyVerdict(key=key, state=state, memory_ids=ids, detail=detail)
-
-
-_NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
-
-
-def squash(text: str) -> str:
-    """Text without case, spacing or punctuation, for looking erased text up in other text
-    (deletion verification). Not a sameness test: "1.5" and "15" squash alike."""
-    return _NOISE.sub("", text.casefold())
 
 
 def _similarity(a: _Candidate, b: _Candidate) -> float:

@@ -5,7 +5,8 @@ A scope (subject, namespace, key, source, or a request in words) resolves to mem
 messages they were extracted from, and every summary derived from either (through lineage,
 transitively). Erasure tombstones the memories and blanks every version; blanks a message, or,
 for a key scope, cuts out only the clauses that state that key; erases the derived summaries and
-writes fresh ones from what remains. Verification then asks every read path for the erased text.
+writes fresh ones from what remains. Verification then asks every read path for it,
+recognising the erased text by salted fingerprints (the text is not kept).
 
 - `scope`: requests in words, resolving a scope to ids, and who may delete it.
 - `erase`: redaction of stating clauses, erasure, and summaries written again.
@@ -25,13 +26,12 @@ from memory.deletion.scope import (
     resolve,
     resolve_words,
 )
-from memory.deletion.verify import READ_PATH_SAMPLE, Needles, _spread, verify_erased
+from memory.deletion.verify import READ_PATH_SAMPLE, _spread, verify_erased
 
 __all__ = [
     "READ_PATH_SAMPLE",
     "REDACTED",
     "MessageTarget",
-    "Needles",
     "ResolvedScope",
     "SummaryTarget",
     "_spread",

@@ -11,9 +11,9 @@ from datetime import datetime
 
 from memory.deletion.scope import ResolvedScope, SummaryTarget
 from memory.errors import InvalidInput, UnauthorizedNamespace
+from memory.fingerprints import squash
 from memory.models import ConversationMessage
 from memory.plans import EraseResult, LedgerEntry, MessageErasure
-from memory.retrieval import squash
 from memory.stores import Stores
 from memory.summary import ExtractiveSummarizer, SummarizeRequest, ThreadSummary, plan_summary
 from memory.write.extraction import Extractor

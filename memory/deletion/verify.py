@@ -1,56 +1,35 @@
 """Proof that no read path returns what a deletion erased.
 
-Verification asks every read path for the erased text, one probe each, in a fixed order:
+Verification asks every read path for what was erased, one probe each, in a fixed order:
 canonical by id and by key; keyword search, vector search and the projection's rows; recall and
 context building as the owner and as an agent; summaries, conversation history, and the cache.
-A probe passes only if nothing comes back.
+A probe passes only if nothing comes back: no erased id, and no text that holds an erased text.
+The erased text itself is not kept: it is recognised by its salted fingerprints
+(`memory.fingerprints`), and the read paths are asked with the scope's keys and their labels,
+the words the service itself uses for them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import ahocorasick
-
 from memory.context import ContextBudget, ContextBuilder, ContextRequest
 from memory.deletion.scope import ResolvedScope
+from memory.fingerprints import Fingerprints
 from memory.models import READABLE_STATUSES, MemoryRecord, Principal, ProbeResult, RecallQuery
 from memory.namespaces import parse_namespace
-from memory.retrieval import Reader, squash
+from memory.retrieval import Reader
 from memory.stores import Stores
 from memory.stores.projection import SearchFilters
+from memory.vocabulary import PROFILE_KEYS
 
-#: Recall and context probes ask with at most this many of the erased texts (spread over the
+#: Recall and context probes ask with at most this many of the scope's queries (spread over the
 #: scope); every erased id is checked exhaustively by the store-level probes, and recall can
 #: only return what the canonical re-check confirms.
 READ_PATH_SAMPLE = 16
-_MIN_NEEDLE = 4
-
-
-class Needles:
-    """The erased texts, found by containment (without spacing or punctuation) in one pass over
-    a text however many there are (an Aho-Corasick automaton). Very short fragments ("好的")
-    would match unrelated speech; they are looked for by id only."""
-
-    def __init__(self, texts: Iterable[str]) -> None:
-        self._automaton: ahocorasick.Automaton | None = None
-        flats = {flat for flat in (squash(t) for t in texts) if len(flat) >= _MIN_NEEDLE}
-        if flats:
-            self._automaton = ahocorasick.Automaton()
-            for flat in flats:
-                self._automaton.add_word(flat, flat)
-            self._automaton.make_automaton()
-
-    def __bool__(self) -> bool:
-        return self._automaton is not None
-
-    def found_in(self, text: str) -> bool:
-        if self._automaton is None or not text:
-            return False
-        return next(self._automaton.iter(squash(text)), None) is not None
 
 
 def _spread(items: list[str], n: int) -> list[str]:
@@ -70,8 +49,9 @@ class _Probing:
     at: datetime
     progress: Callable[[Any], None]
     erased: set[str]
+    #: What the read paths are asked with (the scope's keys and their labels).
     texts: list[str]
-    needles: Needles
+    needles: Fingerprints
     results: list[ProbeResult] = field(default_factory=list)
 
     @property
@@ -94,7 +74,7 @@ def verify_erased(
     *,
     requester: Principal,
     resolved: ResolvedScope,
-    probes: list[dict[str, str | None]],
+    probes: list[dict[str, Any]],
     generations_before: dict[str, int],
     at: datetime,
     progress: Callable[[Any], None] = lambda _: None,
@@ -104,8 +84,9 @@ def verify_erased(
     embedding, recall and context building as the owner and as an agent, summaries,
     conversation history, projection rows, and the cache (every namespace's generation moved)."""
     erased = set(resolved.all_memory_ids)
-    texts = [str(p["content"]) for p in probes if p["content"]]
-    run = _Probing(stores, resolved, at, progress, erased, texts, Needles(texts))
+    salt = next((str(p["salt"]) for p in probes if p["salt"]), None)
+    needles = Fingerprints(salt, [str(p["fingerprint"]) for p in probes])
+    run = _Probing(stores, resolved, at, progress, erased, _asked_with(resolved), needles)
     namespaces = resolved.namespaces
     _probe_canonical(run)
     tenant = parse_namespace(namespaces[0]).tenant if namespaces else requester.tenant
@@ -116,6 +97,15 @@ def verify_erased(
     _probe_cache(run, generations_before)
     _probe_storage(run)
     return run.results
+
+
+def _asked_with(resolved: ResolvedScope) -> list[str]:
+    """What the read paths are asked with: each key of the scope, with its labels."""
+    asked: list[str] = []
+    for key in resolved.keys:
+        known = PROFILE_KEYS.get(key)
+        asked += [key.replace(".", " ")] + ([known.label_en, known.label_zh] if known else [])
+    return asked
 
 
 def _probe_canonical(run: _Probing) -> None:
@@ -140,10 +130,10 @@ def _probe_canonical(run: _Probing) -> None:
 
 def _probe_search(run: _Probing, tenant: str) -> None:
     """keyword_search, vector_search and projection_rows: the projection's read paths asked
-    with (a spread of) the erased texts, and every indexed row of the scope looked through."""
+    with the scope's keys and labels, and every indexed row of the scope looked through."""
     projection = run.stores.projection
     wide = SearchFilters(tenant_id=tenant, namespaces=tuple(run.namespaces), statuses=None)
-    # The keyword read path with a spread of the texts; then every indexed row of the scope
+    # The keyword read path with the scope's queries; then every indexed row of the scope
     # is read and looked through for any of them.
     keyword_ids = {
         h.memory_id
@@ -159,8 +149,9 @@ def _probe_search(run: _Probing, tenant: str) -> None:
         for h in projection.vector_search(v, wide, 20)
     }
     found_heads = run.stores.canonical.records.heads(keyword_ids | vector_ids)
-    run.probe("keyword_search", _leaking(run, keyword_ids, found_heads))
-    run.probe("vector_search", _leaking(run, vector_ids, found_heads))
+    asked = f"asked with {len(run.texts)} queries of the scope's keys"
+    run.probe("keyword_search", _leaking(run, keyword_ids, found_heads), asked)
+    run.probe("vector_search", _leaking(run, vector_ids, found_heads), asked)
     run.probe(
         "projection_rows",
         len(set(projection.state(list(run.erased))) | indexed),

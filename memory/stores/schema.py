@@ -196,8 +196,8 @@ deletion_receipts = Table(
     Index("ix_receipts_scope", "tenant_id", "scope_fingerprint"),
 )
 
-# Probe material of a deletion in progress (the erased text and its hash), kept here rather than
-# in workflow history so that it is gone once verification is over.
+# Probe material of a deletion in progress: salted hashes of the erased text's windows
+# (memory.deletion.fingerprints), never the text, dropped once verification is over.
 deletion_probes = Table(
     "deletion_probes",
     metadata,
@@ -205,7 +205,8 @@ deletion_probes = Table(
     Column("memory_id", String(64), primary_key=True),
     Column("namespace", String(256), nullable=False),
     Column("key", String(128)),
-    Column("content", Text, nullable=False),
+    Column("salt", String(32), nullable=False),
+    Column("fingerprint", Text, nullable=False),
 )
 
 principals = Table(

@@ -10,6 +10,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from memory.errors import NotFound, VersionConflict
+from memory.fingerprints import Fingerprints
 from memory.models import AuditEvent, DeletionReceipt, DeletionScope, Principal
 from memory.plans import CommitPlan, RecordChange, SlotCheck
 from memory.stores import Stores
@@ -181,8 +182,11 @@ def test_erase_blanks_every_version_and_keeps_ids_and_times(stores: Stores) -> N
     assert all(v.content == "" and v.structured_value is None for v in versions)
     assert versions[-1].status == "deleted"
     assert versions[0].recorded_at == T0
-    # probe material exists until verification drops it
-    assert [p["content"] for p in stores.canonical.erasure.probes("del_1")] == ["用户偏好短信通知"]
+    # probe material (salted fingerprints, never the text) exists until verification drops it
+    (probe,) = stores.canonical.erasure.probes("del_1")
+    assert "content" not in probe
+    assert "用户偏好短信通知" not in repr(probe)
+    assert Fingerprints(probe["salt"], [probe["fingerprint"]]).found_in("摘要：用户偏好短信通知。")
     stores.canonical.erasure.drop_probes("del_1")
     assert stores.canonical.erasure.probes("del_1") == []
     # erasing again is a no-op
@@ -223,7 +227,14 @@ def test_only_a_lost_race_is_a_version_conflict(stores: Stores) -> None:
         conn.execute(insert(key_slots), slot)
     with pytest.raises(VersionConflict), db.write() as conn:
         conn.execute(insert(key_slots), slot)
-    probe = {"deletion_id": "d", "memory_id": "m", "namespace": NS, "key": None, "content": "x"}
+    probe = {
+        "deletion_id": "d",
+        "memory_id": "m",
+        "namespace": NS,
+        "key": None,
+        "salt": "00",
+        "fingerprint": "",
+    }
     with db.write() as conn:
         conn.execute(insert(deletion_probes), probe)
     with pytest.raises(IntegrityError), db.write() as conn:

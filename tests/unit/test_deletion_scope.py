@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.deletion import Needles, _spread, resolve_words
+from memory.deletion import _spread, resolve_words
 from memory.errors import InvalidInput
+from memory.fingerprints import Fingerprints, fingerprint, new_salt
 from memory.subjects import canonical_subject
 
 NS = "tenant/shop-a/user/123"
@@ -77,12 +78,29 @@ def test_an_unknown_subject_form_is_refused(ref: str) -> None:
         canonical_subject(ref, "shop-a")
 
 
-def test_needles_match_ignoring_spacing_and_punctuation() -> None:
-    needles = Needles(["以后物流更新请优先短信通知", "好的"])
+def _prints(*texts: str) -> Fingerprints:
+    salt = new_salt()
+    return Fingerprints(salt, [fingerprint(t, salt) for t in texts])
+
+
+def test_fingerprints_match_ignoring_spacing_and_punctuation() -> None:
+    needles = _prints("以后物流更新请优先短信通知", "好的", "Leave it at the side door")
     assert needles.found_in("摘要：用户说「以后物流更新，请优先短信通知」。")
+    assert needles.found_in("Note: LEAVE it at the side-door, thanks")
     assert not needles.found_in("以后物流更新请优先邮件通知")
+    assert not needles.found_in("Leave it at the front door")
     assert not needles.found_in("好的，谢谢")  # too short to look for by text
-    assert not Needles(["好的"])
+    assert not _prints("好的")
+
+
+def test_fingerprints_keep_no_text_and_differ_by_salt() -> None:
+    text = "my dog is called Zqmarker"
+    a, b = fingerprint(text, new_salt()), fingerprint(text, new_salt())
+    assert a != b
+    assert "zqmarker" not in a.casefold()
+    assert len(a.split()) == len("mydogiscalledzqmarker") - 3
+    # a wrong salt recognises nothing
+    assert not Fingerprints(new_salt(), [a]).found_in(text)
 
 
 def test_a_spread_is_bounded_and_starts_at_the_first() -> None:

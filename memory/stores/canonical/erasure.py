@@ -2,8 +2,9 @@
 
 `erase` tombstones memories and blanks the content of every version, blanks or redacts messages,
 fences the erased slots against writes decided before it, and records the deletion in the ledger
-— in one transaction. The erased text is first copied to `deletion_probes` so verification can
-look for it; `drop_probes` removes it. `expire` invalidates what outlived its retention.
+— in one transaction. Salted fingerprints of the erased text go to `deletion_probes` so
+verification can recognise it without keeping it; `drop_probes` removes them. `expire`
+invalidates what outlived its retention.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, delete, insert, select
 
+from memory.fingerprints import fingerprint, new_salt
 from memory.models import AuditEvent, content_hash
 from memory.plans import EraseResult, LedgerEntry, MessageErasure, slot_for
 from memory.stores.canonical._db import Part, upsert
@@ -47,7 +49,10 @@ class Erasure(Part):
             live = [r for r in rows if not (r.status == "deleted" and r.content == "")]
             namespaces = {r.namespace for r in rows}
             slots = {(r.namespace, slot_for(r.key, r.gist)) for r in live}
-            probes = [_probe(deletion_id, r.memory_id, r.namespace, r.key, r.content) for r in live]
+            salt = self._salt(conn, deletion_id)
+            probes = [
+                _probe(deletion_id, salt, r.memory_id, r.namespace, r.key, r.content) for r in live
+            ]
             tombstones = [
                 next_version(
                     r,
@@ -66,7 +71,9 @@ class Erasure(Part):
             if rows:
                 s.outcomes.blank(conn, rows[0].tenant_id, [r.memory_id for r in rows])
             s.records.append_versions(conn, tombstones)
-            message_probes, message_namespaces = self._erase_messages(conn, deletion_id, messages)
+            message_probes, message_namespaces = self._erase_messages(
+                conn, deletion_id, salt, messages
+            )
             probes += message_probes
             namespaces |= message_namespaces
             if probes:
@@ -89,8 +96,23 @@ class Erasure(Part):
             slots=sorted(slots),
         )
 
+    @staticmethod
+    def _salt(conn: Connection, deletion_id: str) -> str:
+        """The deletion's salt: the one its first erase drew (an erase again, in a repair,
+        fingerprints alike), else a new one."""
+        found = conn.execute(
+            select(deletion_probes.c.salt)
+            .where(deletion_probes.c.deletion_id == deletion_id)
+            .limit(1)
+        ).scalar()
+        return found or new_salt()
+
     def _erase_messages(
-        self, conn: Connection, deletion_id: str, messages: Sequence[MessageErasure]
+        self,
+        conn: Connection,
+        deletion_id: str,
+        salt: str,
+        messages: Sequence[MessageErasure],
     ) -> tuple[list[dict[str, Any]], set[str]]:
         by_id = {m.message_id: m for m in messages}
         probes: list[dict[str, Any]] = []
@@ -105,7 +127,14 @@ class Erasure(Part):
             namespaces.add(row.namespace)
             for part in m.erased_parts or [row.text]:
                 probes.append(
-                    _probe(deletion_id, f"{m.message_id}#{len(probes)}", row.namespace, None, part)
+                    _probe(
+                        deletion_id,
+                        salt,
+                        f"{m.message_id}#{len(probes)}",
+                        row.namespace,
+                        None,
+                        part,
+                    )
                 )
             updates.append(
                 {
@@ -223,12 +252,13 @@ class Erasure(Part):
 
 
 def _probe(
-    deletion_id: str, memory_id: str, namespace: str, key: str | None, content: str
+    deletion_id: str, salt: str, memory_id: str, namespace: str, key: str | None, content: str
 ) -> dict[str, Any]:
     return {
         "deletion_id": deletion_id,
         "memory_id": memory_id,
         "namespace": namespace,
         "key": key,
-        "content": content,
+        "salt": salt,
+        "fingerprint": fingerprint(content, salt),
     }
