@@ -42,6 +42,13 @@ class Settings(BaseSettings):
     #: server's `history.visibilityProcessorUpdateAckInterval` (30 s by default; the embedded
     #: dev server runs at 1 s).
     temporal_delete_settle: float = Field(default=1.5, ge=0, le=600)
+    #: `memctl codec-server`: its port, the Temporal UI origins it answers (CORS), and the file
+    #: of operator token hashes (default `codec-operators.json` in the data folder).
+    codec_server_port: int = Field(default=8888, ge=1, le=65535)
+    codec_server_origins: list[str] = Field(
+        default_factory=lambda: ["http://127.0.0.1:8233", "http://localhost:8233"]
+    )
+    codec_operators_file: Path | None = None
     #: Lets a request carry its own clock (`at`): for evaluation and tests only.
     allow_clock_override: bool = False
     #: Logs: "console" (readable) or "json" (production).
@@ -64,6 +71,14 @@ class Settings(BaseSettings):
     @property
     def codec_key_path(self) -> Path:
         return self.codec_key_file or self.data_dir / "codec-keys.json"
+
+    @property
+    def codec_operators_path(self) -> Path:
+        return self.codec_operators_file or self.data_dir / "codec-operators.json"
+
+    @property
+    def codec_server_url(self) -> str:
+        return f"http://127.0.0.1:{self.codec_server_port}"
 
     @property
     def deletion_journal_file(self) -> Path:

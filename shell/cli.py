@@ -120,6 +120,7 @@ def dev() -> None:
         port=int(port),
         ui_port=cfg.dev_ui_port,
         namespace=cfg.temporal_namespace,
+        ui_codec_endpoint=cfg.codec_server_url,
     )
     server.start()
     typer.echo(f"Temporal dev server on {server.address}, UI on http://127.0.0.1:{cfg.dev_ui_port}")
@@ -614,6 +615,72 @@ def deletions_reapply(
 
 
 # ------------------------------------------------------------------------------ import
+
+codec_app = typer.Typer(
+    help="Temporal remote codec for operators: decoded payloads in the UI and the CLI."
+)
+app.add_typer(codec_app, name="codec-server")
+
+
+@codec_app.callback(invoke_without_command=True)
+@guarded
+def codec_server(
+    ctx: typer.Context,
+    port: Annotated[
+        int | None, typer.Option(help="Port (default MEMORY_CODEC_SERVER_PORT)")
+    ] = None,
+) -> None:
+    """Serve /decode and /encode to operators holding a token (see `codec-server token`). Point
+    the UI at it (`memctl dev` does) and the CLI with `--codec-endpoint URL --codec-auth
+    "Bearer TOKEN"`; a browser signs in once at /login?token=TOKEN."""
+    if ctx.invoked_subcommand is not None:
+        return
+    import uvicorn
+
+    from shell.codec import Keyring
+    from shell.codec_server import OperatorTokens, create_app
+    from shell.logs import configure_logging
+
+    cfg = settings()
+    configure_logging(cfg.log_format, cfg.log_level)
+    tokens = OperatorTokens(cfg.codec_operators_path)
+    if not tokens.names():
+        typer.echo("no operator token yet: `memctl codec-server token NAME` issues one", err=True)
+    served = port or cfg.codec_server_port
+    typer.echo(
+        f"codec server on http://127.0.0.1:{served} for {', '.join(cfg.codec_server_origins)}"
+    )
+    api = create_app(Keyring.for_settings(cfg), tokens, cfg.codec_server_origins)
+    uvicorn.run(api, host="127.0.0.1", port=served, log_level="warning")
+
+
+@codec_app.command("token")
+@guarded
+def codec_token(name: str) -> None:
+    """Issue a token for operator NAME (replacing its earlier one); printed once, kept hashed."""
+    from shell.codec_server import OperatorTokens
+
+    cfg = settings()
+    token = OperatorTokens(cfg.codec_operators_path).issue(name)
+    typer.echo(token)
+    typer.echo(
+        f"UI sign-in: {cfg.codec_server_url}/login?token={token}\n"
+        f"CLI: temporal workflow show -w ID --codec-endpoint {cfg.codec_server_url} "
+        f'--codec-auth "Bearer {token}"',
+        err=True,
+    )
+
+
+@codec_app.command("revoke")
+@guarded
+def codec_revoke(name: str) -> None:
+    """Revoke operator NAME's token."""
+    from shell.codec_server import OperatorTokens
+
+    if not OperatorTokens(settings().codec_operators_path).revoke(name):
+        _fail(f"not_found: no operator {name!r}")
+    typer.echo(f"revoked {name}")
+
 
 import_app = typer.Typer(help="Bulk imports.", no_args_is_help=True)
 app.add_typer(import_app, name="import")

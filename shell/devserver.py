@@ -99,12 +99,15 @@ class DevServer:
         ui_port: int = 8233,
         namespace: str = "default",
         headless: bool = False,
+        ui_codec_endpoint: str | None = None,
     ) -> None:
         self.db_file = db_file
         self.port = port
         self.ui_port = ui_port
         self.namespace = namespace
         self.headless = headless
+        #: The UI decodes payloads through this codec server (`memctl codec-server`).
+        self.ui_codec_endpoint = ui_codec_endpoint
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -132,6 +135,8 @@ class DevServer:
             cmd.append("--headless")
         else:
             cmd += ["--ui-port", str(self.ui_port)]
+            if self.ui_codec_endpoint:
+                cmd += ["--ui-codec-endpoint", self.ui_codec_endpoint]
         for key in SEARCH_ATTRIBUTES:
             cmd += ["--search-attribute", f"{key.name}=Keyword"]
         return cmd

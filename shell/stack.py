@@ -62,6 +62,7 @@ async def embedded_stack(
                 ui_port=settings.dev_ui_port,
                 namespace=settings.temporal_namespace,
                 headless=port_open("127.0.0.1", settings.dev_ui_port),
+                ui_codec_endpoint=settings.codec_server_url,
             )
             if log:
                 print(f"· starting the Temporal dev server on {server.address} ...", flush=True)
