@@ -60,6 +60,7 @@ def _receipt_table(receipt: DeletionReceipt) -> Table:
             f"retention {t.retention_seconds}s, history archival {t.history_archival}, "
             f"visibility archival {t.visibility_archival}; payloads encrypted",
         )
+    table.add_row("temporal runs deleted", str(receipt.temporal_runs_deleted))
     for probe in receipt.probes:
         table.add_row(f"  probe {probe.probe}", "passed" if probe.passed else "FAILED")
     return table
