@@ -1,5 +1,5 @@
-"""Activities of ReviewMemory: plan what an answer (or the timeout) changes; the commit is the
-shared `memory.commit`."""
+"""Activities of ReviewMemory: plan what an answer (or the timeout) changes and stage it; the
+commit is the shared `memory.commit_staged` (`memory.commit` in runs recorded before)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,13 @@ from temporalio import activity
 
 from activities.failures import typed_errors
 from memory.models import ReviewOutcome
-from memory.services.reviews import ReviewPlan, Reviews, SettleInput
+from memory.services.reviews import (
+    ReviewPlan,
+    Reviews,
+    ReviewStaged,
+    SettleInput,
+    StageReviewInput,
+)
 
 
 class ReviewActivities:
@@ -18,12 +24,17 @@ class ReviewActivities:
         self.reviews = reviews
 
     def activities(self) -> list[Callable[..., Any]]:
-        return [self.plan_review, self.settle_review]
+        return [self.plan_review, self.settle_review, self.stage_review]
 
     @activity.defn(name="memory.plan_review")
     @typed_errors
     def plan_review(self, inp: SettleInput) -> ReviewPlan:
         return self.reviews.plan(inp)
+
+    @activity.defn(name="memory.stage_review")
+    @typed_errors
+    def stage_review(self, inp: StageReviewInput) -> ReviewStaged:
+        return self.reviews.stage(inp)
 
     @activity.defn(name="memory.settle_review")
     @typed_errors

@@ -364,6 +364,12 @@ class CandidateOutcome(Model):
     review_id: str | None = None
 
 
+def without_values(outcomes: list[CandidateOutcome]) -> list[CandidateOutcome]:
+    """Outcomes as workflow history carries them: the value (what was said) left out; the
+    caller reads it from the outcome kept by idempotency key (`write_outcomes`)."""
+    return [o.model_copy(update={"value": None}) for o in outcomes]
+
+
 class WriteResult(Model):
     workflow_id: str
     outcomes: list[CandidateOutcome]
@@ -473,6 +479,13 @@ class DeletionScope(Model):
     key: str | None = None
     source_ref: str | None = None
     text: str | None = None
+
+    @property
+    def whole_namespace(self) -> bool:
+        """The scope is a namespace with nothing narrowing it: everything in it goes."""
+        return self.namespace is not None and not (
+            self.key or self.subject_ref or self.source_ref or self.text
+        )
 
     @model_validator(mode="after")
     def _shape(self) -> DeletionScope:
@@ -636,6 +649,16 @@ class ReviewRecord(Model):
     closed_at: AwareDatetime | None = None
     decided_by: str | None = None
     decision: dict[str, Any] | None = None
+
+
+class ReviewStart(Model):
+    """Input of ReviewMemory (from the write that opened it): ids only. What settling needs
+    (the write, the drafts it waits on) is kept with the review row in the canonical store."""
+
+    review: ReviewRecord
+    #: Memories the opening write added (a timed-out conflict loses these sides).
+    newcomers: list[str] = Field(default_factory=list)
+    timeout: timedelta
 
 
 class ReviewDecision(Model):

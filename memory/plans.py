@@ -91,6 +91,28 @@ class CommitPlan(Model):
     outcome: WriteOutcome | None = None
     #: What derived records in this plan were made from.
     lineage: list[LineageLink] = Field(default_factory=list)
+    #: What settling each opened review needs (by review id), kept with the review row.
+    review_tasks: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+
+class PendingScope(Model):
+    """What an erasure takes from what is not committed yet (staged plans, review tasks): in
+    these namespaces, everything (`whole`) or what mentions an erased memory or one of `keys`."""
+
+    tenant_id: str
+    namespaces: list[str]
+    keys: list[str] = Field(default_factory=list)
+    whole: bool = False
+
+
+class CommitRef(Model):
+    """A plan staged in the canonical store, by id: what a workflow carries from its decide
+    activity to its commit activity instead of the plan itself."""
+
+    commit_id: str
+    digest: str
+    #: The memories it writes (ids only), for the projection step after the commit.
+    memory_ids: list[str] = Field(default_factory=list)
 
 
 class CommitResult(Model):

@@ -268,7 +268,22 @@ class MemoryClient:
             raise client_error(exc) from None
 
     async def run_write(self, request: WriteRequest) -> WriteResult:
-        return await self._result(await self.start_write(request))
+        result = await self._result(await self.start_write(request))
+        result.outcomes = self._with_values(
+            request.tenant, {request.idempotency_key: result.outcomes}
+        )[request.idempotency_key]
+        return result
+
+    def _with_values(
+        self, tenant: str, decided: dict[str, list[CandidateOutcome]]
+    ) -> dict[str, list[CandidateOutcome]]:
+        """Workflow history carries outcomes without their values (what was said): the values
+        come from the outcomes kept by idempotency key (blank once a deletion erased them)."""
+        stored = self.stores.canonical.outcomes.many(tenant, list(decided))
+        return {
+            key: stored[key] if len(stored.get(key, ())) == len(outcomes) else outcomes
+            for key, outcomes in decided.items()
+        }
 
     async def start_write(self, request: WriteRequest) -> WorkflowHandle[Any, WriteResult]:
         """Start WriteMemory and return at once (background mode); same id, same run."""
@@ -318,6 +333,11 @@ class MemoryClient:
 
     async def write_batch(self, requests: Sequence[WriteRequest]) -> BatchResult:
         result: BatchResult = await self._result(await self.start_batch(requests))
+        filled = self._with_values(
+            requests[0].tenant, {item.idempotency_key: item.outcomes for item in result.items}
+        )
+        for item in result.items:
+            item.outcomes = filled[item.idempotency_key]
         return result
 
     def write_outcome(self, tenant: str, idempotency_key: str) -> list[CandidateOutcome] | None:

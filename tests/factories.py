@@ -22,6 +22,15 @@ BOT = Principal(
     read=["tenant/shop-a/user/*"],
     write=["tenant/shop-a/user/*"],
 )
+#: An agent whose writes wait for a reviewer (candidate only).
+DRAFTER = Principal(
+    type="agent",
+    tenant="shop-a",
+    id="drafter",
+    write=["tenant/shop-a/user/*"],
+    read=["tenant/shop-a/user/*"],
+    candidate_only=True,
+)
 
 
 def record(**over: Any) -> MemoryRecord:

@@ -17,7 +17,7 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.write import WriteActivities
-    from memory.services.writes import BatchInput, DecideInput
+    from memory.services.writes import BatchInput, DecideInput, StagedWrite
     from memory.write.batch import (
         MAX_BATCH,
         BatchItem,
@@ -28,7 +28,7 @@ with workflow.unsafe.imports_passed_through():
         opens_review,
     )
     from workflows import parse_input, run_moved
-    from workflows.review_memory import open_reviews
+    from workflows.review_memory import open_reviews, open_reviews_recorded
     from workflows.write_memory import decide_and_commit_write
 
 BATCH_TIMEOUT = timedelta(minutes=5)
@@ -62,14 +62,21 @@ class WriteBatch:
             result.items[i] = BatchItem(
                 idempotency_key=requests[i].idempotency_key, outcomes=decision.outcomes
             )
-            if opens_review(decision):
+            if isinstance(decision, StagedWrite):
+                if decision.reviews and not decision.replayed:
+                    result.starts[i] = decision.reviews
+            elif opens_review(decision):
                 result.reviews[i] = decision
-        # Results recorded before `reviews` carried every decision in its item.
+        for _, starts in sorted(result.starts.items()):
+            await open_reviews(starts)
+        # Results recorded before `starts` carried whole decisions (in `reviews`, and before
+        # that in every item).
         recorded = {i: item.decision for i, item in enumerate(result.items) if item.decision}
-        for i, decision in sorted({**recorded, **result.reviews}.items()):
-            await open_reviews(decision, requests[i])
+        for i, whole in sorted({**recorded, **result.reviews}.items()):
+            await open_reviews_recorded(whole, requests[i])
         for item in result.items:
             item.decision = None  # the caller needs the outcomes, not the whole decision
         result.lost = []
         result.reviews = {}
+        result.starts = {}
         return result

@@ -13,7 +13,7 @@ from memory.deletion.scope import ResolvedScope, SummaryTarget
 from memory.errors import InvalidInput, UnauthorizedNamespace
 from memory.fingerprints import squash
 from memory.models import ConversationMessage
-from memory.plans import EraseResult, LedgerEntry, MessageErasure
+from memory.plans import EraseResult, LedgerEntry, MessageErasure, PendingScope
 from memory.stores import Stores
 from memory.summary import ExtractiveSummarizer, SummarizeRequest, ThreadSummary, plan_summary
 from memory.write.extraction import Extractor
@@ -67,8 +67,19 @@ def erase(
         messages=[(e.message_id, e.key) for e in erasures],
         committed_at=at,
     )
+    pending = PendingScope(
+        tenant_id=tenant,
+        namespaces=resolved.namespaces,
+        keys=resolved.keys,
+        whole=resolved.scope.whole_namespace,
+    )
     return canonical.erasure.erase(
-        deletion_id, resolved.all_memory_ids, at, messages=erasures, ledger=ledger
+        deletion_id,
+        resolved.all_memory_ids,
+        at,
+        messages=erasures,
+        ledger=ledger,
+        pending=pending,
     )
 
 

@@ -22,11 +22,7 @@ def carrying_runs(stores: Stores, tenant_id: str, resolved: ResolvedScope) -> li
     """Workflow ids whose history carried content in the scope, sorted."""
     canonical = stores.canonical
     scope = resolved.scope
-    whole = (
-        [scope.namespace]
-        if scope.namespace and not (scope.key or scope.subject_ref or scope.source_ref)
-        else []
-    )
+    whole = [scope.namespace] if scope.whole_namespace and scope.namespace else []
     found = canonical.audit.workflows_about(tenant_id, resolved.all_memory_ids, whole)
     found |= canonical.messages.workflows_of([m.message_id for m in resolved.messages])
     found |= canonical.reviews.opened_by(tenant_id, sorted(found))

@@ -31,6 +31,10 @@ from memory.write.stages import effective_time
 
 log = structlog.get_logger("memory.services.deletions")
 
+#: How long a plan staged by a run that never committed it is kept before the expiry sweep
+#: deletes it (a run in flight commits within seconds).
+STAGED_PLANS_KEPT = timedelta(days=1)
+
 
 class StartDeletionInput(Model):
     request: DeleteRequest
@@ -231,6 +235,8 @@ class Deletions:
         at = effective_time(inp.at, inp.now, self.settings.allow_clock_override)
         canonical = self.stores.canonical
         result = canonical.erasure.expire(at, inp.limit)
+        # Plans a failed run staged and never committed go after a day.
+        canonical.staged.sweep(at - STAGED_PLANS_KEPT)
         if result.memory_ids:
             sync(canonical, self.stores.projection, result.memory_ids, result.outbox_seqs)
             log.info("expired", count=len(result.memory_ids), namespaces=len(result.namespaces))

@@ -13,13 +13,14 @@ from memory.models import (
     ReviewDecision,
     ReviewOutcome,
     ReviewRecord,
+    ReviewStart,
     WriteRequest,
 )
-from memory.plans import CommitPlan, SlotCheck, slot_for
+from memory.plans import CommitPlan, CommitRef, SlotCheck, slot_for
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.write.extraction import Extractor, RuleExtractor
-from memory.write.pipeline import PendingWrite, decide
+from memory.write.pipeline import PendingWrite, ReviewWork, decide
 from memory.write.review import closed, conflict_changes, review_status
 from memory.write.stages import IdSource, effective_time
 from memory.write.state import StoreView
@@ -49,6 +50,21 @@ class SettleInput(Model):
     commit_id: str | None = None
 
 
+class StageReviewInput(Model):
+    start: ReviewStart
+    #: None when the review timed out.
+    decision: ReviewDecision | None
+    now: datetime
+    commit_id: str
+
+
+class ReviewStaged(Model):
+    """The plan that settles a review, staged (by id), and what the reviewer is told."""
+
+    commit: CommitRef
+    outcome: ReviewOutcome
+
+
 class ReviewPlan(Model):
     """The commit that settles a review, and what the reviewer is told."""
 
@@ -63,24 +79,52 @@ class Reviews:
         self.extractor = extractor or RuleExtractor()
 
     def plan(self, inp: SettleInput) -> ReviewPlan:
+        """A plan from the whole task (ReviewMemory runs recorded before reviews started from
+        ids)."""
+        t = inp.task
+        work = ReviewWork(request=t.request, pending=t.pending)
+        return self._plan(t.review, work, t.newcomers, inp.decision, inp.now, inp.commit_id)
+
+    def stage(self, inp: StageReviewInput) -> ReviewStaged:
+        """Plan from what the review row keeps, and stage the plan: the workflow gets its id."""
+        review = inp.start.review
+        kept = self.stores.canonical.reviews.task(review.review_id)
+        work = ReviewWork.model_validate(kept) if kept is not None else None
+        planned = self._plan(
+            review, work, inp.start.newcomers, inp.decision, inp.now, inp.commit_id
+        )
+        ref = self.stores.canonical.staged.put(planned.plan, planned.plan.at)
+        return ReviewStaged(commit=ref, outcome=planned.outcome)
+
+    def _plan(
+        self,
+        review: ReviewRecord,
+        work: ReviewWork | None,
+        newcomers: list[str],
+        decision: ReviewDecision | None,
+        now: datetime,
+        commit_id: str | None,
+    ) -> ReviewPlan:
         """Check the reviewer against the registry (a refusal is audited and changes nothing),
         then plan: a deferred write decided again with the reviewer's approval, or the changes
-        that settle a conflict group — with the audit and the closed review row."""
-        task, decision = inp.task, inp.decision
-        review = task.review
+        that settle a conflict group — with the audit and the closed review row. A deferred
+        write whose drafts a deletion erased meanwhile can only be rejected (`erased`)."""
         at = effective_time(
-            decision.at if decision else None, inp.now, self.settings.allow_clock_override
+            decision.at if decision else None, now, self.settings.allow_clock_override
         )
         if decision is not None:
-            self._check_reviewer(review, decision.reviewer, inp.task.review.workflow_id, at)
-        commit_id = inp.commit_id or f"{review.workflow_id}#0"
+            self._check_reviewer(review, decision.reviewer, review.workflow_id, at)
+        erased = review.kind == "deferred" and work is None
+        if erased and decision is not None and decision.decision == "approve":
+            decision = decision.model_copy(update={"decision": "reject"})
+        commit_id = commit_id or f"{review.workflow_id}#0"
         status = review_status(decision)
         done = closed(review, decision, at)
         audit = AuditEvent(
             stage="review",
             outcome=status,
             decision=decision.decision if decision else "reject",
-            reason_code=None if decision else "review_timeout",
+            reason_code="erased" if erased else None if decision else "review_timeout",
             principal=decision.reviewer if decision else None,
             memory_id=decision.memory_id if decision else None,
             details={"review_id": review.review_id, "kind": review.kind},
@@ -96,17 +140,17 @@ class Reviews:
         )
         outcome = ReviewOutcome(review_id=review.review_id, status=status)
         if review.kind == "deferred":
-            if decision is None or decision.decision == "reject":
+            if decision is None or decision.decision == "reject" or work is None:
                 return ReviewPlan(plan=bare, outcome=outcome)
-            plan = self._approved_write(task, decision.reviewer, at, commit_id)
+            plan = self._approved_write(review, work, decision.reviewer, at, commit_id)
             plan.audit.append(audit)
             plan.reviews = [done]
-            pending = {p.record.memory_id for p in task.pending}
+            pending = {p.record.memory_id for p in work.pending}
             outcome.committed = [r.memory_id for r in plan.new_records if r.memory_id in pending]
             return ReviewPlan(plan=plan, outcome=outcome)
         canonical = self.stores.canonical
         heads = canonical.records.heads(review.memory_ids)
-        changes, losers = conflict_changes(review, decision, heads, task.newcomers)
+        changes, losers = conflict_changes(review, decision, heads, newcomers)
         any_side = next(iter(heads.values()), None)
         if changes and any_side is not None:
             slot = slot_for(any_side.key, any_side.gist)
@@ -157,21 +201,21 @@ class Reviews:
         )
 
     def _approved_write(
-        self, task: ReviewTask, reviewer: str, at: datetime, commit_id: str
+        self, review: ReviewRecord, work: ReviewWork, reviewer: str, at: datetime, commit_id: str
     ) -> CommitPlan:
         """The deferred write decided again, approved; its own outcome (defer) stays as it was."""
-        writer = self.stores.canonical.principals.get(task.request.principal)
+        writer = self.stores.canonical.principals.get(work.request.principal)
         decided = decide(
-            task.request,
+            work.request,
             writer,
             self.stores.policy,
             StoreView(self.stores),
             self.extractor,
-            workflow_id=task.review.workflow_id,
+            workflow_id=review.workflow_id,
             at=at,
-            ids=IdSource(seed=task.review.review_id),
+            ids=IdSource(seed=review.review_id),
             approved_by=reviewer,
-            pending=task.pending,
+            pending=work.pending,
         )
         plan = decided.plan(commit_id)
         plan.outcome = None

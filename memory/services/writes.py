@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memory.models import Model, WriteRequest
-from memory.plans import CommitPlan, CommitResult
+from pydantic import Field
+
+from memory.models import CandidateOutcome, Model, ReviewStart, WriteRequest, without_values
+from memory.plans import CommitPlan, CommitRef, CommitResult
 from memory.services import Progress, no_progress
 from memory.settings import Settings
 from memory.stores import Stores
@@ -23,6 +25,25 @@ class DecideInput(Model):
     #: The id its message is kept under (default `msg_{seed}`; a write decided again after a
     #: batch lost its race keeps the id the batch gave it).
     message_id: str | None = None
+
+
+class StageInput(Model):
+    decide: DecideInput
+    #: The commit this decision is for (one per decision of the run): the staged plan's id.
+    commit_id: str
+
+
+class StagedWrite(Model):
+    """A write decided and staged: what WriteMemory carries in its history (ids, decisions and
+    reason codes; no content: the values of the outcomes are left out, the plan waits in the
+    canonical store under `commit.commit_id`)."""
+
+    workflow_id: str
+    outcomes: list[CandidateOutcome]
+    #: Decided before (the idempotency key): nothing to commit.
+    replayed: bool = False
+    commit: CommitRef | None = None
+    reviews: list[ReviewStart] = Field(default_factory=list)
 
 
 class BatchInput(Model):
@@ -49,6 +70,31 @@ class Writes:
             allow_override=self.settings.allow_clock_override,
             message_id=inp.message_id or f"msg_{inp.seed}",
         )
+
+    def stage(self, inp: StageInput) -> StagedWrite:
+        """Decide, and stage the plan in the canonical store: the workflow gets its id."""
+        decision = self.decide(inp.decide)
+        if decision.replayed is not None:
+            return StagedWrite(
+                workflow_id=decision.workflow_id,
+                outcomes=without_values(decision.replayed),
+                replayed=True,
+            )
+        plan = decision.plan(inp.commit_id, inp.decide.request)
+        return StagedWrite(
+            workflow_id=decision.workflow_id,
+            outcomes=without_values(decision.outcomes),
+            commit=self.stores.canonical.staged.put(plan, decision.at),
+            reviews=decision.review_starts(),
+        )
+
+    def commit_staged(self, ref: CommitRef) -> CommitResult:
+        """Commit a staged plan (a retry after the commit returns its first result: the staged
+        plan went with the commit)."""
+        prior = self.stores.canonical.commits.applied(ref.commit_id)
+        if prior is not None:
+            return prior
+        return self.commit(self.stores.canonical.staged.get(ref))
 
     def commit(self, plan: CommitPlan) -> CommitResult:
         """One canonical transaction (records, outbox, audit, reviews, outcome), then the

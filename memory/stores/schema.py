@@ -272,9 +272,28 @@ reviews = Table(
     Column("closed_at", UTCDateTime),
     Column("decided_by", String(256)),
     Column("decision", Json),
+    # What settling needs (the write that opened it, the drafts it waits on): content, so it is
+    # kept here, erased with what it is about, and never carried through workflow history.
+    Column("task", Json),
     Index("ix_reviews_open", "tenant_id", "status"),
     Index("ix_reviews_group", "conflict_group"),
     Index("ix_reviews_write", "write_workflow_id"),
+)
+
+# Plans decided and not yet committed, by commit id: a workflow carries the id between its
+# decide and commit activities, not the plan (content). The commit deletes the row in its own
+# transaction; an erasure deletes those of its scope; the expiry sweep those left behind.
+staged_plans = Table(
+    "staged_plans",
+    metadata,
+    Column("commit_id", String(256), primary_key=True),
+    Column("tenant_id", String(64), nullable=False),
+    Column("namespace", String(256), nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("plan", Json, nullable=False),
+    Column("staged_at", UTCDateTime, nullable=False),
+    Index("ix_staged_namespace", "namespace"),
+    Index("ix_staged_at", "staged_at"),
 )
 
 # The decision of every write by idempotency key: a key decided once is never decided again,

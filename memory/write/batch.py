@@ -18,7 +18,15 @@ import structlog
 from pydantic import Field
 
 from memory.errors import MemoryServiceError, PolicyRefusal, VersionConflict
-from memory.models import AuditEvent, CandidateOutcome, Model, Principal, WriteRequest
+from memory.models import (
+    AuditEvent,
+    CandidateOutcome,
+    Model,
+    Principal,
+    ReviewStart,
+    WriteRequest,
+    without_values,
+)
 from memory.stores import Stores
 from memory.sync.apply import sync, sync_pending
 from memory.write.extraction import Extractor
@@ -174,7 +182,10 @@ class BatchResult(Model):
     items: list[BatchItem] = Field(default_factory=list)
     #: Writes (by index) that lost a race to another writer: decided again by the workflow.
     lost: list[int] = Field(default_factory=list)
-    #: The decisions (by index) that opened a review.
+    #: What the reviews opened start from (by index of the write): ids only; what settling
+    #: needs was committed with the review rows.
+    starts: dict[int, list[ReviewStart]] = Field(default_factory=dict)
+    #: The whole decisions that opened a review, in results recorded before `starts`.
     reviews: dict[int, WriteDecision] = Field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
@@ -232,7 +243,11 @@ def process_batch(
                 )
             )
             continue
-        items.append(BatchItem(idempotency_key=request.idempotency_key, outcomes=decision.outcomes))
+        items.append(
+            BatchItem(
+                idempotency_key=request.idempotency_key, outcomes=without_values(decision.outcomes)
+            )
+        )
         if decision.replayed is None:
             decided.append((i, decision))
         if i % 50 == 49:
@@ -251,12 +266,14 @@ def process_batch(
     rest = [i for i, _ in decided if i not in alone_ids]
     written: list[str] = []
     seqs: list[int] = []
-    reviews: dict[int, WriteDecision] = {}
+    starts: dict[int, list[ReviewStart]] = {}
     try:
-        results = canonical.commits.apply_all([d.plan(f"{workflow_id}/{i}#0") for i, d in alone])
+        results = canonical.commits.apply_all(
+            [d.plan(f"{workflow_id}/{i}#0", requests[i]) for i, d in alone]
+        )
         for (i, d), result in zip(alone, results, strict=True):
             if opens_review(d):
-                reviews[i] = d
+                starts[i] = d.review_starts()
             written += result.memory_ids
             seqs += result.outbox_seqs
     except VersionConflict:
@@ -266,13 +283,13 @@ def process_batch(
     for n, i in enumerate(rest):
         decision = decide(i)
         items[i] = BatchItem(
-            idempotency_key=requests[i].idempotency_key, outcomes=decision.outcomes
+            idempotency_key=requests[i].idempotency_key, outcomes=without_values(decision.outcomes)
         )
-        reviews.pop(i, None)
+        starts.pop(i, None)
         if decision.replayed is not None:
             continue
         try:
-            result = canonical.commits.apply(decision.plan(f"{workflow_id}/{i}#1"))
+            result = canonical.commits.apply(decision.plan(f"{workflow_id}/{i}#1", requests[i]))
         except VersionConflict:
             lost.append(i)
             items[i] = BatchItem(idempotency_key=requests[i].idempotency_key, outcomes=[])
@@ -280,7 +297,7 @@ def process_batch(
         written += result.memory_ids
         seqs += result.outbox_seqs
         if opens_review(decision):
-            reviews[i] = decision
+            starts[i] = decision.review_starts()
         if n % 50 == 49:
             progress({"committed": n + 1})
 
@@ -289,7 +306,7 @@ def process_batch(
             sync(canonical, stores.projection, written, seqs)
         except Exception as exc:  # committed; the outbox relay projects it
             log.warning("projection after batch commit failed", batch=workflow_id, error=repr(exc))
-    return BatchResult(workflow_id=workflow_id, items=items, lost=lost, reviews=reviews)
+    return BatchResult(workflow_id=workflow_id, items=items, lost=lost, starts=starts)
 
 
 def opens_review(decision: WriteDecision) -> bool:

@@ -27,6 +27,7 @@ from memory.models import (
     Principal,
     ReviewKind,
     ReviewRecord,
+    ReviewStart,
     WriteRequest,
 )
 from memory.namespaces import parse_namespace
@@ -71,6 +72,14 @@ class PendingWrite(Model):
 
 class ReviewRequest(Model):
     review: ReviewRecord
+    pending: list[PendingWrite] = Field(default_factory=list)
+
+
+class ReviewWork(Model):
+    """What settling a review needs: the write that opened it and the drafts it waits on.
+    Content: kept with the review row (`reviews.task`), never in workflow history."""
+
+    request: WriteRequest
     pending: list[PendingWrite] = Field(default_factory=list)
 
 
@@ -128,10 +137,23 @@ class WriteDecision(Model):
             outcomes=self.outcomes,
         )
 
-    def plan(self, commit_id: str) -> CommitPlan:
+    def review_starts(self) -> list[ReviewStart]:
+        """What each review this decision opens starts from (ids only)."""
+        return [
+            ReviewStart(
+                review=c.review.review,
+                newcomers=[r.memory_id for r in c.new_records],
+                timeout=self.review_timeout,
+            )
+            for c in self.candidates
+            if c.review is not None
+        ]
+
+    def plan(self, commit_id: str, request: WriteRequest | None = None) -> CommitPlan:
         """One transaction for the whole decision: every candidate that commits (with its slot),
-        the audit of every candidate, every review it opens, and the outcome by idempotency key.
-        A decision that changes no memory still records its audit, reviews and outcome."""
+        the audit of every candidate, every review it opens (with what settling it needs, given
+        the `request`), and the outcome by idempotency key. A decision that changes no memory
+        still records its audit, reviews and outcome."""
         committing = [c for c in self.candidates if c.commits]
         slots: dict[str, SlotCheck] = {}
         for c in committing:
@@ -149,6 +171,14 @@ class WriteDecision(Model):
             audit=self.audit,
             reviews=[r.review for r in self.reviews],
             outcome=self.record(),
+            review_tasks={}
+            if request is None
+            else {
+                r.review.review_id: ReviewWork(request=request, pending=r.pending).model_dump(
+                    mode="json"
+                )
+                for r in self.reviews
+            },
         )
 
 

@@ -239,3 +239,22 @@ def test_only_a_lost_race_is_a_version_conflict(stores: Stores) -> None:
         conn.execute(insert(deletion_probes), probe)
     with pytest.raises(IntegrityError), db.write() as conn:
         conn.execute(insert(deletion_probes), probe)
+
+
+def test_a_staged_plan_is_taken_by_its_commit_or_swept(stores: Stores) -> None:
+    from memory.errors import InvalidInput, NotFound
+
+    r = record()
+    ref = stores.canonical.staged.put(plan("staged-1", 0, new_records=[r]), T0)
+    assert ref.memory_ids == [r.memory_id]
+    assert stores.canonical.staged.get(ref).new_records[0].content == r.content
+    with pytest.raises(InvalidInput):
+        stores.canonical.staged.get(ref.model_copy(update={"digest": "0" * 24}))
+    stores.canonical.commits.apply(stores.canonical.staged.get(ref))
+    with pytest.raises(NotFound):  # the commit took it, in its own transaction
+        stores.canonical.staged.get(ref)
+    assert stores.canonical.commits.applied("staged-1") is not None
+    left = stores.canonical.staged.put(plan("staged-2", 0, new_records=[record()]), T0)
+    assert stores.canonical.staged.sweep(T0 + timedelta(days=2)) == 1
+    with pytest.raises(NotFound):
+        stores.canonical.staged.get(left)

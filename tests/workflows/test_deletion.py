@@ -403,6 +403,7 @@ def receipt_memory_ids(stores: Stores, receipt: DeletionReceipt) -> list[str]:
 
 
 async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
+    from memory.services.writes import DecideInput, StageInput, Writes
     from shell.worker import build_worker
 
     env = await WorkflowEnvironment.start_time_skipping(
@@ -416,7 +417,10 @@ async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
             client = MemoryClient(env.client, settings, stores)
             client.search_attributes = False
             with env.auto_time_skipping_disabled():  # the deletion itself runs in real time
-                await client.write(
+                # Written through the service, not a workflow: the time-skipping server cannot
+                # delete executions, so a run carrying it would (rightly) fail the receipt.
+                writes = Writes(stores, settings)
+                request = client.write_request(
                     USER,
                     NS,
                     {
@@ -427,6 +431,10 @@ async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
                     },
                     at=T0,
                 )
+                decide = DecideInput(request=request, workflow_id="direct", seed="direct", now=T0)
+                staged = writes.stage(StageInput(decide=decide, commit_id="direct#0"))
+                assert staged.commit is not None
+                writes.commit_staged(staged.commit)
                 receipt = await client.forget(
                     USER, {"namespace": NS, "key": "profile.language"}, at=T0 + timedelta(days=1)
                 )

@@ -11,7 +11,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from shell.client import MemoryClient
-from tests.factories import BOT, NS, T0, USER
+from tests.factories import BOT, DRAFTER, NS, T0, USER
 
 LATER = T0 + timedelta(days=5)
 
@@ -45,6 +45,7 @@ async def test_a_passed_deletion_leaves_no_byte_of_what_it_erased(client: Memory
         "value": "Zqvaluemarker",
         "message": "Zqmessagemarker",
         "summary": "Zqsummarymarker",
+        "review": "Zqreviewmarker",
     }
     await client.write(
         USER,
@@ -73,6 +74,15 @@ async def test_a_passed_deletion_leaves_no_byte_of_what_it_erased(client: Memory
         at=T0 + timedelta(minutes=2),
     )
     await client.summarize(BOT.ref, thread, at=T0 + timedelta(minutes=5))
+    # A deferred write waits for a reviewer: what settling needs is kept with the review row.
+    client.register_principal(DRAFTER)
+    deferred = await client.write(
+        DRAFTER.ref,
+        NS,
+        {"kind": "episodic", "content": f"Asked for a callback about {markers['review']}"},
+        at=T0 + timedelta(minutes=6),
+    )
+    assert deferred.outcome.decision == "defer"
     before = stored_bytes(client)
     assert all(holding(before, m) for m in markers.values())
 

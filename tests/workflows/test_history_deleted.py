@@ -12,20 +12,11 @@ from datetime import timedelta
 import pytest
 from temporalio.service import RPCError, RPCStatusCode
 
-from memory.models import Principal
 from shell.client import MemoryClient
-from tests.factories import BOT, NS, T0, USER, sms
+from tests.factories import BOT, DRAFTER, NS, T0, USER, sms
 
 LATER = T0 + timedelta(days=5)
 OTHER_NS = "tenant/shop-a/user/456"
-DRAFTER = Principal(
-    type="agent",
-    tenant="shop-a",
-    id="drafter",
-    write=["tenant/shop-a/user/*"],
-    read=["tenant/shop-a/user/*"],
-    candidate_only=True,
-)
 
 
 async def _readable(client: MemoryClient, workflow_id: str) -> bool:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from google.protobuf.message import Message
+from temporalio.api.common.v1 import Payload
 
 from memory.models import WriteResult
 from shell.client import MemoryClient
@@ -86,3 +88,62 @@ async def test_a_failure_quoting_what_was_said_is_encrypted_too(client: MemoryCl
     history = await _raw_history(client, workflow_id)
     assert b"InvalidInput" in history or b"binary/encrypted" in history
     assert marker.encode() not in history
+
+
+def _payloads_in(message: Message) -> list[Payload]:
+    """Every Payload inside a protobuf message (fields, repeated fields and maps)."""
+    if isinstance(message, Payload):
+        return [message]
+    found: list[Payload] = []
+    for _, value in message.ListFields():
+        if isinstance(value, Message):
+            found += _payloads_in(value)
+        elif not isinstance(value, str | bytes | int | float):  # repeated fields and maps
+            items = value.values() if hasattr(value, "values") else list(value)
+            found += [p for item in items if isinstance(item, Message) for p in _payloads_in(item)]
+    return found
+
+
+async def _decoded_payloads(client: MemoryClient, workflow_id: str) -> dict[str, bytes]:
+    """Every payload of a run's history, decrypted with the service's key (what an operator
+    holding the codec key reads), by the event that carries it."""
+    codec = EncryptionCodec(KEYRING)
+    handle = client.temporal.get_workflow_handle(workflow_id)
+    out: dict[str, bytes] = {}
+    async for event in handle.fetch_history_events():
+        name = f"{event.event_id}:{event.WhichOneof('attributes')}"
+        decoded = await codec.decode(_payloads_in(event))
+        out[name] = b"".join(p.data for p in decoded)
+    return out
+
+
+async def test_between_activities_history_carries_ids_not_content(client: MemoryClient) -> None:
+    """Decrypted, a write's history holds what was said only in the caller's own input: the
+    decision, the commit, the projection and the result carry ids, decisions and reasons."""
+    from tests.factories import DRAFTER
+
+    client.register_principal(BOT)
+    client.register_principal(DRAFTER)
+    marker = f"Zqref{uuid.uuid4().hex[:8]}"
+    kept = await client.observe(USER, NS, f"Please leave parcels at door {marker} from now on")
+    deferred = await client.write(
+        DRAFTER.ref,
+        NS,
+        {"kind": "episodic", "content": f"Asked about the {marker} voucher"},
+    )
+    assert deferred.outcome.review_id is not None
+    review_run = client.stores.canonical.reviews.get(deferred.outcome.review_id).workflow_id
+    for workflow_id in (kept.workflow_id, deferred.workflow_id):
+        payloads = await _decoded_payloads(client, workflow_id)
+        holding = sorted(k for k, data in payloads.items() if marker.encode() in data)
+        assert holding, workflow_id  # the caller's input is there (encrypted at rest)
+        assert all(k.endswith("workflow_execution_started_event_attributes") for k in holding), (
+            holding
+        )
+    # The review starts from ids: neither its input nor its `task` query holds the write.
+    review_payloads = await _decoded_payloads(client, review_run)
+    assert not [k for k, data in review_payloads.items() if marker.encode() in data]
+    task = await client.temporal.get_workflow_handle(review_run).query("task")
+    assert marker not in str(task)
+    # The caller still gets the values: read from the outcome kept by idempotency key.
+    assert kept.outcomes

@@ -13,18 +13,10 @@ from memory.errors import PolicyRefusal, UnauthorizedNamespace
 from memory.models import Principal
 from memory.stores.schema import audit_events
 from shell.client import MemoryClient
-from tests.factories import BOT, NS, T0, USER, email, sms
+from tests.factories import BOT, DRAFTER, NS, T0, USER, email, sms
 
 REVIEWER = Principal(type="reviewer", tenant="shop-a", id="ops-7", approve=["tenant/shop-a/**"])
 CRM = Principal(type="service", tenant="shop-a", id="crm", write=["tenant/shop-a/user/*"])
-DRAFTER = Principal(
-    type="agent",
-    tenant="shop-a",
-    id="drafter",
-    write=["tenant/shop-a/user/*"],
-    read=["tenant/shop-a/user/*"],
-    candidate_only=True,
-)
 
 
 async def test_observe_keeps_the_message_and_extracts(client: MemoryClient) -> None:

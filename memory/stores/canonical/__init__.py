@@ -12,7 +12,8 @@ Split by aspect; `CanonicalStore` composes the parts over one database:
     generations  per-namespace cache generations
     lineage      what derived records were made from
     messages     conversation messages
-    reviews      deferred writes and conflict groups awaiting a reviewer
+    reviews      deferred writes and conflict groups awaiting a reviewer, with their tasks
+    staged       plans decided and not yet committed, by commit id
     erasure      erase and expire; ledger, probes
     receipts     deletion receipts
     sweeps       projection watermarks and repair records
@@ -23,7 +24,8 @@ What it guarantees:
   `VersionConflict` if anyone committed to that slot since (a unique violation is a lost race only
   on the tables where it means one; anywhere else it is a bug and is raised as such);
 - one transaction per commit: versions, heads, outbox events, audit, reviews, outcome, lineage,
-  the generation bump and the commit's idempotency row land together or not at all;
+  the generation bump and the commit's idempotency row land together or not at all, and the
+  staged plan it came from goes in the same transaction;
 - idempotent commits: a commit id already applied returns its first result.
 """
 
@@ -48,6 +50,7 @@ from memory.stores.canonical.receipts import Receipts
 from memory.stores.canonical.records import Records
 from memory.stores.canonical.reviews import Reviews
 from memory.stores.canonical.slots import Slots
+from memory.stores.canonical.staged import Staged
 from memory.stores.canonical.sweeps import Sweeps
 
 MIGRATIONS = Path(__file__).parent.with_name("migrations")
@@ -73,6 +76,7 @@ class CanonicalStore:
         self.lineage = Lineage(self.db)
         self.messages = Messages(self.db)
         self.reviews = Reviews(self.db)
+        self.staged = Staged(self.db)
         self.receipts = Receipts(self.db)
         self.sweeps = Sweeps(self.db)
         self.commits = Commits(self)

@@ -38,6 +38,16 @@ class Commits(Part):
         super().__init__(store.db)
         self.store = store
 
+    def applied(self, commit_id: str) -> CommitResult | None:
+        """The result of a commit already applied (None if it never was)."""
+        with self.db.read() as conn:
+            prior = conn.execute(
+                select(applied_commits.c.result).where(
+                    applied_commits.c.commit_id == _bounded(commit_id)
+                )
+            ).scalar()
+        return None if prior is None else CommitResult.model_validate({**prior, "replayed": True})
+
     def apply(self, plan: CommitPlan) -> CommitResult:
         """Apply a plan in one transaction, or raise `VersionConflict` and change nothing."""
         return self.apply_all([plan])[0]
@@ -85,7 +95,8 @@ class Commits(Part):
             conn=conn,
         )
         for review in plan.reviews:
-            s.reviews.save(review, conn)
+            s.reviews.save(review, conn, task=plan.review_tasks.get(review.review_id))
+        s.staged.drop(conn, plan.commit_id)
         if plan.outcome is not None:
             s.outcomes.save(plan.outcome, plan.at, conn)
         s.lineage.add(plan.lineage, plan.tenant_id, plan.at, conn)

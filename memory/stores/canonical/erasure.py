@@ -17,7 +17,7 @@ from sqlalchemy import Connection, delete, insert, select
 
 from memory.fingerprints import fingerprint, new_salt
 from memory.models import AuditEvent, content_hash
-from memory.plans import EraseResult, LedgerEntry, MessageErasure, slot_for
+from memory.plans import EraseResult, LedgerEntry, MessageErasure, PendingScope, slot_for
 from memory.stores.canonical._db import Part, upsert
 from memory.stores.canonical.records import next_version
 from memory.stores.schema import deletion_ledger, deletion_probes, memory_heads
@@ -39,6 +39,7 @@ class Erasure(Part):
         *,
         messages: Sequence[MessageErasure] = (),
         ledger: LedgerEntry | None = None,
+        pending: PendingScope | None = None,
     ) -> EraseResult:
         """Erase in one transaction. Ids, versions, times and source refs stay (the audit needs
         them); content, structured value and hashes go. Idempotent: erasing what is erased writes
@@ -78,6 +79,12 @@ class Erasure(Part):
             namespaces |= message_namespaces
             if probes:
                 conn.execute(insert(deletion_probes), probes)
+            if pending is not None:
+                # What waits to be committed or reviewed goes too: plans staged by runs in
+                # flight and the tasks of open reviews.
+                mentions = [*memory_ids, *pending.keys]
+                for part in (s.staged.erase, s.reviews.erase_tasks):
+                    part(conn, pending.tenant_id, pending.namespaces, mentions, whole=pending.whole)
             # In-flight writes decided before this moment may not write these slots again,
             # and plans made against the old slot versions must decide again.
             s.slots.move(conn, sorted(slots), at)

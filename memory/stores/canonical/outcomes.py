@@ -47,6 +47,22 @@ class Outcomes(Part):
             outcomes=[CandidateOutcome.model_validate(o) for o in row.outcomes],
         )
 
+    def many(self, tenant_id: str, keys: Sequence[str]) -> dict[str, list[CandidateOutcome]]:
+        """The outcomes decided for these idempotency keys (those decided), by key."""
+        found: dict[str, list[CandidateOutcome]] = {}
+        with self.db.read() as conn:
+            for batch in chunks(list(keys)):
+                for row in conn.execute(
+                    select(write_outcomes.c.idempotency_key, write_outcomes.c.outcomes).where(
+                        write_outcomes.c.tenant_id == tenant_id,
+                        write_outcomes.c.idempotency_key.in_(batch),
+                    )
+                ):
+                    found[row.idempotency_key] = [
+                        CandidateOutcome.model_validate(o) for o in row.outcomes
+                    ]
+        return found
+
     def blank(self, conn: Connection, tenant_id: str, memory_ids: Sequence[str]) -> int:
         """Erase the values of every outcome about these memories (its own or one it matched):
         an idempotency key must not keep readable what a deletion erased. Decisions, ids and

@@ -2,22 +2,74 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, select
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, Text, cast, or_, select, update
 
 from memory.errors import NotFound
 from memory.models import ReviewRecord
 from memory.stores.canonical._db import Part, chunks, upsert
 from memory.stores.schema import reviews
 
+#: A review's columns as a `ReviewRecord` (ids, status, decision; the task is read apart).
+_RECORD = [c for c in reviews.c if c.name != "task"]
+
 
 class Reviews(Part):
-    def save(self, review: ReviewRecord, conn: Connection | None = None) -> None:
+    def save(
+        self,
+        review: ReviewRecord,
+        conn: Connection | None = None,
+        *,
+        task: dict[str, Any] | None = None,
+    ) -> None:
+        """Insert or update a review; its task is written when given and kept otherwise."""
+        values = review.model_dump(mode="python")
+        if task is not None:
+            values["task"] = task
         with self.db.write(conn) as c:
-            upsert(c, reviews, review.model_dump(mode="python"), keys=["review_id"])
+            upsert(c, reviews, values, keys=["review_id"])
+
+    def task(self, review_id: str) -> dict[str, Any] | None:
+        """What settling the review needs (None: erased, or a review opened before tasks were
+        kept here)."""
+        with self.db.read() as conn:
+            found = conn.execute(
+                select(reviews.c.task).where(reviews.c.review_id == review_id)
+            ).scalar()
+        return dict(found) if found else None
+
+    def erase_tasks(
+        self,
+        conn: Connection,
+        tenant_id: str,
+        namespaces: Sequence[str],
+        mentions: Sequence[str],
+        *,
+        whole: bool,
+    ) -> int:
+        """Blank the tasks of the reviews in these namespaces: all (`whole`), or those that
+        mention an erased memory id or key. Returns how many."""
+        if not namespaces:
+            return 0
+        where = [
+            reviews.c.tenant_id == tenant_id,
+            reviews.c.namespace.in_(list(namespaces)),
+            reviews.c.task.is_not(None),
+        ]
+        blank = update(reviews).values(task=None)
+        if whole:
+            return conn.execute(blank.where(*where)).rowcount or 0
+        gone = 0
+        for batch in chunks(list(mentions), 50):
+            said = or_(*(cast(reviews.c.task, Text).like(f'%"{m}"%') for m in batch))
+            gone += conn.execute(blank.where(*where, said)).rowcount or 0
+        return gone
 
     def get(self, review_id: str) -> ReviewRecord:
         with self.db.read() as conn:
-            row = conn.execute(select(reviews).where(reviews.c.review_id == review_id)).first()
+            row = conn.execute(select(*_RECORD).where(reviews.c.review_id == review_id)).first()
         if row is None:
             raise NotFound(f"no review {review_id!r}", field="review_id")
         return ReviewRecord.model_validate(dict(row._mapping))
@@ -31,7 +83,7 @@ class Reviews(Part):
         write_workflow_id: str | None = None,
     ) -> list[ReviewRecord]:
         query = (
-            select(reviews).where(reviews.c.tenant_id == tenant_id).order_by(reviews.c.opened_at)
+            select(*_RECORD).where(reviews.c.tenant_id == tenant_id).order_by(reviews.c.opened_at)
         )
         if status is not None:
             query = query.where(reviews.c.status == status)
