@@ -1,4 +1,5 @@
-"""Activities of SummarizeThread: plan the summary; the commit is the shared `memory.commit`."""
+"""Activities of SummarizeThread: plan and stage the summary; the commit is the shared
+`memory.commit_staged` (`memory.commit` in runs recorded before)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from activities.failures import typed_errors
 from memory.plans import CommitPlan, CommitResult
 from memory.services.summaries import PlanSummaryInput, Summaries
 from memory.services.writes import Writes
-from memory.summary import SummaryPlan
+from memory.summary import StagedSummary, SummaryPlan
 
 
 class SummaryActivities:
@@ -20,12 +21,17 @@ class SummaryActivities:
         self.writes = writes
 
     def activities(self) -> list[Callable[..., Any]]:
-        return [self.plan_summary, self.commit_summary]
+        return [self.plan_summary, self.commit_summary, self.stage_summary]
 
     @activity.defn(name="memory.plan_summary")
     @typed_errors
     def plan_summary(self, inp: PlanSummaryInput) -> SummaryPlan:
         return self.summaries.plan(inp)
+
+    @activity.defn(name="memory.stage_summary")
+    @typed_errors
+    def stage_summary(self, inp: PlanSummaryInput) -> StagedSummary:
+        return self.summaries.stage(inp)
 
     @activity.defn(name="memory.commit_summary")
     @typed_errors

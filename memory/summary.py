@@ -29,7 +29,7 @@ from memory.models import (
     Model,
     Principal,
 )
-from memory.plans import CommitPlan, LineageLink, RecordChange, SlotCheck, slot_for
+from memory.plans import CommitPlan, CommitRef, LineageLink, RecordChange, SlotCheck, slot_for
 from memory.stores import Stores
 from memory.write.detectors import detect
 
@@ -261,6 +261,18 @@ class SummaryPlan(Model):
     fallback_reason: str | None = None
     unchanged: bool = False
     dropped_claims: int = 0
+
+
+class StagedSummary(Model):
+    """A summary planned and staged: ids and ranges only (the plan, with the summary's text,
+    waits in the canonical store under `commit.commit_id`)."""
+
+    commit: CommitRef | None
+    memory_id: str | None
+    summary_version: int | None
+    source_range: tuple[int, int] | None
+    fallback_reason: str | None = None
+    unchanged: bool = False
 
 
 class SummaryResult(Model):

@@ -498,7 +498,12 @@ class MemoryClient:
             runs_for=WRITE_EXECUTION_TIMEOUT,
             reuse=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
         )
-        return await self._result(handle)
+        result: SummaryResult = await self._result(handle)
+        if result.content is None and result.memory_id and not result.unchanged:
+            # History carries ids: the text is the committed summary's.
+            head = self.stores.canonical.records.heads([result.memory_id]).get(result.memory_id)
+            result.content = head.content if head is not None else None
+        return result
 
     # ------------------------------------------------------------------------ deletion
 

@@ -1,5 +1,5 @@
-"""Summaries: plan a thread's summary (load, summarise, verify, fall back); commits go through
-`Writes.commit` like every other plan."""
+"""Summaries: plan a thread's summary (load, summarise, verify, fall back) and stage it; commits
+go through `Writes.commit_staged` like every other staged plan."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from memory.settings import Settings
 from memory.stores import Stores
 from memory.summary import (
     ExtractiveSummarizer,
+    StagedSummary,
     Summarizer,
     SummarizeRequest,
     SummaryPlan,
@@ -44,4 +45,21 @@ class Summaries:
             memory_id=inp.memory_id,
             at=at,
             commit_id=inp.commit_id,
+        )
+
+    def stage(self, inp: PlanSummaryInput) -> StagedSummary:
+        """Plan, and stage the plan in the canonical store: the workflow gets its id."""
+        planned = self.plan(inp)
+        commit = (
+            None
+            if planned.plan is None
+            else self.stores.canonical.staged.put(planned.plan, planned.plan.at)
+        )
+        return StagedSummary(
+            commit=commit,
+            memory_id=planned.memory_id,
+            summary_version=planned.summary_version,
+            source_range=planned.source_range,
+            fallback_reason=planned.fallback_reason,
+            unchanged=planned.unchanged,
         )
