@@ -603,6 +603,8 @@ class DeletionReceipt(Model):
     temporal: TemporalRetention | None = None
     #: Closed Temporal runs that carried the erased content, deleted from the server's history.
     temporal_runs_deleted: int = 0
+    #: What this deletion cannot guarantee, by the stores it ran on (backups, Postgres WAL).
+    storage_limits: list[str] = Field(default_factory=list)
 
 
 # --------------------------------------------------------------------------------------------

@@ -61,6 +61,8 @@ def _receipt_table(receipt: DeletionReceipt) -> Table:
             f"visibility archival {t.visibility_archival}; payloads encrypted",
         )
     table.add_row("temporal runs deleted", str(receipt.temporal_runs_deleted))
+    for limit in receipt.storage_limits:
+        table.add_row("cannot guarantee", limit)
     for probe in receipt.probes:
         table.add_row(f"  probe {probe.probe}", "passed" if probe.passed else "FAILED")
     return table

@@ -142,6 +142,7 @@ class Deletions:
             indexes_removed=list(self.stores.projection.indexes),
             backup_retention_deadline=at + self.stores.policy.backup.retention,
             workflow_id=inp.workflow_id,
+            storage_limits=canonical.db.erasure_limits(),
         )
         marks = canonical.generations.read(resolved.namespaces)
         started = StartedDeletion(

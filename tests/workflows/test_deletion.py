@@ -77,8 +77,12 @@ def assert_passed(receipt: DeletionReceipt) -> None:
         "summaries",
         "conversation_history",
         "cache",
+        "storage_files",
+        "temporal_history",
     ):
         assert expected in probes, expected
+    # What it cannot guarantee is stated, by the stores it ran on.
+    assert any("backup" in limit for limit in receipt.storage_limits)
 
 
 async def test_forgetting_a_key_erases_it_where_it_is_said(client: MemoryClient) -> None:

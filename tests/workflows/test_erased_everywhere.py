@@ -92,6 +92,9 @@ async def test_a_passed_deletion_leaves_no_byte_of_what_it_erased(client: Memory
     after = stored_bytes(client)
     left = {name: holding(after, m) for name, m in markers.items() if holding(after, m)}
     assert left == {}, f"still readable: {left}"
+    # What the files cannot show is stated on the receipt instead.
+    on_postgres = client.stores.canonical.engine.dialect.name == "postgresql"
+    assert any("WAL" in limit for limit in receipt.storage_limits) == on_postgres
 
 
 async def test_the_data_folder_is_private(client: MemoryClient) -> None:

@@ -105,6 +105,19 @@ class Database:
             "old pages until recycled (see the backup deadline)",
         )
 
+    def erasure_limits(self) -> list[str]:
+        """What an erasure cannot reach in this database, as a receipt states it."""
+        limits = [
+            "copies of the database taken before the deletion (backups, snapshots) keep the "
+            "erased rows until they expire: see backup_retention_deadline"
+        ]
+        if self.dialect != "sqlite":
+            limits.append(
+                "Postgres: WAL segments, WAL archives and replicas keep old row versions until "
+                "they are recycled (the touched tables are vacuumed)"
+            )
+        return limits
+
     def close(self) -> None:
         self.engine.dispose()
         if self.read_engine is not self.engine:
