@@ -149,6 +149,11 @@ async def run_demo(settings: Settings) -> None:
             f"6. {agent} recalls again: {len(after.memories)} memories"
             + (" — nothing left" if not after.memories else "")
         )
+        console.print(
+            "[dim]   in Temporal every payload is encrypted; operators decode with "
+            f"`memctl codec-server` ({settings.codec_server_url}, a token from "
+            "`memctl codec-server token NAME`); the deleted runs are gone from it[/]"
+        )
         console.rule(
             "[bold green]demo passed"
             if receipt.verification_status == "passed" and not after.memories
