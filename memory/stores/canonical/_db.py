@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event
+from sqlalchemy import Connection, Engine, Table, Text, cast, create_engine, event, or_
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -221,6 +221,13 @@ def row_to_message(row: Any) -> ConversationMessage:
     return ConversationMessage.model_validate(
         {k: v for k, v in data.items() if k in ConversationMessage.model_fields}
     )
+
+
+def mentioning(column: Any, values: Sequence[str], size: int = 50) -> Iterator[Any]:
+    """Conditions, a batch of values each, that a JSON column's text names one of `values` as a
+    string (`"value"`): what an erasure looks for in outcomes, staged plans and review tasks."""
+    for batch in chunks(list(values), size):
+        yield or_(*(cast(column, Text).like(f'%"{v}"%') for v in batch))
 
 
 def chunks(items: list[Any], size: int = 500) -> Iterator[list[Any]]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Connection, Text, cast, insert, or_, select, update
+from sqlalchemy import Connection, insert, select, update
 
 from memory.models import CandidateOutcome
 from memory.plans import WriteOutcome
-from memory.stores.canonical._db import Part, chunks
+from memory.stores.canonical._db import Part, chunks, mentioning
 from memory.stores.schema import write_outcomes
 
 
@@ -69,8 +69,7 @@ class Outcomes(Part):
         reasons stay. Returns how many outcome rows changed."""
         changed = 0
         wanted = set(memory_ids)
-        for batch in chunks(list(memory_ids), 50):
-            mentions = or_(*(cast(write_outcomes.c.outcomes, Text).like(f'%"{m}"%') for m in batch))
+        for mentions in mentioning(write_outcomes.c.outcomes, memory_ids):
             rows = conn.execute(
                 select(write_outcomes).where(write_outcomes.c.tenant_id == tenant_id, mentions)
             ).fetchall()

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Text, cast, or_, select, update
+from sqlalchemy import Connection, select, update
 
 from memory.errors import NotFound
 from memory.models import ReviewRecord
-from memory.stores.canonical._db import Part, chunks, upsert
+from memory.stores.canonical._db import Part, chunks, mentioning, upsert
 from memory.stores.schema import reviews
 
 #: A review's columns as a `ReviewRecord` (ids, status, decision; the task is read apart).
@@ -61,11 +61,10 @@ class Reviews(Part):
         blank = update(reviews).values(task=None)
         if whole:
             return conn.execute(blank.where(*where)).rowcount or 0
-        gone = 0
-        for batch in chunks(list(mentions), 50):
-            said = or_(*(cast(reviews.c.task, Text).like(f'%"{m}"%') for m in batch))
-            gone += conn.execute(blank.where(*where, said)).rowcount or 0
-        return gone
+        return sum(
+            conn.execute(blank.where(*where, said)).rowcount or 0
+            for said in mentioning(reviews.c.task, mentions)
+        )
 
     def get(self, review_id: str) -> ReviewRecord:
         with self.db.read() as conn:

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Connection, Text, cast, delete, or_, select
+from sqlalchemy import Connection, Text, cast, delete, select
 
 from memory.errors import InvalidInput, NotFound
 from memory.plans import CommitPlan, CommitRef
-from memory.stores.canonical._db import Part, chunks, digest, upsert
+from memory.stores.canonical._db import Part, digest, mentioning, upsert
 from memory.stores.schema import staged_plans
 
 
@@ -82,11 +82,10 @@ class Staged(Part):
         where = [staged_plans.c.tenant_id == tenant_id, staged_plans.c.namespace.in_(namespaces)]
         if whole:
             return conn.execute(delete(staged_plans).where(*where)).rowcount or 0
-        gone = 0
-        for batch in chunks(list(mentions), 50):
-            said = or_(*(cast(staged_plans.c.plan, Text).like(f'%"{m}"%') for m in batch))
-            gone += conn.execute(delete(staged_plans).where(*where, said)).rowcount or 0
-        return gone
+        return sum(
+            conn.execute(delete(staged_plans).where(*where, said)).rowcount or 0
+            for said in mentioning(staged_plans.c.plan, mentions)
+        )
 
     def in_namespaces(self, namespaces: Sequence[str]) -> list[str]:
         """The staged plans' bodies in these namespaces, as text (what verification reads)."""
