@@ -59,7 +59,7 @@ def _query(workflow_id: str) -> str:
 
 
 class TemporalActivities:
-    def __init__(self, client: Client, *, settle: float = 1.5) -> None:
+    def __init__(self, client: Client, *, settle: float = 1.0) -> None:
         self.client = client
         #: Seconds a run has been closed before its deletion is asked for (see Settings).
         self.settle = settle

@@ -40,8 +40,8 @@ class Settings(BaseSettings):
     #: long (seconds): the server refuses, and retries with a growing backoff, a deletion that
     #: comes before its history and visibility queues acknowledged the close. Set it to the
     #: server's `history.visibilityProcessorUpdateAckInterval` (30 s by default; the embedded
-    #: dev server runs at 1 s).
-    temporal_delete_settle: float = Field(default=1.5, ge=0, le=600)
+    #: dev server acknowledges every 500 ms, for which a second is enough).
+    temporal_delete_settle: float = Field(default=1.0, ge=0, le=600)
     #: `memctl codec-server`: its port, the Temporal UI origins it answers (CORS), and the file
     #: of operator token hashes (default `codec-operators.json` in the data folder).
     codec_server_port: int = Field(default=8888, ge=1, le=65535)
