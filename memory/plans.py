@@ -71,6 +71,9 @@ class WriteOutcome(Model):
     idempotency_key: str
     workflow_id: str
     outcomes: list[CandidateOutcome]
+    #: Who wrote: keys are the writer's own (the same key from another principal is another
+    #: write).
+    principal: str = ""
 
 
 class CommitPlan(Model):

@@ -269,14 +269,13 @@ class MemoryClient:
 
     async def run_write(self, request: WriteRequest) -> WriteResult:
         result = await self._result(await self.start_write(request))
-        result.outcomes = self._with_values(
-            request.tenant, {request.idempotency_key: result.outcomes}
-        )[request.idempotency_key]
+        mine = (request.principal, request.idempotency_key)
+        result.outcomes = self._with_values(request.tenant, {mine: result.outcomes})[mine]
         return result
 
     def _with_values(
-        self, tenant: str, decided: dict[str, list[CandidateOutcome]]
-    ) -> dict[str, list[CandidateOutcome]]:
+        self, tenant: str, decided: dict[tuple[str, str], list[CandidateOutcome]]
+    ) -> dict[tuple[str, str], list[CandidateOutcome]]:
         """Workflow history carries outcomes without their values (what was said): the values
         come from the outcomes kept by idempotency key (blank once a deletion erased them)."""
         stored = self.stores.canonical.outcomes.many(tenant, list(decided))
@@ -290,7 +289,9 @@ class MemoryClient:
         return await self._start(
             "WriteMemory",
             request,
-            workflow_id=write_workflow_id(request.tenant, request.idempotency_key),
+            workflow_id=write_workflow_id(
+                request.tenant, request.principal, request.idempotency_key
+            ),
             result_type=WriteResult,
             tenant=request.tenant,
             operation="write",
@@ -318,7 +319,9 @@ class MemoryClient:
                 field="requests",
             )
         tenant = tenants.pop()
-        digest = hashlib.sha256("\n".join(sorted(r.idempotency_key for r in requests)).encode())
+        digest = hashlib.sha256(
+            "\n".join(sorted(f"{r.principal}\t{r.idempotency_key}" for r in requests)).encode()
+        )
         return await self._start(
             "WriteBatch",
             BatchRequest(requests=list(requests)),
@@ -333,16 +336,21 @@ class MemoryClient:
 
     async def write_batch(self, requests: Sequence[WriteRequest]) -> BatchResult:
         result: BatchResult = await self._result(await self.start_batch(requests))
+        pairs = [(r.principal, r.idempotency_key) for r in requests]
         filled = self._with_values(
-            requests[0].tenant, {item.idempotency_key: item.outcomes for item in result.items}
+            requests[0].tenant,
+            {pair: item.outcomes for pair, item in zip(pairs, result.items, strict=True)},
         )
-        for item in result.items:
-            item.outcomes = filled[item.idempotency_key]
+        for pair, item in zip(pairs, result.items, strict=True):
+            item.outcomes = filled[pair]
         return result
 
-    def write_outcome(self, tenant: str, idempotency_key: str) -> list[CandidateOutcome] | None:
-        """The decision of a write by its idempotency key (None while it is not decided)."""
-        stored = self.stores.canonical.outcomes.get(tenant, idempotency_key)
+    def write_outcome(
+        self, tenant: str, idempotency_key: str, principal: str
+    ) -> list[CandidateOutcome] | None:
+        """The decision of a principal's write by its idempotency key (None while it is not
+        decided)."""
+        stored = self.stores.canonical.outcomes.get(tenant, principal, idempotency_key)
         return stored.outcomes if stored else None
 
     # ------------------------------------------------------------------------ reviews

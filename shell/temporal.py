@@ -50,8 +50,11 @@ def _safe(part: str) -> str:
     return "h" + hashlib.sha256(part.encode()).hexdigest()[:32]
 
 
-def write_workflow_id(tenant: str, idempotency_key: str) -> str:
-    return f"write/{tenant}/{_safe(idempotency_key)}"
+def write_workflow_id(tenant: str, principal: str, idempotency_key: str) -> str:
+    """One run per writer and key: another principal's write with the same key is another write
+    (and never attaches to this one's run or sees its outcome)."""
+    writer = hashlib.sha256(principal.encode()).hexdigest()[:12]
+    return f"write/{tenant}/{writer}/{_safe(idempotency_key)}"
 
 
 def delete_workflow_id(tenant: str, scope_fingerprint: str) -> str:

@@ -297,11 +297,13 @@ staged_plans = Table(
 )
 
 # The decision of every write by idempotency key: a key decided once is never decided again,
-# whether it came alone (WriteMemory) or in a batch (WriteBatch).
+# whether it came alone (WriteMemory) or in a batch (WriteBatch). Keys are the writer's own: the
+# same key from another principal is another write.
 write_outcomes = Table(
     "write_outcomes",
     metadata,
     Column("tenant_id", String(64), primary_key=True),
+    Column("principal", String(256), primary_key=True),
     Column("idempotency_key", String(200), primary_key=True),
     Column("workflow_id", String(256), nullable=False),
     Column("outcomes", Json, nullable=False),

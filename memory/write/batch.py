@@ -79,7 +79,7 @@ def decide_request(
 ) -> WriteDecision:
     at = effective_time(request.at, now, allow_override)
     principal = authorize_write(stores, request, workflow_id, at)
-    stored = stores.canonical.outcomes.get(principal.tenant, request.idempotency_key)
+    stored = stores.canonical.outcomes.get(principal.tenant, principal.ref, request.idempotency_key)
     if stored is not None:
         # Decided before — by this run, if its worker died after the commit: what it committed
         # reaches the index now rather than at the next relay.

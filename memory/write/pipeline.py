@@ -135,6 +135,7 @@ class WriteDecision(Model):
             idempotency_key=self.idempotency_key,
             workflow_id=self.workflow_id,
             outcomes=self.outcomes,
+            principal=self.principal,
         )
 
     def review_starts(self) -> list[ReviewStart]:

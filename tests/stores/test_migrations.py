@@ -118,3 +118,29 @@ def test_gists_of_an_older_rule_are_computed_again(tmp_path: Path) -> None:
         "mem_g2": gist_of("Something else entirely."),
     }
     store.close()
+
+
+def test_outcomes_written_before_0013_take_their_writer(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    store = CanonicalStore(url)
+    store.migrate("0012")
+    with store.engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO write_outcomes (tenant_id, idempotency_key, workflow_id, outcomes, "
+                "decided_at) VALUES ('shop-a', 'k1', 'write/shop-a/k1', '[]', '2026-07-01 00:00:00')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO audit_events (at, tenant_id, workflow_id, stage, outcome, principal, "
+                "details) VALUES ('2026-07-01 00:00:00', 'shop-a', 'write/shop-a/k1', 'commit', "
+                "'ok', 'user:shop-a/1', '{}')"
+            )
+        )
+    store.migrate()
+    found = store.outcomes.get("shop-a", "user:shop-a/1", "k1")
+    assert found is not None
+    assert found.workflow_id == "write/shop-a/k1"
+    assert store.outcomes.get("shop-a", "user:shop-a/2", "k1") is None
+    store.close()

@@ -120,7 +120,8 @@ async def test_soak_writes_and_deletions_with_random_worker_kills(
     # nothing lost, nothing decided twice
     for u in range(users):
         for i in range(PER_USER):
-            assert client.write_outcome("shop-a", f"s{u}-{i}-{run}") is not None, (u, i)
+            written = client.write_outcome("shop-a", f"s{u}-{i}-{run}", f"user:shop-a/s{u}")
+            assert written is not None, (u, i)
     # every deletion verified
     assert len(receipts) == len(deleted)
     assert all(r.verification_status == "passed" for r in receipts), Counter(

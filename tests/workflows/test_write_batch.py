@@ -62,7 +62,9 @@ async def test_a_batch_decides_each_write_on_its_own(client: MemoryClient) -> No
         ["tenant/shop-a/user/u0"], ["notification.preference"], ["active"]
     )
     assert current.structured_value == {"channel": "email"}
-    assert canonical.outcomes.get("shop-a", f"{run}-b-7") is not None
+    assert canonical.outcomes.get("shop-a", "user:shop-a/u7", f"{run}-b-7") is not None
+    # keys are the writer's own: the same key is not another principal's outcome
+    assert canonical.outcomes.get("shop-a", "user:shop-a/u6", f"{run}-b-7") is None
     assert canonical.audit.trail(workflow_id=result.workflow_id)
 
     again = await client.write_batch(requests)  # same keys: the same run, the same outcomes

@@ -205,3 +205,27 @@ async def test_every_stage_is_audited(client: MemoryClient) -> None:
     trail = client.stores.canonical.audit.trail(workflow_id=rejected.workflow_id)
     assert any(row["reason_code"] == "secret" for row in trail)
     assert "884213" not in str(trail)
+
+
+async def test_an_idempotency_key_is_the_writers_own(client: MemoryClient) -> None:
+    """Another principal's write with the same key is another write: it neither gets the first
+    writer's outcome nor is dropped."""
+    import uuid
+
+    key = f"shared-{uuid.uuid4().hex[:8]}"
+    bob = await client.write(
+        "user:shop-a/456", "tenant/shop-a/user/456", sms(), idempotency_key=key, at=T0
+    )
+    mallory = await client.write(USER, NS, email(), idempotency_key=key, at=T0)
+    assert bob.workflow_id != mallory.workflow_id
+    assert mallory.outcome.decision == "add"
+    assert mallory.outcome.value == {"channel": "email"}
+    assert mallory.outcome.memory_id != bob.outcome.memory_id
+    (mine,) = client.stores.canonical.records.key_records(
+        [NS], ["notification.preference"], ["active"]
+    )
+    assert mine.structured_value == {"channel": "email"}
+    # The same writer with the same key is the same write, decided once.
+    again = await client.write(USER, NS, email(), idempotency_key=key, at=T0)
+    assert again.outcomes == mallory.outcomes
+    assert client.write_outcome("shop-a", key, "user:shop-a/456") == bob.outcomes

@@ -22,6 +22,7 @@ class Outcomes(Part):
                 insert(write_outcomes),
                 {
                     "tenant_id": outcome.tenant_id,
+                    "principal": outcome.principal,
                     "idempotency_key": outcome.idempotency_key,
                     "workflow_id": outcome.workflow_id,
                     "outcomes": [o.model_dump(mode="json") for o in outcome.outcomes],
@@ -29,12 +30,13 @@ class Outcomes(Part):
                 },
             )
 
-    def get(self, tenant_id: str, idempotency_key: str) -> WriteOutcome | None:
-        """The decision already made for this idempotency key, if any."""
+    def get(self, tenant_id: str, principal: str, idempotency_key: str) -> WriteOutcome | None:
+        """The decision already made for this principal's idempotency key, if any."""
         with self.db.read() as conn:
             row = conn.execute(
                 select(write_outcomes).where(
                     write_outcomes.c.tenant_id == tenant_id,
+                    write_outcomes.c.principal == principal,
                     write_outcomes.c.idempotency_key == idempotency_key,
                 )
             ).first()
@@ -45,22 +47,30 @@ class Outcomes(Part):
             idempotency_key=row.idempotency_key,
             workflow_id=row.workflow_id,
             outcomes=[CandidateOutcome.model_validate(o) for o in row.outcomes],
+            principal=row.principal,
         )
 
-    def many(self, tenant_id: str, keys: Sequence[str]) -> dict[str, list[CandidateOutcome]]:
-        """The outcomes decided for these idempotency keys (those decided), by key."""
-        found: dict[str, list[CandidateOutcome]] = {}
+    def many(
+        self, tenant_id: str, keys: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], list[CandidateOutcome]]:
+        """The outcomes decided for these (principal, idempotency key) pairs (those decided)."""
+        wanted = set(keys)
+        found: dict[tuple[str, str], list[CandidateOutcome]] = {}
         with self.db.read() as conn:
-            for batch in chunks(list(keys)):
+            for batch in chunks(sorted({k for _, k in wanted})):
                 for row in conn.execute(
-                    select(write_outcomes.c.idempotency_key, write_outcomes.c.outcomes).where(
+                    select(
+                        write_outcomes.c.principal,
+                        write_outcomes.c.idempotency_key,
+                        write_outcomes.c.outcomes,
+                    ).where(
                         write_outcomes.c.tenant_id == tenant_id,
                         write_outcomes.c.idempotency_key.in_(batch),
                     )
                 ):
-                    found[row.idempotency_key] = [
-                        CandidateOutcome.model_validate(o) for o in row.outcomes
-                    ]
+                    pair = (row.principal, row.idempotency_key)
+                    if pair in wanted:
+                        found[pair] = [CandidateOutcome.model_validate(o) for o in row.outcomes]
         return found
 
     def blank(self, conn: Connection, tenant_id: str, memory_ids: Sequence[str]) -> int:
@@ -86,6 +96,7 @@ class Outcomes(Part):
                         update(write_outcomes)
                         .where(
                             write_outcomes.c.tenant_id == row.tenant_id,
+                            write_outcomes.c.principal == row.principal,
                             write_outcomes.c.idempotency_key == row.idempotency_key,
                         )
                         .values(outcomes=outcomes)
