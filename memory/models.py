@@ -103,6 +103,8 @@ class Principal(Model):
     delete: list[str] = Field(default_factory=list)
     candidate_only: bool = False
     sensitivity_ceiling: Sensitivity = "internal"
+    #: Roles beyond the grants: `auditor` may read as of a past time what has expired since.
+    roles: list[Literal["admin", "auditor", "operator"]] = Field(default_factory=list)
 
     @field_validator("tenant")
     @classmethod

@@ -121,8 +121,13 @@ class RecallCache:
 class Reader:
     """Read-side service: the client, the context builder and the deletion probes use it."""
 
-    def __init__(self, stores: Stores, cache: RecallCache | None = None) -> None:
+    def __init__(
+        self, stores: Stores, cache: RecallCache | None = None, *, clock_override: bool = False
+    ) -> None:
         self.stores = stores
+        #: Whether a query's `at` is the clock (evaluation and tests) rather than a read as of
+        #: a past time.
+        self.clock_override = clock_override
         policy = stores.policy.retrieval
         self.cache = cache or RecallCache(policy.cache_entries, policy.cache_ttl_seconds)
         self._principals: dict[str, tuple[float, Principal]] = {}
@@ -187,6 +192,11 @@ class Reader:
         # filters may not describe that time, so it only proposes and canonical "as of" decides.
         as_of = any(changed is not None and changed > at for _, changed in generations.values())
         candidates = self._candidates(query, principal, allowed, at, valid_at, as_of)
+        if query.at is not None and "auditor" not in principal.roles:
+            # A read as of a past time does not bring back what has expired since: that needs
+            # an auditor. (With the clock override on, `at` is the clock itself.)
+            current = at if self.clock_override else (now or utcnow())
+            candidates = {m: c for m, c in candidates.items() if not c.record.expired_at(current)}
         verdicts = self._verdicts(query, allowed, candidates, at, valid_at, as_of, principal)
         chosen = self._select(candidates, query.k, at)
         result = RecallResult(

@@ -269,7 +269,8 @@ def recall(
     from memory.retrieval import Reader
     from memory.stores import open_stores
 
-    stores = open_stores(settings())
+    cfg = settings()
+    stores = open_stores(cfg)
     try:
         query_model = _validated(
             RecallQuery,
@@ -282,7 +283,7 @@ def recall(
             at=parse_time(at, "at"),
             valid_at=parse_time(valid_at, "valid_at"),
         )
-        emit(Reader(stores).recall(query_model))
+        emit(Reader(stores, clock_override=cfg.allow_clock_override).recall(query_model))
     finally:
         stores.close()
 
@@ -304,7 +305,8 @@ def context(
     from memory.retrieval import Reader
     from memory.stores import open_stores
 
-    stores = open_stores(settings())
+    cfg = settings()
+    stores = open_stores(cfg)
     try:
         request = _validated(
             ContextRequest,
@@ -319,7 +321,7 @@ def context(
             thread=thread,
             instructions=instructions,
         )
-        emit(ContextBuilder(Reader(stores)).build(request))
+        emit(ContextBuilder(Reader(stores, clock_override=cfg.allow_clock_override)).build(request))
     finally:
         stores.close()
 

@@ -105,7 +105,7 @@ class MemoryClient:
         self.temporal = temporal
         self.settings = settings
         self.stores = stores
-        self.reader = Reader(stores)
+        self.reader = Reader(stores, clock_override=settings.allow_clock_override)
         self.contexts = ContextBuilder(self.reader)
         #: Ask for eager workflow start: the first workflow task runs in this process when a
         #: worker of the same client lives here (one round trip less); ignored otherwise.

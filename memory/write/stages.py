@@ -110,6 +110,10 @@ def build_draft(
     valid_from = candidate.valid_from or at
     ttl = policy.retention.ttl(candidate.kind)
     expires_at = candidate.expires_at or (valid_from + ttl if ttl is not None else None)
+    if ttl is not None and expires_at is not None:
+        # The policy's retention bounds what a writer may ask for: earlier, yes; later, no
+        # (counted from when the memory is recorded).
+        expires_at = min(expires_at, at + ttl)
     record = MemoryRecord(
         memory_id=memory_id,
         tenant_id=principal.tenant,

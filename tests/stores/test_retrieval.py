@@ -100,7 +100,8 @@ def recall(
         valid_at=valid_at,
         **kw,
     )
-    return Reader(stores).recall(query)
+    # `at` is these stories' clock (as with MEMORY_ALLOW_CLOCK_OVERRIDE in evaluation).
+    return Reader(stores, clock_override=True).recall(query)
 
 
 def state(result: RecallResult, key: str = KEY) -> str:
@@ -139,6 +140,22 @@ def test_verdict_needs_reconfirmation_after_expiry(reg: Stores) -> None:
     expired = recall(reg, at=T0 + timedelta(days=31))
     assert state(expired) == "needs_reconfirmation"
     assert expired.memories == []
+
+
+def test_a_read_as_of_the_past_needs_an_auditor_for_what_expired_since(reg: Stores) -> None:
+    put(reg, channel("sms", expires_at=(T0 + timedelta(days=30)).isoformat()), at=T0)
+    then = RecallQuery(
+        principal=BOT.ref, namespaces=[NS], task="通知物流异常", at=T0 + timedelta(days=1)
+    )
+    now = T0 + timedelta(days=40)  # the service's clock: the memory has expired since
+    assert Reader(reg).recall(then, now=now).memories == []
+    auditor = BOT.model_copy(update={"id": "audit-bot", "roles": ["auditor"]})
+    reg.canonical.principals.put(auditor, T0)
+    as_auditor = then.model_copy(update={"principal": auditor.ref})
+    (seen,) = Reader(reg).recall(as_auditor, now=now).memories
+    assert seen.key == KEY
+    # before it expired, an as-of read sees it like any other
+    assert len(Reader(reg).recall(then, now=T0 + timedelta(days=2)).memories) == 1
 
 
 def test_bitemporal_questions_across_three_versions(reg: Stores) -> None:

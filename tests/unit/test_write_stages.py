@@ -32,6 +32,28 @@ def test_drafts_take_policy_defaults() -> None:
     assert draft(sms()).slot == "key:notification.preference"
 
 
+def test_a_writer_cannot_outlive_the_retention_policy() -> None:
+    forever = draft(
+        {
+            "kind": "episodic",
+            "content": "asked about a refund",
+            "expires_at": "9999-12-31T00:00:00+00:00",
+        }
+    )
+    assert forever.record.expires_at == T0 + timedelta(days=90)
+    sooner = draft(
+        {
+            "kind": "episodic",
+            "content": "asked about a refund",
+            "expires_at": (T0 + timedelta(days=3)).isoformat(),
+        }
+    )
+    assert sooner.record.expires_at == T0 + timedelta(days=3)
+    # kinds the policy keeps until changed take what the writer asks
+    kept = draft(sms(expires_at=(T0 + timedelta(days=900)).isoformat()))
+    assert kept.record.expires_at == T0 + timedelta(days=900)
+
+
 def test_channel_synonyms_are_normalised_and_unknown_ones_refused() -> None:
     assert draft(sms(structured_value={"channel": "短信"})).record.structured_value == {
         "channel": "sms"
