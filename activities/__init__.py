@@ -30,18 +30,20 @@ def all_activities(
     from activities.review import ReviewActivities
     from activities.summary import SummaryActivities
     from activities.write import WriteActivities
+    from memory.identity import identity_for
     from memory.services.deletions import Deletions
     from memory.services.projections import Projections
     from memory.services.reviews import Reviews
     from memory.services.summaries import Summaries
     from memory.services.writes import Writes
 
-    writes = Writes(stores, settings, extractor)
+    identity = identity_for(settings)  # every service verifies the same principals' tokens
+    writes = Writes(stores, settings, extractor, identity)
     groups: list[ActivityGroup] = [
         WriteActivities(writes),
-        ReviewActivities(Reviews(stores, settings, extractor)),
-        SummaryActivities(Summaries(stores, settings, summarizer), writes),
+        ReviewActivities(Reviews(stores, settings, extractor, identity)),
+        SummaryActivities(Summaries(stores, settings, summarizer, identity), writes),
         ProjectionActivities(Projections(stores, settings)),
-        DeletionActivities(Deletions(stores, settings, extractor)),
+        DeletionActivities(Deletions(stores, settings, extractor, identity)),
     ]
     return [fn for group in groups for fn in group.activities()]

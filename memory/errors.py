@@ -10,6 +10,7 @@ before any workflow starts, a workflow turns it into a non-retryable `Applicatio
     │   ├── InvalidNamespace
     │   ├── ContentTooLarge
     │   └── ClockOverrideRefused     an `at` given while the clock override is off
+    ├── Unauthenticated              no token, or one that does not prove the principal it names
     ├── PolicyRefusal                a well-formed request the policy refuses (code = reason code)
     │   ├── UnauthorizedNamespace
     │   └── FencedByDeletion         a write decided before a deletion tried to undo it
@@ -56,6 +57,13 @@ class ClockOverrideRefused(InvalidInput):
     code = "clock_override_refused"
 
 
+class Unauthenticated(MemoryServiceError):
+    """A request whose principal is not proven: no token, a forged, expired or foreign one, or
+    one issued to another principal."""
+
+    code = "unauthenticated"
+
+
 class PolicyRefusal(MemoryServiceError):
     code = "policy_refusal"
 
@@ -93,6 +101,7 @@ ERROR_TYPES: dict[str, type[MemoryServiceError]] = {
         InvalidNamespace,
         ContentTooLarge,
         ClockOverrideRefused,
+        Unauthenticated,
         PolicyRefusal,
         UnauthorizedNamespace,
         FencedByDeletion,

@@ -330,6 +330,8 @@ class WriteRequest(Model):
     idempotency_key: str = Field(min_length=1, max_length=200)
     #: Clock override for evaluation and tests; refused unless the service enables it.
     at: AwareDatetime | None = None
+    #: The principal's token (memory.identity): the service verifies it proves `principal`.
+    token: str | None = Field(default=None, repr=False)
 
     @field_validator("namespace")
     @classmethod
@@ -526,6 +528,8 @@ class DeleteRequest(Model):
     tenant: str
     scope: DeletionScope
     at: AwareDatetime | None = None
+    #: The principal's token (memory.identity): the service verifies it proves `principal`.
+    token: str | None = Field(default=None, repr=False)
 
     @field_validator("tenant")
     @classmethod
@@ -676,6 +680,8 @@ class ReviewDecision(Model):
     #: checks the namespace against them, and the handler re-checks against the registry.
     approve: list[str] = Field(default_factory=list)
     at: AwareDatetime | None = None
+    #: The reviewer's token (memory.identity): the service verifies it proves `reviewer`.
+    token: str | None = Field(default=None, repr=False)
 
 
 class ReviewOutcome(Model):

@@ -49,6 +49,18 @@ class Settings(BaseSettings):
         default_factory=lambda: ["http://127.0.0.1:8233", "http://localhost:8233"]
     )
     codec_operators_file: Path | None = None
+    #: Principal tokens (memory.identity): who issues them and for whom, the public keys that
+    #: verify them (PEM files, or an identity provider's JWKS file), and, on the embedded
+    #: default, the signing key (default `identity-signing-key.pem` in the data folder, made on
+    #: first use) and how long the tokens it mints live. `token` is this process's own token
+    #: (a client acting as one principal); unset, a client holding the signing key mints them.
+    token_issuer: str = "governed-memory"
+    token_audience: str = "governed-memory"
+    token_public_keys: list[Path] = Field(default_factory=list)
+    token_jwks_file: Path | None = None
+    token_signing_key_file: Path | None = None
+    token_ttl_seconds: int = Field(default=900, gt=0, le=86_400 * 30)
+    token: SecretStr | None = None
     #: Lets a request carry its own clock (`at`): for evaluation and tests only.
     allow_clock_override: bool = False
     #: Logs: "console" (readable) or "json" (production).
@@ -71,6 +83,10 @@ class Settings(BaseSettings):
     @property
     def codec_key_path(self) -> Path:
         return self.codec_key_file or self.data_dir / "codec-keys.json"
+
+    @property
+    def token_signing_key_path(self) -> Path:
+        return self.token_signing_key_file or self.data_dir / "identity-signing-key.pem"
 
     @property
     def codec_operators_path(self) -> Path:

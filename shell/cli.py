@@ -684,6 +684,32 @@ def codec_revoke(name: str) -> None:
     typer.echo(f"revoked {name}")
 
 
+token_app = typer.Typer(help="Principal tokens (the embedded default's signing key).")
+app.add_typer(token_app, name="token")
+
+
+@token_app.command("issue")
+@guarded
+def token_issue(
+    principal: str,
+    roles: Annotated[list[str] | None, typer.Option("--role", help="a role to grant")] = None,
+    ttl: Annotated[int | None, typer.Option(help="seconds it lives")] = None,
+) -> None:
+    """Mint a token proving PRINCIPAL (user:shop-a/123, agent:shop-a/bot, ...), signed with the
+    data folder's key: for development and tests. Production tokens come from your identity
+    provider (MEMORY_TOKEN_JWKS_FILE)."""
+    from memory.identity import identity_for
+    from memory.models import parse_principal_ref
+
+    cfg = settings()
+    issuer = identity_for(cfg).issuer
+    if issuer is None:
+        _fail("invalid_input: this service trusts an identity provider and holds no signing key")
+        return
+    _, tenant, _ = parse_principal_ref(principal)
+    typer.echo(issuer.issue(principal, tenant, roles or [], ttl))
+
+
 import_app = typer.Typer(help="Bulk imports.", no_args_is_help=True)
 app.add_typer(import_app, name="import")
 

@@ -10,6 +10,7 @@ stores (re-checked against canonical), all with the service's typed errors.
 from __future__ import annotations
 
 import hashlib
+import time
 import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -50,9 +51,11 @@ from memory.errors import (
     InvalidInput,
     NotFound,
     PolicyRefusal,
+    Unauthenticated,
     UnauthorizedNamespace,
     from_validation_error,
 )
+from memory.identity import identity_for
 from memory.models import (
     Candidate,
     CandidateOutcome,
@@ -72,6 +75,7 @@ from memory.models import (
     ReviewRecord,
     WriteRequest,
     WriteResult,
+    parse_principal_ref,
     utcnow,
 )
 from memory.retrieval import Reader
@@ -106,6 +110,8 @@ class MemoryClient:
         self.settings = settings
         self.stores = stores
         self.reader = Reader(stores, clock_override=settings.allow_clock_override)
+        self.identity = identity_for(settings)
+        self._tokens: dict[str, tuple[str, float]] = {}
         self.contexts = ContextBuilder(self.reader)
         #: Ask for eager workflow start: the first workflow task runs in this process when a
         #: worker of the same client lives here (one round trip less); ignored otherwise.
@@ -127,6 +133,26 @@ class MemoryClient:
         return search_attributes(tenant, operation) if self.search_attributes else None
 
     # ------------------------------------------------------------------------ principals
+
+    def token_for(self, principal: str) -> str:
+        """A token proving `principal`: this process's own (`MEMORY_TOKEN`, which proves one
+        principal only), else one minted with the embedded default's signing key (development,
+        tests, the demo), reused until a minute before it expires."""
+        if self.settings.token is not None:
+            return self.settings.token.get_secret_value()
+        issuer = self.identity.issuer
+        if issuer is None:
+            raise Unauthenticated(
+                "no token to prove the principal: set MEMORY_TOKEN (from your identity provider)",
+                field="token",
+            )
+        cached = self._tokens.get(principal)
+        if cached is not None and cached[1] - time.time() > 60:
+            return cached[0]
+        _, tenant, _ = parse_principal_ref(principal)
+        token = issuer.issue(principal, tenant)
+        self._tokens[principal] = (token, time.time() + issuer.ttl)
+        return token
 
     def register_principal(self, principal: Principal | dict[str, Any]) -> Principal:
         """Create or replace a principal (agents, reviewers and services must be registered)."""
@@ -176,6 +202,7 @@ class MemoryClient:
                     "utterance": None if text is None else {"text": text, "thread": thread},
                     "idempotency_key": idempotency_key or uuid.uuid4().hex,
                     "at": at,
+                    "token": self.token_for(principal),
                 }
             )
         except ValidationError as exc:
@@ -402,6 +429,7 @@ class MemoryClient:
                 memory_id=memory_id,
                 approve=who.approve,
                 at=at,
+                token=self.token_for(who.ref),
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "review") from None
@@ -492,7 +520,12 @@ class MemoryClient:
         who = self.stores.canonical.principals.get(principal)
         try:
             request = SummarizeRequest(
-                principal=principal, tenant=who.tenant, thread=thread, range=range, at=at
+                principal=principal,
+                tenant=who.tenant,
+                thread=thread,
+                range=range,
+                at=at,
+                token=self.token_for(principal),
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "summarize") from None
@@ -527,7 +560,13 @@ class MemoryClient:
         try:
             s = scope if isinstance(scope, DeletionScope) else DeletionScope.model_validate(scope)
             who = self.stores.canonical.principals.get(principal)
-            request = DeleteRequest(principal=principal, tenant=who.tenant, scope=s, at=at)
+            request = DeleteRequest(
+                principal=principal,
+                tenant=who.tenant,
+                scope=s,
+                at=at,
+                token=self.token_for(principal),
+            )
         except ValidationError as exc:
             raise from_validation_error(exc, "deletion scope") from None
         self._check_clock(at)

@@ -20,9 +20,11 @@ from memory.deletion import (
 )
 from memory.deletion.runs import carrying_runs
 from memory.errors import PolicyRefusal
+from memory.identity import Identity, identity_for
 from memory.models import AuditEvent, DeleteRequest, DeletionReceipt, Model, ProbeResult
 from memory.plans import EraseResult
 from memory.services import Progress, no_progress
+from memory.services.gate import Gate
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.sync.apply import sync
@@ -93,10 +95,17 @@ class ExpireResult(Model):
 
 
 class Deletions:
-    def __init__(self, stores: Stores, settings: Settings, extractor: Extractor | None = None):
+    def __init__(
+        self,
+        stores: Stores,
+        settings: Settings,
+        extractor: Extractor | None = None,
+        identity: Identity | None = None,
+    ):
         self.stores = stores
         self.settings = settings
         self.extractor = extractor or RuleExtractor()
+        self.gate = Gate(stores, identity or identity_for(settings))
 
     def start(self, inp: StartDeletionInput) -> StartedDeletion:
         """Resolve the scope (words included), authorize it all or nothing, and persist a
@@ -109,6 +118,14 @@ class Deletions:
             # of it): the scope stays what it was, even if the erase has emptied it since.
             return StartedDeletion.model_validate(before)
         at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
+        self.gate.admit(
+            request.token,
+            request.principal,
+            tenant=request.tenant,
+            namespace=request.scope.namespace,
+            workflow_id=inp.workflow_id,
+            at=at,
+        )
         principal = canonical.principals.get(request.principal)
         resolved = resolve(self.stores, request.tenant, request.scope)
         try:

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from pydantic import Field
 
 from memory.errors import UnauthorizedNamespace, VersionConflict
+from memory.identity import Identity, identity_for
 from memory.models import (
     AuditEvent,
     Model,
@@ -17,6 +18,7 @@ from memory.models import (
     WriteRequest,
 )
 from memory.plans import CommitPlan, CommitRef, SlotCheck, slot_for
+from memory.services.gate import Gate
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.write.extraction import Extractor, RuleExtractor
@@ -73,10 +75,17 @@ class ReviewPlan(Model):
 
 
 class Reviews:
-    def __init__(self, stores: Stores, settings: Settings, extractor: Extractor | None = None):
+    def __init__(
+        self,
+        stores: Stores,
+        settings: Settings,
+        extractor: Extractor | None = None,
+        identity: Identity | None = None,
+    ):
         self.stores = stores
         self.settings = settings
         self.extractor = extractor or RuleExtractor()
+        self.gate = Gate(stores, identity or identity_for(settings))
 
     def plan(self, inp: SettleInput) -> ReviewPlan:
         """A plan from the whole task (ReviewMemory runs recorded before reviews started from
@@ -113,6 +122,14 @@ class Reviews:
             decision.at if decision else None, now, self.settings.allow_clock_override
         )
         if decision is not None:
+            self.gate.admit(
+                decision.token,
+                decision.reviewer,
+                tenant=review.tenant_id,
+                namespace=review.namespace,
+                workflow_id=review.workflow_id,
+                at=at,
+            )
             self._check_reviewer(review, decision.reviewer, review.workflow_id, at)
         erased = review.kind == "deferred" and work is None
         if erased and decision is not None and decision.decision == "approve":

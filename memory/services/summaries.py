@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from memory.identity import Identity, identity_for
 from memory.models import Model
+from memory.services.gate import Gate
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.summary import (
@@ -29,14 +31,28 @@ class PlanSummaryInput(Model):
 
 class Summaries:
     def __init__(
-        self, stores: Stores, settings: Settings, summarizer: Summarizer | None = None
+        self,
+        stores: Stores,
+        settings: Settings,
+        summarizer: Summarizer | None = None,
+        identity: Identity | None = None,
     ) -> None:
         self.stores = stores
         self.settings = settings
         self.summarizer = summarizer or ExtractiveSummarizer()
+        self.gate = Gate(stores, identity or identity_for(settings))
 
     def plan(self, inp: PlanSummaryInput) -> SummaryPlan:
         at = effective_time(inp.request.at, inp.now, self.settings.allow_clock_override)
+        request = inp.request
+        self.gate.admit(
+            request.token,
+            request.principal,
+            tenant=request.tenant,
+            namespace=None,
+            workflow_id=inp.workflow_id,
+            at=at,
+        )
         return plan_summary(
             self.stores,
             inp.request,

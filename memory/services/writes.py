@@ -6,9 +6,11 @@ from datetime import datetime
 
 from pydantic import Field
 
+from memory.identity import Identity, identity_for
 from memory.models import CandidateOutcome, Model, ReviewStart, WriteRequest, without_values
 from memory.plans import CommitPlan, CommitRef, CommitResult
 from memory.services import Progress, no_progress
+from memory.services.gate import Gate
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.write.batch import BatchResult, decide_request, process_batch
@@ -54,12 +56,30 @@ class BatchInput(Model):
 
 
 class Writes:
-    def __init__(self, stores: Stores, settings: Settings, extractor: Extractor | None = None):
+    def __init__(
+        self,
+        stores: Stores,
+        settings: Settings,
+        extractor: Extractor | None = None,
+        identity: Identity | None = None,
+    ):
         self.stores = stores
         self.settings = settings
         self.extractor = extractor or RuleExtractor()
+        self.gate = Gate(stores, identity or identity_for(settings))
+
+    def _admit(self, request: WriteRequest, workflow_id: str, now: datetime) -> None:
+        self.gate.admit(
+            request.token,
+            request.principal,
+            tenant=request.tenant,
+            namespace=request.namespace,
+            workflow_id=workflow_id,
+            at=now,
+        )
 
     def decide(self, inp: DecideInput) -> WriteDecision:
+        self._admit(inp.request, inp.workflow_id, inp.now)
         return decide_request(
             self.stores,
             inp.request,
@@ -111,4 +131,5 @@ class Writes:
             now=inp.now,
             allow_override=self.settings.allow_clock_override,
             progress=progress,
+            admit=lambda request: self._admit(request, inp.workflow_id, inp.now),
         )

@@ -211,6 +211,7 @@ def process_batch(
     now: datetime,
     allow_override: bool,
     progress: Callable[[Any], None] = lambda _: None,
+    admit: Callable[[WriteRequest], None] = lambda _: None,
 ) -> BatchResult:
     """Decide every request, then commit: those whose slots no other request of the batch
     touches in one transaction, the others one by one, each decided again just before its commit
@@ -219,6 +220,7 @@ def process_batch(
     canonical = stores.canonical
 
     def decide(i: int) -> WriteDecision:
+        admit(requests[i])  # who is asking, proven (a refusal rejects this write alone)
         return decide_request(
             stores,
             requests[i],

@@ -185,7 +185,12 @@ async def test_a_refused_request_deletes_nothing_and_is_audited(client: MemoryCl
         await client.forget(BOT.ref, {"namespace": NS, "key": "notification.preference"}, at=LATER)
     assert everything_said(client, thread) == before
     # the same request sent past the client's check is refused (and audited) by the workflow
-    raw = {"principal": BOT.ref, "tenant": "shop-a", "scope": {"namespace": NS}}
+    raw = {
+        "principal": BOT.ref,
+        "tenant": "shop-a",
+        "scope": {"namespace": NS},
+        "token": client.token_for(BOT.ref),  # proven, but not allowed to delete there
+    }
     with pytest.raises(WorkflowFailureError) as info:
         await client.temporal.execute_workflow(
             "DeleteSubject",
@@ -435,6 +440,7 @@ async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
                     },
                     at=T0,
                 )
+                assert request.token is not None  # minted by the client for USER
                 decide = DecideInput(request=request, workflow_id="direct", seed="direct", now=T0)
                 staged = writes.stage(StageInput(decide=decide, commit_id="direct#0"))
                 assert staged.commit is not None

@@ -79,6 +79,7 @@ async def test_a_failure_quoting_what_was_said_is_encrypted_too(client: MemoryCl
         "principal": USER,
         "tenant": "shop-a",
         "scope": {"namespace": NS, "text": f"please forget the {marker} thing"},
+        "token": client.token_for(USER),
     }
     with pytest.raises(WorkflowFailureError) as failed:
         await client.temporal.execute_workflow(

@@ -182,6 +182,7 @@ async def test_bad_input_reaching_a_workflow_fails_it_without_retrying(
         "namespace": "tenant/shop-a/user/999",
         "idempotency_key": "raw-2",
         "candidate": sms(),
+        "token": client.token_for(USER),  # proven, but not allowed there
     }
     with pytest.raises(WorkflowFailureError) as info:
         await temporal_client.execute_workflow(

@@ -1,0 +1,184 @@
+"""Who is asking, proven: principal tokens.
+
+A principal proves itself with a signed JWT (EdDSA over Ed25519, or RS256 from an identity
+provider): `sub` names the principal (`user:shop-a/123`), `tenant` its tenant, `roles` what it
+may do beyond its grants; `iss`, `aud`, `exp` and `iat` bound it. The service verifies the
+signature against its configured public keys (PEM files, or a JWKS file an identity provider
+publishes), and the expiry, issuer and audience, and takes the principal from the verified claims,
+never from a payload field: a request that names another principal than its token is refused.
+
+The embedded default makes its own Ed25519 signing key in the data folder (0600) and trusts its
+public half; `memctl token issue` mints tokens with it, for development and tests. A deployment
+with an identity provider sets `MEMORY_TOKEN_JWKS_FILE` (or `MEMORY_TOKEN_PUBLIC_KEYS`) and keeps
+no signing key at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jwt
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from pydantic import Field
+
+from memory.errors import InvalidInput, Unauthenticated
+from memory.models import Model
+from memory.settings import Settings
+from memory.stores.files import private_dir
+
+ALGORITHMS = ["EdDSA", "RS256"]
+#: Verified tokens kept (by their text) until they expire: a batch's 500 writes of one principal
+#: verify one signature.
+_CACHE = 1024
+
+
+class Claims(Model):
+    """What a verified token proves."""
+
+    sub: str
+    tenant: str
+    roles: list[str] = Field(default_factory=list)
+    iss: str
+    aud: str | list[str]
+    exp: int
+    iat: int
+
+
+@dataclass
+class Verifier:
+    keys: Sequence[Any]
+    issuer: str
+    audience: str
+    _seen: dict[str, Claims] = field(default_factory=dict)
+
+    def verify(self, token: str | None) -> Claims:
+        """The claims of a valid token, or `Unauthenticated` saying why not."""
+        if not token:
+            raise Unauthenticated("a principal token is required", field="token")
+        seen = self._seen.get(token)
+        if seen is not None and seen.exp > time.time():
+            return seen
+        last: Exception | None = None
+        for key in self.keys:
+            try:
+                found = jwt.decode(
+                    token,
+                    key,
+                    algorithms=ALGORITHMS,
+                    audience=self.audience,
+                    issuer=self.issuer,
+                    options={"require": ["sub", "exp", "iat", "iss", "aud"]},
+                )
+            except jwt.InvalidSignatureError as exc:
+                last = exc
+                continue
+            except jwt.ExpiredSignatureError:
+                raise Unauthenticated("the token has expired", field="token") from None
+            except jwt.InvalidAudienceError:
+                raise Unauthenticated("the token is for another audience", field="token") from None
+            except jwt.InvalidIssuerError:
+                raise Unauthenticated("the token is from another issuer", field="token") from None
+            except jwt.PyJWTError as exc:
+                raise Unauthenticated(f"the token is not valid: {exc}", field="token") from None
+            claims = Claims.model_validate(
+                {"tenant": "", **{k: found[k] for k in Claims.model_fields if k in found}}
+            )
+            if len(self._seen) >= _CACHE:
+                self._seen.clear()
+            self._seen[token] = claims
+            return claims
+        raise Unauthenticated(
+            "the token's signature does not verify" + (f" ({last})" if last else ""),
+            field="token",
+        )
+
+    def principal(self, token: str | None, claimed: str) -> Claims:
+        """The verified claims of a request that names `claimed` as its principal."""
+        claims = self.verify(token)
+        if claims.sub != claimed:
+            raise Unauthenticated(
+                f"the token proves {claims.sub}, not {claimed}", field="principal"
+            )
+        return claims
+
+
+@dataclass
+class Issuer:
+    key: Ed25519PrivateKey
+    issuer: str
+    audience: str
+    ttl: int
+
+    def issue(
+        self, principal: str, tenant: str, roles: Sequence[str] = (), ttl: int | None = None
+    ) -> str:
+        now = int(time.time())
+        claims = {
+            "sub": principal,
+            "tenant": tenant,
+            "roles": list(roles),
+            "iss": self.issuer,
+            "aud": self.audience,
+            "iat": now,
+            "exp": now + (ttl or self.ttl),
+        }
+        return jwt.encode(claims, self.key, algorithm="EdDSA")
+
+
+@dataclass
+class Identity:
+    verifier: Verifier
+    #: None where the service trusts an identity provider and holds no signing key.
+    issuer: Issuer | None
+
+
+def _signing_key(path: Path) -> Ed25519PrivateKey:
+    """The embedded default's signing key, made (0600) on first use."""
+    if not path.exists():
+        private_dir(path.parent)
+        pem = Ed25519PrivateKey.generate().private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass  # another process made it meanwhile
+        else:
+            with open(fd, "wb") as f:
+                f.write(pem)
+    key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    if not isinstance(key, Ed25519PrivateKey):
+        raise InvalidInput(f"{path} is not an Ed25519 private key", field="token_signing_key_file")
+    return key
+
+
+def _configured_keys(settings: Settings) -> list[Any]:
+    keys: list[Any] = []
+    for path in settings.token_public_keys:
+        keys.append(serialization.load_pem_public_key(Path(path).read_bytes()))
+    if settings.token_jwks_file is not None:
+        published = json.loads(Path(settings.token_jwks_file).read_text(encoding="utf-8"))
+        keys += [jwt.PyJWK(k).key for k in published.get("keys", [])]
+    return keys
+
+
+def identity_for(settings: Settings) -> Identity:
+    """The verifier (and, on the embedded default, the issuer) these settings describe."""
+    keys = _configured_keys(settings)
+    issuer = None
+    if not keys or settings.token_signing_key_file is not None:
+        signing = _signing_key(settings.token_signing_key_path)
+        issuer = Issuer(
+            signing, settings.token_issuer, settings.token_audience, settings.token_ttl_seconds
+        )
+        keys.append(signing.public_key())
+    return Identity(Verifier(keys, settings.token_issuer, settings.token_audience), issuer)

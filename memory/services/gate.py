@@ -1,0 +1,53 @@
+"""The service boundary's one check of who is asking.
+
+Every workflow input names a principal and carries its token; the first thing each service does
+with a request is to have the token prove that principal (`memory.identity`). A missing, forged,
+expired, foreign or someone else's token is refused as `Unauthenticated` and audited, and
+nothing else happens.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memory.errors import Unauthenticated
+from memory.identity import Claims, Identity
+from memory.models import AuditEvent
+from memory.stores import Stores
+
+
+class Gate:
+    def __init__(self, stores: Stores, identity: Identity) -> None:
+        self.stores = stores
+        self.identity = identity
+
+    def admit(
+        self,
+        token: str | None,
+        principal: str,
+        *,
+        tenant: str,
+        namespace: str | None,
+        workflow_id: str | None,
+        at: datetime,
+    ) -> Claims:
+        try:
+            return self.identity.verifier.principal(token, principal)
+        except Unauthenticated as refused:
+            self.stores.canonical.commits.record_audit(
+                tenant,
+                namespace,
+                workflow_id,
+                [
+                    AuditEvent(
+                        stage="authenticate",
+                        outcome="refused",
+                        decision="reject",
+                        reason_code=refused.code,
+                        principal=principal,
+                        details={"message": refused.message},
+                    )
+                ],
+                at,
+            )
+            raise
