@@ -62,7 +62,7 @@ def _bad_tokens(client: MemoryClient, sub: str) -> dict[str, str | None]:
             _claims(sub, aud="another-service"), own.key, algorithm="EdDSA"
         ),
         "someone_else": own.issue(USER, "shop-a"),
-        "unsigned": jwt.encode(_claims(sub), None, algorithm="none"),
+        "unsigned": jwt.encode(_claims(sub), "", algorithm="none"),
     }
 
 
