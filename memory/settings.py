@@ -18,6 +18,15 @@ class Settings(BaseSettings):
     #: Temporal frontend address (host:port) and namespace.
     temporal_address: str = "127.0.0.1:7233"
     temporal_namespace: str = "default"
+    #: A secured cluster: TLS (the CA that signed the server's certificate, this client's
+    #: certificate and key for mutual TLS, the name to verify the server as) and/or an API key
+    #: (Temporal Cloud). `temporal_tls` turns TLS on with the system's CAs when no file is given.
+    temporal_tls: bool = False
+    temporal_tls_ca_file: Path | None = None
+    temporal_tls_cert_file: Path | None = None
+    temporal_tls_key_file: Path | None = None
+    temporal_tls_server_name: str | None = None
+    temporal_api_key: SecretStr | None = None
     #: Task queue the worker polls and clients start workflows on.
     task_queue: str = "memory"
     #: Folder for the embedded default: SQLite canonical store, projection, Temporal dev server DB.
