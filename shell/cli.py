@@ -783,7 +783,9 @@ def import_messages_command(
 def bench(
     what: Annotated[
         str,
-        typer.Argument(help="write | background | recall | delete | projection | duplicates | all"),
+        typer.Argument(
+            help="write | background | recall | delete | projection | duplicates | detectors | all"
+        ),
     ] = "all",
     writes: Annotated[int, typer.Option(help="measured writes per series")] = 200,
     sizes: Annotated[str, typer.Option(help="recall sizes, comma-separated")] = "1000,10000,100000",
@@ -791,13 +793,25 @@ def bench(
     out: Annotated[Path, typer.Option(help="JSON report")] = Path("bench-results/bench.json"),
     corpus: Annotated[
         list[Path] | None,
-        typer.Option(help="duplicate pairs (JSON); default: the packaged dev and held-out corpora"),
+        typer.Option(
+            help="duplicate pairs or detector texts (JSON); default: the packaged dev and "
+            "held-out corpora"
+        ),
     ] = None,
 ) -> None:
     """Benchmarks with their baselines measured in the same run (medians, p95, ratios)."""
     from shell.bench import run_bench
 
-    choices = ("write", "background", "recall", "delete", "projection", "duplicates", "all")
+    choices = (
+        "write",
+        "background",
+        "recall",
+        "delete",
+        "projection",
+        "duplicates",
+        "detectors",
+        "all",
+    )
     if what not in choices:
         raise InvalidInput(
             f"bench what must be one of {', '.join(choices)}",

@@ -23,6 +23,8 @@ from shell.bench.projection import bench_projection
 from shell.bench.recall import bench_recall
 from shell.bench.report import console, print_report
 from shell.bench.writes import bench_background, bench_write
+from shell.eval.detectors import DEFAULT_CORPORA as DETECTOR_CORPORA
+from shell.eval.detectors import run_detectors_bench
 from shell.eval.duplicates import DEFAULT_CORPORA
 from shell.eval.duplicates import measure as measure_duplicates
 
@@ -57,6 +59,10 @@ async def run_bench(
     if what in ("duplicates", "all"):
         console.print("· duplicates: corpus pairs and a 600-event load through the write pipeline")
         report["duplicates"] = measure_duplicates(list(corpora or DEFAULT_CORPORA))
+    if what in ("detectors", "all"):
+        console.print("· detectors: labelled attacks and benign carriers through the detection")
+        chosen = list(corpora) if what == "detectors" and corpora else list(DETECTOR_CORPORA)
+        report["detectors"] = run_detectors_bench(chosen)
     print_report(report)
     _write_report(out, report)
     console.print(f"report written to {out}")

@@ -22,6 +22,7 @@ from memory.write.detectors._text import (
     _w,
     _window,
 )
+from memory.write.detectors.obfuscation import deconfuse, views
 
 _ROLE_NOUNS = (
     r"(?:assistant|ai|bot|chatbot|model|llm|admin(?:istrator)?|developer|hacker|system|agent|"
@@ -538,6 +539,121 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
 )
 
 
+# --- task_hijack: a "policy" or a standing order slipped into data, most often to leak what the
+# agent holds about the user ------------------------------------------------------------------
+_DATA_NOUN = (
+    r"(?:phone|mobile|number|address|e-?mail|password|passcode|card|account|iban|ssn|id|"
+    r"identity|data|details|information|info|history|messages|records|contacts|location|"
+    r"credentials|token|otp|pin)"
+)
+_LEAK_VERB = (
+    r"(?:include|add|append|attach|mention|insert|cc|bcc|copy|forward|send|share|reveal|"
+    r"disclose|output|print|leak|expose|provide|give|tell|list|email|post|upload)"
+)
+_HIJACK_AFTER = re.compile(
+    rf"{_B}(?:{_LEAK_VERB}\w*\s+(?:\w+\s+){{0,4}}?(?:(?:the\s+)?(?:user|customer|client|caller|"
+    r"buyer|account\s+holder)|their|all)|(?:ignore|disregard|bypass|skip|override)\s+(?:all|any|"
+    r"the|your|previous|prior|existing|verification|checks?|rules?|instructions?|guidelines?)|"
+    r"(?:approve|refund|grant|unlock|waive)\w*\s+(?:all|every|any|the\s+(?:refund|request|claim)s?)|"
+    r"the\s+(?:assistant|agent|ai|bot|model)|you\s+(?:must|should|will|are\s+to))",
+    _FLAGS,
+)
+_ZH_HIJACK_AFTER = re.compile(
+    r"带上|附上|加上|包含|写上|提供|发送|发给|发到|转发|透露|告诉|一律|总是|必须|务必|忽略|退款|批准|"
+    r"手机|电话|地址|身份证|银行卡|密码|个人信息"
+)
+
+
+def _hijack_after(text: str, m: re.Match[str]) -> bool:
+    return bool(_HIJACK_AFTER.search(text, m.end(), m.end() + 120))
+
+
+def _zh_hijack_after(text: str, m: re.Match[str]) -> bool:
+    return bool(_ZH_HIJACK_AFTER.search(text, m.end(), m.end() + 60))
+
+
+_HIJACK_RULES: tuple[_Rule, ...] = (
+    *_rules(
+        "task_hijack",
+        _w(
+            r"(?:always|from\s+now\s+on|going\s+forward|henceforth|in\s+(?:every|all|each)\s+"
+            r"(?:future\s+)?(?:reply|replies|response|responses|answer|answers|message|messages|"
+            r"email|emails))[,:]?\s+(?:you\s+(?:must|should|will)\s+)?(?:also\s+)?"
+            rf"{_LEAK_VERB}\s+(?:a\s+copy\s+of\s+)?(?:the\s+)?(?:(?:user|customer|client|caller|"
+            r"buyer|account\s+holder)(?:'s|s'|s)?|their|all\s+(?:user|customer)s?'?)\s+"
+            rf"(?:\w+\s+){{0,3}}{_DATA_NOUN}"
+        ),
+        _w(
+            r"(?:send|forward|email|share|upload|post|copy|transmit|exfiltrate)\s+(?:a\s+copy\s+"
+            r"of\s+)?(?:all\s+|every\s+|the\s+)?(?:(?:user|customer)(?:'s|s')?\s+)?"
+            r"(?:data|details|information|info|records?|conversations?|chat\s+history|messages|"
+            r"contacts|passwords?|card\s+numbers?|phone\s+numbers?|addresses)\b[^.\n]{0,60}?"
+            r"(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+)"
+        ),
+    ),
+    _Rule(
+        "task_hijack",
+        re.compile(
+            _w(
+                r"(?:new|updated|revised|important|urgent|mandatory|official)\s+(?:company\s+|"
+                r"store\s+|security\s+)?(?:policy|rule|procedure|instruction|requirement|"
+                r"directive|protocol|guideline)s?"
+            )
+            + r"\s*[:\-–—]",
+            _FLAGS,
+        ),
+        _hijack_after,
+    ),
+    _Rule(
+        "task_hijack",
+        re.compile(
+            _w(
+                r"(?:system|admin|administrator|developer|security|ops)\s+(?:update|notice|message|alert|override|note)"
+            )
+            + r"\s*[:\-–—]",
+            _FLAGS,
+        ),
+        _hijack_after,
+    ),
+    _Rule(
+        "task_hijack",
+        re.compile(
+            _w(
+                r"(?:dear\s+)?(?:ai|assistant|agent|bot|model|llm|chatbot)s?(?:\s+(?:reading|processing|summari[sz]ing)\s+this)?"
+            )
+            + r"\s*[:,]\s*(?:please\s+)?"
+            r"(?:note|remember|make\s+sure|be\s+sure|you\s+must|always|when)",
+            _FLAGS,
+        ),
+        _hijack_after,
+    ),
+    _Rule(
+        "task_hijack",
+        re.compile(r"新(?:的)?(?:规定|规则|政策|指令|要求|流程|通知)[:：]"),
+        _zh_hijack_after,
+    ),
+    _Rule(
+        "task_hijack",
+        re.compile(r"系统(?:通知|更新|消息|公告|提示)[:：]"),
+        _zh_hijack_after,
+    ),
+    *_rules(
+        "task_hijack",
+        r"(?:从现在起|从今以后|以后|今后|往后|每次)[^。!?\n]{0,16}?(?:都要|一律|总是|务必|必须)"
+        r"[^。!?\n]{0,8}?(?:带上|附上|加上|包含|写上|提供|发送|转发|透露|告诉)[^。!?\n]{0,10}?"
+        r"(?:用户|客户|买家)[^。!?\n]{0,6}?(?:手机|电话|号码|地址|身份证|银行卡|卡号|密码|邮箱|"
+        r"个人信息|聊天记录|资料)",
+        r"(?:把|将)(?:所有)?(?:用户|客户|买家)的?[^。!?\n]{0,6}?(?:手机号|电话|号码|地址|身份证|"
+        r"银行卡|卡号|密码|邮箱|个人信息|聊天记录|资料|数据)[^。!?\n]{0,12}?(?:发给|发送到|发到|"
+        r"转发给|转给|透露给|上传到|抄送)",
+    ),
+)
+#: The rules before the task-hijack rules and the hidden views were added: the baseline that
+#: `memctl bench detectors` measures beside the detector.
+_RULES_BEFORE_HARDENING = _INJECTION_RULES
+_INJECTION_RULES = _INJECTION_RULES + _HIJACK_RULES
+
+
 def _tag_characters(text: str) -> Iterator[tuple[int, int]]:
     """Runs of invisible Unicode tag characters: text smuggled past a human reader."""
     i = 0
@@ -555,10 +671,24 @@ def _tag_characters(text: str) -> Iterator[tuple[int, int]]:
 
 
 def find_injections(text: str, folded: _Folded) -> list[Detection]:
-    """`detect_injection` on `text` and its folded copy (tag characters are looked for in the
-    original, since folding drops them)."""
-    spans = _merge_same_category(_apply(_INJECTION_RULES, folded.text))
+    """`detect_injection` on `text` and its folded copy with lookalike letters folded too; then
+    on each hidden view of it (letters spaced out, base64, hex, rot13): a directive found there
+    is `obfuscated_directive` over the whole run. Tag characters are looked for in the original,
+    since folding drops them."""
+    plain = deconfuse(folded.text)
+    spans = _merge_same_category(_apply(_INJECTION_RULES, plain))
     found = _to_detections(folded, "prompt_injection", spans)
+    for view in views(plain):
+        if _apply(_INJECTION_RULES, deconfuse(view.text)):
+            start, end = folded.span(view.start, view.end)
+            found.append(
+                Detection(
+                    reason="prompt_injection",
+                    category="obfuscated_directive",
+                    start=start,
+                    end=end,
+                )
+            )
     for s, e in _tag_characters(text):
         found.append(
             Detection(reason="prompt_injection", category="hidden_directive", start=s, end=e)
@@ -569,3 +699,10 @@ def find_injections(text: str, folded: _Folded) -> list[Detection]:
 def detect_injection(text: str) -> list[Detection]:
     """Text that tries to instruct the agent or change its rules (reason "prompt_injection")."""
     return find_injections(text, _fold(text))
+
+
+def detect_injection_before_hardening(text: str) -> bool:
+    """Whether the detector as it was before hardening (no lookalike folding, no hidden views,
+    no task-hijack rules) finds an injection: the baseline of `memctl bench detectors`."""
+    folded = _fold(text)
+    return bool(_apply(_RULES_BEFORE_HARDENING, folded.text)) or any(_tag_characters(text))

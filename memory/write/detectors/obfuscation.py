@@ -1,0 +1,139 @@
+"""What an attacker does to get a directive past a pattern: lookalike letters, letters spaced
+out, and the directive encoded (base64, hex, rot13). The injection detector reads the text as
+written, with lookalikes folded (`deconfuse`, one character for one, so offsets hold), and each
+hidden `View` of it: a spaced-out run joined up, an encoded run decoded, the text rot13'd.
+
+Zero-width and tag characters are already dropped by the shared folding (`_text._fold`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+#: Cyrillic, Greek and other letters drawn like Latin ones (Unicode's confusables, the common
+#: ones), folded to the Latin letter: "Ignоre" with a Cyrillic о reads "Ignore".
+_LOOKALIKES = {
+    **dict.fromkeys("аɑα", "a"),
+    **dict.fromkeys("вʙβ", "b"),
+    **dict.fromkeys("сϲ", "c"),
+    **dict.fromkeys("ԁ", "d"),
+    **dict.fromkeys("еєε", "e"),
+    **dict.fromkeys("ɡ", "g"),
+    **dict.fromkeys("һ", "h"),
+    **dict.fromkeys("іıιӏ", "i"),
+    **dict.fromkeys("ј", "j"),
+    **dict.fromkeys("кκ", "k"),
+    **dict.fromkeys("ⅼ", "l"),
+    **dict.fromkeys("м", "m"),
+    **dict.fromkeys("ոη", "n"),
+    **dict.fromkeys("оοσ", "o"),
+    **dict.fromkeys("рρ", "p"),
+    **dict.fromkeys("ԛ", "q"),
+    **dict.fromkeys("г", "r"),
+    **dict.fromkeys("ѕ", "s"),
+    **dict.fromkeys("т", "t"),
+    **dict.fromkeys("υս", "u"),
+    **dict.fromkeys("ѵν", "v"),
+    **dict.fromkeys("ԝ", "w"),
+    **dict.fromkeys("хχ", "x"),
+    **dict.fromkeys("уγ", "y"),
+    **dict.fromkeys("ᴢ", "z"),
+    **dict.fromkeys("АΑ", "A"),
+    **dict.fromkeys("ВΒ", "B"),
+    **dict.fromkeys("СϹ", "C"),
+    **dict.fromkeys("ЕΕ", "E"),
+    **dict.fromkeys("НΗ", "H"),
+    **dict.fromkeys("ІΙ", "I"),
+    **dict.fromkeys("Ј", "J"),
+    **dict.fromkeys("КΚ", "K"),
+    **dict.fromkeys("МΜ", "M"),
+    **dict.fromkeys("НΝ", "N"),
+    **dict.fromkeys("ОΟ", "O"),
+    **dict.fromkeys("РΡ", "P"),
+    **dict.fromkeys("Ѕ", "S"),
+    **dict.fromkeys("ТΤ", "T"),
+    **dict.fromkeys("ХΧ", "X"),
+    **dict.fromkeys("УΥ", "Y"),
+    **dict.fromkeys("Ζ", "Z"),
+}
+_DECONFUSE = str.maketrans(_LOOKALIKES)
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def deconfuse(text: str) -> str:
+    """Lookalike letters folded to Latin, in words that also hold Latin letters (a word wholly
+    in Cyrillic or Greek stays as it is); one character for one."""
+    if text.isascii():
+        return text
+    return re.sub(
+        r"\w+",
+        lambda m: m.group(0).translate(_DECONFUSE) if _LATIN.search(m.group(0)) else m.group(0),
+        text,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A hidden reading of text[start:end]."""
+
+    start: int
+    end: int
+    text: str
+    how: str
+
+
+_SPACED = re.compile(r"(?<![A-Za-z])(?:[A-Za-z](?:[ .\-_*·|]{1,3})){4,}[A-Za-z](?![A-Za-z])")
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
+_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[\s:]?){12,}(?![0-9A-Fa-f])")
+
+
+def _readable(raw: bytes) -> str | None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    letters = sum(ch.isalpha() or ch.isspace() for ch in text)
+    return text if text and letters / len(text) >= 0.7 else None
+
+
+def _joined(run: str) -> str:
+    """`i g n o r e  a l l` → `ignore all`, `i.g.n.o.r.e a.l.l` → `ignore all`: letters are
+    joined across single separators; a wider gap, or a space where the letters are joined by
+    another mark, parts words."""
+    if re.search(r"[A-Za-z][.\-_*·|]+[A-Za-z]", run):
+        words = run.split()
+    else:
+        words = re.split(r"\s{2,}", run)
+    return " ".join(re.sub(r"[ .\-_*·|]", "", w) for w in words)
+
+
+def views(text: str) -> Iterator[View]:
+    for m in _SPACED.finditer(text):
+        yield View(m.start(), m.end(), _joined(m.group(0)), "spaced")
+    for m in _BASE64.finditer(text):
+        run = m.group(0)
+        try:
+            raw = base64.b64decode(
+                run + "=" * (-len(run) % 4), altchars=b"-_" if "-" in run or "_" in run else None
+            )
+        except (binascii.Error, ValueError):
+            continue
+        decoded = _readable(raw)
+        if decoded:
+            yield View(m.start(), m.end(), decoded, "base64")
+    for m in _HEX.finditer(text):
+        try:
+            raw = bytes.fromhex(re.sub(r"[\s:]", "", m.group(0)))
+        except ValueError:
+            continue
+        decoded = _readable(raw)
+        if decoded:
+            yield View(m.start(), m.end(), decoded, "hex")
+    latin = " ".join(re.findall(r"[A-Za-z][A-Za-z' ,.:]*", text))
+    if latin:  # only what rot13 changes: the Latin letters (Chinese reads the same either way)
+        yield View(0, len(text), codecs.encode(latin, "rot13"), "rot13")
