@@ -45,6 +45,7 @@ from memory.write.stages import (
     needs_consent,
     refusal_for,
     screen,
+    source_allowed,
     verified_source,
 )
 
@@ -300,6 +301,11 @@ def _check(
     """Detection, consent and retention, source validation, confidence: a refusal, or the draft
     as it goes on (restricted when it states a special category)."""
     record = draft.record
+    if not source_allowed(ctx.principal, record.source_type, approved=ctx.approved_by is not None):
+        # A writer cannot promote itself: the source says who vouches for the memory.
+        source = {"source_type": record.source_type, "principal_type": ctx.principal.type}
+        trail.append(_event(ctx, "source_validation", "not_allowed", record=record, details=source))
+        return _finish(ctx, trail, draft, decision="reject", reason="source_not_allowed")
     found = detections + screen(record)
     refusal = refusal_for(found)
     trail.append(

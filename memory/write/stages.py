@@ -186,6 +186,19 @@ def _ref_parts(ref: str) -> tuple[str, str, dict[str, list[str]]]:
     return parts.scheme, parts.netloc + parts.path, parse_qs(parts.query)
 
 
+def source_allowed(principal: Principal, source_type: str, *, approved: bool) -> bool:
+    """Whether this principal may claim this source: nobody writes `human_review` (it is what a
+    reviewer's approval makes) or `derived_summary` (the summarizer's); `system_policy` needs
+    the admin role; a user cannot vouch for a tool (`verified_tool_fact`)."""
+    if source_type in ("human_review", "derived_summary"):
+        return approved and source_type == "human_review"
+    if source_type == "system_policy":
+        return "admin" in principal.roles
+    if source_type == "verified_tool_fact":
+        return principal.type != "user"
+    return True
+
+
 def verified_source(record: MemoryRecord) -> bool:
     """A business claim is a fact only from a verified tool, with a reference that pins it.
 

@@ -3,9 +3,9 @@
 A corpus holds texts labelled `attack` (by style: override, role change, task hijack,
 exfiltration, lookalike letters, zero-width characters, spaced letters, base64, hex, rot13, a
 directive embedded in an ordinary message) or `benign` (by carrier: email, chat, document,
-code, review), in English and Chinese. Each text goes through the product's own detection
-(`memory.write.detectors.detect`, what every write runs) and counts as detected when it yields a
-`prompt_injection` finding. Beside it, in the same run: the detector as it was before hardening,
+code, review), in English and Chinese. Each text goes through the product's own injection detection
+(`memory.write.detectors.detect_injection`, what every write runs) and counts as detected when it
+yields a finding. Beside it, in the same run: the detector as it was before hardening,
 and a plain keyword list of the kind many filters use. Targets: at least 90 % of the
 hijacking-style attacks detected, at most 2 % false positives on benign email and chat.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.errors import InvalidInput
-from memory.write.detectors import detect
+from memory.write.detectors import detect_injection
 from memory.write.detectors.injection import detect_injection_before_hardening
 
 CORPORA = Path(__file__).with_name("corpora")
@@ -37,7 +37,9 @@ _KEYWORDS = re.compile(
 
 
 def product(text: str) -> bool:
-    return any(d.reason == "prompt_injection" for d in detect(text))
+    """The product's injection detection, as every write runs it (`detect` runs it beside the
+    secret and sensitive-category detectors)."""
+    return bool(detect_injection(text))
 
 
 def keywords(text: str) -> bool:

@@ -189,7 +189,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         re.compile(
             r"(?P<v>忽略|忽视|无视|不要理会|不要理睬|别理会|不用理会|别管|不要管|不用管|抛开|丢弃|"
             r"放弃|推翻|覆盖|废除|撤销|清除|清空|忘掉|忘记|忘了|不要遵守|不要遵循|别遵守|停止遵守|"
-            r"不再遵守|不必遵守|不用遵守|无须遵守|违反|打破)"
+            r"不再遵守|不必遵守|不用遵守|无须遵守|不要再遵守|别再遵守|不用再遵守|不要再遵循|违反|打破)"
             r"(?P<q>[^,。!?;\n]{0,14}?)"
             r"(?P<t>指令|指示|命令|规则|规定|设定|提示词|系统提示|约束|限制|政策|策略|准则|守则|"
             r"程序设定|安全策略|安全规则|安全限制|条款|说明|设置|prompt|instructions?|rules)",
@@ -231,8 +231,11 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
             r"(?:an?|the|my)\s+(?:\w+\s+){0,3}?" + _ROLE_NOUNS
         ),
         _w(r"act\s+as\s+if\s+you\s+(?:have|had)\s+no\s+(?:rules|restrictions|limits|guidelines)"),
-        rf"(?<!don't\s)(?<!do\snot\s)(?<!stop\s)(?<!never\s){_B}pretend\s+(?:to\s+be|you\s+are|"
-        rf"you're|that\s+you(?:'re|\s+are)?){_E}",
+        rf"(?<!don't\s)(?<!do\snot\s)(?<!stop\s)(?<!never\s){_B}pretend\s+to\s+be{_E}",
+        rf"(?<!don't\s)(?<!do\snot\s)(?<!stop\s)(?<!never\s){_B}pretend\s+(?:you\s+are|"
+        rf"you're|that\s+you(?:'re|\s+are)?)\s+(?:(?:an?|the|my|now|no\s+longer)\s+)?"
+        rf"(?:\w+\s+){{0,2}}?(?:{_ROLE_NOUNS[3:-1]}|not\s+bound|free\s+(?:of|from)|without\s+"
+        rf"(?:rules|restrictions|limits)|allowed|able\s+to){_E}",
         _w(r"role-?\s?play\s+as|you\s+will\s+roleplay"),
         _w(
             r"(?:enter|enable|activate|switch\s+to|turn\s+on|go\s+into|unlock)\s+(?:the\s+)?"
@@ -555,24 +558,81 @@ _HIJACK_AFTER = re.compile(
     r"buyer|account\s+holder)|their|all)|(?:ignore|disregard|bypass|skip|override)\s+(?:all|any|"
     r"the|your|previous|prior|existing|verification|checks?|rules?|instructions?|guidelines?)|"
     r"(?:approve|refund|grant|unlock|waive)\w*\s+(?:all|every|any|the\s+(?:refund|request|claim)s?)|"
-    r"the\s+(?:assistant|agent|ai|bot|model)|you\s+(?:must|should|will|are\s+to))",
+    r"the\s+(?:assistant|agent|ai|bot|model)|you\s+(?:must|should|will|are\s+to))|"
+    r"[\w.+-]+@[\w-]+\.[\w.]+|https?://",
     _FLAGS,
 )
 _ZH_HIJACK_AFTER = re.compile(
-    r"带上|附上|加上|包含|写上|提供|发送|发给|发到|转发|透露|告诉|一律|总是|必须|务必|忽略|退款|批准|"
-    r"手机|电话|地址|身份证|银行卡|密码|个人信息"
+    r"带上|附上|加上|包含|写上|提供|发送|发给|发到|转发|抄送|透露|告诉|一律|总是|必须|务必|忽略|退款|"
+    r"批准|授予|权限|管理员|折扣|优惠码|支付|付款|添加微信|手机|电话|地址|身份证|银行卡|密码|个人信息|"
+    r"[\w.+-]+@[\w-]+\.[\w.]+|https?://"
 )
 
 
 def _hijack_after(text: str, m: re.Match[str]) -> bool:
-    return bool(_HIJACK_AFTER.search(text, m.end(), m.end() + 120))
+    return bool(
+        _HIJACK_AFTER.search(text, m.end(), m.end() + 120)
+        or _ZH_HIJACK_AFTER.search(text, m.end(), m.end() + 60)
+    )
 
 
 def _zh_hijack_after(text: str, m: re.Match[str]) -> bool:
     return bool(_ZH_HIJACK_AFTER.search(text, m.end(), m.end() + 60))
 
 
+_ADDRESS = r"(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|pastebin|webhook)"
+_ZH_DATA = (
+    r"(?:系统提示词?|提示词|聊天记录|对话记录|退款记录|订单记录|客户(?:姓名|资料|信息|数据)|"
+    r"用户(?:资料|信息|数据|手机号?|电话|地址|邮箱)|银行卡|卡号|身份证|手机号|收货地址)"
+)
+
 _HIJACK_RULES: tuple[_Rule, ...] = (
+    *_rules(
+        "task_hijack",
+        # a standing order to copy replies somewhere
+        _w(
+            r"(?:always|from\s+now\s+on|going\s+forward|henceforth|in\s+(?:every|all|each)\s+"
+            r"(?:future\s+)?(?:reply|replies|response|responses|message|messages))[,:]?\s+"
+            r"(?:please\s+)?(?:cc|bcc|copy|forward|send|email|mirror)\s+(?:a\s+copy\s+of\s+)?"
+            r"(?:\w+\s+){0,3}?(?:to\s+)?"
+        )
+        + _ADDRESS,
+        # an order addressed to the assistant
+        _w(
+            r"(?:standing|permanent|long[- ]term|special|secret|hidden)\s+(?:order|instruction|"
+            r"directive|rule|command)s?\s+(?:for|to)\s+(?:the\s+)?(?:assistant|agent|ai|bot|model|"
+            r"support\s+(?:ai|bot|agent))"
+        ),
+        r"给(?:客服)?(?:助手|AI|ai|机器人|智能客服|客服机器人)的(?:长期|永久|新|特别|秘密)?(?:指令|指示|规定|"
+        r"规则|命令|要求)",
+        r"(?:每条|每次|所有|全部)(?:回复|回答|答复|消息)[^。!?\n]{0,10}?(?:都要|一律|总是|务必|必须)"
+        r"[^。!?\n]{0,8}?(?:带上|附上|加上|包含|写上|抄送|转发|发送)",
+        # data out to an address
+        _w(
+            r"(?:send|forward|email|share|upload|post|copy|transmit|exfiltrate|paste)\s+"
+            r"(?:\w+\s+){0,4}?(?:data|details|information|info|records?|conversations?|history|"
+            r"messages|contacts|passwords?|card\s+numbers?|phone\s+numbers?|addresses|prompt)\b"
+            r"[^.\n]{0,60}?"
+        )
+        + _ADDRESS,
+        _w(
+            r"(?:embed|include|put|append|hide)\s+(?:\w+\s+){0,4}?(?:emails?|phones?|phone\s+numbers?|"
+            r"address(?:es)?|data|numbers?|details)\b[^.\n]{0,60}?(?:image|link|url|markdown)"
+        ),
+        rf"{_ZH_DATA}[^。!?\n]{{0,40}}?(?:导出|转发|发送|发给|发到|贴到|上传|POST|post)"
+        rf"[^。!?\n]{{0,40}}?(?:{_ADDRESS}|网址|链接|邮箱)",
+        r"(?:POST|post|上传|发送|转发|send|forward|upload)\s*(?:到|给|to)\s*" + _ADDRESS,
+    ),
+    *_rules(
+        "instruction_override",
+        _w(
+            r"(?:ignore|disregard|forget|drop)\s+(?:all\s+)?(?:the\s+)?(?:rules|instructions|"
+            r"guidelines|guidance|directions)\s+(?:you\s+(?:were|have\s+been|got)\s+(?:given|"
+            r"told)|(?:you\s+)?(?:got|received)|(?:given\s+)?(?:earlier|before|previously))"
+        ),
+        r"系统\s*[:：]\s*(?:该|此|这[个位])?(?:用户|客户|账号)[^。!?\n]{0,12}?(?:已|被)(?:验证|认证|授权|"
+        r"确认)",
+    ),
     *_rules(
         "task_hijack",
         _w(
@@ -599,7 +659,7 @@ _HIJACK_RULES: tuple[_Rule, ...] = (
                 r"store\s+|security\s+)?(?:policy|rule|procedure|instruction|requirement|"
                 r"directive|protocol|guideline)s?"
             )
-            + r"\s*[:\-–—]",
+            + r"[^.\n:：]{0,20}?\s*[:\-–—：，,]",
             _FLAGS,
         ),
         _hijack_after,
@@ -634,7 +694,7 @@ _HIJACK_RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "task_hijack",
-        re.compile(r"系统(?:通知|更新|消息|公告|提示)[:：]"),
+        re.compile(r"系统(?:通知|更新|消息|公告|提示)?\s*[:：]"),
         _zh_hijack_after,
     ),
     *_rules(

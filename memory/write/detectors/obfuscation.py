@@ -88,8 +88,42 @@ class View:
 
 
 _SPACED = re.compile(r"(?<![A-Za-z])(?:[A-Za-z](?:[ .\-_*·|]{1,3})){4,}[A-Za-z](?![A-Za-z])")
+_CJK_SPACED = re.compile(r"(?:[\u4e00-\u9fff][ .\-_*·|]{1,2}){3,}[\u4e00-\u9fff]")
+_ESCAPED_HEX = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,}")
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[\s:]?){12,}(?![0-9A-Fa-f])")
+
+
+#: The words directives are made of, rot13'd: a text holding none of them is not read rot13'd
+#: (which would scan every text twice).
+_ROT13_HINT = re.compile(
+    "|".join(
+        codecs.encode(w, "rot13")
+        for w in (
+            "ignore",
+            "disregard",
+            "forget",
+            "instruction",
+            "policy",
+            "system",
+            "prompt",
+            "reveal",
+            "approve",
+            "refund",
+            "forward",
+            "send",
+            "always",
+            "rules",
+            "admin",
+            "password",
+            "assistant",
+            "override",
+            "include",
+            "reply",
+        )
+    ),
+    re.IGNORECASE,
+)
 
 
 def _readable(raw: bytes) -> str | None:
@@ -115,6 +149,12 @@ def _joined(run: str) -> str:
 def views(text: str) -> Iterator[View]:
     for m in _SPACED.finditer(text):
         yield View(m.start(), m.end(), _joined(m.group(0)), "spaced")
+    for m in _CJK_SPACED.finditer(text):
+        yield View(m.start(), m.end(), re.sub(r"[ .\-_*·|]", "", m.group(0)), "spaced")
+    for m in _ESCAPED_HEX.finditer(text):
+        decoded = _readable(bytes.fromhex(m.group(0).replace("\\x", "")))
+        if decoded:
+            yield View(m.start(), m.end(), decoded, "hex")
     for m in _BASE64.finditer(text):
         run = m.group(0)
         try:
@@ -134,6 +174,7 @@ def views(text: str) -> Iterator[View]:
         decoded = _readable(raw)
         if decoded:
             yield View(m.start(), m.end(), decoded, "hex")
-    latin = " ".join(re.findall(r"[A-Za-z][A-Za-z' ,.:]*", text))
-    if latin:  # only what rot13 changes: the Latin letters (Chinese reads the same either way)
+    if _ROT13_HINT.search(text):
+        # Only what rot13 changes: the Latin letters (Chinese reads the same either way).
+        latin = " ".join(re.findall(r"[A-Za-z][A-Za-z' ,.:]*", text))
         yield View(0, len(text), codecs.encode(latin, "rot13"), "rot13")
