@@ -25,7 +25,11 @@ from memory.write.detectors import detect_injection
 from memory.write.detectors.injection import detect_injection_before_hardening
 
 CORPORA = Path(__file__).with_name("corpora")
-DEFAULT_CORPORA = (CORPORA / "injection.dev.json", CORPORA / "injection.heldout.json")
+DEFAULT_CORPORA = (
+    CORPORA / "injection.dev.json",
+    CORPORA / "injection.heldout.json",
+    CORPORA / "injection.heldout2.json",
+)
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over).
 HIJACKING = ("override", "role_change", "task_hijack", "exfiltration", "embedded")
 
