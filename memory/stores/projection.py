@@ -263,11 +263,33 @@ class EmbeddedProjection:
         return conn
 
     def compact(self) -> tuple[bool, str]:
-        """After a removal: the WAL checkpointed and truncated, so removed rows live nowhere in
-        the files (freed pages are zeroed by `secure_delete`)."""
-        done, _ = checkpoint(self._conn())
+        """After a removal: removed rows live nowhere in the files. A deleted row leaves its
+        terms in the FTS5 index's segments until they are merged, so every keyword index is
+        merged (`optimize`); then the WAL is checkpointed and truncated (freed pages are zeroed
+        by `secure_delete`)."""
+        conn = self._conn()
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'fts\\_%' "
+                "ESCAPE '\\' AND sql LIKE 'CREATE VIRTUAL TABLE%fts5(%'"
+            )
+        ]
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for table in tables:
+                conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        done, _ = checkpoint(conn)
         size = wal_size(self.path)
-        return done and size == 0, f"WAL checkpointed and truncated ({size} bytes left)"
+        return (
+            done and size == 0,
+            f"{len(tables)} keyword indexes merged; WAL checkpointed and truncated "
+            f"({size} bytes left)",
+        )
 
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)

@@ -92,6 +92,10 @@ async def test_a_passed_deletion_leaves_no_byte_of_what_it_erased(client: Memory
     after = stored_bytes(client)
     left = {name: holding(after, m) for name, m in markers.items() if holding(after, m)}
     assert left == {}, f"still readable: {left}"
+    # Not even as keyword-index fragments: the trigram index stores "zqm", "qme", … of each
+    # marker (lower-cased); a deleted row's terms must be merged out of its segments too.
+    fragments = {name: holding(after, m[:3].lower()) for name, m in markers.items()}
+    assert not any(fragments.values()), f"index fragments left: {fragments}"
     # What the files cannot show is stated on the receipt instead.
     on_postgres = client.stores.canonical.engine.dialect.name == "postgresql"
     assert any("WAL" in limit for limit in receipt.storage_limits) == on_postgres
