@@ -14,9 +14,11 @@ policy's timeout the review is rejected (`review_timeout`) and audited.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from temporalio import workflow
+from temporalio.exceptions import ApplicationError
 from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
@@ -34,15 +36,19 @@ PATCH = "review-plan-and-commit"
 
 @workflow.defn(name="ReviewMemory")
 class ReviewMemory:
-    def __init__(self) -> None:
+    @workflow.init
+    def __init__(self, raw: ReviewStart | ReviewTask | dict[str, Any]) -> None:
         self._start: ReviewStart | None = None
         #: The whole task, in runs started before reviews started from ids.
         self._recorded: ReviewTask | None = None
         self._outcome: ReviewOutcome | None = None
         self._settling = False
+        # Read before any handler runs: an answer sent right after the review opened (in the
+        # run's first task) is validated against it. Malformed input fails in `run`.
+        with contextlib.suppress(ApplicationError):
+            self._read(raw)
 
-    @workflow.run
-    async def run(self, raw: ReviewStart | ReviewTask | dict[str, Any]) -> ReviewOutcome:
+    def _read(self, raw: ReviewStart | ReviewTask | dict[str, Any]) -> ReviewStart:
         if isinstance(raw, ReviewTask) or (isinstance(raw, dict) and "request" in raw):
             self._recorded = parse_input(ReviewTask, raw)
             task = self._recorded
@@ -51,7 +57,11 @@ class ReviewMemory:
             )
         else:
             self._start = parse_input(ReviewStart, raw)
-        start = self._start
+        return self._start
+
+    @workflow.run
+    async def run(self, raw: ReviewStart | ReviewTask | dict[str, Any]) -> ReviewOutcome:
+        start = self._start or self._read(raw)
         try:
             await workflow.wait_condition(lambda: self._outcome is not None, timeout=start.timeout)
         except TimeoutError:

@@ -20,11 +20,11 @@ from memory.deletion import (
 )
 from memory.deletion.runs import carrying_runs
 from memory.errors import PolicyRefusal
-from memory.identity import Identity, identity_for
+from memory.identity import Identity
 from memory.models import AuditEvent, DeleteRequest, DeletionReceipt, Model, ProbeResult
 from memory.plans import EraseResult
 from memory.services import Progress, no_progress
-from memory.services.gate import Gate
+from memory.services.gate import GatedService
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.sync.apply import sync
@@ -94,7 +94,7 @@ class ExpireResult(Model):
     more: bool
 
 
-class Deletions:
+class Deletions(GatedService):
     def __init__(
         self,
         stores: Stores,
@@ -102,10 +102,8 @@ class Deletions:
         extractor: Extractor | None = None,
         identity: Identity | None = None,
     ):
-        self.stores = stores
-        self.settings = settings
+        super().__init__(stores, settings, identity)
         self.extractor = extractor or RuleExtractor()
-        self.gate = Gate(stores, identity or identity_for(settings))
 
     def start(self, inp: StartDeletionInput) -> StartedDeletion:
         """Resolve the scope (words included), authorize it all or nothing, and persist a

@@ -11,8 +11,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from memory.errors import Unauthenticated
-from memory.identity import Claims, Identity
+from memory.identity import Claims, Identity, identity_for
 from memory.models import AuditEvent
+from memory.settings import Settings
 from memory.stores import Stores
 
 
@@ -51,3 +52,13 @@ class Gate:
                 at,
             )
             raise
+
+
+class GatedService:
+    """A service that requests reach: its stores, its settings, and the gate its requests pass
+    (the identity given, or the one the settings describe)."""
+
+    def __init__(self, stores: Stores, settings: Settings, identity: Identity | None) -> None:
+        self.stores = stores
+        self.settings = settings
+        self.gate = Gate(stores, identity or identity_for(settings))

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from pydantic import Field
 
 from memory.errors import UnauthorizedNamespace, VersionConflict
-from memory.identity import Identity, identity_for
+from memory.identity import Identity
 from memory.models import (
     AuditEvent,
     Model,
@@ -18,7 +18,7 @@ from memory.models import (
     WriteRequest,
 )
 from memory.plans import CommitPlan, CommitRef, SlotCheck, slot_for
-from memory.services.gate import Gate
+from memory.services.gate import GatedService
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.write.extraction import Extractor, RuleExtractor
@@ -74,7 +74,7 @@ class ReviewPlan(Model):
     outcome: ReviewOutcome
 
 
-class Reviews:
+class Reviews(GatedService):
     def __init__(
         self,
         stores: Stores,
@@ -82,10 +82,8 @@ class Reviews:
         extractor: Extractor | None = None,
         identity: Identity | None = None,
     ):
-        self.stores = stores
-        self.settings = settings
+        super().__init__(stores, settings, identity)
         self.extractor = extractor or RuleExtractor()
-        self.gate = Gate(stores, identity or identity_for(settings))
 
     def plan(self, inp: SettleInput) -> ReviewPlan:
         """A plan from the whole task (ReviewMemory runs recorded before reviews started from

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memory.identity import Identity, identity_for
+from memory.identity import Identity
 from memory.models import Model
-from memory.services.gate import Gate
+from memory.services.gate import GatedService
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.summary import (
@@ -29,7 +29,7 @@ class PlanSummaryInput(Model):
     now: datetime
 
 
-class Summaries:
+class Summaries(GatedService):
     def __init__(
         self,
         stores: Stores,
@@ -37,10 +37,8 @@ class Summaries:
         summarizer: Summarizer | None = None,
         identity: Identity | None = None,
     ) -> None:
-        self.stores = stores
-        self.settings = settings
+        super().__init__(stores, settings, identity)
         self.summarizer = summarizer or ExtractiveSummarizer()
-        self.gate = Gate(stores, identity or identity_for(settings))
 
     def plan(self, inp: PlanSummaryInput) -> SummaryPlan:
         at = effective_time(inp.request.at, inp.now, self.settings.allow_clock_override)

@@ -6,11 +6,11 @@ from datetime import datetime
 
 from pydantic import Field
 
-from memory.identity import Identity, identity_for
+from memory.identity import Identity
 from memory.models import CandidateOutcome, Model, ReviewStart, WriteRequest, without_values
 from memory.plans import CommitPlan, CommitRef, CommitResult
 from memory.services import Progress, no_progress
-from memory.services.gate import Gate
+from memory.services.gate import GatedService
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.write.batch import BatchResult, decide_request, process_batch
@@ -55,7 +55,7 @@ class BatchInput(Model):
     now: datetime
 
 
-class Writes:
+class Writes(GatedService):
     def __init__(
         self,
         stores: Stores,
@@ -63,10 +63,8 @@ class Writes:
         extractor: Extractor | None = None,
         identity: Identity | None = None,
     ):
-        self.stores = stores
-        self.settings = settings
+        super().__init__(stores, settings, identity)
         self.extractor = extractor or RuleExtractor()
-        self.gate = Gate(stores, identity or identity_for(settings))
 
     def _admit(self, request: WriteRequest, workflow_id: str, now: datetime) -> None:
         self.gate.admit(
