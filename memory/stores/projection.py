@@ -192,6 +192,17 @@ def keyword_terms(text: str) -> list[str]:
     return list(dict.fromkeys(terms))[:32]
 
 
+#: proj_meta keys naming the keyword indexes whose segments still hold a deleted row's terms.
+_DELETED_TERMS = "fts_deleted_terms:"
+
+
+def _mark_deleted_terms(conn: sqlite3.Connection, table: str) -> None:
+    conn.execute(
+        "INSERT INTO proj_meta (k, v) VALUES (?, '1') ON CONFLICT(k) DO NOTHING",
+        (_DELETED_TERMS + table,),
+    )
+
+
 def _fts_table(tenant_id: str) -> str:
     return "fts_" + hashlib.sha1(tenant_id.encode()).hexdigest()[:16]
 
@@ -268,17 +279,19 @@ class EmbeddedProjection:
         merged (`optimize`); then the WAL is checkpointed and truncated (freed pages are zeroed
         by `secure_delete`)."""
         conn = self._conn()
-        tables = [
-            r[0]
-            for r in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'fts\\_%' "
-                "ESCAPE '\\' AND sql LIKE 'CREATE VIRTUAL TABLE%fts5(%'"
-            )
-        ]
         conn.execute("BEGIN IMMEDIATE")
         try:
+            # Only the indexes a row left since the last compaction (marked in the same
+            # transaction as the delete): a deletion merges its tenant's index, not everyone's.
+            tables = [
+                str(k).removeprefix(_DELETED_TERMS)
+                for (k,) in conn.execute(
+                    "SELECT k FROM proj_meta WHERE k LIKE ?", (_DELETED_TERMS + "%",)
+                )
+            ]
             for table in tables:
                 conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+            conn.execute("DELETE FROM proj_meta WHERE k LIKE ?", (_DELETED_TERMS + "%",))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -420,6 +433,7 @@ class EmbeddedProjection:
                         (*values, rid),
                     )
                     conn.execute(f"DELETE FROM {_fts_table(old[2])} WHERE rowid = ?", (rid,))
+                    _mark_deleted_terms(conn, _fts_table(old[2]))
                 conn.execute(
                     f"INSERT INTO {fts}(rowid, content) VALUES (?, ?)",
                     (rid, record.content),
@@ -462,6 +476,7 @@ class EmbeddedProjection:
                 rid, namespace, tenant_id = row
                 self._ensure_fts(conn, tenant_id)
                 conn.execute(f"DELETE FROM {_fts_table(tenant_id)} WHERE rowid = ?", (rid,))
+                _mark_deleted_terms(conn, _fts_table(tenant_id))
                 conn.execute("DELETE FROM proj_memories WHERE rid = ?", (rid,))
                 touched[namespace] = tenant_id
             self._bump(conn, touched)

@@ -230,6 +230,25 @@ def mentioning(column: Any, values: Sequence[str], size: int = 50) -> Iterator[A
         yield or_(*(cast(column, Text).like(f'%"{v}"%') for v in batch))
 
 
+def change_mentioning(
+    conn: Connection,
+    statement: Any,
+    where: Sequence[Any],
+    column: Any,
+    mentions: Sequence[str],
+    *,
+    whole: bool,
+) -> int:
+    """Run a DELETE or UPDATE on the rows `where` selects: all of them (`whole`), or those whose
+    JSON `column` names one of `mentions`. Returns how many rows changed."""
+    if whole:
+        return conn.execute(statement.where(*where)).rowcount or 0
+    return sum(
+        conn.execute(statement.where(*where, said)).rowcount or 0
+        for said in mentioning(column, mentions)
+    )
+
+
 def chunks(items: list[Any], size: int = 500) -> Iterator[list[Any]]:
     """IN-lists of a bounded size (SQLite's variable limit, Postgres' plan sizes)."""
     for i in range(0, len(items), size):

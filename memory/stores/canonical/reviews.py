@@ -9,7 +9,7 @@ from sqlalchemy import Connection, select, update
 
 from memory.errors import NotFound
 from memory.models import ReviewRecord
-from memory.stores.canonical._db import Part, chunks, mentioning, upsert
+from memory.stores.canonical._db import Part, change_mentioning, chunks, upsert
 from memory.stores.schema import reviews
 
 #: A review's columns as a `ReviewRecord` (ids, status, decision; the task is read apart).
@@ -59,12 +59,7 @@ class Reviews(Part):
             reviews.c.task.is_not(None),
         ]
         blank = update(reviews).values(task=None)
-        if whole:
-            return conn.execute(blank.where(*where)).rowcount or 0
-        return sum(
-            conn.execute(blank.where(*where, said)).rowcount or 0
-            for said in mentioning(reviews.c.task, mentions)
-        )
+        return change_mentioning(conn, blank, where, reviews.c.task, mentions, whole=whole)
 
     def get(self, review_id: str) -> ReviewRecord:
         with self.db.read() as conn:

@@ -16,7 +16,7 @@ from sqlalchemy import Connection, Text, cast, delete, select
 
 from memory.errors import InvalidInput, NotFound
 from memory.plans import CommitPlan, CommitRef
-from memory.stores.canonical._db import Part, digest, mentioning, upsert
+from memory.stores.canonical._db import Part, change_mentioning, digest, upsert
 from memory.stores.schema import staged_plans
 
 
@@ -80,11 +80,8 @@ class Staged(Part):
         if not namespaces:
             return 0
         where = [staged_plans.c.tenant_id == tenant_id, staged_plans.c.namespace.in_(namespaces)]
-        if whole:
-            return conn.execute(delete(staged_plans).where(*where)).rowcount or 0
-        return sum(
-            conn.execute(delete(staged_plans).where(*where, said)).rowcount or 0
-            for said in mentioning(staged_plans.c.plan, mentions)
+        return change_mentioning(
+            conn, delete(staged_plans), where, staged_plans.c.plan, mentions, whole=whole
         )
 
     def in_namespaces(self, namespaces: Sequence[str]) -> list[str]:

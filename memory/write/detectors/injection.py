@@ -651,51 +651,33 @@ _HIJACK_RULES: tuple[_Rule, ...] = (
             r"(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+)"
         ),
     ),
-    _Rule(
+    # a notice or a word to the assistant, taken as an attack when an order follows it
+    *_rules(
         "task_hijack",
-        re.compile(
-            _w(
-                r"(?:new|updated|revised|important|urgent|mandatory|official)\s+(?:company\s+|"
-                r"store\s+|security\s+)?(?:policy|rule|procedure|instruction|requirement|"
-                r"directive|protocol|guideline)s?"
-            )
-            + r"[^.\n:：]{0,20}?\s*[:\-–—：，,]",
-            _FLAGS,
-        ),
-        _hijack_after,
+        _w(
+            r"(?:new|updated|revised|important|urgent|mandatory|official)\s+(?:company\s+|"
+            r"store\s+|security\s+)?(?:policy|rule|procedure|instruction|requirement|"
+            r"directive|protocol|guideline)s?"
+        )
+        + r"[^.\n:：]{0,20}?\s*[:\-–—：，,]",
+        _w(
+            r"(?:system|admin|administrator|developer|security|ops)\s+"
+            r"(?:update|notice|message|alert|override|note)"
+        )
+        + r"\s*[:\-–—]",
+        _w(
+            r"(?:dear\s+)?(?:ai|assistant|agent|bot|model|llm|chatbot)s?"
+            r"(?:\s+(?:reading|processing|summari[sz]ing)\s+this)?"
+        )
+        + r"\s*[:,]\s*(?:please\s+)?"
+        r"(?:note|remember|make\s+sure|be\s+sure|you\s+must|always|when)",
+        check=_hijack_after,
     ),
-    _Rule(
+    *_rules(
         "task_hijack",
-        re.compile(
-            _w(
-                r"(?:system|admin|administrator|developer|security|ops)\s+(?:update|notice|message|alert|override|note)"
-            )
-            + r"\s*[:\-–—]",
-            _FLAGS,
-        ),
-        _hijack_after,
-    ),
-    _Rule(
-        "task_hijack",
-        re.compile(
-            _w(
-                r"(?:dear\s+)?(?:ai|assistant|agent|bot|model|llm|chatbot)s?(?:\s+(?:reading|processing|summari[sz]ing)\s+this)?"
-            )
-            + r"\s*[:,]\s*(?:please\s+)?"
-            r"(?:note|remember|make\s+sure|be\s+sure|you\s+must|always|when)",
-            _FLAGS,
-        ),
-        _hijack_after,
-    ),
-    _Rule(
-        "task_hijack",
-        re.compile(r"新(?:的)?(?:规定|规则|政策|指令|要求|流程|通知)[:：]"),
-        _zh_hijack_after,
-    ),
-    _Rule(
-        "task_hijack",
-        re.compile(r"系统(?:通知|更新|消息|公告|提示)?\s*[:：]"),
-        _zh_hijack_after,
+        r"新(?:的)?(?:规定|规则|政策|指令|要求|流程|通知)[:：]",
+        r"系统(?:通知|更新|消息|公告|提示)?\s*[:：]",
+        check=_zh_hijack_after,
     ),
     *_rules(
         "task_hijack",
