@@ -22,6 +22,7 @@ import json
 import math
 import re
 import uuid
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any, Literal
 
@@ -276,7 +277,13 @@ class ContextBuilder:
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
 
-    def build(self, request: ContextRequest, *, now: datetime | None = None) -> ContextPackage:
+    def build(
+        self,
+        request: ContextRequest,
+        *,
+        now: datetime | None = None,
+        roles: Collection[str] = (),
+    ) -> ContextPackage:
         """Fill the sections in order within the budget: instructions, goal and output contract
         (never cut), then what the caller supplied, the conversation slice, and recalled memory
         in whatever room is left."""
@@ -300,6 +307,7 @@ class ContextBuilder:
                 at=request.at,
             ),
             now=at,
+            roles=roles,
         )
         spent = state.used + facts.used + evidence.used + conversation.used + tools.used
         memory_room = budget.memory_tokens if budget.memory_tokens is not None else free - spent

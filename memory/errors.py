@@ -13,6 +13,7 @@ before any workflow starts, a workflow turns it into a non-retryable `Applicatio
     ├── Unauthenticated              no token, or one that does not prove the principal it names
     ├── PolicyRefusal                a well-formed request the policy refuses (code = reason code)
     │   ├── UnauthorizedNamespace
+    │   ├── Forbidden                a proven principal reading or changing what is not its own
     │   └── FencedByDeletion         a write decided before a deletion tried to undo it
     ├── NotFound                     unknown principal, receipt, thread, ...
     ├── VersionConflict              lost an optimistic-concurrency race (the pipeline re-resolves)
@@ -72,6 +73,13 @@ class UnauthorizedNamespace(PolicyRefusal):
     code = "unauthorized_namespace"
 
 
+class Forbidden(PolicyRefusal):
+    """A proven principal asking for what it may not see or change: another principal's
+    receipt, outcome or audit, a registry change without the admin role."""
+
+    code = "forbidden"
+
+
 class FencedByDeletion(PolicyRefusal):
     """A write decided before a deletion committed tried to write what the deletion erased."""
 
@@ -104,6 +112,7 @@ ERROR_TYPES: dict[str, type[MemoryServiceError]] = {
         Unauthenticated,
         PolicyRefusal,
         UnauthorizedNamespace,
+        Forbidden,
         FencedByDeletion,
         NotFound,
         VersionConflict,

@@ -182,3 +182,41 @@ def identity_for(settings: Settings) -> Identity:
         )
         keys.append(signing.public_key())
     return Identity(Verifier(keys, settings.token_issuer, settings.token_audience), issuer)
+
+
+class Tokens:
+    """Tokens this process presents: its own (`MEMORY_TOKEN`, which proves one principal only),
+    else ones minted with the embedded default's signing key (development, tests, the demo,
+    `memctl` on the service's host), reused until a minute before they expire."""
+
+    def __init__(self, settings: Settings, identity: Identity) -> None:
+        self.settings = settings
+        self.identity = identity
+        self._minted: dict[tuple[str, tuple[str, ...]], tuple[str, float]] = {}
+
+    def for_(self, principal: str, roles: Sequence[str] = ()) -> str:
+        if self.settings.token is not None:
+            return self.settings.token.get_secret_value()
+        issuer = self.identity.issuer
+        if issuer is None:
+            raise Unauthenticated(
+                "no token to prove the principal: set MEMORY_TOKEN (from your identity provider)",
+                field="token",
+            )
+        wanted = (principal, tuple(roles))
+        cached = self._minted.get(wanted)
+        if cached is not None and cached[1] - time.time() > 60:
+            return cached[0]
+        tenant = principal.split(":", 1)[-1].split("/", 1)[0]
+        token = issuer.issue(principal, tenant, roles)
+        self._minted[wanted] = (token, time.time() + issuer.ttl)
+        return token
+
+    def admin(self, tenant: str) -> str:
+        """The tenant administrator's (`service:{tenant}/admin`, role admin)."""
+        return self.for_(f"service:{tenant}/admin", ("admin",))
+
+    def operator(self, tenant: str) -> str:
+        """The tenant operator's (`service:{tenant}/operator`, role operator): receipts,
+        reviews, audit."""
+        return self.for_(f"service:{tenant}/operator", ("operator",))

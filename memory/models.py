@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -91,6 +92,10 @@ def check_key(key: str | None) -> str | None:
 # Principals
 
 
+#: A reference scheme (RFC 3986): `order` in `order://ORD-1?version=8`.
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]{0,31}")
+
+
 class Principal(Model):
     """Who acts: its tenant, what it may read, write, approve and delete, and its limits."""
 
@@ -105,6 +110,17 @@ class Principal(Model):
     sensitivity_ceiling: Sensitivity = "internal"
     #: Roles beyond the grants: `auditor` may read as of a past time what has expired since.
     roles: list[Literal["admin", "auditor", "operator"]] = Field(default_factory=list)
+    #: A tool (a service principal): the reference schemes it is the system of record for
+    #: (`order`, `refund`). Only it writes or attests `verified_tool_fact`s citing them.
+    tools: list[str] = Field(default_factory=list)
+
+    @field_validator("tools")
+    @classmethod
+    def _schemes(cls, v: list[str]) -> list[str]:
+        for scheme in v:
+            if not _SCHEME.fullmatch(scheme):
+                raise InvalidInput(f"{scheme!r} is not a reference scheme", field="tools")
+        return v
 
     @field_validator("tenant")
     @classmethod
@@ -120,6 +136,8 @@ class Principal(Model):
 
     @model_validator(mode="after")
     def _same_tenant(self) -> Principal:
+        if self.tools and self.type != "service":
+            raise InvalidInput("only a service principal can be a tool", field="tools")
         for p in (*self.read, *self.write, *self.approve, *self.delete):
             if parse_pattern(p).tenant != self.tenant:
                 raise InvalidInput(

@@ -17,7 +17,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -157,10 +157,18 @@ class Reader:
     # ------------------------------------------------------------------------ recall
 
     def recall(
-        self, query: RecallQuery, *, now: datetime | None = None, use_cache: bool = True
+        self,
+        query: RecallQuery,
+        *,
+        now: datetime | None = None,
+        use_cache: bool = True,
+        roles: Collection[str] = (),
     ) -> RecallResult:
+        """The memories `query` finds. `roles` are the principal's roles beyond the registry's
+        (its verified token's): the caller has proven them."""
         canonical = self.stores.canonical
         principal = self._principal(query.principal)
+        auditor = "auditor" in principal.roles or "auditor" in roles
         limit = self.policy.limits.max_recall_k
         if query.k > limit:
             raise InvalidInput(f"k must be at most {limit}", field="k")
@@ -182,6 +190,7 @@ class Reader:
             query.k,
             at if explicit else None,
             valid_at if explicit else None,
+            auditor,
         )
         if use_cache:
             hit = self.cache.get(cache_key, generations, None if explicit else at)
@@ -192,7 +201,7 @@ class Reader:
         # filters may not describe that time, so it only proposes and canonical "as of" decides.
         as_of = any(changed is not None and changed > at for _, changed in generations.values())
         candidates = self._candidates(query, principal, allowed, at, valid_at, as_of)
-        if query.at is not None and "auditor" not in principal.roles:
+        if query.at is not None and not auditor:
             # A read as of a past time does not bring back what has expired since: that needs
             # an auditor. (With the clock override on, `at` is the clock itself.)
             current = at if self.clock_override else (now or utcnow())

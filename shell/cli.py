@@ -99,6 +99,45 @@ def settings() -> Settings:
     return Settings()
 
 
+#: `--as`: who reads (a principal ref). Without it memctl reads as MEMORY_TOKEN's principal, or,
+#: on the service's own host with the embedded signing key, as the tenant's operator.
+AS_OPTION = typer.Option(
+    "--as", help="read as this principal (default: MEMORY_TOKEN's, or the tenant's operator)"
+)
+
+
+class Reads:
+    """memctl's reads: through the service's gate and ACL (memory/services/access.py), with a
+    token for `--as`, MEMORY_TOKEN, or the tenant's operator (admin, for registry changes)."""
+
+    def __init__(self, cfg: Settings, as_: str | None) -> None:
+        from memory.identity import Tokens, identity_for
+        from memory.services.access import Access
+        from memory.stores import open_stores
+
+        identity = identity_for(cfg)
+        self.stores = open_stores(cfg)
+        self.access = Access(self.stores, cfg, identity)
+        self.tokens = Tokens(cfg, identity)
+        self.as_ = as_
+        self.own = cfg.token is not None
+
+    def token(self, tenant: str | None, *, admin: bool = False) -> str:
+        if self.as_ is not None:
+            return self.tokens.for_(self.as_)
+        if self.own:
+            return self.tokens.for_("")  # MEMORY_TOKEN: it says whose it is
+        if tenant is None:
+            raise InvalidInput("say who reads: --as PRINCIPAL, or set MEMORY_TOKEN", field="as")
+        return self.tokens.admin(tenant) if admin else self.tokens.operator(tenant)
+
+    def __enter__(self) -> Reads:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stores.close()
+
+
 # ------------------------------------------------------------------------------ stack
 
 
@@ -165,32 +204,25 @@ def demo() -> None:
 @guarded
 def principal_put(
     definition: Annotated[str, typer.Argument(help="principal as JSON, or @file.json")],
+    as_: Annotated[str | None, AS_OPTION] = None,
 ) -> None:
-    """Create or replace a principal: {"type": "agent", "tenant": ..., "id": ..., "read": [...]}."""
-    from memory.stores import open_stores
-
+    """Create or replace a principal: {"type": "agent", "tenant": ..., "id": ..., "read": [...]}.
+    Needs the admin role of its tenant (MEMORY_TOKEN's, or the embedded default's admin)."""
     text = Path(definition[1:]).read_text() if definition.startswith("@") else definition
-    from shell.client import MemoryClient
-
-    stores = open_stores(settings())
-    try:
-        principal = MemoryClient.register_principal_in(stores, parse_json(text, "principal"))
-    finally:
-        stores.close()
-    emit(principal)
+    body = parse_json(text, "principal")
+    tenant = body.get("tenant") if isinstance(body, dict) else None
+    with Reads(settings(), as_) as reads:
+        emit(reads.access.put_principal(reads.token(tenant, admin=True), body))
 
 
 @principal_app.command("show")
 @guarded
-def principal_show(ref: str) -> None:
+def principal_show(ref: str, as_: Annotated[str | None, AS_OPTION] = None) -> None:
     """Show a principal (type:tenant/id)."""
-    from memory.stores import open_stores
+    from memory.models import parse_principal_ref
 
-    stores = open_stores(settings())
-    try:
-        emit(stores.canonical.principals.get(ref))
-    finally:
-        stores.close()
+    with Reads(settings(), as_) as reads:
+        emit(reads.access.principal(reads.token(parse_principal_ref(ref)[1]), ref))
 
 
 @db_app.command("upgrade")
@@ -408,15 +440,11 @@ def summarize(
 
 @app.command()
 @guarded
-def receipt(deletion_id: str) -> None:
-    """Print a durable deletion receipt."""
-    from memory.stores import open_stores
-
-    stores = open_stores(settings())
-    try:
-        emit(stores.canonical.receipts.get(deletion_id))
-    finally:
-        stores.close()
+def receipt(deletion_id: str, as_: Annotated[str | None, AS_OPTION] = None) -> None:
+    """Print a durable deletion receipt (for who asked, whom it is about, or an operator)."""
+    with Reads(settings(), as_) as reads:
+        tenant = reads.stores.canonical.receipts.get(deletion_id).tenant_id
+        emit(reads.access.receipt(reads.token(tenant), deletion_id))
 
 
 # ------------------------------------------------------------------------------ evaluation
@@ -440,23 +468,15 @@ def eval_cases(
 @guarded
 def audit(
     ref: Annotated[str, typer.Argument(help="a memory id (mem_...) or a workflow id")],
+    as_: Annotated[str | None, AS_OPTION] = None,
 ) -> None:
     """Print the audit trail of a memory or of a workflow run: every stage, reason code,
-    extractor and policy decision."""
-    from memory.stores import open_stores
-
-    stores = open_stores(settings())
-    try:
-        if ref.startswith("mem_"):
-            rows = stores.canonical.audit.trail(memory_id=ref)
-            workflows = {r["workflow_id"] for r in rows if r["workflow_id"]}
-            for wf in sorted(workflows):
-                rows += [r for r in stores.canonical.audit.trail(workflow_id=wf) if r not in rows]
-            rows.sort(key=lambda r: r["seq"])
-        else:
-            rows = stores.canonical.audit.trail(workflow_id=ref)
-    finally:
-        stores.close()
+    extractor and policy decision (what the reader may see: an operator sees its tenant's)."""
+    by = {"memory_id": ref} if ref.startswith("mem_") else {"workflow_id": ref}
+    with Reads(settings(), as_) as reads:
+        found = reads.stores.canonical.audit.trail(**by)
+        tenant = found[0]["tenant_id"] if found else None
+        rows = reads.access.audit(reads.token(tenant), **by) if found else []
     if not rows:
         raise InvalidInput(f"no audit events for {ref!r}", field="ref")
     for row in rows:

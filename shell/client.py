@@ -10,7 +10,6 @@ stores (re-checked against canonical), all with the service's typed errors.
 from __future__ import annotations
 
 import hashlib
-import time
 import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -41,7 +40,6 @@ from activities.failures import (
 from memory import metrics
 from memory.context import (
     ContextBudget,
-    ContextBuilder,
     ContextPackage,
     ContextRequest,
     ContextValidation,
@@ -51,11 +49,10 @@ from memory.errors import (
     InvalidInput,
     NotFound,
     PolicyRefusal,
-    Unauthenticated,
     UnauthorizedNamespace,
     from_validation_error,
 )
-from memory.identity import identity_for
+from memory.identity import Tokens, identity_for
 from memory.models import (
     Candidate,
     CandidateOutcome,
@@ -65,6 +62,7 @@ from memory.models import (
     ExpireRequest,
     ExpireSummary,
     Kind,
+    MemoryRecord,
     Principal,
     RecallQuery,
     RecallResult,
@@ -75,10 +73,10 @@ from memory.models import (
     ReviewRecord,
     WriteRequest,
     WriteResult,
-    parse_principal_ref,
-    utcnow,
 )
+from memory.namespaces import check_tenant
 from memory.retrieval import Reader
+from memory.services.access import Access, MemoryExport
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.summary import SummarizeRequest, SummaryResult
@@ -111,8 +109,10 @@ class MemoryClient:
         self.stores = stores
         self.reader = Reader(stores, clock_override=settings.allow_clock_override)
         self.identity = identity_for(settings)
-        self._tokens: dict[str, tuple[str, float]] = {}
-        self.contexts = ContextBuilder(self.reader)
+        self.tokens = Tokens(settings, self.identity)
+        #: Every read goes through the service's gate and ACL (memory/services/access.py).
+        self.access = Access(stores, settings, self.identity, reader=self.reader)
+        self.contexts = self.access.contexts
         #: Ask for eager workflow start: the first workflow task runs in this process when a
         #: worker of the same client lives here (one round trip less); ignored otherwise.
         self.eager = True
@@ -134,42 +134,34 @@ class MemoryClient:
 
     # ------------------------------------------------------------------------ principals
 
-    def token_for(self, principal: str) -> str:
-        """A token proving `principal`: this process's own (`MEMORY_TOKEN`, which proves one
-        principal only), else one minted with the embedded default's signing key (development,
-        tests, the demo), reused until a minute before it expires."""
-        if self.settings.token is not None:
-            return self.settings.token.get_secret_value()
-        issuer = self.identity.issuer
-        if issuer is None:
-            raise Unauthenticated(
-                "no token to prove the principal: set MEMORY_TOKEN (from your identity provider)",
-                field="token",
-            )
-        cached = self._tokens.get(principal)
-        if cached is not None and cached[1] - time.time() > 60:
-            return cached[0]
-        _, tenant, _ = parse_principal_ref(principal)
-        token = issuer.issue(principal, tenant)
-        self._tokens[principal] = (token, time.time() + issuer.ttl)
-        return token
+    def token_for(self, principal: str, roles: Sequence[str] = ()) -> str:
+        """A token proving `principal` (memory.identity.Tokens)."""
+        return self.tokens.for_(principal, roles)
 
-    def register_principal(self, principal: Principal | dict[str, Any]) -> Principal:
-        """Create or replace a principal (agents, reviewers and services must be registered)."""
-        return self.register_principal_in(self.stores, principal)
+    def admin_token(self, tenant: str) -> str:
+        return self.tokens.admin(check_tenant(tenant))
 
-    @staticmethod
-    def register_principal_in(stores: Stores, principal: Principal | dict[str, Any]) -> Principal:
-        try:
-            p = (
-                principal
+    def operator_token(self, tenant: str) -> str:
+        return self.tokens.operator(check_tenant(tenant))
+
+    def register_principal(
+        self, principal: Principal | dict[str, Any], *, token: str | None = None
+    ) -> Principal:
+        """Create or replace a principal (agents, reviewers and services must be registered):
+        only an admin of its tenant may (`token`, by default `admin_token`)."""
+        if token is None:
+            tenant = (
+                principal.tenant
                 if isinstance(principal, Principal)
-                else Principal.model_validate(principal)
+                else str(principal.get("tenant", ""))
             )
-        except ValidationError as exc:
-            raise from_validation_error(exc, "principal") from None
-        stores.canonical.principals.put(p, utcnow())
-        return p
+            token = self.admin_token(tenant)
+        return self.access.put_principal(token, principal)
+
+    def attest(self, tool: str, refs: Sequence[str], *, token: str | None = None) -> list[str]:
+        """A tool vouches for references it issued, so agents may relay its facts as
+        `verified_tool_fact` (memory/services/access.py)."""
+        return self.access.attest(token or self.token_for(tool), refs)
 
     # ------------------------------------------------------------------------ writes
 
@@ -373,32 +365,39 @@ class MemoryClient:
         return result
 
     def write_outcome(
-        self, tenant: str, idempotency_key: str, principal: str
+        self, tenant: str, idempotency_key: str, principal: str, *, token: str | None = None
     ) -> list[CandidateOutcome] | None:
         """The decision of a principal's write by its idempotency key (None while it is not
-        decided)."""
-        stored = self.stores.canonical.outcomes.get(tenant, principal, idempotency_key)
-        return stored.outcomes if stored else None
+        decided): only that principal reads it."""
+        return self.access.outcome(token or self.token_for(principal), tenant, idempotency_key)
 
     # ------------------------------------------------------------------------ reviews
 
-    def open_reviews(self, tenant: str) -> list[ReviewRecord]:
-        return self.stores.canonical.reviews.find(tenant, status="open")
+    def open_reviews(self, reviewer: str, *, token: str | None = None) -> list[ReviewRecord]:
+        """The open reviews `reviewer` may answer (an operator: all of its tenant's)."""
+        return self.access.reviews(token or self.token_for(reviewer))
 
     def find_review(
-        self, tenant: str, *, memory_id: str | None = None, write_workflow_id: str | None = None
+        self,
+        reviewer: str,
+        *,
+        memory_id: str | None = None,
+        write_workflow_id: str | None = None,
+        token: str | None = None,
     ) -> ReviewRecord:
-        """The open review of a conflict side (by memory id) or of a deferred write."""
+        """The open review of a conflict side (by memory id) or of a deferred write, among those
+        `reviewer` may answer."""
         canonical = self.stores.canonical
+        mine = self.access.reviews(token or self.token_for(reviewer))
         found: list[ReviewRecord] = []
         if write_workflow_id is not None:
-            found = canonical.reviews.find(tenant, write_workflow_id=write_workflow_id)
+            found = [r for r in mine if r.write_workflow_id == write_workflow_id]
         if not found and memory_id is not None:
             head = canonical.records.head(memory_id)
             if head is not None and head.conflict_group:
-                found = canonical.reviews.find(tenant, conflict_group=head.conflict_group)
+                found = [r for r in mine if r.conflict_group == head.conflict_group]
             if not found:
-                found = [r for r in canonical.reviews.find(tenant) if memory_id in r.memory_ids]
+                found = [r for r in mine if memory_id in r.memory_ids]
         if not found:
             raise NotFound("no open review for that write or memory", field="review")
         return found[0]
@@ -460,6 +459,7 @@ class MemoryClient:
         k: int = 5,
         at: datetime | None = None,
         valid_at: datetime | None = None,
+        token: str | None = None,
     ) -> RecallResult:
         try:
             q = RecallQuery(
@@ -476,7 +476,7 @@ class MemoryClient:
         except ValidationError as exc:
             raise from_validation_error(exc, "recall") from None
         with metrics.RECALL_SECONDS.time():
-            return self.reader.recall(q)
+            return self.access.recall(token or self.token_for(principal), q)
 
     async def build_context(
         self,
@@ -484,6 +484,8 @@ class MemoryClient:
         namespaces: Sequence[str],
         task: str,
         budget: ContextBudget | dict[str, Any],
+        *,
+        token: str | None = None,
         **extra: Any,
     ) -> ContextPackage:
         """A budgeted context package for an agent's next model call (memory/context.py)."""
@@ -500,10 +502,12 @@ class MemoryClient:
         except ValidationError as exc:
             raise from_validation_error(exc, "context") from None
         with metrics.CONTEXT_SECONDS.time():
-            return self.contexts.build(request)
+            return self.access.context(token or self.token_for(principal), request)
 
-    def validate_context(self, package: ContextPackage) -> ContextValidation:
-        return self.contexts.validate(package)
+    def validate_context(
+        self, package: ContextPackage, *, token: str | None = None
+    ) -> ContextValidation:
+        return self.access.validate_context(token or self.token_for(package.principal), package)
 
     # ------------------------------------------------------------------------ summaries
 
@@ -648,5 +652,33 @@ class MemoryClient:
         except (WorkflowFailureError, RPCError) as exc:
             raise client_error(exc) from None
 
-    def receipt(self, deletion_id: str) -> DeletionReceipt:
-        return self.stores.canonical.receipts.get(deletion_id)
+    def receipt(
+        self, deletion_id: str, principal: str, *, token: str | None = None
+    ) -> DeletionReceipt:
+        """A durable deletion receipt, for who asked for it, whom it is about, who may delete or
+        read in its namespace, or an operator."""
+        return self.access.receipt(token or self.token_for(principal), deletion_id)
+
+    # ------------------------------------------------------------------------ records
+
+    def audit(
+        self,
+        principal: str,
+        *,
+        memory_id: str | None = None,
+        workflow_id: str | None = None,
+        token: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """The audit trail of a memory or a run, as far as `principal` may see it."""
+        return self.access.audit(
+            token or self.token_for(principal), memory_id=memory_id, workflow_id=workflow_id
+        )
+
+    def history(
+        self, principal: str, memory_id: str, *, token: str | None = None
+    ) -> list[MemoryRecord]:
+        return self.access.history(token or self.token_for(principal), memory_id)
+
+    def export(self, principal: str, namespace: str, *, token: str | None = None) -> MemoryExport:
+        """Everything kept about a namespace (a user's own, or one `principal` may read)."""
+        return self.access.export(token or self.token_for(principal), namespace)

@@ -139,7 +139,7 @@ async def run_demo(settings: Settings) -> None:
         )
         console.print("5. user 123: 忘掉我的通知偏好 → DeleteSubject → receipt:")
         console.print(_receipt_table(receipt))
-        stored = client.receipt(receipt.deletion_id)
+        stored = client.receipt(receipt.deletion_id, receipt.requested_by)
         console.print(f"   durable receipt read back: {stored.verification_status}")
 
         after = await client.recall(

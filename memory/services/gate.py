@@ -16,6 +16,9 @@ from memory.models import AuditEvent
 from memory.settings import Settings
 from memory.stores import Stores
 
+#: Where a refusal is audited when the request did not say which tenant it was for.
+UNKNOWN_TENANT = "-"
+
 
 class Gate:
     def __init__(self, stores: Stores, identity: Identity) -> None:
@@ -25,18 +28,23 @@ class Gate:
     def admit(
         self,
         token: str | None,
-        principal: str,
+        principal: str | None,
         *,
-        tenant: str,
+        tenant: str | None,
         namespace: str | None,
         workflow_id: str | None,
         at: datetime,
     ) -> Claims:
+        """The verified claims of `token`, which must prove `principal` when one is named (a
+        read by bearer token names none: the token says who asks)."""
+        verifier = self.identity.verifier
         try:
-            return self.identity.verifier.principal(token, principal)
+            if principal is None:
+                return verifier.verify(token)
+            return verifier.principal(token, principal)
         except Unauthenticated as refused:
             self.stores.canonical.commits.record_audit(
-                tenant,
+                tenant or UNKNOWN_TENANT,
                 namespace,
                 workflow_id,
                 [

@@ -219,6 +219,18 @@ principals = Table(
     Column("updated_at", UTCDateTime, nullable=False),
 )
 
+# References a tool (a service principal with `tools`) vouches for: an agent relaying a tool's
+# fact as `verified_tool_fact` must cite one of these.
+tool_attestations = Table(
+    "tool_attestations",
+    metadata,
+    Column("tenant_id", String(64), primary_key=True),
+    Column("ref", String(512), primary_key=True),
+    Column("scheme", String(32), nullable=False),
+    Column("attested_by", String(256), nullable=False),
+    Column("attested_at", UTCDateTime, nullable=False),
+)
+
 # Per-namespace generation: every write, deletion and expiry bumps it; caches key on it.
 cache_generations = Table(
     "cache_generations",
@@ -408,5 +420,6 @@ __all__ = [
     "projection_repairs",
     "projection_watermarks",
     "reviews",
+    "tool_attestations",
     "write_outcomes",
 ]

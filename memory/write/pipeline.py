@@ -43,9 +43,11 @@ from memory.write.stages import (
     build_draft,
     is_business_claim,
     needs_consent,
+    pinning_refs,
     refusal_for,
     screen,
     source_allowed,
+    tool_vouches,
     verified_source,
 )
 
@@ -61,6 +63,10 @@ class StateView(Protocol):
         ...
 
     def current_value(self, namespace: str, key: str, at: datetime) -> dict[str, Any] | None: ...
+
+    def attested(self, tenant_id: str, refs: Sequence[str]) -> set[str]:
+        """Of these references, those a tool of the tenant has attested."""
+        ...
 
 
 class PendingWrite(Model):
@@ -253,7 +259,7 @@ def _decide_one(
 ) -> CandidateDecision:
     """Checks, then resolution against the slot, then the policy decision: reject, no_op,
     defer for a reviewer, or commit."""
-    checked = _check(ctx, draft, trail, detections)
+    checked = _check(ctx, draft, trail, detections, view)
     if isinstance(checked, CandidateDecision):
         return checked
     draft = checked
@@ -296,7 +302,11 @@ def _decide_one(
 
 
 def _check(
-    ctx: _Context, draft: Draft, trail: list[AuditEvent], detections: list[Detection]
+    ctx: _Context,
+    draft: Draft,
+    trail: list[AuditEvent],
+    detections: list[Detection],
+    view: StateView,
 ) -> Draft | CandidateDecision:
     """Detection, consent and retention, source validation, confidence: a refusal, or the draft
     as it goes on (restricted when it states a special category)."""
@@ -306,6 +316,15 @@ def _check(
         source = {"source_type": record.source_type, "principal_type": ctx.principal.type}
         trail.append(_event(ctx, "source_validation", "not_allowed", record=record, details=source))
         return _finish(ctx, trail, draft, decision="reject", reason="source_not_allowed")
+    if record.source_type == "verified_tool_fact" and ctx.approved_by is None:
+        attested = view.attested(record.tenant_id, [r for r, _ in pinning_refs(record)])
+        if not tool_vouches(ctx.principal, record, attested):
+            # A tool's fact is the tool's to vouch for: its own write, or a reference it attested.
+            refs = {"source_refs": record.source_refs, "principal_type": ctx.principal.type}
+            trail.append(
+                _event(ctx, "source_validation", "not_vouched", record=record, details=refs)
+            )
+            return _finish(ctx, trail, draft, decision="reject", reason="source_not_verified")
     found = detections + screen(record)
     refusal = refusal_for(found)
     trail.append(

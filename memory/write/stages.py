@@ -199,19 +199,30 @@ def source_allowed(principal: Principal, source_type: str, *, approved: bool) ->
     return True
 
 
-def verified_source(record: MemoryRecord) -> bool:
-    """A business claim is a fact only from a verified tool, with a reference that pins it.
+def pinning_refs(record: MemoryRecord) -> list[tuple[str, str]]:
+    """The `(ref, scheme)` of the references that pin what a record states.
 
     State (an order's status, a payment's amount) changes, so a state claim needs a versioned
     reference (`order://ORD-1?version=8`). An event record (kind episodic) is immutable, so a
     reference that identifies it (`refund://RF-20260715-88`) is enough.
     """
-    if record.source_type != "verified_tool_fact":
-        return False
+    pinned = []
     for ref in record.source_refs:
         scheme, ident, query = _ref_parts(ref)
         if not scheme or not ident.strip("/"):
             continue
         if "version" in query or record.kind == "episodic":
-            return True
-    return False
+            pinned.append((ref, scheme))
+    return pinned
+
+
+def verified_source(record: MemoryRecord) -> bool:
+    """A business claim is a fact only from a verified tool, with a reference that pins it."""
+    return record.source_type == "verified_tool_fact" and bool(pinning_refs(record))
+
+
+def tool_vouches(principal: Principal, record: MemoryRecord, attested: set[str]) -> bool:
+    """Whether a tool vouches for a `verified_tool_fact`: the writer is the tool of a pinning
+    reference's scheme, or a tool has attested one of its pinning references. The writer's
+    own say-so (an agent's made-up `order://ORD-1?version=1`) is not enough."""
+    return any(scheme in principal.tools or ref in attested for ref, scheme in pinning_refs(record))

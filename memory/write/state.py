@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -43,6 +44,9 @@ class StoreView:
             for r, h in ((heads.get(h.memory_id), h) for h in hits)
             if r is not None and r.status == "active" and r.key is None and r.kind == kind
         ]
+
+    def attested(self, tenant_id: str, refs: Sequence[str]) -> set[str]:
+        return self.stores.canonical.attestations.attested(tenant_id, refs) if refs else set()
 
     def current_value(self, namespace: str, key: str, at: datetime) -> dict[str, Any] | None:
         for record in self.stores.canonical.records.key_records([namespace], [key], ["active"]):

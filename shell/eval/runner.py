@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from temporalio.client import Client
 from temporalio.service import RPCError
@@ -174,11 +175,14 @@ class _CaseRun:
         """Reviews still open when the case ends are left by the case, not by the system:
         terminate their workflows so the next case starts clean."""
         tenants = {actor.tenant for actor in self.case.actors.values()}
-        for review in (r for t in tenants for r in self.client.open_reviews(t)):
-            with contextlib.suppress(RPCError):
-                await self.client.temporal.get_workflow_handle(review.workflow_id).terminate(
-                    reason="evaluation case finished"
-                )
+        for tenant in tenants:
+            operator = f"service:{tenant}/operator"
+            token = self.client.operator_token(tenant)
+            for review in self.client.open_reviews(operator, token=token):
+                with contextlib.suppress(RPCError):
+                    await self.client.temporal.get_workflow_handle(review.workflow_id).terminate(
+                        reason="evaluation case finished"
+                    )
 
     def principal(self, step: Step) -> Principal:
         assert step.actor is not None
@@ -206,11 +210,26 @@ class _CaseRun:
     async def op_propose(self, index: str, step: Step, at: datetime) -> None:
         who = self.principal(step)
         candidate = {k: v for k, v in (step.candidate or {}).items() if k in _CANDIDATE_FIELDS}
+        if candidate.get("source_type") == "verified_tool_fact":
+            self._tools_attest(who.tenant, candidate.get("source_refs") or [])
         await self._write(
             index, step, lambda: self.client.write(who.ref, step.namespace or "", candidate, at=at)
         )
 
     op_tool_fact = op_propose
+
+    def _tools_attest(self, tenant: str, refs: list[str]) -> None:
+        """A case's tool fact presupposes the tool that issued it (the order system, the refund
+        system): the runner plays that tool, registered for the references' schemes, and
+        attests the references, so the agent relaying the fact is checked the way production
+        checks it (a reference no tool attested is refused as `source_not_verified`)."""
+        schemes = sorted({urlsplit(r).scheme for r in refs if urlsplit(r).scheme})
+        if not schemes:
+            return
+        tool = Principal(type="service", tenant=tenant, id="case-tools", tools=schemes)
+        self.client.register_principal(tool)
+        with contextlib.suppress(MemoryServiceError):  # a malformed ref: the write refuses it
+            self.client.attest(tool.ref, [r for r in refs if urlsplit(r).scheme])
 
     async def _write(self, index: str, step: Step, call: Callable[[], Awaitable[Any]]) -> None:
         started = time.perf_counter()
@@ -291,7 +310,7 @@ class _CaseRun:
             return
         try:
             review = self.client.find_review(
-                who.tenant,
+                who.ref,
                 memory_id=target.written[0] if target.written else None,
                 write_workflow_id=target.workflow_id,
             )
@@ -406,7 +425,7 @@ class _CaseRun:
         self.result.counters["delete_passed"] += receipt.verification_status == "passed"
         if "refused" in expect:
             self.check(index, step, "refused", False, "the request was carried out", "delete")
-        stored = self.client.receipt(receipt.deletion_id)
+        stored = self.client.receipt(receipt.deletion_id, receipt.requested_by)
         want = expect.get("receipt") or {}
         checks: dict[str, Callable[[Any], bool]] = {
             "verification_status": lambda v: _matches(v, stored.verification_status),

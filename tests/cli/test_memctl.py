@@ -107,6 +107,16 @@ async def test_write_recall_forget_receipt_from_the_command_line(
     rc, out, err = await memctl(env, "receipt", receipt["deletion_id"])
     assert rc == 0, err
     assert json.loads(out) == receipt
+    rc, out, err = await memctl(env, "receipt", receipt["deletion_id"], "--as", USER)
+    assert rc == 0, err
+    # another user may not read it; an agent may not grant itself more
+    rc, out, err = await memctl(env, "receipt", receipt["deletion_id"], "--as", "user:shop-a/999")
+    assert rc == 2
+    assert err.startswith("error: forbidden: ")
+    greedy = BOT.model_copy(update={"read": ["tenant/shop-a/**"]}).model_dump_json()
+    rc, out, err = await memctl(env, "principal", "put", greedy, "--as", BOT.ref)
+    assert rc == 2
+    assert err.startswith("error: forbidden: ")
     # the same scope again: nothing left to match, and the exit code says so
     rc, out, err = await memctl(
         env, "forget", "--principal", USER, "--namespace", NS, "--key", "notification.preference"

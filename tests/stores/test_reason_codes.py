@@ -163,19 +163,46 @@ def test_unverified_business_fact(stores: Stores, text: str) -> None:
     assert any(o.decision == "reject" and o.reason == "unverified_business_fact" for o in outcomes)
 
 
-def test_verified_business_fact_is_stored(stores: Stores) -> None:
-    tool_caller = Principal(type="agent", tenant="shop-a", id="bot", write=["tenant/shop-a/user/*"])
-    fact = {
-        "kind": "semantic",
-        "key": "order.status",
-        "content": "订单已发货",
-        "structured_value": {"status": "shipped"},
-        "subject_ref": "order:ORD-A1B2C3D4",
-        "source_type": "verified_tool_fact",
-        "source_refs": ["order://ORD-A1B2C3D4?version=8"],
-    }
-    (o,) = run(stores, candidate=fact, principal=tool_caller)
+ORDER_FACT = {
+    "kind": "semantic",
+    "key": "order.status",
+    "content": "订单已发货",
+    "structured_value": {"status": "shipped"},
+    "subject_ref": "order:ORD-A1B2C3D4",
+    "source_type": "verified_tool_fact",
+    "source_refs": ["order://ORD-A1B2C3D4?version=8"],
+}
+RELAY = Principal(type="agent", tenant="shop-a", id="bot", write=["tenant/shop-a/user/*"])
+ORDERS = Principal(
+    type="service", tenant="shop-a", id="orders", tools=["order"], write=["tenant/shop-a/user/*"]
+)
+
+
+def test_a_tools_own_fact_is_stored(stores: Stores) -> None:
+    (o,) = run(stores, candidate=ORDER_FACT, principal=ORDERS)
     assert o.decision == "add"
+
+
+def test_an_agent_relays_a_tool_fact_only_by_an_attested_reference(stores: Stores) -> None:
+    # the agent's own say-so, with a made-up reference: refused
+    (o,) = run(stores, candidate=ORDER_FACT, principal=RELAY)
+    assert (o.decision, o.reason) == ("reject", "source_not_verified")
+    # another tool attesting it does not count for a scheme it does not own: the service layer
+    # refuses that attestation (test_read_acl); here the order system attests its reference
+    stores.canonical.attestations.attest(
+        "shop-a", [("order://ORD-A1B2C3D4?version=8", "order")], ORDERS.ref, T0
+    )
+    (o,) = run(stores, candidate=ORDER_FACT, principal=RELAY)
+    assert o.decision == "add"
+    # attested in another tenant: not here
+    other = {**ORDER_FACT, "source_refs": ["order://ORD-B?version=1"], "subject_ref": "order:ORD-B"}
+    stores.canonical.attestations.attest("shop-b", [("order://ORD-B?version=1", "order")], "x", T0)
+    (o,) = run(stores, candidate=other, principal=RELAY)
+    assert (o.decision, o.reason) == ("reject", "source_not_verified")
+    # a tool writing a scheme it is not the system of record for: refused
+    refund = {**ORDER_FACT, "source_refs": ["refund://RF-1?version=1"]}
+    (o,) = run(stores, candidate=refund, principal=ORDERS)
+    assert (o.decision, o.reason) == ("reject", "source_not_verified")
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,7 @@ from tests.factories import BOT, NS, T0, USER
 from tests.faults import FaultyProjection
 
 LATER = T0 + timedelta(days=5)
+REFUNDS = Principal(type="service", tenant="shop-a", id="refunds", tools=["refund"])
 
 
 async def story(client: MemoryClient, thread: str) -> None:
@@ -225,7 +226,7 @@ async def test_a_receipt_never_says_passed_when_a_probe_failed(client: MemoryCli
     )
     assert receipt.verification_status == "failed"
     assert not all(p.passed for p in receipt.probes)
-    assert client.receipt(receipt.deletion_id).verification_status == "failed"
+    assert client.receipt(receipt.deletion_id, receipt.requested_by).verification_status == "failed"
     # The run is a failed one (red in the UI), not a green COMPLETED run.
     handle = client.temporal.get_workflow_handle(receipt.workflow_id or "")
     assert (await handle.describe()).status == WorkflowExecutionStatus.FAILED
@@ -450,7 +451,10 @@ async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
                 )
             assert receipt.backup_status == "retained"
             await env.sleep(timedelta(days=29))  # the durable timer has not fired yet
-            assert client.receipt(receipt.deletion_id).backup_status == "retained"
+            assert (
+                client.receipt(receipt.deletion_id, receipt.requested_by).backup_status
+                == "retained"
+            )
             # Just past the deadline: once the timer has fired and the closing activity ran,
             # the test server stops skipping, so any remainder of a sleep passes in real time.
             await env.sleep(timedelta(days=1, seconds=1))
@@ -460,7 +464,9 @@ async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
             with env.auto_time_skipping_disabled():
                 closed = await closer.result()
             assert closed.backup_status == "expired"
-            assert client.receipt(receipt.deletion_id).backup_status == "expired"
+            assert (
+                client.receipt(receipt.deletion_id, receipt.requested_by).backup_status == "expired"
+            )
     finally:
         stores.close()
         await env.shutdown()
@@ -468,6 +474,8 @@ async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
 
 async def test_expiry_invalidates_unprojects_and_moves_the_cache(client: MemoryClient) -> None:
     client.register_principal(BOT)
+    client.register_principal(REFUNDS)
+    client.attest(REFUNDS.ref, ["refund://RF-1"])
     result = await client.write(
         BOT.ref,
         NS,
@@ -528,4 +536,4 @@ async def test_the_receipt_states_what_temporal_keeps(client: MemoryClient) -> N
     assert receipt.backup_retention_deadline >= receipt.requested_at + timedelta(
         seconds=receipt.temporal.retention_seconds or 0
     )
-    assert client.receipt(receipt.deletion_id).temporal == receipt.temporal
+    assert client.receipt(receipt.deletion_id, receipt.requested_by).temporal == receipt.temporal

@@ -6,7 +6,6 @@ changes nothing; the same request with its principal's own token goes through.""
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
@@ -26,44 +25,10 @@ from memory.settings import Settings
 from memory.stores.schema import audit_events
 from shell.client import MemoryClient
 from tests.factories import BOT, DRAFTER, NS, T0, USER, sms
+from tests.tokens import bad_tokens
 
 BOB = "user:shop-a/456"
 BOB_NS = "tenant/shop-a/user/456"
-
-
-def _claims(sub: str, **over: Any) -> dict[str, Any]:
-    now = int(time.time())
-    return {
-        "sub": sub,
-        "tenant": "shop-a",
-        "roles": [],
-        "iss": "governed-memory",
-        "aud": "governed-memory",
-        "iat": now,
-        "exp": now + 600,
-        **over,
-    }
-
-
-def _bad_tokens(client: MemoryClient, sub: str) -> dict[str, str | None]:
-    """A token of every kind that must not prove `sub`."""
-    own = client.identity.issuer
-    assert own is not None
-    stranger = Ed25519PrivateKey.generate()
-    return {
-        "missing": None,
-        "forged": jwt.encode(_claims(sub), stranger, algorithm="EdDSA"),
-        "expired": jwt.encode(
-            _claims(sub, iat=int(time.time()) - 7200, exp=int(time.time()) - 3600),
-            own.key,
-            algorithm="EdDSA",
-        ),
-        "wrong_audience": jwt.encode(
-            _claims(sub, aud="another-service"), own.key, algorithm="EdDSA"
-        ),
-        "someone_else": own.issue(USER, "shop-a"),
-        "unsigned": jwt.encode(_claims(sub), "", algorithm="none"),
-    }
 
 
 async def _refused(client: MemoryClient, workflow: str, raw: dict[str, Any]) -> None:
@@ -88,7 +53,7 @@ def _refusals(client: MemoryClient) -> list[str | None]:
 
 
 async def test_a_write_must_prove_its_principal(client: MemoryClient) -> None:
-    bad = _bad_tokens(client, BOB)
+    bad = bad_tokens(client, BOB)
     for token in bad.values():
         raw = {
             "principal": BOB,
@@ -116,7 +81,7 @@ async def test_a_write_must_prove_its_principal(client: MemoryClient) -> None:
 
 async def test_a_deletion_must_prove_its_principal(client: MemoryClient) -> None:
     await client.write(BOB, BOB_NS, sms(), at=T0)
-    for token in _bad_tokens(client, BOB).values():
+    for token in bad_tokens(client, BOB).values():
         raw = {"principal": BOB, "tenant": "shop-a", "scope": {"namespace": BOB_NS}, "token": token}
         await _refused(client, "DeleteSubject", raw)
     (kept,) = client.stores.canonical.records.namespace_heads(BOB_NS)
@@ -124,7 +89,7 @@ async def test_a_deletion_must_prove_its_principal(client: MemoryClient) -> None
 
 
 async def test_a_batch_refuses_each_unproven_write(client: MemoryClient) -> None:
-    bad = _bad_tokens(client, BOB)
+    bad = bad_tokens(client, BOB)
     requests = [
         {
             "principal": BOB,
@@ -149,7 +114,7 @@ async def test_a_batch_refuses_each_unproven_write(client: MemoryClient) -> None
 async def test_a_summary_must_prove_its_principal(client: MemoryClient) -> None:
     client.register_principal(BOT)
     await client.observe(BOB, BOB_NS, "Please deliver after 6pm", thread="t-id", at=T0)
-    for token in _bad_tokens(client, BOT.ref).values():
+    for token in bad_tokens(client, BOT.ref).values():
         raw = {"principal": BOT.ref, "tenant": "shop-a", "thread": "t-id", "token": token}
         await _refused(client, "SummarizeThread", raw)
 
@@ -164,7 +129,7 @@ async def test_a_review_answer_must_prove_its_reviewer(client: MemoryClient) -> 
     assert deferred.outcome.review_id is not None
     review = client.stores.canonical.reviews.get(deferred.outcome.review_id)
     handle = client.temporal.get_workflow_handle(review.workflow_id)
-    for token in _bad_tokens(client, lead.ref).values():
+    for token in bad_tokens(client, lead.ref).values():
         answer = {
             "reviewer": lead.ref,
             "decision": "approve",

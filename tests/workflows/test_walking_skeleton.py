@@ -68,7 +68,7 @@ async def test_the_seed_story(client: MemoryClient) -> None:
         "recall_as_owner",
         "recall_as_agent",
     }
-    assert client.receipt(receipt.deletion_id) == receipt
+    assert client.receipt(receipt.deletion_id, receipt.requested_by) == receipt
     assert receipt.backup_retention_deadline == receipt.requested_at + timedelta(days=30)
 
     after = await client.recall(

@@ -113,7 +113,7 @@ async def test_a_conflict_keeps_both_sides_until_review(client: MemoryClient) ->
     )
     assert {r.conflict_group for r in active} == {group}
     assert len(active) == 2
-    review = client.find_review("shop-a", memory_id=mine.outcome.memory_id)
+    review = client.find_review(REVIEWER.ref, memory_id=mine.outcome.memory_id)
     settled = await client.review(
         REVIEWER.ref,
         review.review_id,
@@ -145,7 +145,7 @@ async def test_two_accounts_of_one_event_conflict_until_review(client: MemoryCli
         "CONFLICTS",
         [mine.outcome.memory_id],
     )
-    review = client.find_review("shop-a", memory_id=mine.outcome.memory_id)
+    review = client.find_review(REVIEWER.ref, memory_id=mine.outcome.memory_id)
     settled = await client.review(
         REVIEWER.ref,
         review.review_id,

@@ -3,6 +3,7 @@
 Split by aspect; `CanonicalStore` composes the parts over one database:
 
     principals   the registry of agents, reviewers and services
+    attestations references the tenant's tools vouch for (verified tool facts cite them)
     records      memory versions (history) and heads
     slots        optimistic-concurrency slots and deletion fences
     commits      plans applied in one transaction across the parts; audit-only decisions; loads
@@ -37,6 +38,7 @@ from alembic import command
 from alembic.config import Config
 
 from memory.stores.canonical._db import Database
+from memory.stores.canonical.attestations import Attestations
 from memory.stores.canonical.audit import Audit
 from memory.stores.canonical.commits import Commits
 from memory.stores.canonical.erasure import Erasure
@@ -67,6 +69,7 @@ class CanonicalStore:
         self.dialect = self.db.dialect
         self.engine = self.db.engine
         self.principals = Principals(self.db)
+        self.attestations = Attestations(self.db)
         self.records = Records(self.db)
         self.slots = Slots(self.db)
         self.outcomes = Outcomes(self.db)

@@ -1,0 +1,328 @@
+"""Reads, and the registry, behind the same gate as every workflow: the token says who asks, and
+each read says who may see it.
+
+Who may read what:
+
+- recall and context: the namespaces the principal's grants reach (a user: their own);
+- a deletion receipt: who asked for it, the user it is about, a principal that may delete or
+  read in its namespace, an operator, auditor or admin of its tenant;
+- a write outcome: the writer that chose its idempotency key (keys belong to their writer);
+- reviews: reviewers whose approve grants reach the review's namespace; overseers (operators,
+  auditors, admins);
+- audit, history, export: a principal that may read the namespace concerned; overseers;
+- a principal's definition: the principal itself; overseers of its tenant;
+- a registry change: only an admin of the tenant the principal belongs to.
+
+Roles come from the registry and from the verified token (an identity provider's claim), never
+from a payload. A principal proven by its token but not registered (an operator known only to the
+identity provider) has its roles and no grants; a user needs no registration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import ValidationError
+
+from memory.context import ContextBuilder, ContextPackage, ContextRequest, ContextValidation
+from memory.errors import Forbidden, InvalidInput, NotFound, from_validation_error
+from memory.identity import Claims, Identity
+from memory.models import (
+    CandidateOutcome,
+    DeletionReceipt,
+    MemoryRecord,
+    Model,
+    Principal,
+    RecallQuery,
+    RecallResult,
+    ReviewRecord,
+    parse_principal_ref,
+    utcnow,
+)
+from memory.namespaces import parse_namespace
+from memory.retrieval import Reader
+from memory.services.gate import GatedService
+from memory.settings import Settings
+from memory.stores import Stores
+
+#: References one attestation may carry.
+MAX_ATTESTED = 500
+#: Roles that see a tenant's receipts, reviews, audit, history and exports.
+OVERSIGHT = frozenset({"operator", "auditor", "admin"})
+
+
+@dataclass(frozen=True)
+class Caller:
+    """A proven principal: its registry entry (grants) and its roles (registry and token)."""
+
+    principal: Principal
+    roles: frozenset[str]
+
+    @property
+    def ref(self) -> str:
+        return self.principal.ref
+
+    @property
+    def tenant(self) -> str:
+        return self.principal.tenant
+
+    def oversees(self, tenant: str) -> bool:
+        return tenant == self.tenant and bool(self.roles & OVERSIGHT)
+
+    def may_see(self, tenant: str, namespace: str | None) -> bool:
+        """Whether this caller may see what concerns `namespace` (of `tenant`)."""
+        if self.oversees(tenant):
+            return True
+        return (
+            tenant == self.tenant and namespace is not None and self.principal.can_read(namespace)
+        )
+
+
+class MemoryExport(Model):
+    """Everything kept about a namespace, as JSON: each memory's current state and its versions
+    (erased versions are blank)."""
+
+    namespace: str
+    exported_at: datetime
+    exported_by: str
+    memories: list[MemoryRecord]
+    versions: dict[str, list[MemoryRecord]]
+
+
+class Access(GatedService):
+    def __init__(
+        self,
+        stores: Stores,
+        settings: Settings,
+        identity: Identity | None = None,
+        reader: Reader | None = None,
+    ) -> None:
+        super().__init__(stores, settings, identity)
+        self.reader = reader or Reader(stores, clock_override=settings.allow_clock_override)
+        self.contexts = ContextBuilder(self.reader)
+
+    # ------------------------------------------------------------------------ who asks
+
+    def caller(
+        self, token: str | None, principal: str | None = None, *, namespace: str | None = None
+    ) -> Caller:
+        """The proven caller of a read: `token` must prove `principal` when one is named."""
+        tenant = _tenant_of(principal)
+        claims = self.gate.admit(
+            token, principal, tenant=tenant, namespace=namespace, workflow_id=None, at=utcnow()
+        )
+        return self._caller(claims)
+
+    def _caller(self, claims: Claims) -> Caller:
+        try:
+            registered = self.stores.canonical.principals.get(claims.sub)
+        except NotFound:
+            type_, tenant, id_ = parse_principal_ref(claims.sub)
+            if not claims.roles:
+                raise
+            registered = Principal.model_validate({"type": type_, "tenant": tenant, "id": id_})
+        if claims.tenant and claims.tenant != registered.tenant:
+            raise Forbidden(
+                f"the token is for tenant {claims.tenant!r}, not {registered.tenant!r}",
+                field="token",
+            )
+        return Caller(registered, frozenset(registered.roles) | frozenset(claims.roles))
+
+    # ------------------------------------------------------------------------ memory reads
+
+    def recall(self, token: str | None, query: RecallQuery) -> RecallResult:
+        caller = self.caller(token, query.principal)
+        return self.reader.recall(query, roles=caller.roles)
+
+    def context(self, token: str | None, request: ContextRequest) -> ContextPackage:
+        caller = self.caller(token, request.principal)
+        return self.contexts.build(request, roles=caller.roles)
+
+    def validate_context(self, token: str | None, package: ContextPackage) -> ContextValidation:
+        """Check a package still holds; only its own principal (or an overseer) may ask."""
+        caller = self.caller(token)
+        if caller.ref != package.principal and not caller.oversees(
+            _tenant_of(package.principal) or ""
+        ):
+            raise Forbidden(f"{caller.ref} may not check {package.principal}'s context")
+        return self.contexts.validate(package)
+
+    # ------------------------------------------------------------------------ records of runs
+
+    def receipt(self, token: str | None, deletion_id: str) -> DeletionReceipt:
+        caller = self.caller(token)
+        receipt = self.stores.canonical.receipts.get(deletion_id)
+        scope = receipt.resolved_scope or receipt.scope
+        namespace = scope.namespace
+        allowed = receipt.tenant_id == caller.tenant and (
+            caller.ref in (receipt.requested_by, receipt.subject_ref)
+            or caller.oversees(receipt.tenant_id)
+            or (
+                namespace is not None
+                and (caller.principal.can_delete(namespace) or caller.principal.can_read(namespace))
+            )
+        )
+        if not allowed:
+            raise Forbidden(
+                f"{caller.ref} may not read deletion {deletion_id}", field="deletion_id"
+            )
+        return receipt
+
+    def outcome(
+        self, token: str | None, tenant: str, idempotency_key: str
+    ) -> list[CandidateOutcome] | None:
+        """The decision of the caller's own write by its idempotency key (None while it is not
+        decided): keys belong to their writer, so nobody reads another's."""
+        caller = self.caller(token)
+        if tenant != caller.tenant:
+            raise Forbidden(f"{caller.ref} may not read outcomes of tenant {tenant!r}")
+        stored = self.stores.canonical.outcomes.get(tenant, caller.ref, idempotency_key)
+        return stored.outcomes if stored else None
+
+    def reviews(self, token: str | None, *, status: str | None = "open") -> list[ReviewRecord]:
+        """The reviews of the caller's tenant it may answer (or, for an overseer, all)."""
+        caller = self.caller(token)
+        found = self.stores.canonical.reviews.find(caller.tenant, status=status)
+        return [r for r in found if self._may_review(caller, r)]
+
+    def review(self, token: str | None, review_id: str) -> ReviewRecord:
+        caller = self.caller(token)
+        review = self.stores.canonical.reviews.get(review_id)
+        if not self._may_review(caller, review):
+            raise Forbidden(f"{caller.ref} may not see review {review_id}", field="review_id")
+        return review
+
+    @staticmethod
+    def _may_review(caller: Caller, review: ReviewRecord) -> bool:
+        return caller.oversees(review.tenant_id) or (
+            review.tenant_id == caller.tenant and caller.principal.can_approve(review.namespace)
+        )
+
+    def audit(
+        self, token: str | None, *, memory_id: str | None = None, workflow_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The audit trail of a memory (with the runs that touched it) or of a run, as far as
+        the caller may see it: an overseer sees its tenant's, a principal what concerns the
+        namespaces it reads."""
+        caller = self.caller(token)
+        audit = self.stores.canonical.audit
+        if memory_id is not None:
+            rows = audit.trail(memory_id=memory_id)
+            for wf in sorted({r["workflow_id"] for r in rows if r["workflow_id"]}):
+                rows += [r for r in audit.trail(workflow_id=wf) if r not in rows]
+            rows.sort(key=lambda r: r["seq"])
+        elif workflow_id is not None:
+            rows = audit.trail(workflow_id=workflow_id)
+        else:
+            raise NotFound("name a memory or a workflow run", field="ref")
+        visible = [r for r in rows if caller.may_see(r["tenant_id"], r["namespace"])]
+        if rows and not visible:
+            raise Forbidden(f"{caller.ref} may not read this audit trail", field="ref")
+        return visible
+
+    def history(self, token: str | None, memory_id: str) -> list[MemoryRecord]:
+        """Every version of a memory (erased ones are blank)."""
+        caller = self.caller(token)
+        records = self.stores.canonical.records
+        head = records.head(memory_id)
+        if head is None:
+            raise NotFound(f"no memory {memory_id!r}", field="memory_id")
+        if not caller.may_see(head.tenant_id, head.namespace):
+            raise Forbidden(f"{caller.ref} may not read {memory_id}", field="memory_id")
+        return _with_head(records.versions(memory_id), head)
+
+    def export(self, token: str | None, namespace: str) -> MemoryExport:
+        """Everything kept about a namespace: a user's own, or one the caller may read."""
+        caller = self.caller(token)
+        tenant = parse_namespace(namespace).tenant
+        if not caller.may_see(tenant, namespace):
+            raise Forbidden(f"{caller.ref} may not export {namespace}", field="namespace")
+        records = self.stores.canonical.records
+        heads = sorted(records.namespace_heads(namespace), key=lambda r: r.memory_id)
+        return MemoryExport(
+            namespace=namespace,
+            exported_at=utcnow(),
+            exported_by=caller.ref,
+            memories=heads,
+            versions={h.memory_id: _with_head(records.versions(h.memory_id), h) for h in heads},
+        )
+
+    # ------------------------------------------------------------------------ tools
+
+    def attest(self, token: str | None, refs: Sequence[str]) -> list[str]:
+        """A tool vouches for references it issued (`order://ORD-1?version=8`), so that an agent
+        may relay its facts as `verified_tool_fact`: only the tool whose `tools` hold each
+        reference's scheme may. Returns the references attested."""
+        caller = self.caller(token)
+        if not refs or len(refs) > MAX_ATTESTED:
+            raise InvalidInput(f"attest 1 to {MAX_ATTESTED} references", field="refs")
+        pairs = []
+        for ref in refs:
+            scheme = _scheme(ref)
+            if scheme not in caller.principal.tools:
+                raise Forbidden(
+                    f"{caller.ref} is not the tool of {scheme or '(no scheme)'}:// references",
+                    field="refs",
+                )
+            pairs.append((ref, scheme))
+        self.stores.canonical.attestations.attest(caller.tenant, pairs, caller.ref, utcnow())
+        return list(refs)
+
+    # ------------------------------------------------------------------------ registry
+
+    def principal(self, token: str | None, ref: str) -> Principal:
+        caller = self.caller(token)
+        if caller.ref != ref and not caller.oversees(_tenant_of(ref) or ""):
+            raise Forbidden(f"{caller.ref} may not read principal {ref}", field="principal")
+        return self.stores.canonical.principals.get(ref)
+
+    def principals(self, token: str | None) -> list[Principal]:
+        caller = self.caller(token)
+        if not caller.oversees(caller.tenant):
+            raise Forbidden(f"{caller.ref} may not list the principals of {caller.tenant}")
+        return self.stores.canonical.principals.of_tenant(caller.tenant)
+
+    def put_principal(self, token: str | None, definition: Principal | dict[str, Any]) -> Principal:
+        """Create or replace a principal: only an admin of its tenant may."""
+        try:
+            principal = (
+                definition
+                if isinstance(definition, Principal)
+                else Principal.model_validate(definition)
+            )
+        except ValidationError as exc:
+            raise from_validation_error(exc, "principal") from None
+        caller = self.caller(token)
+        if principal.tenant != caller.tenant or "admin" not in caller.roles:
+            raise Forbidden(
+                f"{caller.ref} may not change the principals of tenant {principal.tenant!r}: "
+                "that needs the admin role",
+                field="principal",
+            )
+        self.stores.canonical.principals.put(principal, utcnow())
+        return principal
+
+
+def _with_head(versions: list[MemoryRecord], head: MemoryRecord) -> list[MemoryRecord]:
+    """Earlier versions, then the current one (the versions table keeps what was replaced)."""
+    return [v for v in versions if v.version != head.version] + [head]
+
+
+def _scheme(ref: str) -> str:
+    parts = urlsplit(ref)
+    if len(ref) > 512 or not parts.scheme or not (parts.netloc + parts.path).strip("/"):
+        raise InvalidInput(f"{ref[:80]!r} is not a reference (scheme://id)", field="refs")
+    return parts.scheme
+
+
+def _tenant_of(ref: str | None) -> str | None:
+    if ref is None:
+        return None
+    try:
+        return parse_principal_ref(ref)[1]
+    except ValueError:
+        return None
