@@ -29,9 +29,19 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.dev.json",
     CORPORA / "injection.heldout.json",
     CORPORA / "injection.heldout2.json",
+    CORPORA / "injection.heldout3.json",
 )
-#: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over).
-HIJACKING = ("override", "role_change", "task_hijack", "exfiltration", "embedded")
+#: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
+#: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).
+HIJACKING = (
+    "override",
+    "role_change",
+    "task_hijack",
+    "exfiltration",
+    "embedded",
+    "paraphrase",
+    "multilingual",
+)
 
 _KEYWORDS = re.compile(
     r"ignore (?:all )?(?:previous|prior) instructions|disregard (?:your|the) (?:rules|instructions)"

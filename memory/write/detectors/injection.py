@@ -22,7 +22,8 @@ from memory.write.detectors._text import (
     _w,
     _window,
 )
-from memory.write.detectors.obfuscation import deconfuse, views
+from memory.write.detectors.obfuscation import View, deconfuse, revealed, views
+from memory.write.detectors.signals import find_hijacks
 
 _ROLE_NOUNS = (
     r"(?:assistant|ai|bot|chatbot|model|llm|admin(?:istrator)?|developer|hacker|system|agent|"
@@ -718,10 +719,22 @@ def find_injections(text: str, folded: _Folded) -> list[Detection]:
     is `obfuscated_directive` over the whole run. Tag characters are looked for in the original,
     since folding drops them."""
     plain = deconfuse(folded.text)
-    spans = _merge_same_category(_apply(_INJECTION_RULES, plain))
+    ruled = _apply(_INJECTION_RULES, plain)
+    # A passage the signals find is a hijack where no rule has named what it is already.
+    signalled = [
+        (s, e, "task_hijack")
+        for s, e in find_hijacks(plain)
+        if not any(rs < e and s < re_ for rs, re_, _ in ruled)
+    ]
+    spans = _merge_same_category(ruled + signalled)
     found = _to_detections(folded, "prompt_injection", spans)
-    for view in views(plain):
-        if _apply(_INJECTION_RULES, deconfuse(view.text)):
+    hidden = list(views(plain))
+    whole = revealed(plain, hidden)
+    if whole is not None and not found:
+        hidden.append(View(0, len(plain), whole, "revealed"))
+    for view in hidden:
+        decoded = deconfuse(view.text)
+        if _apply(_INJECTION_RULES, decoded) or find_hijacks(decoded):
             start, end = folded.span(view.start, view.end)
             found.append(
                 Detection(

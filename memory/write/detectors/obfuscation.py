@@ -120,6 +120,13 @@ _ROT13_HINT = re.compile(
             "override",
             "include",
             "reply",
+            "every",
+            "customer",
+            "user",
+            "tell",
+            "fee",
+            "history",
+            "restriction",
         )
     ),
     re.IGNORECASE,
@@ -176,5 +183,26 @@ def views(text: str) -> Iterator[View]:
             yield View(m.start(), m.end(), decoded, "hex")
     if _ROT13_HINT.search(text):
         # Only what rot13 changes: the Latin letters (Chinese reads the same either way).
-        latin = " ".join(re.findall(r"[A-Za-z][A-Za-z' ,.:]*", text))
+        latin = " ".join(re.findall(r"[A-Za-z][A-Za-z0-9' ,.:;!?@/_+-]*", text))
         yield View(0, len(text), codecs.encode(latin, "rot13"), "rot13")
+
+
+def revealed(text: str, found: list[View] | None = None) -> str | None:
+    """The text with each hidden run (spaced letters, hex, base64) read in place, so that a
+    directive split between plain and hidden words reads whole: `d.i.s.r.e.g.a.r.d your
+    r.u.l.e.s` → `disregard your rules`. None when nothing is hidden."""
+    runs = sorted(
+        (v for v in (found if found is not None else views(text)) if v.how != "rot13"),
+        key=lambda v: (v.start, -v.end),
+    )
+    if not runs:
+        return None
+    out: list[str] = []
+    at = 0
+    for v in runs:
+        if v.start < at:
+            continue
+        out += [text[at : v.start], " ", v.text, " "]
+        at = v.end
+    out.append(text[at:])
+    return "".join(out)
