@@ -493,20 +493,22 @@ class RecallResult(Model):
 class DeletionScope(Model):
     """What to forget, one of: a subject (`subject_ref`, optionally within a `namespace`); a
     whole `namespace`; a `key` in a namespace; everything derived from a `source_ref` (a message
-    `msg://thread/position` or a tool reference); or a request in words (`text`, with the
-    `namespace` it is about), resolved by the service to one of these."""
+    `msg://thread/position` or a tool reference); one memory (`memory_id`, in its `namespace`);
+    or a request in words (`text`, with the `namespace` it is about), resolved by the service to
+    one of these."""
 
     subject_ref: str | None = None
     namespace: str | None = None
     key: str | None = None
     source_ref: str | None = None
     text: str | None = None
+    memory_id: str | None = None
 
     @property
     def whole_namespace(self) -> bool:
         """The scope is a namespace with nothing narrowing it: everything in it goes."""
         return self.namespace is not None and not (
-            self.key or self.subject_ref or self.source_ref or self.text
+            self.key or self.subject_ref or self.source_ref or self.text or self.memory_id
         )
 
     @model_validator(mode="after")
@@ -518,8 +520,14 @@ class DeletionScope(Model):
             raise InvalidInput(
                 "a deletion scope needs subject_ref, namespace or source_ref", field="scope"
             )
-        if (self.key is not None or self.text is not None) and self.namespace is None:
-            raise InvalidInput("a key or a request in words needs its namespace", field="scope")
+        if (
+            self.key is not None or self.text is not None or self.memory_id is not None
+        ) and self.namespace is None:
+            raise InvalidInput(
+                "a key, a memory or a request in words needs its namespace", field="scope"
+            )
+        if self.memory_id is not None and (self.key or self.subject_ref or self.source_ref):
+            raise InvalidInput("a memory is a scope of its own", field="scope")
         if self.text is not None and (self.key or self.subject_ref or self.source_ref):
             raise InvalidInput(
                 "a request in words stands alone (with its namespace)", field="scope"
@@ -537,7 +545,10 @@ class DeletionScope(Model):
         return self.namespace + (f"#{self.key}" if self.key else "")
 
     def fingerprint(self) -> str:
-        raw = json.dumps(self.model_dump(), sort_keys=True)
+        fields = self.model_dump()
+        if fields["memory_id"] is None:  # fingerprints of the scopes before it stay as they were
+            del fields["memory_id"]
+        raw = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(raw.encode()).hexdigest()[:20]
 
 

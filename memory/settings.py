@@ -58,6 +58,14 @@ class Settings(BaseSettings):
         default_factory=lambda: ["http://127.0.0.1:8233", "http://localhost:8233"]
     )
     codec_operators_file: Path | None = None
+    #: `memctl serve` (the HTTP API, the memory page): where it listens, the largest request
+    #: body it reads, and each principal's request rate (a token bucket: `api_rate_per_second`
+    #: sustained, `api_burst` at once).
+    api_host: str = "127.0.0.1"
+    api_port: int = Field(default=8080, ge=1, le=65535)
+    api_max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, le=256 * 1024 * 1024)
+    api_rate_per_second: float = Field(default=50.0, gt=0)
+    api_burst: int = Field(default=100, ge=1)
     #: Principal tokens (memory.identity): who issues them and for whom, the public keys that
     #: verify them (PEM files, or an identity provider's JWKS file), and, on the embedded
     #: default, the signing key (default `identity-signing-key.pem` in the data folder, made on
@@ -100,6 +108,10 @@ class Settings(BaseSettings):
     @property
     def codec_operators_path(self) -> Path:
         return self.codec_operators_file or self.data_dir / "codec-operators.json"
+
+    @property
+    def api_url(self) -> str:
+        return f"http://{self.api_host}:{self.api_port}"
 
     @property
     def codec_server_url(self) -> str:

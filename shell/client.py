@@ -9,6 +9,7 @@ stores (re-checked against canonical), all with the service's typed errors.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import uuid
 from collections.abc import Sequence
@@ -52,7 +53,7 @@ from memory.errors import (
     UnauthorizedNamespace,
     from_validation_error,
 )
-from memory.identity import Tokens, identity_for
+from memory.identity import BearerToken, Tokens, identity_for
 from memory.models import (
     Candidate,
     CandidateOutcome,
@@ -133,6 +134,13 @@ class MemoryClient:
         return search_attributes(tenant, operation) if self.search_attributes else None
 
     # ------------------------------------------------------------------------ principals
+
+    def bound(self, token: str) -> MemoryClient:
+        """This client acting only for the principal `token` proves: every request it makes
+        carries that token (the HTTP API answers each request with one)."""
+        other = copy.copy(self)
+        other.tokens = BearerToken(token)
+        return other
 
     def token_for(self, principal: str, roles: Sequence[str] = ()) -> str:
         """A token proving `principal` (memory.identity.Tokens)."""

@@ -168,6 +168,9 @@ def _named(
         records = canonical.records.citing(tenant, scope.source_ref)
         cited = canonical.messages.by_refs(tenant, [scope.source_ref])
         whole_messages.update({m.message_id: m.namespace for m in cited.values()})
+    elif scope.memory_id is not None:
+        head = canonical.records.head(scope.memory_id)
+        records = [head] if head is not None and head.namespace == scope.namespace else []
     elif scope.subject_ref is not None:
         records = canonical.records.subject_heads(tenant, scope.subject_ref)
         if scope.namespace is not None:

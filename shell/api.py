@@ -1,0 +1,636 @@
+"""`memctl serve`: the HTTP API agents and people reach the service through.
+
+Every request but health, readiness, metrics and the OpenAPI document carries a principal token
+(`Authorization: Bearer …`, from `memctl token issue` or an identity provider). The principal is
+the token's: no body names one. Writes and deletions start the same workflows the Python client
+starts, carrying the caller's own token, and reads run here through the service's gate and ACL
+(`memory.services.access`), so the API can do for a caller only what its token allows.
+
+- Errors are RFC 9457 problem details (`application/problem+json`) with the service's error
+  `code` (the same as the client's exceptions) and the `field` at fault.
+- Each response carries `X-Request-Id` (the caller's, when it sent a sane one), and the logs of
+  the request are bound to it.
+- Bodies are bounded (`MEMORY_API_MAX_BODY_BYTES`), and each principal has a token-bucket rate
+  limit (`MEMORY_API_RATE_PER_SECOND`, `MEMORY_API_BURST`): `429` with `Retry-After`.
+- `/healthz` (the process answers), `/readyz` (the canonical store and Temporal answer),
+  `/metrics` (requests and latency by route, Prometheus).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Annotated, Any
+
+import structlog
+from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
+from pydantic import Field
+from sqlalchemy import text
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from memory.context import ContextBudget, ContextPackage, ContextValidation
+from memory.errors import (
+    ContentTooLarge,
+    Forbidden,
+    InvalidInput,
+    MemoryServiceError,
+    NotFound,
+    PolicyRefusal,
+    ServiceUnavailable,
+    Unauthenticated,
+    VersionConflict,
+)
+from memory.models import (
+    Candidate,
+    CandidateOutcome,
+    DeletionReceipt,
+    DeletionScope,
+    Kind,
+    MemoryRecord,
+    Model,
+    Principal,
+    RecallResult,
+    ReviewOutcome,
+    ReviewRecord,
+    WriteResult,
+)
+from memory.services.access import Caller, MemoryExport
+from memory.write.batch import MAX_BATCH, BatchResult
+from shell.client import MemoryClient
+
+log = structlog.get_logger("shell.api")
+
+REQUESTS = Counter("memory_api_requests_total", "HTTP API requests", ["method", "route", "status"])
+LATENCY = Histogram(
+    "memory_api_request_seconds",
+    "HTTP API request latency",
+    ["method", "route"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+
+#: HTTP status of each error code (the class's nearest listed ancestor wins).
+STATUS: dict[type[MemoryServiceError], int] = {
+    ContentTooLarge: 413,
+    InvalidInput: 422,
+    Unauthenticated: 401,
+    Forbidden: 403,
+    PolicyRefusal: 403,
+    NotFound: 404,
+    VersionConflict: 409,
+    ServiceUnavailable: 503,
+}
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+PROBLEM = "application/problem+json"
+
+
+def status_of(exc: MemoryServiceError) -> int:
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 500
+
+
+def problem(
+    status: int, code: str, title: str, detail: str, request: Request, field: str | None = None
+) -> JSONResponse:
+    body: dict[str, Any] = {
+        "type": f"https://governed-memory.dev/errors/{code}",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        "instance": request.url.path,
+        "request_id": getattr(request.state, "request_id", None),
+    }
+    if field is not None:
+        body["field"] = field
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
+
+
+# ------------------------------------------------------------------------------ limits
+
+
+class BodyLimit:
+    """Refuses a request body larger than `limit` bytes (413) before any of it is parsed: by its
+    Content-Length, or, without one, as it streams in (`ContentTooLarge` from the read)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            body = json.dumps(
+                {
+                    "type": "https://governed-memory.dev/errors/content_too_large",
+                    "title": "ContentTooLarge",
+                    "status": 413,
+                    "detail": f"the body is larger than {self.limit} bytes",
+                    "code": "content_too_large",
+                    "instance": scope.get("path", ""),
+                }
+            ).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 413,
+                    "headers": [(b"content-type", PROBLEM.encode()), (b"connection", b"close")],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        seen = 0
+
+        async def bounded() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise ContentTooLarge(f"the body is larger than {self.limit} bytes")
+            return message
+
+        await self.app(scope, bounded, send)
+
+
+class RateLimited(MemoryServiceError):
+    code = "rate_limited"
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"too many requests; retry in {retry_after:.1f} s")
+        self.retry_after = retry_after
+
+
+class RateLimits:
+    """A token bucket per principal."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, who: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            tokens, last = self._buckets.get(who, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            if tokens < 1:
+                self._buckets[who] = (tokens, now)
+                raise RateLimited((1 - tokens) / self.rate)
+            self._buckets[who] = (tokens - 1, now)
+            if len(self._buckets) > 100_000:  # forget the idle ones
+                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+
+
+# ------------------------------------------------------------------------------ bodies
+
+
+class WriteBody(Model):
+    namespace: str
+    candidate: Candidate | dict[str, Any]
+    idempotency_key: str | None = None
+    at: datetime | None = None
+
+
+class ObserveBody(Model):
+    namespace: str
+    text: str
+    thread: str | None = None
+    idempotency_key: str | None = None
+    at: datetime | None = None
+
+
+class BatchEntry(Model):
+    namespace: str
+    candidate: Candidate | dict[str, Any] | None = None
+    text: str | None = None
+    thread: str | None = None
+    idempotency_key: str | None = None
+    at: datetime | None = None
+
+
+class BatchBody(Model):
+    requests: list[BatchEntry] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+class RecallBody(Model):
+    namespaces: list[str] = Field(min_length=1, max_length=64)
+    task: str = ""
+    query: str | None = None
+    keys: list[str] = Field(default_factory=list)
+    kinds: list[Kind] | None = None
+    k: int = 5
+    at: datetime | None = None
+    valid_at: datetime | None = None
+
+
+class ContextBody(Model):
+    namespaces: list[str] = Field(min_length=1, max_length=64)
+    task: str
+    budget: ContextBudget
+    instructions: str | None = None
+    k: int | None = None
+    at: datetime | None = None
+
+
+class ContextAnswer(Model):
+    package: ContextPackage
+    #: The package as a model reads it: sections with their trust labels, untrusted items fenced.
+    text: str
+
+
+class ValidateBody(Model):
+    package: ContextPackage
+
+
+class ForgetBody(Model):
+    scope: DeletionScope
+    at: datetime | None = None
+
+
+class ReviewBody(Model):
+    decision: str
+    memory_id: str | None = None
+    at: datetime | None = None
+
+
+class CorrectionBody(Model):
+    """A person's correction of what is kept about them: a user assertion through the whole
+    write pipeline (the memory it replaces is named by its key or its id)."""
+
+    memory_id: str | None = None
+    key: str | None = None
+    structured_value: dict[str, Any] | None = None
+    content: str | None = None
+
+
+class Whoami(Model):
+    principal: str
+    tenant: str
+    roles: list[str]
+    read: list[str]
+    write: list[str]
+    own_namespace: str | None
+
+
+class Health(Model):
+    status: str
+    checks: dict[str, str] = Field(default_factory=dict)
+
+
+# ------------------------------------------------------------------------------ the app
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return request.cookies.get(SESSION_COOKIE)
+
+
+#: The memory page's session: the token itself, in an HttpOnly, SameSite=Strict cookie.
+SESSION_COOKIE = "memory_session"
+
+
+class Session:
+    """One request's caller: who the token proves, and a client that acts only for it."""
+
+    def __init__(self, caller: Caller, client: MemoryClient, token: str) -> None:
+        self.caller = caller
+        self.client = client
+        self.token = token
+
+    @property
+    def ref(self) -> str:
+        return self.caller.ref
+
+
+def session(request: Request) -> Session:
+    """The caller of a request: its bearer token (or the memory page's cookie) verified, its
+    rate taken, and a client that acts only for it."""
+    client: MemoryClient = request.app.state.client
+    token = _bearer(request)
+    caller = client.access.caller(token)
+    request.app.state.limits.take(caller.ref)
+    request.state.principal = caller.ref
+    structlog.contextvars.bind_contextvars(principal=caller.ref)
+    assert token is not None
+    return Session(caller, client.bound(token), token)
+
+
+Caller_ = Annotated[Session, Depends(session)]
+
+
+def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
+    settings = client.settings
+    app = FastAPI(
+        title="governed-memory",
+        version="1",
+        summary="Governed long-term memory for AI agents, on Temporal durable execution.",
+        description=__doc__,
+    )
+    app.state.client = client
+    app.state.limits = RateLimits(settings.api_rate_per_second, settings.api_burst)
+
+    @app.middleware("http")
+    async def observe(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        given = request.headers.get("x-request-id", "")
+        request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        request.state.request_id = request_id
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(request_id=request_id)
+        started = time.perf_counter()
+        response = await call_next(request)
+        route = request.scope.get("route")
+        path = getattr(route, "path", "unmatched")
+        elapsed = time.perf_counter() - started
+        REQUESTS.labels(request.method, path, str(response.status_code)).inc()
+        LATENCY.labels(request.method, path).observe(elapsed)
+        response.headers["X-Request-Id"] = request_id
+        log.info(
+            "request",
+            method=request.method,
+            route=path,
+            status=response.status_code,
+            ms=round(elapsed * 1000, 2),
+        )
+        return response
+
+    @app.exception_handler(MemoryServiceError)
+    async def service_error(request: Request, exc: MemoryServiceError) -> JSONResponse:
+        if isinstance(exc, RateLimited):
+            response = problem(429, exc.code, "Too many requests", exc.message, request)
+            response.headers["Retry-After"] = str(max(1, round(exc.retry_after)))
+            return response
+        status = status_of(exc)
+        title = type(exc).__name__
+        return problem(status, exc.code, title, exc.message, request, exc.field)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or None
+        detail = f"{where}: {first.get('msg')}" if where else str(first.get("msg", "invalid"))
+        return problem(422, "invalid_input", "InvalidInput", detail, request, where)
+
+    # -------------------------------------------------------------------- operations
+
+    @app.get("/healthz", tags=["operations"])
+    async def healthz() -> Health:
+        return Health(status="ok")
+
+    @app.get("/readyz", tags=["operations"], responses={503: {"model": Health}})
+    async def readyz() -> Response:
+        checks: dict[str, str] = {}
+        try:
+            with client.stores.canonical.engine.connect() as conn:
+                conn.execute(text("select 1"))
+            checks["canonical"] = "ok"
+        except Exception as exc:
+            checks["canonical"] = f"unavailable: {type(exc).__name__}"
+        try:
+            await client.temporal.service_client.check_health(timeout=_seconds(2))
+            checks["temporal"] = "ok"
+        except Exception as exc:
+            checks["temporal"] = f"unavailable: {type(exc).__name__}"
+        ready = all(v == "ok" for v in checks.values())
+        body = Health(status="ready" if ready else "unavailable", checks=checks)
+        return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
+
+    @app.get("/metrics", tags=["operations"], include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+    v1 = APIRouter(prefix="/v1")
+
+    @v1.get("/whoami", tags=["identity"])
+    async def whoami(s: Caller_) -> Whoami:
+        p = s.caller.principal
+        return Whoami(
+            principal=p.ref,
+            tenant=p.tenant,
+            roles=sorted(s.caller.roles),
+            read=p.read,
+            write=p.write,
+            own_namespace=p.own_namespace,
+        )
+
+    # -------------------------------------------------------------------- writes
+
+    @v1.post("/memories", tags=["writes"])
+    async def write(body: WriteBody, s: Caller_) -> WriteResult:
+        """Propose a ready candidate (the whole write pipeline from normalisation on)."""
+        return await s.client.write(
+            s.ref, body.namespace, body.candidate, idempotency_key=body.idempotency_key, at=body.at
+        )
+
+    @v1.post("/observe", tags=["writes"])
+    async def observe_text(body: ObserveBody, s: Caller_) -> WriteResult:
+        """A raw utterance: the whole write pipeline, extraction included."""
+        return await s.client.observe(
+            s.ref,
+            body.namespace,
+            body.text,
+            thread=body.thread,
+            idempotency_key=body.idempotency_key,
+            at=body.at,
+        )
+
+    @v1.post("/memories/batch", tags=["writes"])
+    async def batch(body: BatchBody, s: Caller_) -> BatchResult:
+        """Many writes of the caller in one WriteBatch run (an import)."""
+        requests = [
+            s.client.write_request(
+                s.ref,
+                e.namespace,
+                e.candidate,
+                text=e.text,
+                thread=e.thread,
+                idempotency_key=e.idempotency_key,
+                at=e.at,
+            )
+            for e in body.requests
+        ]
+        return await s.client.write_batch(requests)
+
+    @v1.get("/outcomes/{tenant}/{idempotency_key}", tags=["writes"])
+    async def outcome(tenant: str, idempotency_key: str, s: Caller_) -> list[CandidateOutcome]:
+        """The decision of the caller's own write by its idempotency key."""
+        found = s.client.write_outcome(tenant, idempotency_key, s.ref)
+        if found is None:
+            raise NotFound(f"no decided write with key {idempotency_key!r}", field="key")
+        return found
+
+    # -------------------------------------------------------------------- reads
+
+    @v1.post("/recall", tags=["reads"])
+    async def recall(body: RecallBody, s: Caller_) -> RecallResult:
+        return await s.client.recall(
+            s.ref,
+            body.namespaces,
+            task=body.task,
+            query=body.query,
+            keys=body.keys,
+            kinds=body.kinds,
+            k=body.k,
+            at=body.at,
+            valid_at=body.valid_at,
+        )
+
+    @v1.post("/context", tags=["reads"])
+    async def context(body: ContextBody, s: Caller_) -> ContextAnswer:
+        extra = body.model_dump(exclude={"namespaces", "task", "budget"}, exclude_none=True)
+        package = await s.client.build_context(
+            s.ref, body.namespaces, body.task, body.budget, **extra
+        )
+        return ContextAnswer(package=package, text=package.text())
+
+    @v1.post("/context/validate", tags=["reads"])
+    async def validate(body: ValidateBody, s: Caller_) -> ContextValidation:
+        return s.client.validate_context(body.package)
+
+    @v1.get("/memories/{memory_id}/history", tags=["reads"])
+    async def history(memory_id: str, s: Caller_) -> list[MemoryRecord]:
+        return s.client.history(s.ref, memory_id)
+
+    @v1.get("/export", tags=["reads"])
+    async def export(s: Caller_, namespace: Annotated[str | None, Query()] = None) -> MemoryExport:
+        """Everything kept about a namespace as JSON (default: the caller's own)."""
+        return s.client.export(s.ref, namespace or _own(s))
+
+    @v1.get("/audit", tags=["reads"])
+    async def audit(
+        s: Caller_,
+        memory_id: Annotated[str | None, Query()] = None,
+        workflow_id: Annotated[str | None, Query()] = None,
+    ) -> list[dict[str, Any]]:
+        if (memory_id is None) == (workflow_id is None):
+            raise InvalidInput("name one of memory_id and workflow_id", field="ref")
+        return s.client.audit(s.ref, memory_id=memory_id, workflow_id=workflow_id)
+
+    # -------------------------------------------------------------------- deletion
+
+    @v1.post("/forget", tags=["deletion"])
+    async def forget(body: ForgetBody, s: Caller_) -> DeletionReceipt:
+        """Run DeleteSubject to the end: the durable receipt (200 whatever its status; read
+        `verification_status`)."""
+        return await s.client.forget(s.ref, body.scope, at=body.at)
+
+    @v1.get("/receipts/{deletion_id}", tags=["deletion"])
+    async def receipt(deletion_id: str, s: Caller_) -> DeletionReceipt:
+        return s.client.receipt(deletion_id, s.ref)
+
+    # -------------------------------------------------------------------- reviews
+
+    @v1.get("/reviews", tags=["reviews"])
+    async def reviews(s: Caller_) -> list[ReviewRecord]:
+        """The open reviews the caller may answer."""
+        return s.client.open_reviews(s.ref)
+
+    @v1.post("/reviews/{review_id}", tags=["reviews"])
+    async def answer(review_id: str, body: ReviewBody, s: Caller_) -> ReviewOutcome:
+        s.client.access.review(s.token, review_id)
+        return await s.client.review(
+            s.ref, review_id, body.decision, memory_id=body.memory_id, at=body.at
+        )
+
+    # -------------------------------------------------------------------- a person's own
+
+    @v1.get("/me/memories", tags=["me"])
+    async def my_memories(s: Caller_) -> list[MemoryRecord]:
+        """What is kept about the caller (a user): every memory of their own namespace that is
+        not deleted, newest first."""
+        kept = s.client.export(s.ref, _own(s)).memories
+        return sorted(
+            (m for m in kept if m.status != "deleted"), key=lambda m: m.recorded_at, reverse=True
+        )
+
+    @v1.post("/me/corrections", tags=["me"])
+    async def correct(body: CorrectionBody, s: Caller_) -> WriteResult:
+        return await s.client.write(s.ref, _own(s), correction(s, body))
+
+    @v1.delete("/me/memories/{memory_id}", tags=["me"])
+    async def forget_one(memory_id: str, s: Caller_) -> DeletionReceipt:
+        return await s.client.forget(s.ref, {"namespace": _own(s), "memory_id": memory_id})
+
+    @v1.delete("/me/memories", tags=["me"])
+    async def forget_all(s: Caller_) -> DeletionReceipt:
+        return await s.client.forget(s.ref, {"namespace": _own(s)})
+
+    # -------------------------------------------------------------------- registry
+
+    @v1.put("/principals", tags=["registry"])
+    async def put_principal(body: Principal, s: Caller_) -> Principal:
+        """Create or replace a principal: an admin of its tenant only."""
+        return s.client.register_principal(body, token=s.token)
+
+    @v1.get("/principals/{ref:path}", tags=["registry"])
+    async def get_principal(ref: str, s: Caller_) -> Principal:
+        return s.client.access.principal(s.token, ref)
+
+    app.include_router(v1)
+    if page:
+        from shell.page import page_router
+
+        app.include_router(page_router())
+    app.add_middleware(BodyLimit, limit=settings.api_max_body_bytes)
+    return app
+
+
+def _own(s: Session) -> str:
+    own = s.caller.principal.own_namespace
+    if own is None:
+        raise InvalidInput(
+            "only a user has memories of their own; name a namespace", field="namespace"
+        )
+    return own
+
+
+def correction(s: Session, body: CorrectionBody) -> dict[str, Any]:
+    """The candidate a person's correction writes: the same key (and kind) as the memory it
+    corrects, as the person's own assertion."""
+    kind = "profile"
+    key = body.key
+    if body.memory_id is not None:
+        versions = s.client.history(s.ref, body.memory_id)
+        head = versions[-1]
+        if head.namespace != _own(s):
+            raise Forbidden("a correction is of one's own memories", field="memory_id")
+        key = key or head.key
+        kind = head.kind
+    if body.structured_value is None and not body.content:
+        raise InvalidInput("give the corrected value or text", field="structured_value")
+    candidate: dict[str, Any] = {
+        "kind": kind if key else "semantic",
+        "source_type": "user_assertion",
+        "content": body.content or "",
+        "confidence": 1.0,
+    }
+    if key is not None:
+        candidate["key"] = key
+    if body.structured_value is not None:
+        candidate["structured_value"] = body.structured_value
+    return candidate
+
+
+def _seconds(n: float) -> Any:
+    from datetime import timedelta
+
+    return timedelta(seconds=n)
