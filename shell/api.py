@@ -18,6 +18,7 @@ starts, carrying the caller's own token, and reads run here through the service'
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import threading
@@ -634,3 +635,27 @@ def _seconds(n: float) -> Any:
     from datetime import timedelta
 
     return timedelta(seconds=n)
+
+
+async def serve(client: MemoryClient, stop: asyncio.Event | None = None) -> None:
+    """Serve the API (uvicorn, in this event loop) until `stop` is set or the process is
+    interrupted."""
+    import uvicorn
+
+    settings = client.settings
+    config = uvicorn.Config(
+        create_app(client),
+        host=settings.api_host,
+        port=settings.api_port,
+        log_config=None,
+        access_log=False,
+        lifespan="off",
+    )
+    server = uvicorn.Server(config)
+    if stop is None:
+        await server.serve()
+        return
+    task = asyncio.create_task(server.serve())
+    await stop.wait()
+    server.should_exit = True
+    await task

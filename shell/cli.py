@@ -181,6 +181,39 @@ def dev() -> None:
 
 @app.command()
 @guarded
+def serve(
+    host: Annotated[str | None, typer.Option(help="listen here (MEMORY_API_HOST)")] = None,
+    port: Annotated[int | None, typer.Option(help="and on this port (MEMORY_API_PORT)")] = None,
+) -> None:
+    """Serve the HTTP API and the memory page (FastAPI, OpenAPI at /docs): writes and
+    deletions start workflows on the configured Temporal, reads run here. Ctrl-C stops it."""
+    from shell.api import serve as serve_api
+    from shell.client import MemoryClient
+    from shell.logs import configure_logging
+
+    cfg = settings()
+    cfg = cfg.model_copy(
+        update={"api_host": host or cfg.api_host, "api_port": port or cfg.api_port}
+    )
+    configure_logging(cfg.log_format, cfg.log_level)
+    typer.echo(f"memory API on {cfg.api_url} (OpenAPI {cfg.api_url}/docs, page {cfg.api_url}/page)")
+
+    async def _main() -> None:
+        client = await MemoryClient.connect(cfg)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        try:
+            await serve_api(client, stop)
+        finally:
+            client.close()
+
+    run(_main())
+
+
+@app.command()
+@guarded
 def worker() -> None:
     """Run a worker (the same as `python worker.py`)."""
     from shell.worker import main

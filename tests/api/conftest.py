@@ -1,0 +1,55 @@
+"""What the API tests share: `memctl serve` in its own process."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+from temporalio.testing import WorkflowEnvironment
+
+from memory.settings import Settings
+from shell.client import MemoryClient
+from tests.cli.test_memctl import env_for
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+async def served(
+    client: MemoryClient, settings: Settings, temporal_env: WorkflowEnvironment, tmp_path: Path
+) -> AsyncIterator[str]:
+    """`memctl serve` in its own process, on the test's stores, Temporal and task queue (the
+    worker polls in the test's process)."""
+    port = _free_port()
+    env = {**env_for(settings, temporal_env), "MEMORY_API_PORT": str(port)}
+    log = (tmp_path / "serve.log").open("wb")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "shell", "serve", env=env, stdout=log, stderr=log
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient() as http:
+            for _ in range(200):
+                try:
+                    if (await http.get(f"{url}/healthz")).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                if proc.returncode is not None:
+                    pytest.fail(f"memctl serve exited: {(tmp_path / 'serve.log').read_text()}")
+                await asyncio.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), timeout=20)
+        log.close()
