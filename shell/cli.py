@@ -214,6 +214,45 @@ def serve(
 
 @app.command()
 @guarded
+def mcp(
+    http: Annotated[
+        bool, typer.Option("--http", help="streamable HTTP (bearer tokens) instead of stdio")
+    ] = False,
+    port: Annotated[int, typer.Option(help="the HTTP port (with --http)")] = 8090,
+) -> None:
+    """Serve the MCP tools remember, recall, context and forget: over stdio as MEMORY_TOKEN's
+    principal, or over streamable HTTP at /mcp, each request proving itself with its token."""
+    import structlog
+
+    from shell.client import MemoryClient
+    from shell.mcp_server import build_server
+
+    cfg = settings()
+    # stdout is the protocol's: every log line goes to stderr
+    structlog.configure(logger_factory=structlog.PrintLoggerFactory(sys.stderr))
+
+    async def _main() -> None:
+        client = await MemoryClient.connect(cfg)
+        try:
+            if not http:
+                await build_server(client).run_stdio_async()
+                return
+            import uvicorn
+
+            url = f"http://{cfg.api_host}:{port}"
+            server = build_server(client, http_url=url)
+            app = server.streamable_http_app(host=cfg.api_host)
+            typer.echo(f"MCP (streamable HTTP) on {url}/mcp", err=True)
+            config = uvicorn.Config(app, host=cfg.api_host, port=port, log_config=None)
+            await uvicorn.Server(config).serve()
+        finally:
+            client.close()
+
+    run(_main())
+
+
+@app.command()
+@guarded
 def worker() -> None:
     """Run a worker (the same as `python worker.py`)."""
     from shell.worker import main

@@ -1,0 +1,140 @@
+"""The MCP server through the SDK's own client: over stdio as the process's principal, and over
+streamable HTTP with each request's bearer token; tools bound to the token's principal, trust
+labels kept in what they return."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import httpx2
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from temporalio.testing import WorkflowEnvironment
+
+from memory.settings import Settings
+from shell.client import MemoryClient
+from tests.cli.test_memctl import env_for
+from tests.factories import BOT, sms
+
+BOB = "user:shop-a/456"
+BOB_NS = "tenant/shop-a/user/456"
+ROOT = Path(__file__).parents[2]
+
+
+def _result(called: Any) -> dict[str, Any]:
+    if called.structured_content is not None:
+        found: dict[str, Any] = called.structured_content
+        return found.get("result", found) if set(found) == {"result"} else found
+    text = called.content[0].text
+    parsed: dict[str, Any] = json.loads(text)
+    return parsed
+
+
+async def _use_tools(mcp: Client, client: MemoryClient) -> None:
+    names = {t.name for t in (await mcp.list_tools()).tools}
+    assert names == {"remember", "recall", "context", "forget"}
+    written = _result(await mcp.call_tool("remember", {"text": "以后都希望优先短信通知"}))
+    assert written["outcomes"][0]["decision"] == "add", written
+    assert client.stores.canonical.records.namespace_heads(BOB_NS)[0].written_by == BOB
+    found = _result(await mcp.call_tool("recall", {"task": "how to notify"}))
+    assert found["memories"][0]["structured_value"] == {"channel": "sms"}
+    assert found["memories"][0]["trust"] == "untrusted"
+    ctx = _result(await mcp.call_tool("context", {"task": "通知物流异常", "budget_tokens": 2000}))
+    assert "trust=" in ctx["text"]
+    # someone else's namespace: refused, as data
+    other = _result(
+        await mcp.call_tool("recall", {"task": "x", "namespaces": ["tenant/shop-a/user/123"]})
+    )
+    assert other["memories"] == []
+    assert other["refused_namespaces"] == ["tenant/shop-a/user/123"]
+    receipt = _result(await mcp.call_tool("forget", {"key": "notification.preference"}))
+    assert receipt["verification_status"] == "passed", receipt
+
+
+async def test_the_mcp_server_over_stdio(
+    client: MemoryClient, settings: Settings, temporal_env: WorkflowEnvironment
+) -> None:
+    env = {**env_for(settings, temporal_env), "MEMORY_TOKEN": client.token_for(BOB)}
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "shell", "mcp"], env=env, cwd=ROOT
+    )
+    async with Client(params) as mcp:
+        await _use_tools(mcp, client)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+async def mcp_http(
+    client: MemoryClient, settings: Settings, temporal_env: WorkflowEnvironment, tmp_path: Path
+) -> AsyncIterator[str]:
+    port = _free_port()
+    log = (tmp_path / "mcp.log").open("wb")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "shell",
+        "mcp",
+        "--http",
+        "--port",
+        str(port),
+        env=env_for(settings, temporal_env),
+        stdout=log,
+        stderr=log,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        async with httpx.AsyncClient() as http:
+            for _ in range(200):
+                try:
+                    await http.get(url)
+                    break
+                except httpx.TransportError:
+                    if proc.returncode is not None:
+                        pytest.fail((tmp_path / "mcp.log").read_text())
+                    await asyncio.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), timeout=20)
+        log.close()
+
+
+async def test_the_mcp_server_over_http_with_bearer_tokens(
+    mcp_http: str, client: MemoryClient
+) -> None:
+    async with httpx.AsyncClient() as http:
+        refused = await http.post(mcp_http, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert refused.status_code == 401
+    headers = {"Authorization": f"Bearer {client.token_for(BOB)}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=60) as http2,
+        Client(streamable_http_client(mcp_http, http_client=http2)) as mcp,
+    ):
+        await _use_tools(mcp, client)
+    # an agent's token acts as the agent: it names the namespace, and its grants apply
+    client.register_principal(BOT)
+    await client.write(BOB, BOB_NS, sms())
+    headers = {"Authorization": f"Bearer {client.token_for(BOT.ref)}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=60) as http2,
+        Client(streamable_http_client(mcp_http, http_client=http2)) as mcp,
+    ):
+        missing = _result(await mcp.call_tool("recall", {"task": "notify"}))
+        assert missing["error"] == "invalid_input"
+        found = _result(await mcp.call_tool("recall", {"task": "notify", "namespaces": [BOB_NS]}))
+        assert found["memories"][0]["structured_value"] == {"channel": "sms"}
