@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     #: server's `history.visibilityProcessorUpdateAckInterval` (30 s by default; the embedded
     #: dev server acknowledges every 500 ms, for which a second is enough).
     temporal_delete_settle: float = Field(default=1.0, ge=0, le=600)
+    #: How long a client call waits for its workflow's result before it says why not (no
+    #: worker polls the task queue, or the run is still going, with its workflow id).
+    client_timeout_seconds: float = Field(default=300.0, gt=0)
     #: `memctl codec-server`: its port, the Temporal UI origins it answers (CORS), and the file
     #: of operator token hashes (default `codec-operators.json` in the data folder).
     codec_server_port: int = Field(default=8888, ge=1, le=65535)

@@ -358,6 +358,31 @@ def write(
 
 @app.command()
 @guarded
+def observe(
+    principal: Annotated[str, typer.Option(help="who said it: type:tenant/id")],
+    namespace: Annotated[str, typer.Option(help="tenant/{t}/user/{id} ...")],
+    text: Annotated[str, typer.Option(help="what was said")],
+    thread: Annotated[str | None, typer.Option(help="the conversation it belongs to")] = None,
+    idempotency_key: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """Write an utterance through the whole pipeline (extraction included); print the
+    decisions."""
+    from shell.client import MemoryClient
+
+    async def _main() -> Any:
+        client = await MemoryClient.connect(settings())
+        try:
+            return await client.observe(
+                principal, namespace, text, thread=thread, idempotency_key=idempotency_key
+            )
+        finally:
+            client.close()
+
+    emit(run(_main()))
+
+
+@app.command()
+@guarded
 def recall(
     principal: Annotated[str, typer.Option(help="who reads: type:tenant/id")],
     namespace: Annotated[list[str], typer.Option(help="namespace(s) to read")],

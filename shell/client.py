@@ -9,6 +9,7 @@ stores (re-checked against canonical), all with the service's typed errors.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import hashlib
 import uuid
@@ -50,6 +51,7 @@ from memory.errors import (
     InvalidInput,
     NotFound,
     PolicyRefusal,
+    ServiceUnavailable,
     UnauthorizedNamespace,
     from_validation_error,
 )
@@ -287,12 +289,46 @@ class MemoryClient:
         except RPCError as exc:
             raise client_error(exc) from None
 
-    @staticmethod
-    async def _result(handle: WorkflowHandle[Any, S]) -> S:
+    async def _result(self, handle: WorkflowHandle[Any, S]) -> S:
         try:
-            return await handle.result()
+            return await self._waited(handle)
         except (WorkflowFailureError, RPCError) as exc:
             raise client_error(exc) from None
+
+    async def _waited(self, handle: WorkflowHandle[Any, S]) -> S:
+        """The run's result, within `client_timeout_seconds`; past it, a clear
+        `ServiceUnavailable`: no worker polls the task queue, or the run is still going."""
+        try:
+            return await asyncio.wait_for(
+                handle.result(), timeout=self.settings.client_timeout_seconds
+            )
+        except TimeoutError:
+            pass
+        queue = self.settings.task_queue
+        if not await self.workers_polling():
+            raise ServiceUnavailable(
+                f"no worker polls task queue {queue!r}: start one (`python worker.py` or "
+                f"`memctl dev`); the run {handle.id} waits for it"
+            ) from None
+        raise ServiceUnavailable(
+            f"run {handle.id} has not finished after {self.settings.client_timeout_seconds:g} s "
+            "(a worker polls; see it in the Temporal UI); ask again with the same request"
+        ) from None
+
+    async def workers_polling(self) -> bool:
+        """Whether any worker polls this client's task queue for workflow tasks now."""
+        from temporalio.api.enums.v1 import TaskQueueType
+        from temporalio.api.taskqueue.v1 import TaskQueue
+        from temporalio.api.workflowservice.v1 import DescribeTaskQueueRequest
+
+        found = await self.temporal.workflow_service.describe_task_queue(
+            DescribeTaskQueueRequest(
+                namespace=self.temporal.namespace,
+                task_queue=TaskQueue(name=self.settings.task_queue),
+                task_queue_type=TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+            )
+        )
+        return bool(found.pollers)
 
     async def run_write(self, request: WriteRequest) -> WriteResult:
         result = await self._result(await self.start_write(request))
@@ -608,7 +644,7 @@ class MemoryClient:
             reuse=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
         )
         try:
-            return await handle.result()
+            return await self._waited(handle)
         except WorkflowFailureError as exc:
             # A failed verification fails the run; its receipt travels with the failure.
             if failure_type(exc) == VERIFICATION_FAILED:
