@@ -136,6 +136,13 @@ class Reader:
     def policy(self) -> Policy:
         return self.stores.policy
 
+    def principal(self, ref: str) -> Principal:
+        return self._principal(ref)
+
+    def forget_principal(self, ref: str) -> None:
+        """A registry change made here takes effect here at once."""
+        self._principals.pop(ref, None)
+
     def _principal(self, ref: str) -> Principal:
         """The registry's principal, remembered for a moment: a change of grants takes effect
         within PRINCIPAL_TTL seconds (and at once in a fresh process)."""

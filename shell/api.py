@@ -24,7 +24,6 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -165,6 +164,49 @@ class BodyLimit:
             return message
 
         await self.app(scope, bounded, send)
+
+
+class Observed:
+    """Each request's id (the caller's `X-Request-Id` when sane, else a new one) on the request,
+    the response and every log line of it; its count and latency by route (Prometheus); one
+    log line per request. Plain ASGI: no per-request task as `BaseHTTPMiddleware` makes."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1")
+        request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        scope.setdefault("state", {})["request_id"] = request_id
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(request_id=request_id)
+        started = time.perf_counter()
+        status = 500
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-request-id", request_id.encode()),
+                ]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            route = getattr(scope.get("route"), "path", "unmatched")
+            elapsed = time.perf_counter() - started
+            method = scope.get("method", "")
+            REQUESTS.labels(method, route, str(status)).inc()
+            LATENCY.labels(method, route).observe(elapsed)
+            log.info(
+                "request", method=method, route=route, status=status, ms=round(elapsed * 1000, 2)
+            )
 
 
 class RateLimited(MemoryServiceError):
@@ -347,32 +389,6 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     )
     app.state.client = client
     app.state.limits = RateLimits(settings.api_rate_per_second, settings.api_burst)
-
-    @app.middleware("http")
-    async def observe(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        given = request.headers.get("x-request-id", "")
-        request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
-        request.state.request_id = request_id
-        structlog.contextvars.clear_contextvars()
-        structlog.contextvars.bind_contextvars(request_id=request_id)
-        started = time.perf_counter()
-        response = await call_next(request)
-        route = request.scope.get("route")
-        path = getattr(route, "path", "unmatched")
-        elapsed = time.perf_counter() - started
-        REQUESTS.labels(request.method, path, str(response.status_code)).inc()
-        LATENCY.labels(request.method, path).observe(elapsed)
-        response.headers["X-Request-Id"] = request_id
-        log.info(
-            "request",
-            method=request.method,
-            route=path,
-            status=response.status_code,
-            ms=round(elapsed * 1000, 2),
-        )
-        return response
 
     @app.exception_handler(MemoryServiceError)
     async def service_error(request: Request, exc: MemoryServiceError) -> JSONResponse:
@@ -592,6 +608,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
 
         app.include_router(page_router())
     app.add_middleware(BodyLimit, limit=settings.api_max_body_bytes)
+    app.add_middleware(Observed)
     return app
 
 

@@ -901,7 +901,8 @@ def bench(
     what: Annotated[
         str,
         typer.Argument(
-            help="write | background | recall | delete | projection | duplicates | detectors | all"
+            help="write | background | recall | http | delete | projection | duplicates | "
+            "detectors | all"
         ),
     ] = "all",
     writes: Annotated[int, typer.Option(help="measured writes per series")] = 200,
@@ -923,6 +924,7 @@ def bench(
         "write",
         "background",
         "recall",
+        "http",
         "delete",
         "projection",
         "duplicates",

@@ -119,7 +119,9 @@ class Access(GatedService):
 
     def _caller(self, claims: Claims) -> Caller:
         try:
-            registered = self.stores.canonical.principals.get(claims.sub)
+            # the reader's copy of the registry, as recall uses it (a change of grants or
+            # roles takes effect within PRINCIPAL_TTL seconds)
+            registered = self.reader.principal(claims.sub)
         except NotFound:
             type_, tenant, id_ = parse_principal_ref(claims.sub)
             if not claims.roles:
@@ -304,6 +306,7 @@ class Access(GatedService):
                 field="principal",
             )
         self.stores.canonical.principals.put(principal, utcnow())
+        self.reader.forget_principal(principal.ref)
         return principal
 
 

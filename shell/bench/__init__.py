@@ -19,6 +19,7 @@ from typing import Any
 
 from memory.settings import Settings
 from shell.bench.deletion import bench_delete
+from shell.bench.http import bench_http
 from shell.bench.projection import bench_projection
 from shell.bench.recall import bench_recall
 from shell.bench.report import console, print_report
@@ -50,6 +51,9 @@ async def run_bench(
         report["background"] = await bench_background(writes * 10)
     if what in ("recall", "all"):
         report["recall"] = bench_recall(sizes, queries)
+    if what in ("http", "all"):
+        console.print(f"· http: {queries} recalls and writes through the API beside in-process")
+        report["http"] = await bench_http(queries)
     if what in ("projection", "all"):
         console.print(f"· projection: relay and compare at {', '.join(map(str, projection_sizes))}")
         report["projection"] = bench_projection(projection_sizes)

@@ -184,6 +184,25 @@ _PRINTERS = {
 }
 
 
+def _print_http(section: dict[str, Any]) -> None:
+    table = Table(title="through the HTTP API (ms) — beside the same call in the service's process")
+    for col in ("call", "in-process p50", "p95", "HTTP p50", "p95", "×p50"):
+        table.add_column(col, justify="right")
+    for name, r in section.items():
+        table.add_row(
+            name,
+            str(r["in_process"]["p50_ms"]),
+            str(r["in_process"]["p95_ms"]),
+            str(r["http"]["p50_ms"]),
+            str(r["http"]["p95_ms"]),
+            str(r["ratio_p50"]),
+        )
+    console.print(table)
+
+
+_PRINTERS["http"] = _print_http
+
+
 def print_report(report: dict[str, Any]) -> None:
     for section, printer in _PRINTERS.items():
         if section in report:

@@ -1,0 +1,107 @@
+"""http: recall and write through the HTTP API beside the same calls in the service's process,
+interleaved in one run (the API served by uvicorn on loopback, a keep-alive httpx client)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from typing import Any
+
+import httpx
+
+from memory.models import Principal
+from shell.bench.data import _stats
+from shell.bench.service import service
+
+BOT = Principal(
+    type="agent",
+    tenant="bench",
+    id="bot",
+    read=["tenant/bench/user/*"],
+    write=["tenant/bench/user/*"],
+)
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+async def bench_http(n: int) -> dict[str, Any]:
+    from shell.api import serve
+
+    async with service("http") as (client, _env):
+        client.register_principal(BOT)
+        client.settings = client.settings.model_copy(
+            update={"api_port": _port(), "api_rate_per_second": 1e9, "api_burst": 10**9}
+        )
+        for u in range(50):
+            ns = f"tenant/bench/user/u{u}"
+            await client.write(
+                f"user:bench/u{u}",
+                ns,
+                {
+                    "kind": "profile",
+                    "key": "notification.preference",
+                    "structured_value": {"channel": "sms"},
+                    "content": "prefers sms",
+                },
+            )
+        stop = asyncio.Event()
+        server = asyncio.create_task(serve(client, stop))
+        url = client.settings.api_url
+        token = client.token_for(BOT.ref)
+        async with httpx.AsyncClient(
+            base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=60
+        ) as http:
+            for _ in range(100):
+                try:
+                    if (await http.get("/healthz")).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    await asyncio.sleep(0.05)
+            local: list[float] = []
+            remote: list[float] = []
+            for i in range(n + 20):
+                ns = f"tenant/bench/user/u{i % 50}"
+                t0 = time.perf_counter()
+                await client.recall(BOT.ref, [ns], task="how to notify", k=5)
+                t1 = time.perf_counter()
+                r = await http.post(
+                    "/v1/recall", json={"namespaces": [ns], "task": "how to notify"}
+                )
+                t2 = time.perf_counter()
+                assert r.status_code == 200, r.text
+                if i >= 20:
+                    local.append((t1 - t0) * 1000)
+                    remote.append((t2 - t1) * 1000)
+            w_local: list[float] = []
+            w_remote: list[float] = []
+            for i in range(max(n // 4, 20) + 5):
+                ns = f"tenant/bench/user/w{i}"
+                candidate = {"kind": "episodic", "content": f"asked about order {i}"}
+                t0 = time.perf_counter()
+                await client.write(BOT.ref, ns, candidate)
+                t1 = time.perf_counter()
+                r = await http.post(
+                    "/v1/memories", json={"namespace": ns + "x", "candidate": candidate}
+                )
+                t2 = time.perf_counter()
+                assert r.status_code == 200, r.text
+                if i >= 5:
+                    w_local.append((t1 - t0) * 1000)
+                    w_remote.append((t2 - t1) * 1000)
+        stop.set()
+        await server
+    rl, rr, wl, wr = _stats(local), _stats(remote), _stats(w_local), _stats(w_remote)
+    return {
+        "recall": {
+            "in_process": rl,
+            "http": rr,
+            "ratio_p50": round(rr["p50_ms"] / rl["p50_ms"], 2),
+        },
+        "write": {"in_process": wl, "http": wr, "ratio_p50": round(wr["p50_ms"] / wl["p50_ms"], 2)},
+    }
