@@ -63,6 +63,31 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False)
 
 
+def refuse_nul(value: Any, where: str) -> Any:
+    """Text a store cannot keep (NUL, which Postgres text and JSONB refuse) is bad input, said
+    at once, not a failed write deep in a commit."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise InvalidInput("text may not contain NUL characters", field=where)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            refuse_nul(k, where)
+            refuse_nul(v, f"{where}.{k}" if isinstance(k, str) else where)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            refuse_nul(v, where)
+    return value
+
+
+class Stored(Model):
+    """A request whose text the service keeps: NUL characters are refused before anything."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nul(cls, data: Any) -> Any:
+        return refuse_nul(data, cls.__name__)
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -96,7 +121,7 @@ def check_key(key: str | None) -> str | None:
 _SCHEME = re.compile(r"[a-z][a-z0-9+.-]{0,31}")
 
 
-class Principal(Model):
+class Principal(Stored):
     """Who acts: its tenant, what it may read, write, approve and delete, and its limits."""
 
     type: PrincipalType
@@ -334,7 +359,7 @@ class Utterance(Model):
         return v
 
 
-class WriteRequest(Model):
+class WriteRequest(Stored):
     """Input of the WriteMemory workflow (its JSON is the write API for any SDK).
 
     Exactly one of `candidate` (propose: a ready candidate from an agent's own extractor) and
@@ -552,7 +577,7 @@ class DeletionScope(Model):
         return hashlib.sha256(raw.encode()).hexdigest()[:20]
 
 
-class DeleteRequest(Model):
+class DeleteRequest(Stored):
     principal: str
     tenant: str
     scope: DeletionScope
@@ -698,7 +723,7 @@ class ReviewStart(Model):
     timeout: timedelta
 
 
-class ReviewDecision(Model):
+class ReviewDecision(Stored):
     """A reviewer's answer, sent as the `review` Update of a review workflow."""
 
     reviewer: str

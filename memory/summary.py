@@ -28,6 +28,7 @@ from memory.models import (
     MemoryRecord,
     Model,
     Principal,
+    Stored,
 )
 from memory.plans import CommitPlan, CommitRef, LineageLink, RecordChange, SlotCheck, slot_for
 from memory.stores import Stores
@@ -241,7 +242,7 @@ def render(summary: ThreadSummary) -> str:
 # ------------------------------------------------------------------------------ planning
 
 
-class SummarizeRequest(Model):
+class SummarizeRequest(Stored):
     """Input of the SummarizeThread workflow."""
 
     principal: str

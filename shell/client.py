@@ -100,6 +100,7 @@ from shell.temporal import (
     search_attributes,
     write_workflow_id,
 )
+from workflows.attributes import ALL_TENANTS
 
 #: The result model of a sweep workflow.
 S = TypeVar("S")
@@ -132,8 +133,19 @@ class MemoryClient:
     def close(self) -> None:
         self.stores.close()
 
-    def _attributes(self, tenant: str, operation: str) -> TypedSearchAttributes | None:
-        return search_attributes(tenant, operation) if self.search_attributes else None
+    def _attributes(
+        self, tenant: str, operation: str, subject: str | None = None
+    ) -> TypedSearchAttributes | None:
+        if not self.search_attributes:
+            return None
+        key = self.subject_key(tenant, subject) if subject is not None else None
+        return search_attributes(tenant, operation, key)
+
+    def subject_key(self, tenant: str, subject: str) -> str:
+        """The `MemorySubject` search attribute of a deletion about `subject` (`user:123`)."""
+        from shell.codec import Keyring
+
+        return Keyring.for_settings(self.settings).subject_key(tenant, subject)
 
     # ------------------------------------------------------------------------ principals
 
@@ -267,6 +279,7 @@ class MemoryClient:
         runs_for: timedelta,
         reuse: WorkflowIDReusePolicy,
         eager: bool = True,
+        subject: str | None = None,
     ) -> WorkflowHandle[Any, S]:
         """Start a workflow under its domain id; a request for an id that is running attaches
         to that run (and, with REJECT_DUPLICATE, to a run that ended)."""
@@ -280,7 +293,7 @@ class MemoryClient:
                 id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
                 id_reuse_policy=reuse,
                 execution_timeout=runs_for,
-                search_attributes=self._attributes(tenant, operation),
+                search_attributes=self._attributes(tenant, operation, subject),
                 request_eager_start=self.eager and eager,
             )
         except WorkflowAlreadyStartedError:
@@ -640,6 +653,7 @@ class MemoryClient:
             result_type=DeletionReceipt,
             tenant=request.tenant,
             operation="delete",
+            subject=deletion_subject(request.scope),
             runs_for=DELETE_EXECUTION_TIMEOUT,
             reuse=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
         )
@@ -691,6 +705,7 @@ class MemoryClient:
                 task_queue=self.settings.task_queue,
                 result_type=result_type,
                 execution_timeout=within,
+                search_attributes=self._attributes(ALL_TENANTS, f"sweep_{name}"),
             )
             return result
         except (WorkflowFailureError, RPCError) as exc:
@@ -726,3 +741,15 @@ class MemoryClient:
     def export(self, principal: str, namespace: str, *, token: str | None = None) -> MemoryExport:
         """Everything kept about a namespace (a user's own, or one `principal` may read)."""
         return self.access.export(token or self.token_for(principal), namespace)
+
+
+def deletion_subject(scope: DeletionScope) -> str | None:
+    """Whom a deletion is about, for the `MemorySubject` search attribute: its subject, or the
+    user whose namespace it covers."""
+    if scope.subject_ref is not None:
+        return scope.subject_ref
+    if scope.namespace is not None:
+        parts = scope.namespace.split("/")
+        if len(parts) == 4 and parts[2] == "user":
+            return f"user:{parts[3]}"
+    return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import hmac
 import json
 import os
 import secrets
@@ -82,6 +83,12 @@ class Keyring:
                 json.dump({"keys": ring.spec()}, f)
             return ring
         return cls.parse(json.loads(path.read_text(encoding="utf-8"))["keys"])
+
+    def subject_key(self, tenant: str, subject: str) -> str:
+        """A deletion subject as the `MemorySubject` search attribute holds it: keyed by the
+        current codec key, so the visibility store can be searched by it but not read."""
+        mac = hmac.new(self.keys[self.current], f"subject|{tenant}|{subject}".encode(), "sha256")
+        return mac.hexdigest()[:24]
 
     @classmethod
     def for_settings(cls, settings: Settings) -> Keyring:

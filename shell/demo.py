@@ -1,4 +1,4 @@
-"""`memctl demo`: the seed's story, told through the real workflows and stores.
+"""`memctl demo`: the seed's story, told through the HTTP API over the real workflows and stores.
 
 A user prefers email, then asks for SMS instead (the email value becomes history); a support
 agent recalls the preference for "通知物流异常"; the user asks to forget it; the deletion receipt
@@ -7,7 +7,10 @@ prints with its verification; recall returns nothing.
 
 from __future__ import annotations
 
+import asyncio
+import socket
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from rich.console import Console
@@ -15,6 +18,7 @@ from rich.table import Table
 
 from memory.models import DeletionReceipt, RecallResult
 from memory.settings import Settings
+from shell.remote import RemoteClient
 from shell.stack import embedded_stack
 
 # Wide enough for the tables when the output is piped or captured.
@@ -68,16 +72,80 @@ def _receipt_table(receipt: DeletionReceipt) -> Table:
     return table
 
 
+def _free_port(preferred: int) -> int:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", preferred))
+        except OSError:
+            s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
 async def run_demo(settings: Settings) -> None:
+    """The story, told through the HTTP API (served here, on the stack the demo finds or
+    starts): each actor holds only its own token."""
+    from shell.api import serve
+
     tenant = "demo-" + datetime.now(UTC).strftime("%Y%m%d%H%M%S")
     user = f"user:{tenant}/123"
     agent = f"agent:{tenant}/support-bot"
     namespace = f"tenant/{tenant}/user/123"
+    settings = settings.model_copy(update={"api_port": _free_port(settings.api_port)})
 
     async with embedded_stack(settings) as stack:
-        client = stack.client
-        console.rule(f"[bold]governed memory demo — tenant {tenant}")
-        client.register_principal(
+        stop = asyncio.Event()
+        api = asyncio.create_task(serve(stack.client, stop))
+        url = settings.api_url
+        try:
+            await _wait_until_up(url)
+            await _story(
+                stack.client.token_for,
+                stack.client.admin_token(tenant),
+                url,
+                tenant,
+                user,
+                agent,
+                namespace,
+                settings,
+            )
+        finally:
+            stop.set()
+            await api
+        if stack.started_server:
+            console.print("[dim]stopping the dev server this demo started[/]")
+
+
+async def _wait_until_up(url: str) -> None:
+    import httpx
+
+    async with httpx.AsyncClient() as http:
+        for _ in range(200):
+            try:
+                if (await http.get(f"{url}/healthz")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.05)
+
+
+async def _story(
+    token_for: Callable[[str], str],
+    admin_token: str,
+    url: str,
+    tenant: str,
+    user: str,
+    agent: str,
+    namespace: str,
+    settings: Settings,
+) -> None:
+    console.rule(f"[bold]governed memory demo — tenant {tenant}, through the API at {url}")
+    async with (
+        RemoteClient(url, admin_token) as admin,
+        RemoteClient(url, token_for(user)) as as_user,
+        RemoteClient(url, token_for(agent)) as as_agent,
+    ):
+        await admin.put_principal(
             {
                 "type": "agent",
                 "tenant": tenant,
@@ -86,10 +154,11 @@ async def run_demo(settings: Settings) -> None:
                 "write": [f"tenant/{tenant}/user/*"],
             }
         )
-        console.print(f"1. registered {agent}: reads and writes tenant/{tenant}/user/*")
+        console.print(
+            f"1. the tenant's admin registers {agent}: reads and writes tenant/{tenant}/user/*"
+        )
 
-        first = await client.write(
-            user,
+        first = await as_user.write(
             namespace,
             {
                 "kind": "profile",
@@ -101,12 +170,11 @@ async def run_demo(settings: Settings) -> None:
         )
         o = first.outcome
         console.print(
-            f"2. user 123: 以后有通知请发我邮箱 → WriteMemory {o.relation} → {o.decision} "
-            f"{o.memory_id} v{o.version}  [dim]({first.workflow_id})[/]"
+            f"2. user 123: 以后有通知请发我邮箱 → POST /v1/memories → WriteMemory {o.relation} → "
+            f"{o.decision} {o.memory_id} v{o.version}  [dim]({first.workflow_id})[/]"
         )
 
-        second = await client.write(
-            user,
+        second = await as_user.write(
             namespace,
             {
                 "kind": "profile",
@@ -122,42 +190,38 @@ async def run_demo(settings: Settings) -> None:
             f"{o2.memory_id} v{o2.version}; replaces {', '.join(o2.matched_memory_ids)}"
         )
         assert o.memory_id is not None
-        for v in client.stores.canonical.records.versions(o.memory_id):
+        for v in await as_user.history(o.memory_id):
             console.print(
                 f"   history of the email value: v{v.version} {v.status:<10} "
                 f"valid {v.valid_from:%H:%M:%S} → {v.valid_to or '…'}"
             )
 
-        found = await client.recall(
-            agent, [namespace], task="通知物流异常", keys=["notification.preference"]
+        found = await as_agent.recall(
+            [namespace], task="通知物流异常", keys=["notification.preference"]
         )
-        console.print(f"4. {agent} recalls for 通知物流异常:")
+        console.print(f"4. {agent} recalls for 通知物流异常 (POST /v1/recall):")
         console.print(_recall_table(found))
 
-        receipt = await client.forget(
-            user, {"namespace": namespace, "key": "notification.preference"}
-        )
-        console.print("5. user 123: 忘掉我的通知偏好 → DeleteSubject → receipt:")
+        receipt = await as_user.forget({"namespace": namespace, "key": "notification.preference"})
+        console.print("5. user 123: 忘掉我的通知偏好 → POST /v1/forget → DeleteSubject → receipt:")
         console.print(_receipt_table(receipt))
-        stored = client.receipt(receipt.deletion_id, receipt.requested_by)
+        stored = await as_user.receipt(receipt.deletion_id)
         console.print(f"   durable receipt read back: {stored.verification_status}")
 
-        after = await client.recall(
-            agent, [namespace], task="通知物流异常", keys=["notification.preference"]
+        after = await as_agent.recall(
+            [namespace], task="通知物流异常", keys=["notification.preference"]
         )
         console.print(
             f"6. {agent} recalls again: {len(after.memories)} memories"
             + (" — nothing left" if not after.memories else "")
         )
-        console.print(
-            "[dim]   in Temporal every payload is encrypted; operators decode with "
-            f"`memctl codec-server` ({settings.codec_server_url}, a token from "
-            "`memctl codec-server token NAME`); the deleted runs are gone from it[/]"
-        )
-        console.rule(
-            "[bold green]demo passed"
-            if receipt.verification_status == "passed" and not after.memories
-            else "[bold red]demo FAILED"
-        )
-        if stack.started_server:
-            console.print("[dim]stopping the dev server this demo started[/]")
+    console.print(
+        "[dim]   in Temporal every payload is encrypted; operators decode with "
+        f"`memctl codec-server` ({settings.codec_server_url}, a token from "
+        "`memctl codec-server token NAME`); the deleted runs are gone from it[/]"
+    )
+    console.rule(
+        "[bold green]demo passed"
+        if receipt.verification_status == "passed" and not after.memories
+        else "[bold red]demo FAILED"
+    )

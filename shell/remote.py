@@ -164,6 +164,15 @@ class RemoteClient:
         found = await self._call("GET", f"/v1/receipts/{deletion_id}")
         return DeletionReceipt.model_validate(found)
 
+    async def history(self, memory_id: str) -> list[MemoryRecord]:
+        found = await self._call("GET", f"/v1/memories/{memory_id}/history")
+        return [MemoryRecord.model_validate(m) for m in found]
+
+    async def put_principal(self, definition: dict[str, Any]) -> dict[str, Any]:
+        """Create or replace a principal (the token must be an admin's of its tenant)."""
+        found: dict[str, Any] = await self._call("PUT", "/v1/principals", json=definition)
+        return found
+
     async def my_memories(self) -> list[MemoryRecord]:
         found = await self._call("GET", "/v1/me/memories")
         return [MemoryRecord.model_validate(m) for m in found]

@@ -24,6 +24,7 @@ from temporalio.client import (
 from temporalio.service import RPCError, RPCStatusCode
 
 from memory.settings import Settings
+from workflows.attributes import ALL_TENANTS, search_attributes
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ def _schedule(sweep: SweepSchedule, settings: Settings) -> Schedule:
             id=f"sweep/{sweep.schedule_id}",
             task_queue=settings.task_queue,
             execution_timeout=timedelta(hours=1),
+            typed_search_attributes=search_attributes(ALL_TENANTS, f"sweep_{sweep.workflow}"),
         ),
         spec=ScheduleSpec(intervals=[ScheduleIntervalSpec(every=sweep.every)]),
         policy=SchedulePolicy(overlap=ScheduleOverlapPolicy.SKIP),
@@ -80,3 +82,46 @@ async def apply_schedules(
         await handle.update(updater)
         done.append((sweep.schedule_id, "updated"))
     return done
+
+
+async def list_schedules(client: Client) -> list[dict[str, Any]]:
+    """Each sweep schedule as the server has it: paused or not (and why), how often, when it
+    runs next, how many runs it started; a schedule not applied yet says so."""
+    found: list[dict[str, Any]] = []
+    for sweep in SCHEDULES:
+        try:
+            d = await client.get_schedule_handle(sweep.schedule_id).describe()
+        except RPCError as exc:
+            if exc.status != RPCStatusCode.NOT_FOUND:
+                raise
+            found.append({"schedule": sweep.schedule_id, "state": "not applied"})
+            continue
+        state = d.schedule.state
+        upcoming = d.info.next_action_times
+        found.append(
+            {
+                "schedule": sweep.schedule_id,
+                "workflow": sweep.workflow,
+                "every": str(sweep.every),
+                "state": "paused" if state.paused else "running",
+                "note": state.note or None,
+                "next_run": upcoming[0].isoformat() if upcoming else None,
+                "runs": d.info.num_actions,
+            }
+        )
+    return found
+
+
+async def set_paused(client: Client, name: str, paused: bool, note: str) -> None:
+    """Pause or unpause one sweep schedule (`memory-relay`, `relay`, … ), with a note."""
+    wanted = name if name.startswith("memory-") else f"memory-{name}"
+    if wanted not in {s.schedule_id for s in SCHEDULES}:
+        from memory.errors import NotFound
+
+        names = ", ".join(s.schedule_id for s in SCHEDULES)
+        raise NotFound(f"no schedule {name!r} (one of {names})", field="schedule")
+    handle = client.get_schedule_handle(wanted)
+    if paused:
+        await handle.pause(note=note)
+    else:
+        await handle.unpause(note=note)

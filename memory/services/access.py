@@ -158,9 +158,37 @@ class Access(GatedService):
     def receipt(self, token: str | None, deletion_id: str) -> DeletionReceipt:
         caller = self.caller(token)
         receipt = self.stores.canonical.receipts.get(deletion_id)
-        scope = receipt.resolved_scope or receipt.scope
-        namespace = scope.namespace
-        allowed = receipt.tenant_id == caller.tenant and (
+        if not self._may_read_receipt(caller, receipt):
+            raise Forbidden(
+                f"{caller.ref} may not read deletion {deletion_id}", field="deletion_id"
+            )
+        return receipt
+
+    def receipts(
+        self,
+        token: str | None,
+        *,
+        subject: str | None = None,
+        namespace: str | None = None,
+        limit: int = 1000,
+    ) -> list[DeletionReceipt]:
+        """The deletions of the caller's tenant it may see (an overseer: all), newest first,
+        optionally those about a subject (`user:123`, `order:ORD-1`) or in a namespace."""
+        caller = self.caller(token)
+        found = []
+        for r in self.stores.canonical.receipts.of_tenant(caller.tenant, limit):
+            scope = r.resolved_scope or r.scope
+            if subject is not None and subject not in (r.subject_ref, scope.subject_ref):
+                continue
+            if namespace is not None and scope.namespace != namespace:
+                continue
+            if self._may_read_receipt(caller, r):
+                found.append(r)
+        return found
+
+    def _may_read_receipt(self, caller: Caller, receipt: DeletionReceipt) -> bool:
+        namespace = (receipt.resolved_scope or receipt.scope).namespace
+        return receipt.tenant_id == caller.tenant and (
             caller.ref in (receipt.requested_by, receipt.subject_ref)
             or caller.oversees(receipt.tenant_id)
             or (
@@ -168,11 +196,6 @@ class Access(GatedService):
                 and (caller.principal.can_delete(namespace) or caller.principal.can_read(namespace))
             )
         )
-        if not allowed:
-            raise Forbidden(
-                f"{caller.ref} may not read deletion {deletion_id}", field="deletion_id"
-            )
-        return receipt
 
     def outcome(
         self, token: str | None, tenant: str, idempotency_key: str

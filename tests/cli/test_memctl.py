@@ -109,6 +109,14 @@ async def test_write_recall_forget_receipt_from_the_command_line(
     assert json.loads(out) == receipt
     rc, out, err = await memctl(env, "receipt", receipt["deletion_id"], "--as", USER)
     assert rc == 0, err
+    rc, out, err = await memctl(env, "deletions", "list", "--tenant", "shop-a")
+    assert rc == 0, err
+    assert receipt["deletion_id"] in out
+    assert "passed" in out
+    rc, out, err = await memctl(env, "deletions", "list", "--as", "user:shop-a/999")
+    assert rc == 0, err
+    assert out == ""
+    assert "no deletions" in err
     # another user may not read it; an agent may not grant itself more
     rc, out, err = await memctl(env, "receipt", receipt["deletion_id"], "--as", "user:shop-a/999")
     assert rc == 2

@@ -101,3 +101,23 @@ def test_content_hash_ignores_spacing_not_values() -> None:
     assert content_hash("x", {"channel": "sms"}) != content_hash("x", {"channel": "email"})
     assert content_hash("x", {"a": 1, "b": 2}) == content_hash("x", {"b": 2, "a": 1})
     assert datetime(2026, 1, 1, tzinfo=UTC)  # aware times are the only ones accepted
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"candidate": {"kind": "semantic", "content": "a\x00b"}},
+        {"candidate": {"kind": "profile", "key": "k.x", "structured_value": {"\x00": 1}}},
+        {"utterance": {"text": "hi\x00"}},
+    ],
+)
+def test_text_a_store_cannot_keep_is_refused_up_front(request_: dict[str, Any]) -> None:
+    from memory.models import WriteRequest
+
+    with pytest.raises(ValidationError) as info:
+        WriteRequest.model_validate(
+            {"principal": "user:shop-a/1", "namespace": "tenant/shop-a/user/1", **request_}
+        )
+    assert from_validation_error(info.value).message.startswith("text may not contain NUL")
+    with pytest.raises(ValidationError):
+        Principal.model_validate({"type": "agent", "tenant": "shop-a", "id": "b\x00t"})

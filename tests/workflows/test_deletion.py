@@ -28,7 +28,7 @@ from memory.write.state import StoreView
 from shell.client import MemoryClient
 from shell.devserver import test_server_binary as time_skipping_server
 from tests.codec_keys import CONVERTER
-from tests.factories import BOT, NS, T0, USER
+from tests.factories import BOT, NS, T0, USER, sms
 from tests.faults import FaultyProjection
 
 LATER = T0 + timedelta(days=5)
@@ -511,6 +511,43 @@ async def test_schedules_are_applied_idempotently(client: MemoryClient) -> None:
     assert second == [("memory-expire", "updated")]
     described = await client.temporal.get_schedule_handle("memory-expire").describe()
     assert described.schedule.spec.intervals[0].every == timedelta(hours=1)
+
+
+async def test_a_deletion_is_found_by_its_hashed_subject(client: MemoryClient) -> None:
+    import asyncio
+
+    from workflows.attributes import SUBJECT
+
+    await client.write("user:shop-a/456", "tenant/shop-a/user/456", sms(), at=T0)
+    receipt = await client.forget("user:shop-a/456", {"namespace": "tenant/shop-a/user/456"})
+    assert receipt.workflow_id is not None
+    key = client.subject_key("shop-a", "user:456")
+    assert "456" not in key
+    described = await client.temporal.get_workflow_handle(receipt.workflow_id).describe()
+    assert described.typed_search_attributes.get(SUBJECT) == key
+    query = f"MemoryTenant = 'shop-a' AND MemorySubject = '{key}'"
+    for _ in range(50):  # visibility follows the run within moments
+        found = [w.id async for w in client.temporal.list_workflows(query)]
+        if found:
+            break
+        await asyncio.sleep(0.2)
+    assert found == [receipt.workflow_id]
+
+
+async def test_schedules_are_listed_paused_and_unpaused(client: MemoryClient) -> None:
+    from memory.errors import NotFound
+    from shell.schedules import apply_schedules, list_schedules, set_paused
+
+    await apply_schedules(client.temporal, client.settings, only=("ExpireMemories",))
+    await set_paused(client.temporal, "expire", True, "restore in progress")
+    listed = {s["schedule"]: s for s in await list_schedules(client.temporal)}
+    assert listed["memory-expire"]["state"] == "paused"
+    assert listed["memory-expire"]["note"] == "restore in progress"
+    await set_paused(client.temporal, "memory-expire", False, "restore done")
+    listed = {s["schedule"]: s for s in await list_schedules(client.temporal)}
+    assert listed["memory-expire"]["state"] == "running"
+    with pytest.raises(NotFound):
+        await set_paused(client.temporal, "nonsense", True, "")
 
 
 async def test_the_receipt_states_what_temporal_keeps(client: MemoryClient) -> None:

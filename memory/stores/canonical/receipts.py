@@ -45,6 +45,17 @@ class Receipts(Part):
             ).scalar()
         return value
 
+    def of_tenant(self, tenant_id: str, limit: int = 1000) -> list[DeletionReceipt]:
+        """A tenant's receipts, newest first."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                select(deletion_receipts.c.receipt)
+                .where(deletion_receipts.c.tenant_id == tenant_id)
+                .order_by(deletion_receipts.c.requested_at.desc())
+                .limit(limit)
+            ).scalars()
+            return [DeletionReceipt.model_validate(r) for r in rows]
+
     def get(self, deletion_id: str) -> DeletionReceipt:
         with self.db.read() as conn:
             row = conn.execute(
