@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import copy
 import hashlib
+import os
+import sys
 import uuid
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from pydantic import ValidationError
 from temporalio.client import (
@@ -753,3 +755,25 @@ def deletion_subject(scope: DeletionScope) -> str | None:
         if len(parts) == 4 and parts[2] == "user":
             return f"user:{parts[3]}"
     return None
+
+
+def run_script(main: Coroutine[Any, Any, Any]) -> NoReturn:
+    """Run an in-process script's `main()` and end the process without interpreter teardown.
+
+    The Temporal client's Rust threads can outlive the event loop and abort the interpreter
+    while it finalizes ("PyGILState_Release … finalizing", temporalio/sdk-python#300, open
+    upstream); memctl and the worker end the same way. Agents that reach the service over HTTP
+    (`shell.remote`) hold no Temporal client and exit normally."""
+    code = 0
+    try:
+        asyncio.run(main)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 0
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

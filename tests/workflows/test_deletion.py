@@ -518,11 +518,12 @@ async def test_a_deletion_is_found_by_its_hashed_subject(client: MemoryClient) -
 
     from workflows.attributes import SUBJECT
 
-    await client.write("user:shop-a/456", "tenant/shop-a/user/456", sms(), at=T0)
-    receipt = await client.forget("user:shop-a/456", {"namespace": "tenant/shop-a/user/456"})
+    who = uuid.uuid4().hex[:8]  # the dev server is the session's: a subject of this test only
+    await client.write(f"user:shop-a/{who}", f"tenant/shop-a/user/{who}", sms(), at=T0)
+    receipt = await client.forget(f"user:shop-a/{who}", {"namespace": f"tenant/shop-a/user/{who}"})
     assert receipt.workflow_id is not None
-    key = client.subject_key("shop-a", "user:456")
-    assert "456" not in key
+    key = client.subject_key("shop-a", f"user:{who}")
+    assert who not in key
     described = await client.temporal.get_workflow_handle(receipt.workflow_id).describe()
     assert described.typed_search_attributes.get(SUBJECT) == key
     query = f"MemoryTenant = 'shop-a' AND MemorySubject = '{key}'"
@@ -538,14 +539,26 @@ async def test_schedules_are_listed_paused_and_unpaused(client: MemoryClient) ->
     from memory.errors import NotFound
     from shell.schedules import apply_schedules, list_schedules, set_paused
 
+    async def state() -> dict[str, Any]:
+        """The schedule as described, once the scheduler has taken the last change in (updates
+        and pauses reach it as signals, a moment later)."""
+        return {s["schedule"]: s for s in await list_schedules(client.temporal)}["memory-expire"]
+
+    async def settled(wanted: str) -> dict[str, Any]:
+        for _ in range(50):
+            found = await state()
+            if found["state"] == wanted:
+                return found
+            await asyncio.sleep(0.1)
+        return found
+
     await apply_schedules(client.temporal, client.settings, only=("ExpireMemories",))
     await set_paused(client.temporal, "expire", True, "restore in progress")
-    listed = {s["schedule"]: s for s in await list_schedules(client.temporal)}
-    assert listed["memory-expire"]["state"] == "paused"
-    assert listed["memory-expire"]["note"] == "restore in progress"
+    paused = await settled("paused")
+    assert paused["state"] == "paused"
+    assert paused["note"] == "restore in progress"
     await set_paused(client.temporal, "memory-expire", False, "restore done")
-    listed = {s["schedule"]: s for s in await list_schedules(client.temporal)}
-    assert listed["memory-expire"]["state"] == "running"
+    assert (await settled("running"))["state"] == "running"
     with pytest.raises(NotFound):
         await set_paused(client.temporal, "nonsense", True, "")
 
