@@ -999,7 +999,7 @@ def bench(
         str,
         typer.Argument(
             help="write | background | recall | http | delete | projection | duplicates | "
-            "detectors | all"
+            "detectors | retrieval (--locomo) | all"
         ),
     ] = "all",
     writes: Annotated[int, typer.Option(help="measured writes per series")] = 200,
@@ -1012,6 +1012,10 @@ def bench(
             help="duplicate pairs or detector texts (JSON); default: the packaged dev and "
             "held-out corpora"
         ),
+    ] = None,
+    locomo: Annotated[
+        Path | None,
+        typer.Option(help="LoCoMo conversations (JSON) for `retrieval`, e.g. locomo-dev.json"),
     ] = None,
 ) -> None:
     """Benchmarks with their baselines measured in the same run (medians, p95, ratios)."""
@@ -1026,6 +1030,7 @@ def bench(
         "projection",
         "duplicates",
         "detectors",
+        "retrieval",
         "all",
     )
     if what not in choices:
@@ -1036,6 +1041,8 @@ def bench(
     for path in corpus or ():
         if not path.is_file():
             raise InvalidInput(f"no corpus file at {path}", field="corpus")
+    if what == "retrieval" and (locomo is None or not locomo.is_file()):
+        raise InvalidInput("retrieval needs --locomo PATH (a LoCoMo JSON file)", field="locomo")
     size_list = [int(s) for s in sizes.split(",") if s.strip()]
     run(
         run_bench(
@@ -1046,6 +1053,7 @@ def bench(
             queries=queries,
             out=out,
             corpora=corpus or (),
+            locomo=locomo,
         )
     )
 

@@ -161,11 +161,32 @@ class DevServer:
                     else ""
                 )
                 raise ServiceUnavailable(f"the Temporal dev server exited: {err.strip()[-500:]}")
-            if port_open("127.0.0.1", self.port):
+            if port_open("127.0.0.1", self.port) and self._healthy():
                 return
             time.sleep(0.1)
         self.stop()
-        raise ServiceUnavailable("the Temporal dev server did not open its port in time")
+        raise ServiceUnavailable("the Temporal dev server did not become healthy in time")
+
+    def _healthy(self) -> bool:
+        """Whether the frontend answers as serving: an open port comes before it does ("Frontend
+        is not healthy yet"), most of all on a loaded machine."""
+        try:
+            checked = subprocess.run(
+                [
+                    str(temporal_binary()),
+                    "operator",
+                    "cluster",
+                    "health",
+                    "--address",
+                    self.address,
+                ],
+                capture_output=True,
+                timeout=10,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return False
+        return checked.returncode == 0
 
     def stop(self) -> None:
         if self.process is None:

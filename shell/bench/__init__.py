@@ -41,6 +41,7 @@ async def run_bench(
     delete_sizes: tuple[int, ...] = (10, 100, 1000),
     projection_sizes: tuple[int, ...] = (10_000, 100_000),
     corpora: Sequence[Path] = (),
+    locomo: Path | None = None,
 ) -> dict[str, Any]:
     report: dict[str, Any] = {"started_at": datetime.now(UTC).isoformat(), "machine": _machine()}
     if what in ("write", "all"):
@@ -67,6 +68,12 @@ async def run_bench(
         console.print("· detectors: labelled attacks and benign carriers through the detection")
         chosen = list(corpora) if what == "detectors" and corpora else list(DETECTOR_CORPORA)
         report["detectors"] = run_detectors_bench(chosen)
+    if what == "retrieval" or (what == "all" and locomo is not None):
+        from shell.eval.locomo import run_retrieval_bench
+
+        assert locomo is not None
+        console.print(f"· retrieval: every LoCoMo turn written, every question recalled ({locomo})")
+        report["retrieval"] = await run_retrieval_bench(locomo)
     print_report(report)
     _write_report(out, report)
     console.print(f"report written to {out}")

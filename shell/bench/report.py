@@ -200,7 +200,33 @@ def _print_http(section: dict[str, Any]) -> None:
     console.print(table)
 
 
+def _print_retrieval(r: dict[str, Any]) -> None:
+    table = Table(
+        title=f"retrieval on LoCoMo ({', '.join(r['conversations'])}; {r['questions']} "
+        f"questions, {r['turns']} turns) — recall beside baselines over the same turns"
+    )
+    for col in ("retriever", "rows", "questions", "R@5", "R@10", "R@20"):
+        table.add_column(col, justify="right")
+    for name in ("product", "bm25", "char_tfidf"):
+        for row, v in r[name].items():
+            table.add_row(
+                name if row == "overall" else "",
+                row,
+                str(int(v["questions"])),
+                str(v["R@5"]),
+                str(v["R@10"]),
+                str(v["R@20"]),
+            )
+    console.print(table)
+    console.print(
+        f"  written {r['written']} of {r['turns']} turns ({r['writes_per_second']} turns/s through "
+        f"write_batch); refused {r['refused'] or 'none'}; recall p50 {r['recall_ms']['p50']} ms, "
+        f"p95 {r['recall_ms']['p95']} ms"
+    )
+
+
 _PRINTERS["http"] = _print_http
+_PRINTERS["retrieval"] = _print_retrieval
 
 
 def print_report(report: dict[str, Any]) -> None:

@@ -1,0 +1,250 @@
+"""`memctl bench retrieval --locomo PATH`: does recall find what matters, measured on LoCoMo.
+
+The measure of `../shared/eval/locomo/README.md`, through the product: each turn of a
+conversation is an episodic memory in that conversation's user namespace, written through
+`write_batch` as the user with content `"{speaker}: {text}"`, the session's date as its valid
+time (and the clock of its write), and its source `msg://{sample_id}-s{session}/{turn}`. Each
+question of categories 1–4 with evidence is asked through `recall(query=question, k=20)` as
+that user, on the day after the last session. R@k is the share of a question's evidence turns
+among the top k, averaged over questions; per category and overall.
+
+Beside it, in the same run and over the same turns (`"{speaker}: {text}"`, no governance):
+BM25 over word tokens (rank_bm25) and char 3–5-gram TF-IDF (scikit-learn), the README's
+baselines. Also reported: turns the write path refused (and why), write throughput, and recall
+latency. The data is evaluation data: it is read from the path given, never kept in the repo.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from memory.errors import InvalidInput
+
+KS = (5, 10, 20)
+_DATE = re.compile(r"(\d{1,2}:\d{2}\s*[ap]m)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})", re.I)
+
+
+@dataclass
+class Turn:
+    source: str  # msg://{sample_id}-s{session}/{turn}
+    dia_id: str
+    content: str
+    at: datetime
+
+
+@dataclass
+class Question:
+    text: str
+    category: int
+    evidence: list[str]  # sources
+
+
+@dataclass
+class Conversation:
+    sample_id: str
+    turns: list[Turn] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+
+    @property
+    def namespace(self) -> str:
+        return f"tenant/locomo/user/{_safe(self.sample_id)}"
+
+    @property
+    def user(self) -> str:
+        return f"user:locomo/{_safe(self.sample_id)}"
+
+    @property
+    def asked_at(self) -> datetime:
+        return max(t.at for t in self.turns) + timedelta(days=1)
+
+
+def _safe(sample_id: str) -> str:
+    return re.sub(r"[^a-z0-9-]", "-", sample_id.lower())
+
+
+def session_time(text: str) -> datetime:
+    """`1:56 pm on 8 May, 2023` → 2023-05-08T13:56Z."""
+    m = _DATE.search(text)
+    if m is None:
+        raise InvalidInput(f"not a LoCoMo session date: {text!r}", field="locomo")
+    clock, day, month, year = m.groups()
+    parsed = datetime.strptime(
+        f"{clock.replace(' ', '').upper()} {day} {month} {year}", "%I:%M%p %d %B %Y"
+    )
+    return parsed.replace(tzinfo=UTC)
+
+
+def load(path: Path) -> list[Conversation]:
+    import json
+
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InvalidInput(f"cannot read {path}: {exc}", field="locomo") from None
+    out = []
+    for sample in raw:
+        conv = Conversation(str(sample["sample_id"]))
+        c = sample["conversation"]
+        by_dia: dict[str, str] = {}
+        for key in sorted(
+            (k for k in c if re.fullmatch(r"session_\d+", k)), key=lambda k: int(k.split("_")[1])
+        ):
+            session = int(key.split("_")[1])
+            at = session_time(c[f"{key}_date_time"])
+            for turn in c[key]:
+                dia = turn["dia_id"]
+                number = dia.split(":")[1]
+                source = f"msg://{conv.sample_id}-s{session}/{number}"
+                by_dia[dia] = source
+                conv.turns.append(Turn(source, dia, f"{turn['speaker']}: {turn['text']}", at))
+        for qa in sample["qa"]:
+            category = int(qa.get("category", 0))
+            evidence = [by_dia[e] for e in qa.get("evidence", []) if e in by_dia]
+            if category in (1, 2, 3, 4) and evidence:
+                conv.questions.append(Question(qa["question"], category, evidence))
+        out.append(conv)
+    return out
+
+
+def recall_at(found: Sequence[str], evidence: Sequence[str], k: int) -> float:
+    top = set(found[:k])
+    return sum(e in top for e in evidence) / len(evidence)
+
+
+class Scores:
+    def __init__(self) -> None:
+        self.by_category: dict[int, list[dict[int, float]]] = defaultdict(list)
+
+    def add(self, category: int, found: Sequence[str], evidence: Sequence[str]) -> None:
+        self.by_category[category].append({k: recall_at(found, evidence, k) for k in KS})
+
+    def table(self) -> dict[str, dict[str, float]]:
+        rows: dict[str, dict[str, float]] = {}
+        everything: list[dict[int, float]] = []
+        for category in sorted(self.by_category):
+            got = self.by_category[category]
+            everything += got
+            rows[f"category {category}"] = _means(got)
+        rows["overall"] = _means(everything)
+        return rows
+
+
+def _means(rows: list[dict[int, float]]) -> dict[str, float]:
+    out: dict[str, float] = {"questions": float(len(rows))}
+    for k in KS:
+        out[f"R@{k}"] = round(sum(r[k] for r in rows) / len(rows), 3) if rows else 0.0
+    return out
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def baselines(conversations: list[Conversation]) -> dict[str, Scores]:
+    """BM25 (word tokens) and char 3–5-gram TF-IDF over each conversation's turns."""
+    from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
+    from sklearn.feature_extraction.text import TfidfVectorizer  # type: ignore[import-untyped]
+
+    bm25, tfidf = Scores(), Scores()
+    for conv in conversations:
+        docs = [t.content for t in conv.turns]
+        sources = [t.source for t in conv.turns]
+        index = BM25Okapi([_words(d) for d in docs])
+        vectorizer = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), sublinear_tf=True)
+        matrix = vectorizer.fit_transform(docs)
+        for q in conv.questions:
+            scores = index.get_scores(_words(q.text))
+            ranked = sorted(range(len(docs)), key=lambda i: -scores[i])[:20]
+            bm25.add(q.category, [sources[i] for i in ranked], q.evidence)
+            sims = (matrix @ vectorizer.transform([q.text]).T).toarray().ravel()
+            ranked = sorted(range(len(docs)), key=lambda i: -sims[i])[:20]
+            tfidf.add(q.category, [sources[i] for i in ranked], q.evidence)
+    return {"bm25": bm25, "char_tfidf": tfidf}
+
+
+async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
+    """Write every turn through write_batch, ask every question through recall."""
+    from memory.write.batch import cut
+    from shell.bench.service import service
+
+    product = Scores()
+    refused: Counter[str] = Counter()
+    latencies: list[float] = []
+    written = 0
+    write_seconds = 0.0
+    async with service("retrieval") as (client, _env):
+        for conv in conversations:
+            requests = [
+                client.write_request(
+                    conv.user,
+                    conv.namespace,
+                    {
+                        "kind": "episodic",
+                        "content": t.content,
+                        "source_refs": [t.source],
+                        "valid_from": t.at.isoformat(),
+                    },
+                    idempotency_key=f"{conv.sample_id}-{t.dia_id}",
+                    at=t.at,
+                )
+                for t in conv.turns
+            ]
+            started = time.perf_counter()
+            for chunk in cut(requests):
+                result = await client.write_batch(chunk)
+                for item in result.items:
+                    for o in item.outcomes:
+                        if o.decision in ("add", "update"):
+                            written += 1
+                        else:
+                            refused[o.reason or o.decision] += 1
+            write_seconds += time.perf_counter() - started
+            for q in conv.questions:
+                t0 = time.perf_counter()
+                found = await client.recall(
+                    conv.user, [conv.namespace], query=q.text, k=20, at=conv.asked_at
+                )
+                latencies.append((time.perf_counter() - t0) * 1000)
+                sources = [m.source_refs[0] if m.source_refs else "" for m in found.memories]
+                product.add(q.category, sources, q.evidence)
+    turns = sum(len(c.turns) for c in conversations)
+    ordered = sorted(latencies)
+    return {
+        "scores": product,
+        "turns": turns,
+        "written": written,
+        "refused": dict(refused),
+        "writes_per_second": round(turns / write_seconds, 1) if write_seconds else 0.0,
+        "recall_ms": {
+            "p50": round(statistics.median(ordered), 2) if ordered else 0.0,
+            "p95": round(ordered[int(0.95 * (len(ordered) - 1))], 2) if ordered else 0.0,
+        },
+    }
+
+
+async def run_retrieval_bench(path: Path) -> dict[str, Any]:
+    conversations = load(path)
+    if not conversations:
+        raise InvalidInput(f"no conversations in {path}", field="locomo")
+    measured = await run_product(conversations)
+    others = baselines(conversations)
+    report: dict[str, Any] = {
+        "conversations": [c.sample_id for c in conversations],
+        "questions": sum(len(c.questions) for c in conversations),
+        "turns": measured["turns"],
+        "written": measured["written"],
+        "refused": measured["refused"],
+        "writes_per_second": measured["writes_per_second"],
+        "recall_ms": measured["recall_ms"],
+        "product": measured["scores"].table(),
+        **{name: s.table() for name, s in others.items()},
+    }
+    return report

@@ -1,0 +1,95 @@
+"""The retrieval bench's machinery on a tiny conversation of LoCoMo's shape (written here; the
+development split itself is evaluation data and stays out of the repo)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memory.errors import InvalidInput
+from shell.eval.locomo import Scores, baselines, load, recall_at, run_product, session_time
+
+TINY = [
+    {
+        "sample_id": "conv-t1",
+        "conversation": {
+            "speaker_a": "Ann",
+            "speaker_b": "Bo",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": [
+                {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a grey cat named Pixel."},
+                {"speaker": "Bo", "dia_id": "D1:2", "text": "Lovely! I started pottery classes."},
+            ],
+            "session_2_date_time": "10:02 am on 20 June, 2023",
+            "session_2": [
+                {"speaker": "Ann", "dia_id": "D2:1", "text": "We hiked Mount Tam on Sunday."},
+                {"speaker": "Bo", "dia_id": "D2:2", "text": "My pottery bowl finally came out."},
+            ],
+        },
+        "qa": [
+            {
+                "question": "What is the name of Ann's cat?",
+                "answer": "Pixel",
+                "evidence": ["D1:1"],
+                "category": 1,
+            },
+            {
+                "question": "Which mountain did Ann hike?",
+                "answer": "Mount Tam",
+                "evidence": ["D2:1"],
+                "category": 4,
+            },
+            {
+                "question": "What class did Bo take?",
+                "answer": "pottery",
+                "evidence": ["D1:2", "D2:2"],
+                "category": 2,
+            },
+            {"question": "Adversarial", "answer": "-", "evidence": ["D1:1"], "category": 5},
+        ],
+    }
+]
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(TINY), encoding="utf-8")
+    return path
+
+
+def test_sessions_turns_and_questions_load_as_the_measure_says(tiny: Path) -> None:
+    assert session_time("1:56 pm on 8 May, 2023") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    (conv,) = load(tiny)
+    assert [t.source for t in conv.turns][:2] == ["msg://conv-t1-s1/1", "msg://conv-t1-s1/2"]
+    assert conv.turns[0].content == "Ann: I adopted a grey cat named Pixel."
+    assert conv.turns[2].at == datetime(2023, 6, 20, 10, 2, tzinfo=UTC)
+    assert [q.category for q in conv.questions] == [1, 4, 2]  # category 5 left out
+    assert conv.questions[2].evidence == ["msg://conv-t1-s1/2", "msg://conv-t1-s2/2"]
+    with pytest.raises(InvalidInput):
+        session_time("yesterday")
+
+
+def test_recall_at_k_counts_evidence_in_the_top_k() -> None:
+    assert recall_at(["a", "b", "c"], ["b", "z"], 2) == 0.5
+    scores = Scores()
+    scores.add(1, ["a"], ["a"])
+    scores.add(2, ["b"], ["a"])
+    table = scores.table()
+    assert table["overall"]["R@5"] == 0.5
+    assert table["category 1"]["questions"] == 1.0
+
+
+async def test_the_product_and_the_baselines_run_on_the_same_turns(tiny: Path) -> None:
+    conversations = load(tiny)
+    measured = await run_product(conversations)
+    assert measured["written"] + sum(measured["refused"].values()) == 4
+    product = measured["scores"].table()["overall"]
+    assert product["questions"] == 3.0
+    assert product["R@20"] > 0  # four turns: everything is within the top 20
+    base = baselines(conversations)
+    assert base["bm25"].table()["overall"]["R@5"] > 0
+    assert base["char_tfidf"].table()["overall"]["R@5"] > 0
