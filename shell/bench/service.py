@@ -17,12 +17,20 @@ from shell.devserver import start_local
 
 
 @asynccontextmanager
-async def service(name: str) -> AsyncIterator[tuple[MemoryClient, WorkflowEnvironment]]:
-    """A dev server, fresh stores and the service's worker, as in production."""
+async def service(
+    name: str, policy_file: Path | None = None
+) -> AsyncIterator[tuple[MemoryClient, WorkflowEnvironment]]:
+    """A dev server, fresh stores and the service's worker, as in production (under the given
+    policy file, by default the packaged one)."""
     from shell.worker import build_worker
 
     data = Path(tempfile.mkdtemp(prefix=f"memory-bench-{name}-"))
-    settings = Settings(data_dir=data, task_queue=f"bench-{name}", allow_clock_override=True)
+    settings = Settings(
+        data_dir=data,
+        task_queue=f"bench-{name}",
+        allow_clock_override=True,
+        policy_file=policy_file,
+    )
     env = await start_local(data_converter(Keyring.new()))
     stores = open_stores(settings)
     try:

@@ -1,12 +1,14 @@
 """`memctl bench retrieval --locomo PATH`: does recall find what matters, measured on LoCoMo.
 
-The measure of `../shared/eval/locomo/README.md`, through the product: each turn of a
+The measure of `../shared/eval/locomo/README.md`, through the product. Each turn of a
 conversation is an episodic memory in that conversation's user namespace, written through
-`write_batch` as the user with content `"{speaker}: {text}"`, the session's date as its valid
-time (and the clock of its write), and its source `msg://{sample_id}-s{session}/{turn}`. Each
-question of categories 1–4 with evidence is asked through `recall(query=question, k=20)` as
-that user, on the day after the last session. R@k is the share of a question's evidence turns
-among the top k, averaged over questions; per category and overall.
+`write_batch` as the user: content `"{speaker}: {text}"`, the session's date as its valid time,
+its source `msg://{sample_id}-s{session}/{turn}`. It is recorded now, as an import of an old
+conversation is. The packaged policy runs with episodic retention lengthened to ten years: the
+conversations are years old, and this measures finding, not forgetting. Each question of
+categories 1–4 with evidence is asked through `recall(query=question, k=20)` as that user, now.
+R@k is the share of a question's evidence turns among the top k, averaged over questions; per
+category and overall.
 
 Beside it, in the same run and over the same turns (`"{speaker}: {text}"`, no governance):
 BM25 over word tokens (rank_bm25) and char 3–5-gram TF-IDF (scikit-learn), the README's
@@ -22,7 +24,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -60,10 +62,6 @@ class Conversation:
     @property
     def user(self) -> str:
         return f"user:locomo/{_safe(self.sample_id)}"
-
-    @property
-    def asked_at(self) -> datetime:
-        return max(t.at for t in self.turns) + timedelta(days=1)
 
 
 def _safe(sample_id: str) -> str:
@@ -170,6 +168,23 @@ def baselines(conversations: list[Conversation]) -> dict[str, Scores]:
     return {"bm25": bm25, "char_tfidf": tfidf}
 
 
+def _long_retention() -> Path:
+    """The packaged policy with episodic memories kept ten years: LoCoMo's conversations span
+    months, years before today, and this measures finding, not forgetting (retention has its
+    own tests)."""
+    import tempfile
+
+    from memory.policy import DEFAULT_POLICY_FILE
+
+    text = DEFAULT_POLICY_FILE.read_text(encoding="utf-8")
+    longer = re.sub(r"(?m)^episodic_days\s*=\s*\d+", "episodic_days = 3650", text)
+    if longer == text:
+        raise InvalidInput("the packaged policy has no episodic_days to lengthen", field="policy")
+    path = Path(tempfile.mkdtemp(prefix="memory-locomo-")) / "policy.toml"
+    path.write_text(longer, encoding="utf-8")
+    return path
+
+
 async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
     """Write every turn through write_batch, ask every question through recall."""
     from memory.write.batch import cut
@@ -180,7 +195,7 @@ async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
     latencies: list[float] = []
     written = 0
     write_seconds = 0.0
-    async with service("retrieval") as (client, _env):
+    async with service("retrieval", _long_retention()) as (client, _env):
         for conv in conversations:
             requests = [
                 client.write_request(
@@ -193,7 +208,6 @@ async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
                         "valid_from": t.at.isoformat(),
                     },
                     idempotency_key=f"{conv.sample_id}-{t.dia_id}",
-                    at=t.at,
                 )
                 for t in conv.turns
             ]
@@ -209,9 +223,7 @@ async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
             write_seconds += time.perf_counter() - started
             for q in conv.questions:
                 t0 = time.perf_counter()
-                found = await client.recall(
-                    conv.user, [conv.namespace], query=q.text, k=20, at=conv.asked_at
-                )
+                found = await client.recall(conv.user, [conv.namespace], query=q.text, k=20)
                 latencies.append((time.perf_counter() - t0) * 1000)
                 sources = [m.source_refs[0] if m.source_refs else "" for m in found.memories]
                 product.add(q.category, sources, q.evidence)
