@@ -430,8 +430,9 @@ class WriteResult(Model):
 # Reads
 
 
-class RecallQuery(Model):
-    principal: str
+class RecallAsk(Model):
+    """What a recall asks for, whoever asks (the HTTP API's body: the token says who)."""
+
     namespaces: list[str] = Field(min_length=1, max_length=64)
     task: str = ""
     query: str | None = None
@@ -461,6 +462,10 @@ class RecallQuery(Model):
         if v <= 0 or v > 200:
             raise InvalidInput("k must be between 1 and 200", field="k")
         return v
+
+
+class RecallQuery(RecallAsk):
+    principal: str
 
 
 class RetrievedMemory(Model):

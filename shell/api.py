@@ -53,10 +53,10 @@ from memory.models import (
     CandidateOutcome,
     DeletionReceipt,
     DeletionScope,
-    Kind,
     MemoryRecord,
     Model,
     Principal,
+    RecallAsk,
     RecallResult,
     ReviewOutcome,
     ReviewRecord,
@@ -270,17 +270,6 @@ class BatchBody(Model):
     requests: list[BatchEntry] = Field(min_length=1, max_length=MAX_BATCH)
 
 
-class RecallBody(Model):
-    namespaces: list[str] = Field(min_length=1, max_length=64)
-    task: str = ""
-    query: str | None = None
-    keys: list[str] = Field(default_factory=list)
-    kinds: list[Kind] | None = None
-    k: int = 5
-    at: datetime | None = None
-    valid_at: datetime | None = None
-
-
 class ContextBody(Model):
     namespaces: list[str] = Field(min_length=1, max_length=64)
     task: str
@@ -404,6 +393,16 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or None
+        raised = (first.get("ctx") or {}).get("error")
+        if isinstance(raised, MemoryServiceError):  # a validator's own typed error keeps its code
+            return problem(
+                status_of(raised),
+                raised.code,
+                type(raised).__name__,
+                raised.message,
+                request,
+                raised.field or where,
+            )
         detail = f"{where}: {first.get('msg')}" if where else str(first.get("msg", "invalid"))
         return problem(422, "invalid_input", "InvalidInput", detail, request, where)
 
@@ -498,7 +497,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     # -------------------------------------------------------------------- reads
 
     @v1.post("/recall", tags=["reads"])
-    async def recall(body: RecallBody, s: Caller_) -> RecallResult:
+    async def recall(body: RecallAsk, s: Caller_) -> RecallResult:
         return await s.client.recall(
             s.ref,
             body.namespaces,

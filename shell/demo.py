@@ -8,7 +8,6 @@ prints with its verification; recall returns nothing.
 from __future__ import annotations
 
 import asyncio
-import socket
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -73,13 +72,11 @@ def _receipt_table(receipt: DeletionReceipt) -> Table:
 
 
 def _free_port(preferred: int) -> int:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", preferred))
-        except OSError:
-            s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    """The configured API port when it is free, else any free one."""
+    from memory.metrics import free_port
+    from shell.devserver import port_open
+
+    return free_port() if port_open("127.0.0.1", preferred) else preferred
 
 
 async def run_demo(settings: Settings) -> None:

@@ -4,12 +4,12 @@ interleaved in one run (the API served by uvicorn on loopback, a keep-alive http
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
 from typing import Any
 
 import httpx
 
+from memory.metrics import free_port
 from memory.models import Principal
 from shell.bench.data import _stats
 from shell.bench.service import service
@@ -23,20 +23,13 @@ BOT = Principal(
 )
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 async def bench_http(n: int) -> dict[str, Any]:
     from shell.api import serve
 
     async with service("http") as (client, _env):
         client.register_principal(BOT)
         client.settings = client.settings.model_copy(
-            update={"api_port": _port(), "api_rate_per_second": 1e9, "api_burst": 10**9}
+            update={"api_port": free_port(), "api_rate_per_second": 1e9, "api_burst": 10**9}
         )
         for u in range(50):
             ns = f"tenant/bench/user/u{u}"

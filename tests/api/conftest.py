@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -12,16 +11,10 @@ import httpx
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
+from memory.metrics import free_port
 from memory.settings import Settings
 from shell.client import MemoryClient
 from tests.cli.test_memctl import env_for
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture
@@ -30,7 +23,7 @@ async def served(
 ) -> AsyncIterator[str]:
     """`memctl serve` in its own process, on the test's stores, Temporal and task queue (the
     worker polls in the test's process)."""
-    port = _free_port()
+    port = free_port()
     env = {**env_for(settings, temporal_env), "MEMORY_API_PORT": str(port)}
     log = (tmp_path / "serve.log").open("wb")
     proc = await asyncio.create_subprocess_exec(

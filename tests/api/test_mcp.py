@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from temporalio.testing import WorkflowEnvironment
 
+from memory.metrics import free_port
 from memory.settings import Settings
 from shell.client import MemoryClient
 from tests.cli.test_memctl import env_for
@@ -71,18 +71,11 @@ async def test_the_mcp_server_over_stdio(
         await _use_tools(mcp, client)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 async def mcp_http(
     client: MemoryClient, settings: Settings, temporal_env: WorkflowEnvironment, tmp_path: Path
 ) -> AsyncIterator[str]:
-    port = _free_port()
+    port = free_port()
     log = (tmp_path / "mcp.log").open("wb")
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
