@@ -730,7 +730,7 @@ def schedules_list() -> None:
     from shell.temporal import connect
 
     async def _main() -> list[dict[str, Any]]:
-        return await list_schedules(await connect(settings()))
+        return await list_schedules(await connect(settings()), settings())
 
     emit(run(_main()))
 
@@ -746,7 +746,7 @@ def schedules_pause(
     from shell.temporal import connect
 
     async def _main() -> None:
-        await set_paused(await connect(settings()), name, True, note)
+        await set_paused(await connect(settings()), settings(), name, True, note)
 
     run(_main())
     typer.echo(f"{name}: paused")
@@ -763,7 +763,7 @@ def schedules_unpause(
     from shell.temporal import connect
 
     async def _main() -> None:
-        await set_paused(await connect(settings()), name, False, note)
+        await set_paused(await connect(settings()), settings(), name, False, note)
 
     run(_main())
     typer.echo(f"{name}: running")

@@ -29,16 +29,22 @@ from workflows.attributes import ALL_TENANTS, search_attributes
 
 @dataclass(frozen=True)
 class SweepSchedule:
-    schedule_id: str
+    name: str
     workflow: str
     every: timedelta
     arg: dict[str, Any]
 
+    def schedule_id(self, settings: Settings) -> str:
+        """`<task queue>-<name>`: `memory-expire` for the default deployment. Deployments that
+        share a Temporal namespace have queues of their own, so each keeps its own schedules
+        (one applying never retargets another's)."""
+        return f"{settings.task_queue}-{self.name}"
+
 
 SCHEDULES = (
-    SweepSchedule("memory-relay", "RelayOutbox", timedelta(minutes=1), {}),
-    SweepSchedule("memory-expire", "ExpireMemories", timedelta(hours=1), {}),
-    SweepSchedule("memory-repair", "RepairProjections", timedelta(minutes=10), {}),
+    SweepSchedule("relay", "RelayOutbox", timedelta(minutes=1), {}),
+    SweepSchedule("expire", "ExpireMemories", timedelta(hours=1), {}),
+    SweepSchedule("repair", "RepairProjections", timedelta(minutes=10), {}),
 )
 
 
@@ -47,7 +53,7 @@ def _schedule(sweep: SweepSchedule, settings: Settings) -> Schedule:
         action=ScheduleActionStartWorkflow(
             sweep.workflow,
             sweep.arg,
-            id=f"sweep/{sweep.schedule_id}",
+            id=f"sweep/{sweep.schedule_id(settings)}",
             task_queue=settings.task_queue,
             execution_timeout=timedelta(hours=1),
             typed_search_attributes=search_attributes(ALL_TENANTS, f"sweep_{sweep.workflow}"),
@@ -66,41 +72,43 @@ async def apply_schedules(
         if only is not None and sweep.workflow not in only:
             continue
         wanted = _schedule(sweep, settings)
-        handle = client.get_schedule_handle(sweep.schedule_id)
+        schedule_id = sweep.schedule_id(settings)
+        handle = client.get_schedule_handle(schedule_id)
         try:
             await handle.describe()
         except RPCError as exc:
             if exc.status != RPCStatusCode.NOT_FOUND:
                 raise
-            await client.create_schedule(sweep.schedule_id, wanted)
-            done.append((sweep.schedule_id, "created"))
+            await client.create_schedule(schedule_id, wanted)
+            done.append((schedule_id, "created"))
             continue
 
         def updater(_: ScheduleUpdateInput, wanted: Schedule = wanted) -> ScheduleUpdate:
             return ScheduleUpdate(schedule=wanted)
 
         await handle.update(updater)
-        done.append((sweep.schedule_id, "updated"))
+        done.append((schedule_id, "updated"))
     return done
 
 
-async def list_schedules(client: Client) -> list[dict[str, Any]]:
+async def list_schedules(client: Client, settings: Settings) -> list[dict[str, Any]]:
     """Each sweep schedule as the server has it: paused or not (and why), how often, when it
     runs next, how many runs it started; a schedule not applied yet says so."""
     found: list[dict[str, Any]] = []
     for sweep in SCHEDULES:
+        schedule_id = sweep.schedule_id(settings)
         try:
-            d = await client.get_schedule_handle(sweep.schedule_id).describe()
+            d = await client.get_schedule_handle(schedule_id).describe()
         except RPCError as exc:
             if exc.status != RPCStatusCode.NOT_FOUND:
                 raise
-            found.append({"schedule": sweep.schedule_id, "state": "not applied"})
+            found.append({"schedule": schedule_id, "state": "not applied"})
             continue
         state = d.schedule.state
         upcoming = d.info.next_action_times
         found.append(
             {
-                "schedule": sweep.schedule_id,
+                "schedule": schedule_id,
                 "workflow": sweep.workflow,
                 "every": str(sweep.every),
                 "state": "paused" if state.paused else "running",
@@ -112,15 +120,19 @@ async def list_schedules(client: Client) -> list[dict[str, Any]]:
     return found
 
 
-async def set_paused(client: Client, name: str, paused: bool, note: str) -> None:
-    """Pause or unpause one sweep schedule (`memory-relay`, `relay`, … ), with a note."""
-    wanted = name if name.startswith("memory-") else f"memory-{name}"
-    if wanted not in {s.schedule_id for s in SCHEDULES}:
+async def set_paused(
+    client: Client, settings: Settings, name: str, paused: bool, note: str
+) -> None:
+    """Pause or unpause one of this deployment's sweep schedules, named as listed
+    (`memory-relay`) or by its sweep (`relay`), with a note."""
+    ids = {sweep.schedule_id(settings): sweep for sweep in SCHEDULES}
+    ids.update({sweep.name: sweep for sweep in SCHEDULES})
+    if name not in ids:
         from memory.errors import NotFound
 
-        names = ", ".join(s.schedule_id for s in SCHEDULES)
+        names = ", ".join(s.schedule_id(settings) for s in SCHEDULES)
         raise NotFound(f"no schedule {name!r} (one of {names})", field="schedule")
-    handle = client.get_schedule_handle(wanted)
+    handle = client.get_schedule_handle(ids[name].schedule_id(settings))
     if paused:
         await handle.pause(note=note)
     else:

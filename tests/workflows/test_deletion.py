@@ -503,13 +503,21 @@ async def test_expiry_invalidates_unprojects_and_moves_the_cache(client: MemoryC
 
 
 async def test_schedules_are_applied_idempotently(client: MemoryClient) -> None:
+    from temporalio.client import ScheduleActionStartWorkflow
+
     from shell.schedules import apply_schedules
 
+    # Each test deployment has a task queue of its own, so schedules of its own on the shared
+    # dev server: `<queue>-expire` (`memory-expire` for the default queue).
+    expire = f"{client.settings.task_queue}-expire"
     first = await apply_schedules(client.temporal, client.settings, only=("ExpireMemories",))
     second = await apply_schedules(client.temporal, client.settings, only=("ExpireMemories",))
-    assert first in ([("memory-expire", "created")], [("memory-expire", "updated")])
-    assert second == [("memory-expire", "updated")]
-    described = await client.temporal.get_schedule_handle("memory-expire").describe()
+    assert first == [(expire, "created")]
+    assert second == [(expire, "updated")]
+    described = await client.temporal.get_schedule_handle(expire).describe()
+    action = described.schedule.action
+    assert isinstance(action, ScheduleActionStartWorkflow)
+    assert action.task_queue == client.settings.task_queue
     assert described.schedule.spec.intervals[0].every == timedelta(hours=1)
 
 
@@ -542,7 +550,8 @@ async def test_schedules_are_listed_paused_and_unpaused(client: MemoryClient) ->
     async def state() -> dict[str, Any]:
         """The schedule as described, once the scheduler has taken the last change in (updates
         and pauses reach it as signals, a moment later)."""
-        return {s["schedule"]: s for s in await list_schedules(client.temporal)}["memory-expire"]
+        listed = await list_schedules(client.temporal, client.settings)
+        return {s["schedule"]: s for s in listed}[expire]
 
     async def settled(wanted: str) -> dict[str, Any]:
         for _ in range(50):
@@ -552,15 +561,16 @@ async def test_schedules_are_listed_paused_and_unpaused(client: MemoryClient) ->
             await asyncio.sleep(0.1)
         return found
 
+    expire = f"{client.settings.task_queue}-expire"
     await apply_schedules(client.temporal, client.settings, only=("ExpireMemories",))
-    await set_paused(client.temporal, "expire", True, "restore in progress")
+    await set_paused(client.temporal, client.settings, "expire", True, "restore in progress")
     paused = await settled("paused")
     assert paused["state"] == "paused"
     assert paused["note"] == "restore in progress"
-    await set_paused(client.temporal, "memory-expire", False, "restore done")
+    await set_paused(client.temporal, client.settings, expire, False, "restore done")
     assert (await settled("running"))["state"] == "running"
     with pytest.raises(NotFound):
-        await set_paused(client.temporal, "nonsense", True, "")
+        await set_paused(client.temporal, client.settings, "nonsense", True, "")
 
 
 async def test_the_receipt_states_what_temporal_keeps(client: MemoryClient) -> None:
