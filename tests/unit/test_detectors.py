@@ -861,3 +861,18 @@ def test_a_hijack_is_found_by_what_it_does(text: str) -> None:
 @pytest.mark.parametrize("text", SIGNALLED_BENIGN)
 def test_a_writer_about_themselves_or_a_handbook_is_not_a_hijack(text: str) -> None:
     assert detect_injection(text) == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "health"),
+    [
+        ("Getting sponsors was difficult, but it paid off.", False),
+        ("Is there a particular moment that stands out to you?", False),
+        ("My dad has been in the ICU since Monday.", True),
+        ("他住进了ICU", True),
+    ],
+)
+def test_icu_is_a_word_not_letters_inside_one(text: str, health: bool) -> None:
+    """"diffICUlt" and "partICUlar" say nothing of anyone's health (LoCoMo turns were refused
+    as special categories for them)."""
+    assert any(d.category == "health" for d in detect_sensitive(text)) is health
