@@ -242,7 +242,7 @@ class Reader:
         text, keys = _text_and_keys(query)
         found = self._key_candidates(allowed, keys, as_of)
         if text:
-            hits = self._search(query, principal, allowed, text, kinds, at, valid_at, as_of)
+            hits = self._search(query, principal, allowed, kinds, at, valid_at, as_of)
             self._propose(found, hits)
         self._known_at(found, at)
         admitted = self._admit(found, principal, allowed, kinds, at, valid_at)
@@ -269,15 +269,16 @@ class Reader:
         query: RecallQuery,
         principal: Principal,
         allowed: list[str],
-        text: str,
         kinds: tuple[Kind, ...] | None,
         at: datetime,
         valid_at: datetime,
         as_of: bool,
     ) -> list[Hit]:
-        """Hybrid search in the projection, cut to what could be chosen: relevant enough, and
-        the best few. (About an earlier time, the projection's current filters may not describe
-        it: it then proposes without time or status filters and canonical decides.)"""
+        """Hybrid search in the projection, cut to what is relevant enough. The query and the
+        task are searched each on its own, a memory keeping the better relevance: what the
+        task says about the work at hand does not dilute the question asked, nor the reverse.
+        (About an earlier time, the projection's current filters may not describe it: it then
+        proposes without time or status filters and canonical decides.)"""
         pool = max(query.k * self.policy.retrieval.candidate_pool, 20)
         filters = SearchFilters(
             tenant_id=parse_namespace(allowed[0]).tenant,
@@ -288,15 +289,19 @@ class Reader:
             statuses=None if as_of else READABLE_STATUSES,
             max_sensitivity=principal.sensitivity_ceiling,
         )
-        hits = self.stores.projection.search(text, filters, limit=pool)
+        best: dict[str, Hit] = {}
+        for text in dict.fromkeys(t for t in (query.query, query.task) if t):
+            for hit in self.stores.projection.search(text, filters, limit=pool):
+                seen = best.get(hit.memory_id)
+                if seen is None or hit.score > seen.score:
+                    best[hit.memory_id] = hit
         min_relevance = self.policy.retrieval.min_relevance
-        return [h for h in hits if (h.vector_score or 0.0) >= min_relevance or h.keyword_rank][
-            : 2 * query.k + 5
-        ]
+        hits = sorted(best.values(), key=lambda h: (-h.score, h.memory_id))
+        return [h for h in hits if h.score >= min_relevance][:pool]
 
     def _propose(self, found: dict[str, _Candidate], hits: list[Hit]) -> None:
         """Add the search hits to the candidates (one read of canonical heads for those the key
-        lookup did not find), with their relevance, keyword match and projected vector."""
+        lookup did not find), with their fused relevance, keyword match and projected vector."""
         missing = [h.memory_id for h in hits if h.memory_id not in found]
         heads = self.stores.canonical.records.heads(missing)
         for hit in hits:
@@ -307,7 +312,7 @@ class Reader:
                     continue  # a projection row with no canonical record: never returned
                 proposed = found[hit.memory_id] = _Candidate(head)
             c = proposed
-            c.relevance = max(hit.vector_score or 0.0, 0.0)
+            c.relevance = hit.score
             c.keyword = hit.keyword_rank is not None
             c.vector = hit.vector
             c.reasons.append(f"search:{c.relevance:.2f}" + ("+keyword" if c.keyword else ""))
@@ -347,7 +352,7 @@ class Reader:
                 or not r.readable_at(at, valid_at)
             ):
                 continue
-            if not c.key_match and c.relevance < min_relevance and not c.keyword:
+            if not c.key_match and c.relevance < min_relevance:
                 continue
             c.reasons.append("canonical_checked")
             admitted[memory_id] = c
@@ -379,7 +384,7 @@ class Reader:
     def _score(self, c: _Candidate, at: datetime) -> float:
         r = c.record
         w = self.policy.retrieval.weights
-        relevance = min(c.relevance + (0.15 if c.keyword else 0.0), 1.0)
+        relevance = c.relevance
         trust = SOURCE_TRUST[r.source_type].weight * r.confidence
         age_days = max((at - (r.valid_from or r.recorded_at)).total_seconds() / 86400.0, 0.0)
         freshness = math.pow(0.5, age_days / self.policy.retrieval.freshness_half_life_days)
@@ -418,11 +423,12 @@ class Reader:
         weight = self.policy.retrieval.weights.redundancy_penalty
         chosen: list[_Candidate] = []
         remaining = list(pool)
+        # How much each candidate repeats what is chosen so far (updated with each pick only).
+        repeats = {id(c): 0.0 for c in remaining}
         while remaining and len(chosen) < k:
             best, best_score = None, -math.inf
             for c in remaining:
-                redundancy = max((_redundancy(c, s) for s in chosen), default=0.0)
-                score = c.score - weight * max(0.0, redundancy - 0.5)
+                score = c.score - weight * max(0.0, repeats[id(c)] - 0.5)
                 if score > best_score:
                     best, best_score = c, score
             assert best is not None
@@ -430,6 +436,8 @@ class Reader:
             if any(_same(best, s) for s in chosen):
                 continue
             chosen.append(best)
+            for c in remaining:
+                repeats[id(c)] = max(repeats[id(c)], _redundancy(c, best))
             if best.record.conflict_group:
                 sides = [
                     c for c in remaining if c.record.conflict_group == best.record.conflict_group

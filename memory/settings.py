@@ -36,6 +36,10 @@ class Settings(BaseSettings):
     database_url: str | None = None
     #: The embedded projection's file (default: beside the canonical store).
     projection_path: Path | None = None
+    #: Embedding model for recall and the write path's neighbours (the `embeddings` extra): a
+    #: sentence-transformers name or folder, or `packaged:all-MiniLM-L6-v2`. Unset: the hashed
+    #: n-grams, which need no model. Changing it rebuilds the projection (`memctl repair`).
+    embedding_model: str | None = None
     #: Policy file (TOML); default: the packaged memory/policy.default.toml.
     policy_file: Path | None = None
     #: Journal of committed deletions, kept outside the database (append-only JSON lines), so

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import structlog
 
 from memory import metrics
-from memory.embedding import Embedder, default_embedder
+from memory.embedding import Embedder, make_embedder
 from memory.plans import CommitPlan, CommitResult
 from memory.policy import Policy
 from memory.settings import Settings
@@ -52,6 +52,6 @@ def open_stores(settings: Settings, *, migrate: bool = True) -> Stores:
     canonical = CanonicalStore(settings.canonical_url)
     if migrate:
         canonical.migrate()
-    embedder = default_embedder()
+    embedder = make_embedder(settings.embedding_model)
     projection = EmbeddedProjection(settings.projection_file, embedder)
     return Stores(canonical, projection, embedder, settings.policy)

