@@ -873,6 +873,6 @@ def test_a_writer_about_themselves_or_a_handbook_is_not_a_hijack(text: str) -> N
     ],
 )
 def test_icu_is_a_word_not_letters_inside_one(text: str, health: bool) -> None:
-    """"diffICUlt" and "partICUlar" say nothing of anyone's health (LoCoMo turns were refused
+    """ "diffICUlt" and "partICUlar" say nothing of anyone's health (LoCoMo turns were refused
     as special categories for them)."""
     assert any(d.category == "health" for d in detect_sensitive(text)) is health
