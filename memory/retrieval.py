@@ -566,5 +566,16 @@ def _redundancy(a: _Candidate, b: _Candidate) -> float:
 
 
 def _same(a: _Candidate, b: _Candidate) -> bool:
-    """Two memories that say the same thing (conflict sides never do: their values differ)."""
-    return same_statement(a.record, b.record)
+    """Two memories that say the same thing (conflict sides never do: their values differ).
+    Two episodes told in different messages are two events, however alike their words ("Thanks,
+    Mel!" in May and in June): both stay, the diversity penalty ordering them."""
+    ra, rb = a.record, b.record
+    if (
+        ra.kind == "episodic"
+        and rb.kind == "episodic"
+        and ra.source_refs
+        and rb.source_refs
+        and set(ra.source_refs).isdisjoint(rb.source_refs)
+    ):
+        return False
+    return same_statement(ra, rb)

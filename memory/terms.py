@@ -3,8 +3,11 @@
 Two term sets, each ranked by BM25 in its own index (`memory.stores.projection`):
 
 - **words**: Latin-script words stemmed with the Snowball English stemmer (PyStemmer), Chinese
-  cut into words by jieba (rjieba), numbers kept whole. A query drops closed-class function
-  words ("what", "did", "the", 的, 了 …): they say how a question is asked, not what it is about.
+  cut into words by jieba (rjieba) and, beside them, its single characters and character pairs
+  (the usual unigram + bigram indexing of Chinese: a paraphrase shares characters with what it
+  paraphrases more often than whole words), numbers kept whole. A query drops closed-class
+  function words ("what", "did", "the", 的, 了 …): they say how a question is asked, not what it
+  is about.
 - **trigrams**: every three-character run, the fallback for what words miss: identifiers and
   codes ("ord-88172"), misspellings and inflections the stemmer does not join, and Chinese the
   segmenter cuts differently in the memory and in the question.
@@ -91,16 +94,31 @@ def _stem(tokens: list[tuple[str, bool]]) -> list[str]:
     return [stems.get(w, w) for w, _ in tokens]
 
 
+def _characters(text: str, query: bool) -> list[str]:
+    """The character pairs and single characters of each CJK run (a query leaves out the
+    function words and the pairs that hold a function character)."""
+    out: list[str] = []
+    for run in _CJK.findall(text):
+        pairs = [run[i : i + 2] for i in range(len(run) - 1)]
+        if query:
+            pairs = [p for p in pairs if p not in STOP_ZH and not (set(p) & STOP_ZH)]
+        out.extend(pairs)
+        out.extend(ch for ch in run if not (query and ch in STOP_ZH))
+    return out
+
+
 def index_words(text: str) -> str:
     """A memory's word terms, space-separated, for the word index."""
-    return " ".join(_stem(_tokens(normalise(text))))
+    norm = normalise(text)
+    return " ".join(_stem(_tokens(norm)) + _characters(norm, query=False))
 
 
 def query_words(text: str) -> list[str]:
     """A query's word terms without function words (all of them, if that leaves none)."""
-    tokens = _tokens(normalise(text))
+    norm = normalise(text)
+    tokens = _tokens(norm)
     content = [(w, zh) for w, zh in tokens if w not in (STOP_ZH if zh else STOP_EN)]
-    return list(dict.fromkeys(_stem(content or tokens)))[:32]
+    return list(dict.fromkeys(_stem(content or tokens) + _characters(norm, query=True)))[:64]
 
 
 def query_trigrams(text: str) -> list[str]:

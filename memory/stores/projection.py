@@ -25,6 +25,7 @@ import hashlib
 import math
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -41,8 +42,13 @@ from memory.stores.files import checkpoint, private_database, wal_size
 from memory.terms import WORD_TOKENIZER, index_words, query_trigrams, query_words
 
 SCHEMA_VERSION = "3"
-#: How many postings one keyword side may score per query (see `_side`).
-_KEYWORD_POSTINGS_BUDGET = 20_000
+#: How many postings one keyword side may rank per query, and how many of the newest rows
+#: holding a term it takes when even the rarest term is over that (see `_side`).
+_KEYWORD_POSTINGS_BUDGET = 2_000
+_NEWEST_ROWS = 200
+#: How long, and for how many terms, document frequencies are kept per index.
+_DF_SECONDS = 300.0
+_DF_TERMS = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +262,19 @@ def _fts_tables(tenant_id: str) -> tuple[str, str]:
     return table, table + "_w"
 
 
+def _quoted(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+@dataclass
+class _Frequencies:
+    """Document frequencies of one keyword index, as counted at `rows` rows."""
+
+    rows: int
+    filled: float
+    counts: dict[str, int] = field(default_factory=dict)
+
+
 def _word_tf(content: str, terms: Sequence[str]) -> list[int]:
     """How often each term occurs in a row of the word index (its terms, space-separated)."""
     counts: dict[str, int] = {}
@@ -344,6 +363,7 @@ class EmbeddedProjection:
         self._lock = threading.Lock()
         self._matrices: dict[str, _Matrix] = {}
         self._fts_known: set[str] = set()
+        self._df: dict[str, _Frequencies] = {}
         self._epoch = ""
         self._init_schema()
 
@@ -606,6 +626,8 @@ class EmbeddedProjection:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        with self._lock:
+            self._df.clear()  # counts of terms asked for, some perhaps of what left the index
 
     @staticmethod
     def _bump(conn: sqlite3.Connection, touched: dict[str, str]) -> None:
@@ -770,6 +792,35 @@ class EmbeddedProjection:
             hit.vector_rank = rank
         return hits
 
+    def _document_frequencies(
+        self, conn: sqlite3.Connection, table: str, terms: list[str], rows: int
+    ) -> dict[str, int]:
+        """How many rows hold each term (absent: none). fts5vocab counts a term's rows by
+        reading its whole doclist, a millisecond for a common term at 100k rows, so counts are
+        kept a while: until the tenant's row count has moved by 1 % (at least 50 rows) or for
+        `_DF_SECONDS`. BM25's statistics need no more (scores, never filters, use them)."""
+        now = time.monotonic()
+        with self._lock:
+            cache = self._df.get(table)
+            if (
+                cache is None
+                or abs(rows - cache.rows) > max(50, rows // 100)
+                or now - cache.filled > _DF_SECONDS
+                or len(cache.counts) > _DF_TERMS
+            ):
+                cache = self._df[table] = _Frequencies(rows, now)
+            missing = [t for t in terms if t not in cache.counts]
+        if missing:
+            marks = ",".join("?" * len(missing))
+            found = dict.fromkeys(missing, 0)
+            for term, df in conn.execute(
+                f"SELECT term, doc FROM {table}_vocab WHERE term IN ({marks})", missing
+            ):
+                found[str(term)] = int(df)
+            with self._lock:
+                cache.counts.update(found)
+        return {t: cache.counts.get(t, 0) for t in terms}
+
     def _side(
         self,
         conn: sqlite3.Connection,
@@ -782,48 +833,53 @@ class EmbeddedProjection:
         frequencies: Callable[[str, Sequence[str]], list[int]],
     ) -> list[tuple[str, int, str, float]]:
         """One keyword index's best rows for `terms`: (memory id, version, namespace, score),
-        the score being the row's BM25 as a share of the query's IDF mass (`_bm25`). FTS5
-        finds the rows and orders them by its own BM25; the scores are computed here, with an
+        the score being the row's BM25 as a share of the query's IDF mass (`_bm25`), with an
         IDF that stays positive in a small tenant.
 
-        A common term ("的记录", a speaker's name) can occur in a large share of a tenant's
-        rows: scoring every one costs milliseconds and, its IDF being low, changes little.
-        Terms go from rare to common while the sum of their document frequencies stays within
-        a budget; the mass counts every term, so a row's score stays a share of the query."""
+        What FTS5 scores is bounded, whatever the size of the tenant. Terms go from rare to
+        common while the sum of their document frequencies stays within a budget, and FTS5
+        ranks the rows holding them: a common term ("的记录", a speaker's name) would cost
+        milliseconds to score and, its IDF being low, change little. When even the rarest term
+        is over the budget, the newest rows holding it are taken, and ranked here by every
+        term of the query. The mass counts every term, so a score stays a share of the query."""
         if not terms:
             return []
-        marks = ",".join("?" * len(terms))
-        df = {
-            str(t): int(d)
-            for t, d in conn.execute(
-                f"SELECT term, doc FROM {table}_vocab WHERE term IN ({marks})", terms
-            )
-        }
-        idf = [_idf(rows, df.get(t, 0)) for t in terms]
+        df = self._document_frequencies(conn, table, terms, rows)
+        idf = [_idf(rows, df[t]) for t in terms]
         mass = sum(idf)
+        present = sorted((t for t in terms if df[t] > 0), key=lambda t: (df[t], t))
+        if not present:
+            return []
         chosen: list[str] = []
         postings = 0
-        for term in sorted(df, key=lambda t: (df[t], t)):
+        for term in present:
             if postings + df[term] > _KEYWORD_POSTINGS_BUDGET:
                 break
             chosen.append(term)
             postings += df[term]
-        if not chosen:
-            return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in chosen)
         where, params = _filter_sql(filters)
-        found = conn.execute(
+        select = (
             f"SELECT p.memory_id, p.version, p.namespace, f.content FROM {table} f"
-            " JOIN proj_memories p ON p.rid = f.rowid"
-            f" WHERE {table} MATCH ? AND {where}"
-            f" ORDER BY bm25({table}) LIMIT ?",
-            [match, *params, limit],
-        ).fetchall()
+            f" JOIN proj_memories p ON p.rid = f.rowid WHERE {table} MATCH ? AND {where}"
+        )
+        if chosen:
+            match = " OR ".join(_quoted(t) for t in chosen)
+            found = conn.execute(
+                f"{select} ORDER BY bm25({table}) LIMIT ?", [match, *params, limit]
+            ).fetchall()
+        else:
+            found = conn.execute(
+                f"{select} ORDER BY f.rowid DESC LIMIT ?",
+                [_quoted(present[0]), *params, _NEWEST_ROWS],
+            ).fetchall()
         length = _word_length if table.endswith("_w") else _trigram_length
-        return [
+        scored = [
             (m, v, ns, _bm25(frequencies(content, terms), idf, length(content), average, mass))
             for m, v, ns, content in found
         ]
+        if not chosen:
+            scored.sort(key=lambda s: -s[3])
+        return scored[:limit]
 
     def _keyword_hits(
         self, conn: sqlite3.Connection, text: str, filters: SearchFilters, limit: int

@@ -72,7 +72,10 @@ async def run_bench(
         from shell.eval.locomo import run_retrieval_bench
 
         assert locomo is not None
-        console.print(f"· retrieval: every LoCoMo turn written, every question recalled ({locomo})")
+        console.print(
+            f"· retrieval: every turn written, every question recalled ({locomo}, and the"
+            " Chinese set)"
+        )
         report["retrieval"] = await run_retrieval_bench(locomo)
     print_report(report)
     _write_report(out, report)

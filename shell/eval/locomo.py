@@ -15,6 +15,11 @@ Beside it, in the same run and over the same turns (`"{speaker}: {text}"`, no go
 BM25 over word tokens (rank_bm25) and char 3–5-gram TF-IDF (scikit-learn), the README's
 baselines. Also reported: turns the write path refused (and why), write throughput, and recall
 latency. The data is evaluation data: it is read from the path given, never kept in the repo.
+
+The same measure runs on a small Chinese set of the same shape written for this project
+(`corpora/locomo.zh.dev.json`: customer service, travel booking, a personal assistant and a
+software help desk; questions paraphrase their evidence), beside BM25 over jieba words and char
+1–3-gram TF-IDF.
 """
 
 from __future__ import annotations

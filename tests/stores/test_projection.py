@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
 from typing import Any
 
@@ -123,3 +124,56 @@ def test_a_second_process_sees_new_rows(stores: Stores, settings) -> None:
     project(stores.canonical, stores.projection, [r2.memory_id])
     assert {h.memory_id for h in other.search("记录", filters(), 5)} == {r1.memory_id, r2.memory_id}
     other.close()
+
+
+def test_keyword_scores_are_shares_of_the_query_and_rank_in_a_tiny_tenant(stores: Stores) -> None:
+    """Two memories: FTS5's own BM25 gives a term in half the rows no weight at all, so in a
+    tenant this small every score would be ~0. Scored here, a memory holding every word of
+    the question scores more than one holding some, and both stay within [0, 1]."""
+    both = record(
+        key=None, structured_value=None, kind="episodic", content="Ann adopted a grey cat"
+    )
+    some = record(
+        key=None, structured_value=None, kind="episodic", content="Ann's cat sleeps all day"
+    )
+    add(stores, both, some)
+    project(stores.canonical, stores.projection, [both.memory_id, some.memory_id])
+    hits = stores.projection.search("Who adopted the grey cat?", filters(), 5)
+    assert [h.memory_id for h in hits] == [both.memory_id, some.memory_id]
+    assert 0 < hits[1].score < hits[0].score <= 1
+    assert hits[0].word_score > 0.5
+    assert hits[0].trigram_score > 0.5
+    # A question of other words finds nothing.
+    assert stores.projection.search("quarterly tax filing", filters(), 5) == []
+
+
+def test_inflections_meet_in_the_word_index(stores: Stores) -> None:
+    r = record(
+        key=None,
+        structured_value=None,
+        kind="episodic",
+        content="She was researching adoption agencies",
+    )
+    add(stores, r)
+    project(stores.canonical, stores.projection, [r.memory_id])
+    (hit,) = stores.projection.search("Which agency did she research?", filters(), 5)
+    assert hit.memory_id == r.memory_id
+    assert hit.word_score > 0
+
+
+def test_a_removed_row_leaves_the_word_index_and_its_totals(stores: Stores) -> None:
+    r = record(
+        key=None, structured_value=None, kind="episodic", content="Zqword marker stays private"
+    )
+    add(stores, r)
+    project(stores.canonical, stores.projection, [r.memory_id])
+    conn = stores.projection._conn()  # type: ignore[attr-defined]
+    table = "fts_" + hashlib.sha1(b"shop-a").hexdigest()[:16] + "_w"  # the tenant's word index
+    assert conn.execute(f"SELECT count(*) FROM {table}_vocab WHERE term = 'zqword'").fetchone()[0]
+    stores.projection.remove([r.memory_id], [r.version])
+    done, _ = stores.projection.compact()
+    assert done
+    assert not conn.execute(f"SELECT count(*) FROM {table}_vocab WHERE term = 'zqword'").fetchone()[
+        0
+    ]
+    assert conn.execute("SELECT rows, words, trigrams FROM proj_tenants").fetchall() == [(0, 0, 0)]

@@ -500,3 +500,20 @@ def test_a_message_cannot_forge_a_speaker_and_text_keeps_the_fences(reg: Stores)
     opened = lines.index(f"<<untrusted {fence}>>")
     closed = lines.index(f"<</untrusted {fence}>>")
     assert all(ln.startswith("│ ") for ln in lines[opened + 1 : closed])
+
+
+def test_two_turns_alike_in_words_are_two_events_and_both_recalled(reg: Stores) -> None:
+    """Dedupe drops a copy of one message, never a second message that says the same."""
+    from tests.factories import record
+
+    said = "Melanie: Thanks, Caroline! The pottery class was great"
+    may = record(key=None, structured_value=None, kind="episodic", content=said, at=T0)
+    june = record(key=None, structured_value=None, kind="episodic", content=said, at=T0)
+    june = june.model_copy(update={"source_refs": ["msg://t1/9"]})
+    copy = record(key=None, structured_value=None, kind="episodic", content=said + ".", at=T0)
+    reg.canonical.commits.load([may, june, copy], T0)
+    project(reg.canonical, reg.projection, [may.memory_id, june.memory_id, copy.memory_id])
+    result = recall(reg, at=T0 + timedelta(hours=1), query="pottery class", task="", k=5)
+    ids = {m.memory_id for m in result.memories}
+    assert june.memory_id in ids
+    assert len(ids & {may.memory_id, copy.memory_id}) == 1  # the same message, stored twice
