@@ -55,7 +55,7 @@ class Weights(_Section):
     semantic_relevance: float = 1.0
     task_relevance: float = 0.6
     source_trust: float = 0.3
-    freshness: float = 0.15
+    freshness: float = 0.05
     explicit_user_priority: float = 0.1
     conflict_penalty: float = 0.05
     staleness_penalty: float = 0.2
