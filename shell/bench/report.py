@@ -233,8 +233,20 @@ def _print_retrieval_set(r: dict[str, Any], label: str) -> None:
     kept = r.get("product_evidence_kept", {}).get("overall")
     if kept:
         console.print(
-            f"  product over the {int(kept['questions'])} questions none of whose evidence was "
-            f"refused: R@5 {kept['R@5']}, R@10 {kept['R@10']}, R@20 {kept['R@20']}"
+            f"  over the {int(kept['questions'])} questions none of whose evidence was refused "
+            "(R@5 / R@10 / R@20):"
+        )
+        for name in ("product", "bm25", "char_tfidf"):
+            v = r.get(f"{name}_evidence_kept", {}).get("overall")
+            if v:
+                console.print(f"    {name:<11} {v['R@5']} / {v['R@10']} / {v['R@20']}")
+    consented = r.get("with_consent")
+    if consented:
+        v = consented["product"]["overall"]
+        console.print(
+            f"  the same import with a consent ({consented['consent_ref']}): written "
+            f"{consented['written']} of {r['turns']}, refused {consented['refused'] or 'none'};"
+            f" product R@5 / R@10 / R@20 {v['R@5']} / {v['R@10']} / {v['R@20']}"
         )
 
 

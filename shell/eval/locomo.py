@@ -28,7 +28,7 @@ import re
 import statistics
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -167,14 +167,17 @@ BASELINE_TOKENS: dict[str, tuple[Any, str, tuple[int, int]]] = {
 }
 
 
-def baselines(conversations: list[Conversation], language: str = "en") -> dict[str, Scores]:
+def baselines(
+    conversations: list[Conversation], language: str = "en", refused: Collection[str] = ()
+) -> dict[str, Scores]:
     """BM25 over word tokens and char n-gram TF-IDF (`BASELINE_TOKENS`) over each
-    conversation's turns."""
+    conversation's turns; `<name>_evidence_kept` over the questions none of whose evidence is
+    among the `refused` sources (the product's refusals: the same questions as its own)."""
     from rank_bm25 import BM25Okapi  # type: ignore[import-untyped]
     from sklearn.feature_extraction.text import TfidfVectorizer  # type: ignore[import-untyped]
 
     words, analyzer, ngrams = BASELINE_TOKENS[language]
-    bm25, tfidf = Scores(), Scores()
+    bm25, tfidf, bm25_kept, tfidf_kept = Scores(), Scores(), Scores(), Scores()
     for conv in conversations:
         docs = [t.content for t in conv.turns]
         sources = [t.source for t in conv.turns]
@@ -182,13 +185,23 @@ def baselines(conversations: list[Conversation], language: str = "en") -> dict[s
         vectorizer = TfidfVectorizer(analyzer=analyzer, ngram_range=ngrams, sublinear_tf=True)
         matrix = vectorizer.fit_transform(docs)
         for q in conv.questions:
+            kept = not set(refused) & set(q.evidence)
             scores = index.get_scores(words(q.text))
             ranked = sorted(range(len(docs)), key=lambda i: -scores[i])[:20]
             bm25.add(q.category, [sources[i] for i in ranked], q.evidence)
+            if kept:
+                bm25_kept.add(q.category, [sources[i] for i in ranked], q.evidence)
             sims = (matrix @ vectorizer.transform([q.text]).T).toarray().ravel()
             ranked = sorted(range(len(docs)), key=lambda i: -sims[i])[:20]
             tfidf.add(q.category, [sources[i] for i in ranked], q.evidence)
-    return {"bm25": bm25, "char_tfidf": tfidf}
+            if kept:
+                tfidf_kept.add(q.category, [sources[i] for i in ranked], q.evidence)
+    return {
+        "bm25": bm25,
+        "char_tfidf": tfidf,
+        "bm25_evidence_kept": bm25_kept,
+        "char_tfidf_evidence_kept": tfidf_kept,
+    }
 
 
 def _long_retention() -> Path:
@@ -208,8 +221,16 @@ def _long_retention() -> Path:
     return path
 
 
-async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
-    """Write every turn through write_batch, ask every question through recall."""
+#: The consent an import can carry: the people in the conversations agreed to keeping them,
+#: special categories included (the write path then stores those turns as restricted).
+IMPORT_CONSENT = "consent://locomo/recorded-with-consent"
+
+
+async def run_product(
+    conversations: list[Conversation], consent: str | None = None
+) -> dict[str, Any]:
+    """Write every turn through write_batch (with `consent` as each write's consent_ref, when
+    given), ask every question through recall."""
     from memory.write.batch import cut
     from shell.bench.service import service
 
@@ -230,6 +251,7 @@ async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
                         "content": t.content,
                         "source_refs": [t.source],
                         "valid_from": t.at.isoformat(),
+                        **({"consent_ref": consent} if consent else {}),
                     },
                     idempotency_key=f"{conv.sample_id}-{t.dia_id}",
                 )
@@ -261,6 +283,7 @@ async def run_product(conversations: list[Conversation]) -> dict[str, Any]:
     return {
         "scores": product,
         "kept_only": kept_only,
+        "refused_sources": refused_sources,
         "embedder": embedder,
         "turns": turns,
         "written": written,
@@ -290,7 +313,7 @@ async def _measure(path: Path, language: str) -> dict[str, Any]:
     if not conversations:
         raise InvalidInput(f"no conversations in {path}", field="locomo")
     measured = await run_product(conversations)
-    others = baselines(conversations, language)
+    others = baselines(conversations, language, measured["refused_sources"])
     report: dict[str, Any] = {
         "path": str(path),
         "conversations": [c.sample_id for c in conversations],
@@ -307,4 +330,14 @@ async def _measure(path: Path, language: str) -> dict[str, Any]:
         "product_evidence_kept": measured["kept_only"].table(),
         **{name: s.table() for name, s in others.items()},
     }
+    if measured["refused"]:
+        # The same import again, carrying a consent: what the refusals cost, and recall over
+        # every turn (the turns the consent lets in are stored restricted).
+        consented = await run_product(conversations, IMPORT_CONSENT)
+        report["with_consent"] = {
+            "consent_ref": IMPORT_CONSENT,
+            "written": consented["written"],
+            "refused": consented["refused"],
+            "product": consented["scores"].table(),
+        }
     return report

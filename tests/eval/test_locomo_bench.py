@@ -93,3 +93,48 @@ async def test_the_product_and_the_baselines_run_on_the_same_turns(tiny: Path) -
     base = baselines(conversations)
     assert base["bm25"].table()["overall"]["R@5"] > 0
     assert base["char_tfidf"].table()["overall"]["R@5"] > 0
+
+
+async def test_a_refused_turn_counts_as_missed_and_a_consented_import_keeps_it(
+    tiny: Path, tmp_path: Path
+) -> None:
+    from shell.eval.locomo import IMPORT_CONSENT
+
+    data = json.loads(tiny.read_text(encoding="utf-8"))
+    data[0]["conversation"]["session_2"].append(
+        {"speaker": "Ann", "dia_id": "D2:3", "text": "I went to an LGBTQ support group yesterday."}
+    )
+    data[0]["qa"].append(
+        {
+            "question": "Where did Ann go yesterday?",
+            "answer": "-",
+            "evidence": ["D2:3"],
+            "category": 4,
+        }
+    )
+    path = tmp_path / "special.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    conversations = load(path)
+    strict = await run_product(conversations)
+    assert strict["refused"] == {"sensitive_category": 1}
+    assert strict["refused_sources"] == {"msg://conv-t1-s2/3"}
+    assert strict["kept_only"].table()["overall"]["questions"] == 3.0
+    base = baselines(conversations, "en", strict["refused_sources"])
+    assert base["bm25_evidence_kept"].table()["overall"]["questions"] == 3.0
+    consented = await run_product(conversations, IMPORT_CONSENT)
+    assert consented["refused"] == {}
+    assert consented["written"] == 5
+
+
+def test_the_chinese_set_is_of_the_measure_s_shape() -> None:
+    from shell.eval.locomo import CHINESE_DEV
+
+    conversations = load(CHINESE_DEV)
+    assert len(conversations) == 4
+    assert sum(len(c.turns) for c in conversations) >= 300
+    assert sum(len(c.questions) for c in conversations) >= 60
+    for conv in conversations:
+        sources = {t.source for t in conv.turns}
+        assert all(set(q.evidence) <= sources for q in conv.questions)
+    base = baselines(conversations, "zh")
+    assert base["bm25"].table()["overall"]["R@20"] > 0
