@@ -245,8 +245,10 @@ def _print_retrieval_set(r: dict[str, Any], label: str) -> None:
         v = consented["product"]["overall"]
         console.print(
             f"  the same import with a consent ({consented['consent_ref']}): written "
-            f"{consented['written']} of {r['turns']}, refused {consented['refused'] or 'none'};"
-            f" product R@5 / R@10 / R@20 {v['R@5']} / {v['R@10']} / {v['R@20']}"
+            f"{consented['written']} of {r['turns']}, refused {consented['refused'] or 'none'}"
+            " (the consented turns are stored restricted, above the asking user's ceiling, so"
+            f" withheld from recall); product R@5 / R@10 / R@20 {v['R@5']} / {v['R@10']} /"
+            f" {v['R@20']}"
         )
 
 

@@ -331,8 +331,9 @@ async def _measure(path: Path, language: str) -> dict[str, Any]:
         **{name: s.table() for name, s in others.items()},
     }
     if measured["refused"]:
-        # The same import again, carrying a consent: what the refusals cost, and recall over
-        # every turn (the turns the consent lets in are stored restricted).
+        # The same import again, carrying a consent: every turn is then stored, the special
+        # categories as restricted, which a reader of the default ceiling (internal) is never
+        # given: governance, not search, is what the refused turns' questions lack.
         consented = await run_product(conversations, IMPORT_CONSENT)
         report["with_consent"] = {
             "consent_ref": IMPORT_CONSENT,
