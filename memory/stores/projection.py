@@ -212,8 +212,10 @@ def _ts(value: datetime | None) -> float | None:
     return None if value is None else value.timestamp()
 
 
-#: BM25's term-frequency saturation and length normalisation (FTS5's and Lucene's defaults).
-_K1, _B = 1.2, 0.75
+#: BM25's term-frequency saturation and length normalisation: Anserini's defaults for short
+#: passages (k1 0.9, b 0.4), which memories are. Beside FTS5's and Lucene's 1.2 / 0.75 they
+#: lifted LoCoMo R@10 0.633 → 0.640 and the Chinese set's 0.609 → 0.630 (the search alone).
+_K1, _B = 0.9, 0.4
 
 
 def _idf(rows: int, df: int) -> float:
