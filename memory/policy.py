@@ -65,7 +65,7 @@ class Weights(_Section):
 
 class Retrieval(_Section):
     confirmed_confidence: float = Field(default=0.7, ge=0, le=1)
-    min_relevance: float = Field(default=0.05, ge=0, le=1)
+    min_relevance: float = Field(default=0.03, ge=0, le=1)
     candidate_pool: int = Field(default=4, ge=1, le=50)
     cache_ttl_seconds: float = Field(default=5, ge=0)
     cache_entries: int = Field(default=2048, ge=0)
