@@ -11,6 +11,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+from datetime import timedelta
 from pathlib import Path
 
 from temporalio.converter import DataConverter
@@ -19,6 +20,9 @@ from temporalio.testing import WorkflowEnvironment
 from memory.errors import ServiceUnavailable
 from memory.stores.files import private_dir
 from shell.temporal import SEARCH_ATTRIBUTES
+
+#: How long a throwaway dev server may take to answer.
+STARTUP_TIMEOUT = timedelta(seconds=60)
 
 #: Dynamic config of the embedded dev server. Temporal deletes a closed run only once the
 #: history and visibility queues have acknowledged its close, and those acknowledgements move
@@ -47,6 +51,9 @@ async def start_local(data_converter: DataConverter) -> WorkflowEnvironment:
         data_converter=data_converter,
         search_attributes=SEARCH_ATTRIBUTES,
         dev_server_extra_args=dynamic_config_args(),
+        # The SDK waits 5 s by default; on a loaded machine a cold start takes longer (a CI run
+        # lost a whole xdist worker's tests to it).
+        dev_server_startup_timeout=STARTUP_TIMEOUT,
     )
 
 

@@ -414,11 +414,13 @@ def receipt_memory_ids(stores: Stores, receipt: DeletionReceipt) -> list[str]:
 
 async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
     from memory.services.writes import DecideInput, StageInput, Writes
+    from shell.devserver import STARTUP_TIMEOUT
     from shell.worker import build_worker
 
     env = await WorkflowEnvironment.start_time_skipping(
         test_server_existing_path=str(time_skipping_server()),
         data_converter=CONVERTER,
+        test_server_startup_timeout=STARTUP_TIMEOUT,
     )
     settings = Settings(data_dir=tmp_path, allow_clock_override=True, task_queue="skip")
     stores = open_stores(settings)
