@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -694,6 +695,31 @@ class ConversationMessage(Model):
     def ref(self) -> str:
         """How memories cite it: msg://{thread}/{position}, or msg://{message id} off-thread."""
         return f"msg://{self.thread}/{self.position}" if self.thread else f"msg://{self.message_id}"
+
+
+#: Where a memory was said in a conversation: (namespace, thread, position).
+Place = tuple[str, str, int]
+
+
+def thread_position(ref: str) -> tuple[str, int] | None:
+    """The thread and position a `msg://{thread}/{position}` reference cites (None for any other
+    reference, `msg://{message id}` off-thread included)."""
+    if not ref.startswith("msg://"):
+        return None
+    thread, _, position = ref.removeprefix("msg://").rpartition("/")
+    if not thread or not position.isdigit():
+        return None
+    return thread, int(position)
+
+
+def place_of(namespace: str, source_refs: Sequence[str]) -> Place | None:
+    """Where a memory was said: the first conversation message it cites, if any. Recall lends a
+    memory part of its conversational neighbours' relevance (`memory.retrieval`)."""
+    for ref in source_refs:
+        cited = thread_position(ref)
+        if cited is not None:
+            return namespace, cited[0], cited[1]
+    return None
 
 
 ReviewKind = Literal["deferred", "conflict"]

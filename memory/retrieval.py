@@ -32,10 +32,12 @@ from memory.models import (
     KeyVerdict,
     Kind,
     MemoryRecord,
+    Place,
     Principal,
     RecallQuery,
     RecallResult,
     RetrievedMemory,
+    place_of,
     utcnow,
 )
 from memory.namespaces import parse_namespace
@@ -241,11 +243,13 @@ class Reader:
         kinds = tuple(query.kinds) if query.kinds else None
         text, keys = _text_and_keys(query)
         found = self._key_candidates(allowed, keys, as_of)
+        filters = self._filters(principal, allowed, kinds, at, valid_at, as_of)
         if text:
-            hits = self._search(query, principal, allowed, kinds, at, valid_at, as_of)
-            self._propose(found, hits)
+            self._propose(found, self._search(query, filters))
         self._known_at(found, at)
         admitted = self._admit(found, principal, allowed, kinds, at, valid_at)
+        if text:
+            self._add_context(admitted, filters, query.k, principal, allowed, kinds, at, valid_at)
         self._add_conflict_sides(admitted, allowed, at, valid_at)
         for c in admitted.values():
             c.score = self._score(c, at)
@@ -264,23 +268,18 @@ class Reader:
             c.reasons.append(f"key:{record.key}")
         return found
 
-    def _search(
-        self,
-        query: RecallQuery,
+    @staticmethod
+    def _filters(
         principal: Principal,
         allowed: list[str],
         kinds: tuple[Kind, ...] | None,
         at: datetime,
         valid_at: datetime,
         as_of: bool,
-    ) -> list[Hit]:
-        """Hybrid search in the projection, cut to what is relevant enough. The query and the
-        task are searched each on its own, a memory keeping the better relevance: what the
-        task says about the work at hand does not dilute the question asked, nor the reverse.
-        (About an earlier time, the projection's current filters may not describe it: it then
-        proposes without time or status filters and canonical decides.)"""
-        pool = max(query.k * self.policy.retrieval.candidate_pool, 20)
-        filters = SearchFilters(
+    ) -> SearchFilters:
+        """What the projection may propose. (About an earlier time, its current filters may not
+        describe it: it then proposes without time or status filters and canonical decides.)"""
+        return SearchFilters(
             tenant_id=parse_namespace(allowed[0]).tenant,
             namespaces=tuple(allowed),
             kinds=kinds,
@@ -289,6 +288,12 @@ class Reader:
             statuses=None if as_of else READABLE_STATUSES,
             max_sensitivity=principal.sensitivity_ceiling,
         )
+
+    def _search(self, query: RecallQuery, filters: SearchFilters) -> list[Hit]:
+        """Hybrid search in the projection, cut to what is relevant enough. The query and the
+        task are searched each on its own, a memory keeping the better relevance: what the
+        task says about the work at hand does not dilute the question asked, nor the reverse."""
+        pool = max(query.k * self.policy.retrieval.candidate_pool, 20)
         best: dict[str, Hit] = {}
         for text in dict.fromkeys(t for t in (query.query, query.task) if t):
             for hit in self.stores.projection.search(text, filters, limit=pool):
@@ -338,25 +343,83 @@ class Reader:
         at: datetime,
         valid_at: datetime,
     ) -> dict[str, _Candidate]:
-        """The candidates canonical allows (namespace, kind, sensitivity ceiling, readable at
-        these times) that are asked for by key or relevant enough."""
-        ceiling = SENSITIVITY_ORDER[principal.sensitivity_ceiling]
+        """The candidates canonical allows (`_may_read`) that are asked for by key or relevant
+        enough."""
         min_relevance = self.policy.retrieval.min_relevance
         admitted: dict[str, _Candidate] = {}
         for memory_id, c in found.items():
-            r = c.record
-            if (
-                r.namespace not in allowed
-                or (kinds is not None and r.kind not in kinds)
-                or SENSITIVITY_ORDER[r.sensitivity] > ceiling
-                or not r.readable_at(at, valid_at)
-            ):
+            if not _may_read(c.record, principal, allowed, kinds, at, valid_at):
                 continue
             if not c.key_match and c.relevance < min_relevance:
                 continue
             c.reasons.append("canonical_checked")
             admitted[memory_id] = c
         return admitted
+
+    def _add_context(
+        self,
+        admitted: dict[str, _Candidate],
+        filters: SearchFilters,
+        limit: int,
+        principal: Principal,
+        allowed: list[str],
+        kinds: tuple[Kind, ...] | None,
+        at: datetime,
+        valid_at: datetime,
+    ) -> None:
+        """Conversational context: a memory said in a conversation takes a share of the
+        relevance of what was said just before it (`context_previous`) and just after it
+        (`context_next`) in the same thread. An answer ("Yes, last May!") shares no word with
+        a question about it; the turn it answers does. Only what canonical admitted for this
+        reader lends relevance, and a neighbour it brings in is admitted like any candidate:
+        a deleted, superseded or forbidden memory never counts, either way."""
+        lent = self._lent(admitted)
+        if not lent:
+            return
+        placed = {m: p for m, c in admitted.items() if (p := _place(c)) in lent}
+        # Of the places that were not candidates, the `limit` that take the most (no more can
+        # be chosen), and only those relevant enough.
+        floor = self.policy.retrieval.min_relevance
+        held = {placed[m] for m in placed}
+        open_places = sorted(
+            (p for p, v in lent.items() if p not in held and v >= floor), key=lambda p: -lent[p]
+        )[:limit]
+        hits = {
+            h.memory_id: h
+            for h in self.stores.projection.at_places(open_places, filters)
+            if h.memory_id not in admitted
+        }
+        if hits:
+            found = {m: _Candidate(r) for m, r in self.stores.canonical.records.heads(hits).items()}
+            self._known_at(found, at)
+            for m, c in found.items():
+                place = _place(c)
+                if place in lent and _may_read(c.record, principal, allowed, kinds, at, valid_at):
+                    c.vector = hits[m].vector
+                    c.reasons.append("canonical_checked")
+                    admitted[m], placed[m] = c, place
+        for m, place in placed.items():
+            c = admitted[m]
+            c.relevance += lent[place]
+            c.reasons.append(f"context:{lent[place]:.2f}")
+
+    def _lent(self, admitted: dict[str, _Candidate]) -> dict[Place, float]:
+        """The relevance each place takes from its neighbours: the shares of the best relevance
+        said at the place just before and just after it."""
+        policy = self.policy.retrieval
+        shares = ((1, policy.context_previous), (-1, policy.context_next))
+        best: dict[Place, float] = {}
+        for c in admitted.values():
+            place = _place(c)
+            if place is not None and c.relevance > 0:
+                best[place] = max(best.get(place, 0.0), c.relevance)
+        lent: dict[Place, float] = {}
+        for (namespace, thread, position), relevance in best.items():
+            for step, share in shares:
+                if share > 0:
+                    target = (namespace, thread, position + step)
+                    lent[target] = lent.get(target, 0.0) + share * relevance
+        return lent
 
     def _add_conflict_sides(
         self,
@@ -549,6 +612,28 @@ def _verdict(
     else:
         state, ids, detail = "none_confirmed", [], "no confirmed value"
     return KeyVerdict(key=key, state=state, memory_ids=ids, detail=detail)
+
+
+def _place(c: _Candidate) -> Place | None:
+    return place_of(c.record.namespace, c.record.source_refs)
+
+
+def _may_read(
+    r: MemoryRecord,
+    principal: Principal,
+    allowed: list[str],
+    kinds: tuple[Kind, ...] | None,
+    at: datetime,
+    valid_at: datetime,
+) -> bool:
+    """Canonical's word on one candidate: in a namespace the reader may read, of a kind asked
+    for, within the reader's sensitivity ceiling, readable at these times."""
+    return (
+        r.namespace in allowed
+        and (kinds is None or r.kind in kinds)
+        and SENSITIVITY_ORDER[r.sensitivity] <= SENSITIVITY_ORDER[principal.sensitivity_ceiling]
+        and r.readable_at(at, valid_at)
+    )
 
 
 def _similarity(a: _Candidate, b: _Candidate) -> float:

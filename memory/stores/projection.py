@@ -37,11 +37,11 @@ import numpy as np
 import numpy.typing as npt
 
 from memory.embedding import Embedder
-from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord
+from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord, Place, place_of
 from memory.stores.files import checkpoint, private_database, wal_size
 from memory.terms import WORD_TOKENIZER, index_words, query_trigrams, query_words
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 #: How many postings one keyword side may rank per query, and how many of the newest rows
 #: holding a term it takes when even the rarest term is over that (see `_side`).
 _KEYWORD_POSTINGS_BUDGET = 2_000
@@ -114,6 +114,7 @@ class Projection(Protocol):
     def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]: ...
     def keyword_search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]: ...
     def scan(self, filters: SearchFilters) -> Iterator[tuple[str, str]]: ...
+    def at_places(self, places: Sequence[Place], filters: SearchFilters) -> list[Hit]: ...
     #: Changes when the index is created anew (empty): a repair then compares everything.
     @property
     def epoch(self) -> str: ...
@@ -156,8 +157,16 @@ _SCHEMA = (
         written INTEGER NOT NULL,
         -- the row's length in each keyword index (word terms, trigrams), for BM25
         words INTEGER NOT NULL,
-        trigrams INTEGER NOT NULL
+        trigrams INTEGER NOT NULL,
+        -- where the memory was said (`memory.models.place_of`): recall lends a memory part of
+        -- its conversational neighbours' relevance
+        thread TEXT,
+        position INTEGER
     )
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS ix_proj_place ON proj_memories(namespace, thread, position)
+    WHERE thread IS NOT NULL
     """,
     """
     CREATE INDEX IF NOT EXISTS ix_proj_written ON proj_memories(written)
@@ -535,6 +544,7 @@ class EmbeddedProjection:
                 ):
                     continue  # older than what the index has held or removed
                 words = index_words(record.content)
+                place = place_of(record.namespace, record.source_refs)
                 n_words, n_grams = _word_length(words), _trigram_length(record.content)
                 values = (
                     record.version,
@@ -554,14 +564,15 @@ class EmbeddedProjection:
                     written + 1,
                     n_words,
                     n_grams,
+                    *(place[1:] if place is not None else (None, None)),
                 )
                 written += 1
                 if old is None:
                     rid = conn.execute(
                         "INSERT INTO proj_memories (version, content_hash, tenant_id, namespace,"
                         " kind, key, status, sensitivity, valid_from, valid_to, expires_at,"
-                        " recorded_at, content, embedding, written, words, trigrams, memory_id)"
-                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        " recorded_at, content, embedding, written, words, trigrams, thread,"
+                        " position, memory_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                         (*values, record.memory_id),
                     ).lastrowid
                 else:
@@ -571,7 +582,7 @@ class EmbeddedProjection:
                         "UPDATE proj_memories SET version=?, content_hash=?, tenant_id=?,"
                         " namespace=?, kind=?, key=?, status=?, sensitivity=?, valid_from=?,"
                         " valid_to=?, expires_at=?, recorded_at=?, content=?, embedding=?,"
-                        " written=?, words=?, trigrams=? WHERE rid=?",
+                        " written=?, words=?, trigrams=?, thread=?, position=? WHERE rid=?",
                         (*values, rid),
                     )
                     self._unindex(conn, old[2], rid)
@@ -933,6 +944,29 @@ class EmbeddedProjection:
             f" WHERE p.namespace IN ({marks})",
             list(filters.namespaces),
         )
+
+    def at_places(self, places: Sequence[Place], filters: SearchFilters) -> list[Hit]:
+        """The rows said at these places (namespace, thread, position) that the filters pass,
+        with their projected embeddings (recall's diversity compares them)."""
+        if not places or not filters.namespaces:
+            return []
+        where, params = _filter_sql(filters)
+        hits: list[Hit] = []
+        conn = self._conn()
+        for part in range(0, len(places), 250):
+            chunk = places[part : part + 250]
+            values = ",".join("(?,?,?)" for _ in chunk)
+            hits.extend(
+                Hit(m, version, namespace)
+                for m, version, namespace in conn.execute(
+                    "SELECT p.memory_id, p.version, p.namespace FROM proj_memories p"
+                    " WHERE p.thread IS NOT NULL"
+                    f" AND (p.namespace, p.thread, p.position) IN (VALUES {values}) AND {where}",
+                    [*(v for place in chunk for v in place), *params],
+                )
+            )
+        self._attach_vectors(conn, filters, hits)
+        return hits
 
     def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
         """Hybrid: the keyword sides and (when the embedder's similarity counts in ranking) the

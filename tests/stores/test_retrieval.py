@@ -517,3 +517,89 @@ def test_two_turns_alike_in_words_are_two_events_and_both_recalled(reg: Stores) 
     ids = {m.memory_id for m in result.memories}
     assert june.memory_id in ids
     assert len(ids & {may.memory_id, copy.memory_id}) == 1  # the same message, stored twice
+
+
+def _turns(stores: Stores, *said: tuple[str, str], **over: Any) -> list[str]:
+    """Conversation turns as episodic memories, each citing its place in thread `t9`."""
+    from tests.factories import record
+
+    records = [
+        record(
+            key=None,
+            structured_value=None,
+            kind="episodic",
+            content=text,
+            source_refs=[f"msg://t9/{position}"],
+            **over,
+        )
+        for position, text in said
+    ]
+    stores.canonical.commits.load(records, T0)
+    project(stores.canonical, stores.projection, [r.memory_id for r in records])
+    return [r.memory_id for r in records]
+
+
+QUESTION = ("4", "Caroline: Did you ever make it to the pottery workshop in Portland?")
+ANSWER = ("5", "Melanie: Yes, last May! I made a bowl for my mum.")
+
+
+def test_an_answer_is_found_by_the_question_it_answers(reg: Stores) -> None:
+    """The answer shares no word with what is asked: the turn before it does, and lends it a
+    share of its relevance. Without that share, search alone never proposes it."""
+    _, answer, _ = _turns(reg, QUESTION, ANSWER, ("9", "Caroline: The weather is lovely today"))
+    query = "pottery workshop"
+    result = recall(reg, at=T0 + timedelta(hours=1), query=query, task="", k=5)
+    found = {m.memory_id: m for m in result.memories}
+    assert answer in found
+    assert any(r.startswith("context:") for r in found[answer].retrieval_reasons)
+    filters = Reader._filters(USER, [NS], None, T0 + timedelta(hours=1), T0, False)
+    assert answer not in {h.memory_id for h in reg.projection.search(query, filters, limit=50)}
+
+
+def test_a_neighbour_the_reader_may_not_see_lends_nothing(reg: Stores) -> None:
+    """Context never carries what governance withholds: a turn above the reader's ceiling, or
+    erased while the projection still holds it, lends no relevance to the turn after it."""
+    (restricted,) = _turns(reg, QUESTION, sensitivity="restricted")
+    (answer,) = _turns(reg, ANSWER)
+    result = recall(reg, at=T0 + timedelta(hours=1), query="pottery workshop Portland", task="")
+    assert {m.memory_id for m in result.memories}.isdisjoint({restricted, answer})
+
+    reg.canonical.erasure.erase("del_ctx", [restricted], T0 + timedelta(hours=2))
+    (asked,) = _turns(reg, ("4", "Caroline: Did you ever make it to the pottery workshop?"))
+    reg.canonical.erasure.erase("del_ctx2", [asked], T0 + timedelta(hours=2))
+    assert reg.projection.state([asked])  # the projection still holds the erased turn
+    result = recall(reg, at=T0 + timedelta(hours=3), query="pottery workshop Portland", task="")
+    assert answer not in {m.memory_id for m in result.memories}
+
+
+def test_context_stays_within_its_thread_and_namespace(reg: Stores) -> None:
+    """The turn after a match in another thread, or in another namespace's thread of the same
+    name, takes nothing from it."""
+    from tests.factories import record
+
+    other_ns = "tenant/shop-a/user/456"
+    _turns(reg, QUESTION)
+    elsewhere = [
+        record(
+            key=None,
+            structured_value=None,
+            kind="episodic",
+            content=ANSWER[1],
+            source_refs=[refs],
+            namespace=namespace,
+        )
+        for refs, namespace in (("msg://t8/5", NS), ("msg://t9/5", other_ns))
+    ]
+    reg.canonical.commits.load(elsewhere, T0)
+    project(reg.canonical, reg.projection, [r.memory_id for r in elsewhere])
+    reg.canonical.principals.put(
+        BOT.model_copy(update={"read": ["tenant/shop-a/user/*"]}), T0 + timedelta(minutes=1)
+    )
+    result = recall(
+        reg,
+        at=T0 + timedelta(hours=1),
+        query="pottery workshop Portland",
+        task="",
+        namespaces=[NS, other_ns],
+    )
+    assert {m.memory_id for m in result.memories}.isdisjoint({r.memory_id for r in elsewhere})

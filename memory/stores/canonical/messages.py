@@ -9,7 +9,13 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, insert, select, update
 
 from memory.errors import VersionConflict
-from memory.models import ConversationMessage, PrincipalType, Sensitivity, content_hash
+from memory.models import (
+    ConversationMessage,
+    PrincipalType,
+    Sensitivity,
+    content_hash,
+    thread_position,
+)
 from memory.stores.canonical._db import Part, chunks, dialect_insert, row_to_message
 from memory.stores.schema import conversation_messages
 
@@ -114,12 +120,11 @@ class Messages(Part):
         for ref in refs:
             if not ref.startswith("msg://"):
                 continue
-            body = ref.removeprefix("msg://")
-            thread, _, position = body.rpartition("/")
-            if thread and position.isdigit():
-                wanted[(thread, int(position))] = ref
+            cited = thread_position(ref)
+            if cited is not None:
+                wanted[cited] = ref
             else:
-                ids[body] = ref
+                ids[ref.removeprefix("msg://")] = ref
         found: dict[str, ConversationMessage] = {}
         with self.db.read() as conn:
             if wanted:
@@ -130,9 +135,9 @@ class Messages(Part):
                     )
                 )
                 for r in rows:
-                    cited = wanted.get((r.thread, r.position))
-                    if cited is not None:
-                        found[cited] = row_to_message(r)
+                    cited_ref = wanted.get((r.thread, r.position))
+                    if cited_ref is not None:
+                        found[cited_ref] = row_to_message(r)
             if ids:
                 rows = conn.execute(
                     select(conversation_messages).where(
