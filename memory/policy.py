@@ -71,9 +71,12 @@ class Retrieval(_Section):
     cache_entries: int = Field(default=2048, ge=0)
     freshness_half_life_days: float = Field(default=90, gt=0)
     #: The share of its conversational neighbours' relevance a memory takes: of the message
-    #: before the one it was said in, and of the message after.
+    #: before the one it was said in, and of the message after; shrinking by `context_decay`
+    #: with each message farther, up to `context_window` messages away (0: none).
     context_previous: float = Field(default=0.5, ge=0, le=1)
     context_next: float = Field(default=0.25, ge=0, le=1)
+    context_decay: float = Field(default=0.5, ge=0, le=1)
+    context_window: int = Field(default=2, ge=0, le=8)
     weights: Weights = Field(default_factory=Weights)
 
 

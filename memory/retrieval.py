@@ -368,8 +368,9 @@ class Reader:
         valid_at: datetime,
     ) -> None:
         """Conversational context: a memory said in a conversation takes a share of the
-        relevance of what was said just before it (`context_previous`) and just after it
-        (`context_next`) in the same thread. An answer ("Yes, last May!") shares no word with
+        relevance of what was said before it (`context_previous`) and after it (`context_next`)
+        in the same thread, within `context_window` messages, the share shrinking by
+        `context_decay` with each message farther. An answer ("Yes, last May!") shares no word with
         a question about it; the turn it answers does. Only what canonical admitted for this
         reader lends relevance, and a neighbour it brings in is admitted like any candidate:
         a deleted, superseded or forbidden memory never counts, either way."""
@@ -404,10 +405,15 @@ class Reader:
             c.reasons.append(f"context:{lent[place]:.2f}")
 
     def _lent(self, admitted: dict[str, _Candidate]) -> dict[Place, float]:
-        """The relevance each place takes from its neighbours: the shares of the best relevance
-        said at the place just before and just after it."""
+        """The relevance each place takes from its neighbours: shares of the best relevance
+        said at each place before and after it, within the policy's window, the shares
+        shrinking with the distance."""
         policy = self.policy.retrieval
-        shares = ((1, policy.context_previous), (-1, policy.context_next))
+        shares = [
+            (sign * distance, share * policy.context_decay ** (distance - 1))
+            for distance in range(1, policy.context_window + 1)
+            for sign, share in ((1, policy.context_previous), (-1, policy.context_next))
+        ]
         best: dict[Place, float] = {}
         for c in admitted.values():
             place = _place(c)

@@ -951,20 +951,24 @@ class EmbeddedProjection:
         if not places or not filters.namespaces:
             return []
         where, params = _filter_sql(filters)
+        by_thread: dict[tuple[str, str], list[int]] = {}
+        for namespace, thread, position in places:
+            by_thread.setdefault((namespace, thread), []).append(position)
         hits: list[Hit] = []
         conn = self._conn()
-        for part in range(0, len(places), 250):
-            chunk = places[part : part + 250]
-            values = ",".join("(?,?,?)" for _ in chunk)
-            hits.extend(
-                Hit(m, version, namespace)
-                for m, version, namespace in conn.execute(
-                    "SELECT p.memory_id, p.version, p.namespace FROM proj_memories p"
-                    " WHERE p.thread IS NOT NULL"
-                    f" AND (p.namespace, p.thread, p.position) IN (VALUES {values}) AND {where}",
-                    [*(v for place in chunk for v in place), *params],
+        # One equality lookup per thread on the place index (a row-value IN scans the table).
+        for (namespace, thread), positions in by_thread.items():
+            for part in range(0, len(positions), 500):
+                chunk = positions[part : part + 500]
+                hits.extend(
+                    Hit(m, version, ns)
+                    for m, version, ns in conn.execute(
+                        "SELECT p.memory_id, p.version, p.namespace FROM proj_memories p"
+                        " WHERE p.thread IS NOT NULL AND p.namespace = ? AND p.thread = ?"
+                        f" AND p.position IN ({','.join('?' * len(chunk))}) AND {where}",
+                        [namespace, thread, *chunk, *params],
+                    )
                 )
-            )
         self._attach_vectors(conn, filters, hits)
         return hits
 
@@ -985,6 +989,14 @@ class EmbeddedProjection:
                 else:
                     seen.vector_score, seen.vector_rank = hit.vector_score, hit.vector_rank
                     seen.vector = hit.vector
+            # A keyword hit beyond the vector side's top rows is still scored by its cosine:
+            # without it, its relevance would be its keyword sides alone, undiluted by a low
+            # similarity, and it would outrank hits both sides found.
+            unscored = [h for h in fused.values() if h.vector_score is None]
+            self._attach_vectors(conn, filters, unscored)
+            for hit in unscored:
+                if hit.vector is not None:
+                    hit.vector_score = float(hit.vector @ vector)
         for hit in fused.values():
             hit.score = hit.relevance(self.embedder)
         found = sorted(fused.values(), key=lambda h: (-h.score, h.memory_id))[:limit]

@@ -78,3 +78,33 @@ def test_recall_finds_a_paraphrase_no_word_of_which_is_shared(
             stores.close()
     assert found["hashed"] == []  # no word, stem or trigram in common
     assert found["model"][:1] == ["I adopted a puppy last month"]
+
+
+def test_a_keyword_hit_beyond_the_vector_sides_top_rows_keeps_its_cosine(
+    minilm: ModelEmbedder, tmp_path: Path
+) -> None:
+    """Relevance fuses both sides for every hit: a row only the keyword side proposed is scored
+    by its cosine too, not by its keyword sides alone (which would rank it above rows both
+    sides found)."""
+    from memory.stores.projection import SearchFilters
+
+    ns = "tenant/shop-a/user/123"
+    stores = open_stores(Settings(data_dir=tmp_path, embedding_model=PACKAGED_MINILM))
+    try:
+        rows = [
+            record(key=None, structured_value=None, kind="episodic", content=t, at=T0)
+            for t in ("I adopted a puppy last month", "The hot dog stand raised its prices")
+        ]
+        stores.canonical.commits.load(rows, T0)
+        project(stores.canonical, stores.projection, [r.memory_id for r in rows])
+        filters = SearchFilters(tenant_id="shop-a", namespaces=(ns,))
+        vector = stores.embedder.embed(["Do they have a dog?"])[0]
+        (top,) = stores.projection.vector_search(vector, filters, limit=1)
+        assert top.memory_id == rows[0].memory_id  # the vector side's only row: the puppy
+        (hit,) = stores.projection.search("Do they have a dog?", filters, 1)
+        assert hit.memory_id == rows[1].memory_id  # the keyword side's only row: "dog"
+        assert hit.vector_score is not None
+        assert hit.score == pytest.approx(hit.relevance(stores.embedder))
+        assert hit.score < (hit.word_score + hit.trigram_score) / 2  # diluted by a low cosine
+    finally:
+        stores.close()

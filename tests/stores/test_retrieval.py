@@ -603,3 +603,26 @@ def test_context_stays_within_its_thread_and_namespace(reg: Stores) -> None:
         namespaces=[NS, other_ns],
     )
     assert {m.memory_id for m in result.memories}.isdisjoint({r.memory_id for r in elsewhere})
+
+
+def test_context_reaches_two_messages_away_and_shrinks_with_distance(reg: Stores) -> None:
+    """With the packaged window of two, the turn two after a match takes a quarter of its
+    relevance, the turn right after it a half."""
+    _, near, far, beyond = _turns(
+        reg,
+        QUESTION,
+        ("5", "Melanie: Oh, that reminds me."),
+        ("6", "Melanie: Yes, last May! I made a bowl for my mum."),
+        ("7", "Melanie: Anyway, how are the kids?"),
+    )
+    result = recall(reg, at=T0 + timedelta(hours=1), query="pottery workshop", task="", k=10)
+    shares = {
+        m.memory_id: float(r.removeprefix("context:"))
+        for m in result.memories
+        for r in m.retrieval_reasons
+        if r.startswith("context:")
+    }
+    assert near in shares
+    assert far in shares
+    assert shares[far] == pytest.approx(shares[near] / 2, abs=0.01)
+    assert beyond not in shares
