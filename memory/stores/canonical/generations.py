@@ -39,6 +39,12 @@ def _bump_statement(conn: Connection) -> Any:
     return stmt
 
 
+#: Built once: every recall reads it (see `records._HEADS_BY_ID`).
+_BY_NAMESPACE = select(cache_generations).where(
+    cache_generations.c.namespace.in_(bindparam("namespaces", expanding=True))
+)
+
+
 class Generations(Part):
     def bump(self, namespaces: Iterable[str], at: datetime, conn: Connection | None = None) -> None:
         with self.db.write(conn) as c:
@@ -49,8 +55,6 @@ class Generations(Part):
     def read(self, namespaces: Sequence[str]) -> dict[str, tuple[int, datetime | None]]:
         """Per namespace: its generation and the recorded time of its latest change."""
         with self.db.read() as conn:
-            rows = conn.execute(
-                select(cache_generations).where(cache_generations.c.namespace.in_(list(namespaces)))
-            )
+            rows = conn.execute(_BY_NAMESPACE, {"namespaces": list(namespaces)})
             found = {r.namespace: (r.generation, r.changed_at) for r in rows}
         return {ns: found.get(ns, (0, None)) for ns in namespaces}

@@ -42,6 +42,13 @@ _DIGEST_COLUMNS = (
 )
 
 
+#: Built once: recall reads heads on every query, and building the statement each time cost
+#: more than running it for a few ids.
+_HEADS_BY_ID = select(memory_heads).where(
+    memory_heads.c.memory_id.in_(bindparam("ids", expanding=True))
+)
+
+
 class Records(Part):
     # ------------------------------------------------------------------------------ reads
 
@@ -54,7 +61,7 @@ class Records(Part):
         out: dict[str, MemoryRecord] = {}
         with self.db.read(conn) as c:
             for chunk in chunks(ids):
-                rows = c.execute(select(memory_heads).where(memory_heads.c.memory_id.in_(chunk)))
+                rows = c.execute(_HEADS_BY_ID, {"ids": chunk})
                 out.update((r.memory_id, row_to_record(r)) for r in rows)
         return out
 
