@@ -8,6 +8,7 @@ import structlog
 
 from memory import metrics
 from memory.embedding import Embedder, make_embedder
+from memory.errors import InvalidInput
 from memory.plans import CommitPlan, CommitResult
 from memory.policy import Policy
 from memory.settings import Settings
@@ -48,10 +49,30 @@ class Stores:
         return result
 
 
+def open_projection(settings: Settings, embedder: Embedder) -> Projection:
+    """The projection `settings.projection` names: the embedded SQLite file, or the Weaviate
+    cluster at `weaviate_url` (imported only then: the embedded path never loads the client, and
+    the cluster is connected on first use)."""
+    if settings.projection == "weaviate":
+        from memory.stores.weaviate import WeaviateProjection, client_params, connect_client
+
+        url = settings.weaviate_url
+        if url is None:  # the settings refuse this already; kept for a Settings built by hand
+            raise InvalidInput("MEMORY_PROJECTION=weaviate needs MEMORY_WEAVIATE_URL")
+        key = settings.weaviate_api_key
+        grpc_port = settings.weaviate_grpc_port
+        client_params(url, grpc_port)  # a malformed URL fails now, not at the first write
+        return WeaviateProjection(
+            lambda: connect_client(url, key.get_secret_value() if key else None, grpc_port),
+            embedder,
+        )
+    return EmbeddedProjection(settings.projection_file, embedder)
+
+
 def open_stores(settings: Settings, *, migrate: bool = True) -> Stores:
     canonical = CanonicalStore(settings.canonical_url)
     if migrate:
         canonical.migrate()
     embedder = make_embedder(settings.embedding_model)
-    projection = EmbeddedProjection(settings.projection_file, embedder)
+    projection = open_projection(settings, embedder)
     return Stores(canonical, projection, embedder, settings.policy)

@@ -965,8 +965,9 @@ class EmbeddedProjection:
                     for m, version, ns in conn.execute(
                         "SELECT p.memory_id, p.version, p.namespace FROM proj_memories p"
                         " WHERE p.thread IS NOT NULL AND p.namespace = ? AND p.thread = ?"
-                        f" AND p.position IN ({','.join('?' * len(chunk))}) AND {where}",
-                        [namespace, thread, *chunk, *params],
+                        f" AND p.position IN ({','.join('?' * len(chunk))}) AND {where}"
+                        " AND p.tenant_id = ?",
+                        [namespace, thread, *chunk, *params, filters.tenant_id],
                     )
                 )
         self._attach_vectors(conn, filters, hits)
