@@ -18,6 +18,7 @@ before any workflow starts, a workflow turns it into a non-retryable `Applicatio
     ├── NotFound                     unknown principal, receipt, thread, ...
     ├── VersionConflict              lost an optimistic-concurrency race (the pipeline re-resolves)
     └── ServiceUnavailable           Temporal or a store cannot be reached
+        └── ProjectionHostConflict   the embedded projection is another host's (not retryable)
 """
 
 from __future__ import annotations
@@ -101,6 +102,16 @@ class ServiceUnavailable(MemoryServiceError):
     retryable = True
 
 
+class ProjectionHostConflict(ServiceUnavailable):
+    """The embedded projection of this canonical store is served from another host: a second
+    host cannot keep a file of its own in step (the outbox's processed flags are global). Not
+    retryable: use the Weaviate projection for several hosts, or release the claim after moving
+    the service."""
+
+    code = "projection_host_conflict"
+    retryable = False
+
+
 ERROR_TYPES: dict[str, type[MemoryServiceError]] = {
     cls.__name__: cls
     for cls in (
@@ -117,6 +128,7 @@ ERROR_TYPES: dict[str, type[MemoryServiceError]] = {
         NotFound,
         VersionConflict,
         ServiceUnavailable,
+        ProjectionHostConflict,
     )
 }
 

@@ -324,6 +324,20 @@ def db_upgrade() -> None:
     typer.echo(f"canonical store at head: {cfg.canonical_url.split('@')[-1]}")
 
 
+@db_app.command("release-projection")
+@guarded
+def db_release_projection() -> None:
+    """Release the host claim on the embedded projection (after moving the service to another
+    host: the next host to open it claims it, and its first repair fills its file)."""
+    from memory.stores.canonical import CanonicalStore
+
+    cfg = settings()
+    store = CanonicalStore(cfg.canonical_url)
+    held = store.sweeps.release_host("embedded")
+    store.close()
+    typer.echo(f"released the claim of host {held!r}" if held else "no host held a claim")
+
+
 # ------------------------------------------------------------------------------ writes and reads
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import socket
 from dataclasses import dataclass
 
 import structlog
 
 from memory import metrics
 from memory.embedding import Embedder, make_embedder
-from memory.errors import InvalidInput
+from memory.errors import InvalidInput, ProjectionHostConflict
+from memory.models import utcnow
 from memory.plans import CommitPlan, CommitResult
 from memory.policy import Policy
 from memory.settings import Settings
@@ -75,4 +77,27 @@ def open_stores(settings: Settings, *, migrate: bool = True) -> Stores:
         canonical.migrate()
     embedder = make_embedder(settings.embedding_model)
     projection = open_projection(settings, embedder)
+    try:
+        claim_host(canonical, projection)
+    except BaseException:
+        projection.close()
+        raise
     return Stores(canonical, projection, embedder, settings.policy)
+
+
+def claim_host(canonical: CanonicalStore, projection: Projection, host: str | None = None) -> None:
+    """An embedded projection is served from one host: the first to open it against this
+    canonical store claims it, another is refused (`ProjectionHostConflict`). Each host would
+    keep a file of its own while the outbox's processed flags are global, so the second would
+    fall behind for good. Several hosts share the Weaviate projection instead."""
+    if projection.name != "embedded":
+        return
+    host = host or socket.gethostname()
+    holder = canonical.sweeps.claim_host(projection.name, host, projection.epoch, utcnow())
+    if holder is not None:
+        raise ProjectionHostConflict(
+            f"the embedded projection of this canonical store is served from host {holder!r}:"
+            f" this host ({host!r}) cannot keep a copy of its own in step. Several hosts share"
+            " the Weaviate projection (MEMORY_PROJECTION=weaviate); if the service has moved"
+            " here, release the old host's claim with `memctl db release-projection`"
+        )

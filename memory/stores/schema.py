@@ -401,6 +401,18 @@ projection_repairs = Table(
     Index("ix_repairs_memory", "memory_id"),
 )
 
+# Which host serves the embedded projection of this canonical store: the embedded projection is
+# a file on one host, and the outbox's processed flags are global, so a second host with a file
+# of its own would fall behind for good. The first host to open it claims it; another is refused.
+projection_hosts = Table(
+    "projection_hosts",
+    metadata,
+    Column("projection", String(64), primary_key=True),
+    Column("host", String(256), nullable=False),
+    Column("epoch", String(64), nullable=False),
+    Column("claimed_at", UTCDateTime, nullable=False),
+)
+
 __all__ = [
     "applied_commits",
     "audit_events",
@@ -417,6 +429,7 @@ __all__ = [
     "memory_versions",
     "metadata",
     "principals",
+    "projection_hosts",
     "projection_repairs",
     "projection_watermarks",
     "reviews",

@@ -258,3 +258,23 @@ def test_a_staged_plan_is_taken_by_its_commit_or_swept(stores: Stores) -> None:
     assert stores.canonical.staged.sweep(T0 + timedelta(days=2)) == 1
     with pytest.raises(NotFound):
         stores.canonical.staged.get(left)
+
+
+def test_the_embedded_projection_serves_one_host(stores: Stores) -> None:
+    """A second host opening the embedded projection of the same canonical store is refused,
+    with what to do; the first keeps its claim across a new epoch; a release lets another in."""
+    from memory.errors import ProjectionHostConflict
+    from memory.stores import claim_host
+
+    canonical, projection = stores.canonical, stores.projection
+    assert canonical.sweeps.release_host("embedded") is not None  # opening the stores claimed it
+    claim_host(canonical, projection, host="host-a")
+    claim_host(canonical, projection, host="host-a")  # again: still its own
+    with pytest.raises(ProjectionHostConflict, match=r"host-a.*MEMORY_PROJECTION=weaviate"):
+        claim_host(canonical, projection, host="host-b")
+    assert canonical.sweeps.release_host("embedded") == "host-a"
+    claim_host(canonical, projection, host="host-b")
+    with pytest.raises(ProjectionHostConflict) as refused:
+        claim_host(canonical, projection, host="host-a")
+    assert not refused.value.retryable
+    assert refused.value.code == "projection_host_conflict"

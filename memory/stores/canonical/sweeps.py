@@ -6,14 +6,49 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select, update
 
-from memory.stores.canonical._db import Part, upsert
-from memory.stores.schema import projection_repairs, projection_watermarks
+from memory.stores.canonical._db import Part, dialect_insert, upsert
+from memory.stores.schema import projection_hosts, projection_repairs, projection_watermarks
 from memory.sync.state import RepairRecord, Watermarks
 
 
 class Sweeps(Part):
+    def claim_host(self, projection: str, host: str, epoch: str, at: datetime) -> str | None:
+        """Claim `projection` (one served from a single host) for `host`; the claim then
+        follows the index's epoch. Returns the other host that holds it, or None when `host`
+        does (now or already)."""
+        with self.db.write() as conn:
+            conn.execute(
+                dialect_insert(conn, projection_hosts)
+                .values(projection=projection, host=host, epoch=epoch, claimed_at=at)
+                .on_conflict_do_nothing(index_elements=["projection"])
+            )
+            row = conn.execute(
+                select(projection_hosts).where(projection_hosts.c.projection == projection)
+            ).one()
+            if row.host != host:
+                return str(row.host)
+            if row.epoch != epoch:
+                conn.execute(
+                    update(projection_hosts)
+                    .where(projection_hosts.c.projection == projection)
+                    .values(epoch=epoch, claimed_at=at)
+                )
+        return None
+
+    def release_host(self, projection: str) -> str | None:
+        """Give up the claim on `projection` (the service moved to another host); returns the
+        host that held it."""
+        with self.db.write() as conn:
+            row = conn.execute(
+                select(projection_hosts.c.host).where(projection_hosts.c.projection == projection)
+            ).first()
+            conn.execute(
+                delete(projection_hosts).where(projection_hosts.c.projection == projection)
+            )
+        return None if row is None else str(row.host)
+
     def watermarks(self, projection: str) -> Watermarks:
         with self.db.read() as conn:
             row = conn.execute(
