@@ -89,8 +89,10 @@ def claim_host(canonical: CanonicalStore, projection: Projection, host: str | No
     """An embedded projection is served from one host: the first to open it against this
     canonical store claims it, another is refused (`ProjectionHostConflict`). Each host would
     keep a file of its own while the outbox's processed flags are global, so the second would
-    fall behind for good. Several hosts share the Weaviate projection instead."""
-    if projection.name != "embedded":
+    fall behind for good. Several hosts share the Weaviate projection instead. (A SQLite
+    canonical store is a file on this host already: nothing to claim, and a laptop whose
+    hostname changes is not refused its own data.)"""
+    if projection.name != "embedded" or canonical.dialect == "sqlite":
         return
     host = host or socket.gethostname()
     holder = canonical.sweeps.claim_host(projection.name, host, projection.epoch, utcnow())
