@@ -6,9 +6,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from memory.errors import InvalidInput
 from memory.policy import Policy, load_policy
 
 
@@ -34,8 +35,32 @@ class Settings(BaseSettings):
     #: Canonical store URL (SQLAlchemy). Default: SQLite in the data folder.
     #: Postgres: postgresql+psycopg://user@host:5432/db
     database_url: str | None = None
+    #: Postgres only (SQLite keeps its own engines): the connection pool of each engine (the
+    #: connections kept open, the extra ones opened under load, how long a request waits for a
+    #: free one before it fails) and the server's limit on any one statement, in milliseconds
+    #: (0: none). Every process has its own pool: size Postgres' `max_connections` for all the
+    #: replicas (workers and API) times `db_pool_size + db_max_overflow`.
+    db_pool_size: int = Field(default=5, ge=1, le=1000)
+    db_max_overflow: int = Field(default=10, ge=0, le=1000)
+    db_pool_timeout_seconds: float = Field(default=30.0, gt=0, le=3600)
+    db_statement_timeout_ms: int = Field(default=0, ge=0)
+    #: Whether opening the canonical store creates or upgrades its schema. Unset: yes on SQLite
+    #: (the embedded default needs no step), no on Postgres, where `memctl db upgrade` runs once
+    #: per release (a deployment's migration job) and a store not at the release's schema is
+    #: refused with `schema_not_migrated`.
+    db_migrate_on_connect: bool | None = None
+    #: The projection recall and the write path search: "embedded" (a SQLite file on this host,
+    #: `projection_path`: one machine) or "weaviate" (a Weaviate cluster every worker and API
+    #: replica shares, each memory tenant a Weaviate tenant; needs `weaviate_url`).
+    projection: Literal["embedded", "weaviate"] = "embedded"
     #: The embedded projection's file (default: beside the canonical store).
     projection_path: Path | None = None
+    #: The Weaviate projection: the cluster's HTTP URL (http://weaviate:8080), its API key (unset:
+    #: anonymous access), and the gRPC port on the same host (Weaviate's clients search and write
+    #: over gRPC).
+    weaviate_url: str | None = Field(default=None, validate_default=True)
+    weaviate_api_key: SecretStr | None = None
+    weaviate_grpc_port: int = Field(default=50051, ge=1, le=65535)
     #: Embedding model for recall and the write path's neighbours (the `embeddings` extra): a
     #: sentence-transformers name or folder, or `packaged:all-MiniLM-L6-v2`. Unset: the hashed
     #: n-grams, which need no model. Changing it rebuilds the projection (`memctl repair`).
@@ -58,9 +83,11 @@ class Settings(BaseSettings):
     #: How long a client call waits for its workflow's result before it says why not (no
     #: worker polls the task queue, or the run is still going, with its workflow id).
     client_timeout_seconds: float = Field(default=300.0, gt=0)
-    #: `memctl codec-server`: its port, the Temporal UI origins it answers (CORS), and the file
+    #: `memctl codec-server`: its port, the address it listens on (0.0.0.0 in a container, so
+    #: that a published port reaches it), the Temporal UI origins it answers (CORS), and the file
     #: of operator token hashes (default `codec-operators.json` in the data folder).
     codec_server_port: int = Field(default=8888, ge=1, le=65535)
+    codec_server_host: str = "127.0.0.1"
     codec_server_origins: list[str] = Field(
         default_factory=lambda: ["http://127.0.0.1:8233", "http://localhost:8233"]
     )
@@ -96,9 +123,30 @@ class Settings(BaseSettings):
     #: frontend listens on the port of `temporal_address`).
     dev_ui_port: int = Field(default=8233, ge=1, le=65535)
 
+    @field_validator("weaviate_url")
+    @classmethod
+    def _weaviate_reachable(cls, url: str | None, info: ValidationInfo) -> str | None:
+        # A field's validator, not the model's: the error then shows this value only, never the
+        # other settings (keys and passwords among them).
+        if info.data.get("projection") == "weaviate" and not url:
+            raise InvalidInput(
+                "MEMORY_PROJECTION=weaviate needs MEMORY_WEAVIATE_URL, the Weaviate cluster's "
+                "HTTP URL (e.g. http://weaviate:8080)",
+                field="weaviate_url",
+            )
+        return url or None
+
     @property
     def canonical_url(self) -> str:
         return self.database_url or f"sqlite:///{self.data_dir / 'canonical.db'}"
+
+    @property
+    def migrates_on_connect(self) -> bool:
+        """Whether opening the canonical store brings its schema to head (`db_migrate_on_connect`;
+        unset: on SQLite only)."""
+        if self.db_migrate_on_connect is not None:
+            return self.db_migrate_on_connect
+        return self.canonical_url.split(":", 1)[0].split("+", 1)[0] == "sqlite"
 
     @property
     def projection_file(self) -> Path:

@@ -316,9 +316,10 @@ def principal_show(ref: str, as_: Annotated[str | None, AS_OPTION] = None) -> No
 def db_upgrade() -> None:
     """Apply the Alembic migrations to the canonical store."""
     from memory.stores.canonical import CanonicalStore
+    from memory.stores.canonical._db import DatabaseOptions
 
     cfg = settings()
-    store = CanonicalStore(cfg.canonical_url)
+    store = CanonicalStore(cfg.canonical_url, DatabaseOptions.from_settings(cfg))
     store.migrate()
     store.close()
     typer.echo(f"canonical store at head: {cfg.canonical_url.split('@')[-1]}")
@@ -878,10 +879,11 @@ def codec_server(
         typer.echo("no operator token yet: `memctl codec-server token NAME` issues one", err=True)
     served = port or cfg.codec_server_port
     typer.echo(
-        f"codec server on http://127.0.0.1:{served} for {', '.join(cfg.codec_server_origins)}"
+        f"codec server on http://{cfg.codec_server_host}:{served} "
+        f"for {', '.join(cfg.codec_server_origins)}"
     )
     api = create_app(Keyring.for_settings(cfg), tokens, cfg.codec_server_origins)
-    uvicorn.run(api, host="127.0.0.1", port=served, log_level="warning")
+    uvicorn.run(api, host=cfg.codec_server_host, port=served, log_level="warning")
 
 
 @codec_app.command("token")

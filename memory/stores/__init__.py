@@ -15,6 +15,7 @@ from memory.plans import CommitPlan, CommitResult
 from memory.policy import Policy
 from memory.settings import Settings
 from memory.stores.canonical import CanonicalStore
+from memory.stores.canonical._db import DatabaseOptions, require_schema
 from memory.stores.projection import EmbeddedProjection, Projection
 from memory.sync.apply import sync
 
@@ -71,10 +72,16 @@ def open_projection(settings: Settings, embedder: Embedder) -> Projection:
     return EmbeddedProjection(settings.projection_file, embedder)
 
 
-def open_stores(settings: Settings, *, migrate: bool = True) -> Stores:
-    canonical = CanonicalStore(settings.canonical_url)
-    if migrate:
+def open_stores(settings: Settings, *, migrate: bool | None = None) -> Stores:
+    """The stores these settings describe. The canonical schema is brought to head first when
+    `migrate` says so (unset: `settings.migrates_on_connect`, i.e. on SQLite only); otherwise a
+    store not at this release's schema is refused (`SchemaNotMigrated`: run `memctl db upgrade`).
+    """
+    canonical = CanonicalStore(settings.canonical_url, DatabaseOptions.from_settings(settings))
+    if settings.migrates_on_connect if migrate is None else migrate:
         canonical.migrate()
+    else:
+        require_schema(canonical.db)
     embedder = make_embedder(settings.embedding_model)
     projection = open_projection(settings, embedder)
     try:

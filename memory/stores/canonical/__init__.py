@@ -37,7 +37,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 
-from memory.stores.canonical._db import Database
+from memory.stores.canonical._db import Database, DatabaseOptions
 from memory.stores.canonical.attestations import Attestations
 from memory.stores.canonical.audit import Audit
 from memory.stores.canonical.commits import Commits
@@ -63,8 +63,8 @@ __all__ = ["MIGRATIONS", "CanonicalStore"]
 class CanonicalStore:
     """The parts of the canonical store over one database. Thread-safe."""
 
-    def __init__(self, url: str) -> None:
-        self.db = Database(url)
+    def __init__(self, url: str, options: DatabaseOptions | None = None) -> None:
+        self.db = Database(url, options)
         self.url = url
         self.dialect = self.db.dialect
         self.engine = self.db.engine
@@ -90,6 +90,9 @@ class CanonicalStore:
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         with self.db.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                # A migration may run longer than the service's statement timeout allows.
+                conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)
 

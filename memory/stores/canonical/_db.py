@@ -12,13 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, Table, Text, cast, create_engine, event, or_
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from memory.errors import VersionConflict
+from memory.errors import ServiceUnavailable, VersionConflict
 from memory.models import ConversationMessage, ExtractorInfo, MemoryRecord
+from memory.settings import Settings
 from memory.stores.files import checkpoint, private_database, wal_size
 from memory.stores.schema import memory_heads
 
@@ -39,6 +43,39 @@ _SQLITE_UNIQUE = re.compile(r"UNIQUE constraint failed: (\w+)\.")
 
 RECORD_FIELDS = tuple(c.name for c in memory_heads.columns)
 
+#: The Alembic scripts (the same folder `CanonicalStore.migrate` runs).
+_MIGRATIONS = Path(__file__).parent.with_name("migrations")
+
+
+class SchemaNotMigrated(ServiceUnavailable):
+    """The canonical store's schema is not the one this release needs, and this process does not
+    migrate on connect (Postgres by default): the operator runs `memctl db upgrade` once (a
+    deployment's migration job), then starts the service. A retry does not cure it."""
+
+    code = "schema_not_migrated"
+    retryable = False
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseOptions:
+    """How a server database's engine connects (Postgres; SQLite keeps its own engines): the
+    settings `db_pool_size`, `db_max_overflow`, `db_pool_timeout_seconds`,
+    `db_statement_timeout_ms` (0: no limit)."""
+
+    pool_size: int
+    max_overflow: int
+    pool_timeout_seconds: float
+    statement_timeout_ms: int
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> DatabaseOptions:
+        return cls(
+            pool_size=settings.db_pool_size,
+            max_overflow=settings.db_max_overflow,
+            pool_timeout_seconds=settings.db_pool_timeout_seconds,
+            statement_timeout_ms=settings.db_statement_timeout_ms,
+        )
+
 
 def lost_race(exc: IntegrityError) -> bool:
     """A unique violation on a table where it means another writer got there first."""
@@ -57,9 +94,12 @@ class Compaction:
 
 
 class Database:
-    """One engine for writes and one for reads (the same on Postgres). Thread-safe."""
+    """One engine for writes and one for reads (the same on Postgres). Thread-safe.
 
-    def __init__(self, url: str) -> None:
+    `options` shape a Postgres engine's pool and statement timeout; without them, this process's
+    settings (`MEMORY_DB_*`) do."""
+
+    def __init__(self, url: str, options: DatabaseOptions | None = None) -> None:
         self.url = url
         self.dialect = url.split(":", 1)[0].split("+", 1)[0]
         if self.dialect == "sqlite":
@@ -74,7 +114,7 @@ class Database:
             self.read_engine = _sqlite_engine(url, immediate=False)
         else:
             self.path = None
-            self.engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+            self.engine = _server_engine(url, options or DatabaseOptions.from_settings(Settings()))
             self.read_engine = self.engine
 
     def compact(self, tables: Sequence[str]) -> Compaction:
@@ -97,8 +137,13 @@ class Database:
                 detail=f"WAL checkpointed and truncated ({size} bytes left, {left} frames busy)",
             )
         with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            for table in tables:
-                conn.exec_driver_sql(f'VACUUM "{table}"')
+            # A vacuum of a large table may outlast `db_statement_timeout_ms`: none for these.
+            conn.exec_driver_sql("SET statement_timeout = 0")
+            try:
+                for table in tables:
+                    conn.exec_driver_sql(f'VACUUM "{table}"')
+            finally:
+                conn.exec_driver_sql("RESET statement_timeout")  # the connection's own again
         return Compaction(
             done=True,
             detail=f"vacuumed {', '.join(tables)}; Postgres WAL segments and base backups keep "
@@ -144,6 +189,56 @@ class Database:
             return
         with self.read_engine.connect() as own:
             yield own
+
+
+def require_schema(db: Database) -> None:
+    """Refuse a canonical store whose schema is not this release's head (`SchemaNotMigrated`,
+    saying what to do): what opening it does when it does not migrate on connect."""
+    scripts = ScriptDirectory(str(_MIGRATIONS))
+    head = scripts.get_current_head()
+    with db.read() as conn:
+        current = MigrationContext.configure(conn).get_current_heads()
+    if current == (head,):
+        return
+    where = make_url(db.url).render_as_string(hide_password=True)
+    if not current:
+        problem = "has no schema"
+    else:
+        known = {script.revision for script in scripts.walk_revisions()}
+        unknown = [rev for rev in current if rev not in known]
+        if unknown:
+            raise SchemaNotMigrated(
+                f"the canonical store at {where} is at revision {', '.join(unknown)}, which this "
+                f"release does not know (its newest is {head}): a newer release migrated it; run "
+                "that release"
+            )
+        problem = f"is at revision {', '.join(current)}"
+    raise SchemaNotMigrated(
+        f"the canonical store at {where} {problem}, and this release needs revision {head}: run "
+        "`memctl db upgrade` (the deployment's migration job) before starting the service, or "
+        "set MEMORY_DB_MIGRATE_ON_CONNECT=true to let this process migrate it"
+    )
+
+
+def _server_engine(url: str, options: DatabaseOptions) -> Engine:
+    """A Postgres engine: a pool of the given size, connections checked before use, and the
+    statement timeout as a connection option (`-c statement_timeout=N`: it holds from the first
+    statement of every connection, whatever the transaction)."""
+    connect_args: dict[str, Any] = {}
+    if options.statement_timeout_ms > 0:
+        wanted = f"-c statement_timeout={options.statement_timeout_ms}"
+        given = make_url(url).query.get("options")  # the URL's own libpq options, kept
+        if isinstance(given, tuple):
+            given = " ".join(given)
+        connect_args["options"] = f"{given} {wanted}" if given else wanted
+    return create_engine(
+        url,
+        pool_pre_ping=True,
+        pool_size=options.pool_size,
+        max_overflow=options.max_overflow,
+        pool_timeout=options.pool_timeout_seconds,
+        connect_args=connect_args,
+    )
 
 
 def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
