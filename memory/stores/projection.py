@@ -532,8 +532,8 @@ class EmbeddedProjection:
             for record, vector in zip(records, vectors, strict=True):
                 fts = self._ensure_fts(conn, record.tenant_id)
                 old = conn.execute(
-                    "SELECT rid, namespace, tenant_id, version, words, trigrams FROM proj_memories"
-                    " WHERE memory_id = ?",
+                    "SELECT rid, namespace, tenant_id, version, words, trigrams, content_hash"
+                    " FROM proj_memories WHERE memory_id = ?",
                     (record.memory_id,),
                 ).fetchone()
                 gone = conn.execute(
@@ -543,6 +543,11 @@ class EmbeddedProjection:
                     gone is not None and gone[0] >= record.version
                 ):
                     continue  # older than what the index has held or removed
+                if old is not None and (old[3], old[6]) == (record.version, record.content_hash):
+                    # Held as it is: another writer (the relay, another worker's projection of
+                    # the same memory) wrote it after our caller looked. Checked here, inside the
+                    # write lock, so that a version is written once whoever races.
+                    continue
                 words = index_words(record.content)
                 place = place_of(record.namespace, record.source_refs)
                 n_words, n_grams = _word_length(words), _trigram_length(record.content)

@@ -179,6 +179,20 @@ def test_project_then_again_writes_each_version_once(
     assert projection.state(["mem_unknown"]) == {}
 
 
+def test_two_writers_that_both_found_a_version_missing_write_it_once(
+    projection: Projection,
+) -> None:
+    """The relay and a write's own projection (or two workers) may both read the index before
+    either writes: the projection itself holds the line, so the version is written once."""
+    r = note("The customer prefers weekend delivery")
+    projection.upsert([r])
+    projection.upsert([r])  # the second writer, which looked before the first wrote
+    assert projection.applies([r.memory_id]) == {(r.memory_id, 1): 1}
+    changed = r.model_copy(update={"version": 2, "content": "The customer prefers evenings"})
+    projection.upsert([changed])
+    assert projection.state([r.memory_id])[r.memory_id].version == 2
+
+
 def test_an_older_version_is_never_written_back(projection: Projection) -> None:
     r1 = note("地址是上海市")
     r2 = r1.model_copy(update={"version": 2, "content": "地址是北京市", "content_hash": "h2"})
