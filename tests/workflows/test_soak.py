@@ -4,6 +4,11 @@ At the end: every workflow completed, canonical and projection compare exactly, 
 written to the index twice, no write was lost or decided twice, at most one value of a key is
 in force, and every deletion's receipt says verified.
 
+Two worker processes share the task queue, the canonical store and the projection file, and it
+runs twice: on SQLite and on Postgres (the `database_url` fixture; the Postgres run is marked
+`postgres`, so it fails rather than skips under CI=true). Two API processes beside two workers
+are `test_many_workers.py`.
+
     MEMORY_SOAK_WRITES=20000 MEMORY_SOAK_MAX_KILLS=200 uv run pytest tests/workflows/test_soak.py
 
 (defaults: 2,000 writes, a kill every 2–5 s, at most 15 kills; MEMORY_SOAK_KILL_EVERY sets the
