@@ -15,9 +15,11 @@ no signing key at all.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,13 +150,20 @@ def _signing_key(path: Path) -> Ed25519PrivateKey:
             serialization.PrivateFormat.PKCS8,
             serialization.NoEncryption(),
         )
+        # Written whole to a file of its own, then linked into place: a process starting at the
+        # same moment finds either no key or the whole key, never an empty file; of two racing,
+        # the first link wins and the other reads it.
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass  # another process made it meanwhile
-        else:
             with open(fd, "wb") as f:
                 f.write(pem)
+                f.flush()
+                os.fsync(f.fileno())
+            with contextlib.suppress(FileExistsError):  # another process made it meanwhile
+                os.link(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
     key = serialization.load_pem_private_key(path.read_bytes(), password=None)
     if not isinstance(key, Ed25519PrivateKey):
         raise InvalidInput(f"{path} is not an Ed25519 private key", field="token_signing_key_file")
