@@ -713,13 +713,14 @@ def thread_position(ref: str) -> tuple[str, int] | None:
 
 
 def place_of(namespace: str, source_refs: Sequence[str]) -> Place | None:
-    """Where a memory was said: the first conversation message it cites, if any. Recall lends a
-    memory part of its conversational neighbours' relevance (`memory.retrieval`)."""
-    for ref in source_refs:
-        cited = thread_position(ref)
-        if cited is not None:
-            return namespace, cited[0], cited[1]
-    return None
+    """Where a memory was said: the one conversation message it cites. A memory citing several
+    (a thread summary) was not said at any one place and has none. Recall lends a memory part of
+    its conversational neighbours' relevance (`memory.retrieval`)."""
+    cited = {c for ref in source_refs if (c := thread_position(ref)) is not None}
+    if len(cited) != 1:
+        return None
+    ((thread, position),) = cited
+    return namespace, thread, position
 
 
 ReviewKind = Literal["deferred", "conflict"]

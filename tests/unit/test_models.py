@@ -121,3 +121,14 @@ def test_text_a_store_cannot_keep_is_refused_up_front(request_: dict[str, Any]) 
     assert from_validation_error(info.value).message.startswith("text may not contain NUL")
     with pytest.raises(ValidationError):
         Principal.model_validate({"type": "agent", "tenant": "shop-a", "id": "b\x00t"})
+
+
+def test_a_memory_is_placed_at_the_one_message_it_cites() -> None:
+    from memory.models import place_of
+
+    ns = "tenant/shop-a/user/123"
+    assert place_of(ns, ["msg://t1/4"]) == (ns, "t1", 4)
+    assert place_of(ns, ["orders://u/1?version=1", "msg://t1/4", "msg://t1/4"]) == (ns, "t1", 4)
+    assert place_of(ns, ["msg://t1/4", "msg://t1/9"]) is None  # a summary of a stretch
+    assert place_of(ns, ["msg://mid-123", "orders://u/1"]) is None  # off-thread, not a place
+    assert place_of(ns, []) is None
