@@ -304,10 +304,16 @@ def fuse_keyword(words: Sequence[Hit], grams: Sequence[Hit]) -> list[Hit]:
     return ranked
 
 
+#: Quoted text in Weaviate's messages (a property's value, as it may quote it).
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
 def batch_failures(result: BatchObjectReturn) -> list[str]:
-    """What a batch write reports as failed, one line per object (its UUID and the message)."""
+    """What a batch write reports as failed, one line per object: its UUID and the message,
+    quoted text masked and cut short (the error may reach workflow history and logs, and a
+    message may quote a memory's content)."""
     return [
-        f"{error.object_.uuid}: {error.message}"
+        f"{error.object_.uuid}: {_QUOTED.sub('…', error.message)[:160]}"
         for _, error in sorted(result.errors.items(), key=lambda e: e[0])
     ]
 

@@ -366,6 +366,15 @@ def test_a_failed_batch_raises_a_typed_retryable_error() -> None:
     assert "(+2 more)" in str(caught.value)
 
 
+def test_a_failed_batch_never_repeats_the_values_weaviate_quotes() -> None:
+    result = _failed(1)
+    result.errors[0].message = "invalid text property 'content': 'I live at 12 Rose Lane' too long"
+    with pytest.raises(ProjectionWriteFailed) as caught:
+        raise_on_failures(result, "rows")
+    assert "Rose Lane" not in str(caught.value)
+    assert "invalid text property" in str(caught.value)
+
+
 def test_client_params_from_the_url() -> None:
     assert client_params("http://weaviate:8080", 50051) == {
         "http_host": "weaviate",
