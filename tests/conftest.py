@@ -8,6 +8,7 @@ Each store test gets a fresh database cloned from a migrated template (Postgres:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import uuid
@@ -94,11 +95,18 @@ def database_url(
         return
     if pg_template is None:
         pytest.skip("Postgres unreachable (set MEMORY_TEST_DATABASE_URL); fails under CI=true")
-    admin = _pg_admin_url()
+    with temporary_database(_pg_admin_url(), template=pg_template) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def temporary_database(admin: str, *, template: str | None = None) -> Iterator[str]:
+    """A new Postgres database (a copy of `template`, or empty), dropped afterwards: its URL."""
     name = f"memtest_{uuid.uuid4().hex[:12]}"
     engine = create_engine(admin, isolation_level="AUTOCOMMIT")
+    copy = f' TEMPLATE "{template}"' if template else ""
     with engine.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{pg_template}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"{copy}'))
     try:
         yield make_url(admin).set(database=name).render_as_string(hide_password=False)
     finally:

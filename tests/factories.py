@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memory.models import DIRECT_EXTRACTOR, Candidate, MemoryRecord, Principal, content_hash
 from memory.policy import Policy
 from memory.sameness import gist_of
+from memory.stores.projection import SearchFilters
 from memory.write.stages import Draft, build_draft
 
 T0 = datetime(2026, 7, 1, 9, 0, tzinfo=UTC)
@@ -131,3 +132,15 @@ def episode(i: int) -> dict[str, Any]:
     tail = "".join(rng.choice(_FILLER) for _ in range(10))
     text = f"用户说{_PRODUCTS[i % len(_PRODUCTS)]}{_ISSUES[i % len(_ISSUES)]}，{tail}"
     return {"kind": "episodic", "content": text}
+
+
+def search_filters(**over: Any) -> SearchFilters:
+    """The projection's filters for tenant shop-a's user namespace, an hour after T0."""
+    base: dict[str, Any] = {
+        "tenant_id": "shop-a",
+        "namespaces": (NS,),
+        "valid_at": T0 + timedelta(hours=1),
+        "not_expired_at": T0 + timedelta(hours=1),
+    }
+    base.update(over)
+    return SearchFilters(**base)

@@ -3,15 +3,12 @@ the real Postgres the rest of the suite uses (skipped when unreachable, failing 
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
-from tests.conftest import IN_CI, _pg_admin_url, _pg_reachable
+from tests.conftest import IN_CI, _pg_admin_url, _pg_reachable, temporary_database
 
 
 @pytest.fixture(scope="session")
@@ -31,16 +28,8 @@ def empty_postgres_url(pg_admin: str | None) -> Iterator[str]:
     """A new, empty Postgres database, dropped afterwards."""
     if pg_admin is None:
         pytest.skip("Postgres unreachable (set MEMORY_TEST_DATABASE_URL); fails under CI=true")
-    name = f"memtest_empty_{uuid.uuid4().hex[:12]}"
-    engine = create_engine(pg_admin, isolation_level="AUTOCOMMIT")
-    with engine.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(pg_admin).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with engine.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        engine.dispose()
+    with temporary_database(pg_admin) as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from datetime import timedelta
-from typing import Any
 
 from memory.plans import CommitPlan, RecordChange, SlotCheck
 from memory.stores import Stores
-from memory.stores.projection import EmbeddedProjection, SearchFilters
+from memory.stores.projection import EmbeddedProjection
 from memory.sync.apply import project
 from tests.factories import NS, T0, record
+from tests.factories import search_filters as filters
 
 
 def add(stores: Stores, *records, commit_id: str = "c", slot: str | None = None) -> None:
@@ -25,17 +25,6 @@ def add(stores: Stores, *records, commit_id: str = "c", slot: str | None = None)
                 new_records=[r],
             )
         )
-
-
-def filters(**over: Any) -> SearchFilters:
-    base: dict[str, Any] = {
-        "tenant_id": "shop-a",
-        "namespaces": (NS,),
-        "valid_at": T0 + timedelta(hours=1),
-        "not_expired_at": T0 + timedelta(hours=1),
-    }
-    base.update(over)
-    return SearchFilters(**base)
 
 
 def test_projecting_twice_or_late_converges_to_canonical(stores: Stores) -> None:

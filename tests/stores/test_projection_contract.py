@@ -37,11 +37,12 @@ from memory.plans import CommitPlan, SlotCheck
 from memory.policy import load_policy
 from memory.stores import Stores
 from memory.stores.canonical import CanonicalStore
-from memory.stores.projection import EmbeddedProjection, Projection, SearchFilters
+from memory.stores.projection import EmbeddedProjection, Projection
 from memory.stores.weaviate import WeaviateProjection, connect_client
 from memory.sync.apply import project
 from memory.sync.repair import compare
 from tests.factories import NS, T0, record
+from tests.factories import search_filters as filters
 
 WEAVIATE_URL = os.environ.get("MEMORY_TEST_WEAVIATE_URL")
 OTHER_NS = "tenant/shop-a/user/456"
@@ -137,17 +138,6 @@ def add(canonical: CanonicalStore, *records: MemoryRecord) -> None:
                 new_records=[r],
             )
         )
-
-
-def filters(**over: Any) -> SearchFilters:
-    base: dict[str, Any] = {
-        "tenant_id": "shop-a",
-        "namespaces": (NS,),
-        "valid_at": T0 + timedelta(hours=1),
-        "not_expired_at": T0 + timedelta(hours=1),
-    }
-    base.update(over)
-    return SearchFilters(**base)
 
 
 def note(content: str, **over: Any) -> MemoryRecord:
