@@ -1,19 +1,24 @@
-"""Prometheus metrics of the service, served by the worker on `/metrics`.
+"""Prometheus metrics of the service, served by the worker and the HTTP API on `/metrics`.
 
 The seed's metrics — `memory_outbox_lag_seconds`, `memory_projection_version_lag`,
 `memory_index_repair_total{reason,status}`, `memory_canonical_index_mismatch_total` — plus
 write decisions, commit, recall and context latency, relay throughput and deletion completion
-time. The outbox gauges are read from the canonical store when scraped, so every worker reports
-the same truth. The Temporal SDK's own metrics (its Prometheus exporter on a private port) are
-served on the same endpoint. Labels carry reasons and decisions, never tenants' data.
+time; and the seed's run metrics: write accepted/rejected/deferred rate (`memory_writes_total`
+by decision), context memory token share, stale/conflict/unauthorized retrieval rate (recall's
+canonical re-check by verdict, returned memories in a conflict), memory-caused task failure
+rate (runs agents report), correction and deletion completion time. The Grafana dashboard in
+`deploy/grafana/` charts them. The outbox gauges are read from the canonical store when
+scraped, so every worker reports the same truth. The Temporal SDK's own metrics (its
+Prometheus exporter on a private port) are served on the same endpoint. Labels carry reasons
+and decisions, never tenants' data.
 """
 
 from __future__ import annotations
 
 import socket
 import urllib.request
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import REGISTRY, Counter, Histogram, start_http_server
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -60,10 +65,59 @@ REPAIRS = Counter(
     "Projection rows repaired, by reason and status.",
     ["reason", "status"],
 )
+FEEDBACK = Counter(
+    "memory_feedback_events",
+    "Feedback on memories recorded, by type, source and the effect it had.",
+    ["type", "source", "effect"],
+)
+CONTEXT_MEMORY_SHARE = Histogram(
+    "memory_context_memory_token_share",
+    "Share of a context package's tokens that are recalled memory.",
+    buckets=(0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0),
+)
+RECALL_CANDIDATES = Counter(
+    "memory_recall_candidates",
+    "Recall candidates re-checked against canonical, by verdict: admitted; stale (superseded, "
+    "expired, invalidated, quarantined or deleted at the time asked); unauthorized (outside "
+    "the reader's namespaces or above its sensitivity ceiling); other (a kind not asked for).",
+    ["verdict"],
+)
+RECALL_RETURNED = Counter(
+    "memory_recall_returned",
+    "Memories recall returned, by whether they stand in an open conflict (conflicting).",
+    ["conflicting"],
+)
+TASK_RUNS = Counter(
+    "memory_task_runs",
+    "Agent runs reported with their outcome, and whether a memory caused the failure.",
+    ["outcome", "memory_caused"],
+)
+CORRECTION_SECONDS = Histogram(
+    "memory_correction_completion_seconds",
+    "A correction (feedback `corrected`) to the corrected value's write decided.",
+    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300),
+)
 MISMATCHES = Counter(
     "memory_canonical_index_mismatch",
     "Differences found between the canonical store and the projection.",
 )
+
+
+def recall_checked(admitted: int, refused: Mapping[str, int]) -> None:
+    """Count one recall's canonical re-check."""
+    if admitted:
+        RECALL_CANDIDATES.labels("admitted").inc(admitted)
+    for verdict, n in refused.items():
+        RECALL_CANDIDATES.labels(verdict).inc(n)
+
+
+def recall_returned(memories: Sequence[Any]) -> None:
+    """Count what one recall returned (anything with a `conflict_group`)."""
+    conflicting = sum(1 for m in memories if m.conflict_group)
+    if conflicting:
+        RECALL_RETURNED.labels("true").inc(conflicting)
+    if len(memories) > conflicting:
+        RECALL_RETURNED.labels("false").inc(len(memories) - conflicting)
 
 
 class OutboxCollector(Collector):

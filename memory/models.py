@@ -48,7 +48,8 @@ SENSITIVITY_ORDER: dict[str, int] = {
 # active: currently asserted.  superseded: history, its valid time was closed by a newer value or a
 # withdrawal; it still answers "valid at" questions for its interval.  invalidated: out of every
 # read (a rejected side of a conflict, an expired retention).  deleted: erased.
-Status = Literal["active", "superseded", "invalidated", "deleted"]
+#: `quarantined`: reported harmful and held out of every read path until a reviewer decides.
+Status = Literal["active", "superseded", "invalidated", "deleted", "quarantined"]
 READABLE_STATUSES: tuple[str, ...] = ("active", "superseded")
 
 Relation = Literal["NEW", "DUPLICATE", "REFINEMENT", "SUPERSEDES", "CONFLICTS"]
@@ -723,7 +724,9 @@ def place_of(namespace: str, source_refs: Sequence[str]) -> Place | None:
     return namespace, thread, position
 
 
-ReviewKind = Literal["deferred", "conflict"]
+#: `harmful`: a memory reported harmful, quarantined until a reviewer upholds the report
+#: (invalidated) or rejects it (restored).
+ReviewKind = Literal["deferred", "conflict", "harmful"]
 ReviewStatus = Literal["open", "approved", "rejected", "timed_out"]
 
 

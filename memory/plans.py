@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import AwareDatetime, Field
 
+from memory.feedback import MemoryFeedbackEvent, Signals
 from memory.models import (
     AuditEvent,
     CandidateOutcome,
@@ -45,6 +46,8 @@ class RecordChange(Model):
     valid_to: AwareDatetime | None
     conflict_group: str | None
     change: str
+    #: A new confidence (a confirmation); None keeps it.
+    confidence: float | None = Field(default=None, ge=0, le=1)
 
 
 class SlotCheck(Model):
@@ -96,6 +99,10 @@ class CommitPlan(Model):
     lineage: list[LineageLink] = Field(default_factory=list)
     #: What settling each opened review needs (by review id), kept with the review row.
     review_tasks: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    #: Feedback recorded with these changes (the feedback that caused them, or that they are).
+    feedback: list[MemoryFeedbackEvent] = Field(default_factory=list)
+    #: What feedback taught recall, by memory id (a rank weight, an ignored streak).
+    signals: dict[str, Signals] = Field(default_factory=dict)
 
 
 class PendingScope(Model):

@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from memory.errors import InvalidInput
+from memory.feedback import FeedbackPolicy
 from memory.models import Sensitivity
 
 DEFAULT_POLICY_FILE = Path(__file__).with_name("policy.default.toml")
@@ -126,6 +127,7 @@ class Policy(_Section):
     retention: Retention = Field(default_factory=Retention)
     backup: Backup = Field(default_factory=Backup)
     consent: Consent = Field(default_factory=Consent)
+    feedback: FeedbackPolicy = Field(default_factory=FeedbackPolicy)
 
 
 def load_policy(path: Path | None = None) -> Policy:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,6 +24,7 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
+from memory import metrics
 from memory.errors import InvalidInput
 from memory.models import (
     READABLE_STATUSES,
@@ -204,6 +205,7 @@ class Reader:
         if use_cache:
             hit = self.cache.get(cache_key, generations, None if explicit else at)
             if hit is not None:
+                metrics.recall_returned(hit.memories)
                 return hit.model_copy(update={"refused_namespaces": refused})
 
         # Asked about a time before the latest change of a namespace: the projection's current
@@ -226,6 +228,7 @@ class Reader:
         )
         if use_cache:
             self.cache.put(cache_key, generations, result)
+        metrics.recall_returned(result.memories)
         return result
 
     def _candidates(
@@ -251,8 +254,13 @@ class Reader:
         if text:
             self._add_context(admitted, filters, query.k, principal, allowed, kinds, at, valid_at)
         self._add_conflict_sides(admitted, allowed, at, valid_at)
-        for c in admitted.values():
+        weights = self.stores.canonical.feedback.rank_weights(admitted)
+        for memory_id, c in admitted.items():
             c.score = self._score(c, at)
+            weight = weights.get(memory_id)
+            if weight is not None:  # runs kept ignoring it (memory/feedback.py)
+                c.score = c.score * weight if c.score > 0 else c.score - (1.0 - weight)
+                c.reasons.append(f"feedback_rank:{weight:.2f}")
         return admitted
 
     def _key_candidates(
@@ -347,13 +355,16 @@ class Reader:
         enough."""
         min_relevance = self.policy.retrieval.min_relevance
         admitted: dict[str, _Candidate] = {}
+        refused: Counter[str] = Counter()
         for memory_id, c in found.items():
             if not _may_read(c.record, principal, allowed, kinds, at, valid_at):
+                refused[_refusal(c.record, principal, allowed, kinds)] += 1
                 continue
             if not c.key_match and c.relevance < min_relevance:
                 continue
             c.reasons.append("canonical_checked")
             admitted[memory_id] = c
+        metrics.recall_checked(len(admitted), refused)
         return admitted
 
     def _add_context(
@@ -640,6 +651,19 @@ def _may_read(
         and SENSITIVITY_ORDER[r.sensitivity] <= SENSITIVITY_ORDER[principal.sensitivity_ceiling]
         and r.readable_at(at, valid_at)
     )
+
+
+def _refusal(
+    r: MemoryRecord, principal: Principal, allowed: list[str], kinds: tuple[Kind, ...] | None
+) -> str:
+    """Why canonical refused a candidate `_may_read` refused (a metric label)."""
+    if r.namespace not in allowed or (
+        SENSITIVITY_ORDER[r.sensitivity] > SENSITIVITY_ORDER[principal.sensitivity_ceiling]
+    ):
+        return "unauthorized"
+    if kinds is not None and r.kind not in kinds:
+        return "other"
+    return "stale"
 
 
 def _similarity(a: _Candidate, b: _Candidate) -> float:

@@ -48,6 +48,7 @@ from memory.errors import (
     Unauthenticated,
     VersionConflict,
 )
+from memory.feedback import MemoryFeedbackEvent
 from memory.models import (
     Candidate,
     CandidateOutcome,
@@ -63,6 +64,7 @@ from memory.models import (
     WriteResult,
 )
 from memory.services.access import Caller, MemoryExport
+from memory.services.feedback import FeedbackOutcome, RunOutcome, RunReport
 from memory.write.batch import MAX_BATCH, BatchResult
 from shell.client import MemoryClient
 
@@ -310,6 +312,33 @@ class CorrectionBody(Model):
     content: str | None = None
 
 
+class FeedbackBody(Model):
+    """Feedback on a memory (memory/feedback.py); the caller is the token's."""
+
+    memory_id: str
+    feedback_type: str
+    source: str | None = None
+    run_id: str | None = None
+    evidence_refs: list[str] = Field(default_factory=list)
+    memory_version: int | None = None
+    #: `corrected` only: the right value (candidate fields, or {"text": ...}).
+    correction: dict[str, Any] | None = None
+    occurred_at: datetime | None = None
+    #: The caller's id for the event: sent again, recorded once.
+    event_id: str | None = None
+
+
+class RunBody(Model):
+    """An agent's run: the memories it had in context (the package it was given, and/or ids),
+    used, and found harmful, and how the run ended."""
+
+    package: ContextPackage | None = None
+    shown: list[str] = Field(default_factory=list)
+    used: list[str] = Field(default_factory=list)
+    harmful: list[str] = Field(default_factory=list)
+    outcome: RunOutcome | None = None
+
+
 class Whoami(Model):
     principal: str
     tenant: str
@@ -552,6 +581,38 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     @v1.get("/receipts/{deletion_id}", tags=["deletion"])
     async def receipt(deletion_id: str, s: Caller_) -> DeletionReceipt:
         return s.client.receipt(deletion_id, s.ref)
+
+    # -------------------------------------------------------------------- feedback
+
+    @v1.post("/feedback", tags=["feedback"])
+    async def feedback(body: FeedbackBody, s: Caller_) -> FeedbackOutcome:
+        """Feedback on a memory, recorded with its effect: `confirmed` raises confidence within
+        its source's ceiling, `corrected` writes the right value as the caller, `harmful`
+        quarantines it and opens a review, `deleted` deletes it, repeated `ignored` lowers its
+        rank, `used` restores it."""
+        return await s.client.feedback(s.ref, **body.model_dump())
+
+    @v1.post("/runs/{run_id}/report", tags=["feedback"])
+    async def report_run(run_id: str, body: RunBody, s: Caller_) -> RunReport:
+        """An agent reports a run: each memory it had in context is marked used or ignored
+        (harmful ones quarantined); reporting it again records nothing twice."""
+        return await s.client.report_run(
+            s.ref,
+            run_id,
+            package=body.package,
+            shown=body.shown,
+            used=body.used,
+            harmful=body.harmful,
+            outcome=body.outcome,
+        )
+
+    @v1.get("/memories/{memory_id}/feedback", tags=["feedback"])
+    async def memory_feedback(memory_id: str, s: Caller_) -> list[MemoryFeedbackEvent]:
+        return s.client.feedback_on(s.ref, memory_id)
+
+    @v1.get("/runs/{run_id}/feedback", tags=["feedback"])
+    async def run_feedback(run_id: str, s: Caller_) -> list[MemoryFeedbackEvent]:
+        return s.client.run_feedback(s.ref, run_id)
 
     # -------------------------------------------------------------------- reviews
 

@@ -14,6 +14,7 @@ import copy
 import hashlib
 import os
 import sys
+import time
 import uuid
 from collections.abc import Coroutine, Sequence
 from datetime import datetime, timedelta
@@ -57,6 +58,7 @@ from memory.errors import (
     UnauthorizedNamespace,
     from_validation_error,
 )
+from memory.feedback import FeedbackRequest, MemoryFeedbackEvent
 from memory.identity import BearerToken, Tokens, identity_for
 from memory.models import (
     Candidate,
@@ -76,12 +78,20 @@ from memory.models import (
     ReviewDecision,
     ReviewOutcome,
     ReviewRecord,
+    ReviewStart,
     WriteRequest,
     WriteResult,
 )
 from memory.namespaces import check_tenant
 from memory.retrieval import Reader
 from memory.services.access import Access, MemoryExport
+from memory.services.feedback import (
+    FeedbackOutcome,
+    FeedbackService,
+    RunOutcome,
+    RunReport,
+    run_event_id,
+)
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.summary import SummarizeRequest, SummaryResult
@@ -119,6 +129,7 @@ class MemoryClient:
         #: Every read goes through the service's gate and ACL (memory/services/access.py).
         self.access = Access(stores, settings, self.identity, reader=self.reader)
         self.contexts = self.access.contexts
+        self.feedbacks = FeedbackService(stores, settings, self.access)
         #: Ask for eager workflow start: the first workflow task runs in this process when a
         #: worker of the same client lives here (one round trip less); ignored otherwise.
         self.eager = True
@@ -645,7 +656,9 @@ class MemoryClient:
         at: datetime | None = None,
     ) -> DeletionReceipt:
         """Run DeleteSubject to the end and return its durable receipt."""
-        request = self.delete_request(principal, scope, at=at)
+        return await self._run_deletion(self.delete_request(principal, scope, at=at))
+
+    async def _run_deletion(self, request: DeleteRequest) -> DeletionReceipt:
         # A repeated request for the same scope attaches to the running deletion; once it ended,
         # a new request deletes again (what was written since).
         handle = await self._start(
@@ -719,6 +732,161 @@ class MemoryClient:
         """A durable deletion receipt, for who asked for it, whom it is about, who may delete or
         read in its namespace, or an operator."""
         return self.access.receipt(token or self.token_for(principal), deletion_id)
+
+    # ------------------------------------------------------------------------ feedback
+
+    async def feedback(
+        self,
+        principal: str,
+        memory_id: str,
+        feedback_type: str,
+        *,
+        source: str | None = None,
+        run_id: str | None = None,
+        evidence_refs: Sequence[str] = (),
+        memory_version: int | None = None,
+        correction: dict[str, Any] | None = None,
+        occurred_at: datetime | None = None,
+        event_id: str | None = None,
+        token: str | None = None,
+    ) -> FeedbackOutcome:
+        """Feedback on a memory (memory/feedback.py), recorded with its effect; what the effect
+        starts runs here: the review of a `harmful` report, the write of a `corrected` value
+        (as the caller, through the whole write pipeline), the deletion of a `deleted` one."""
+        token = token or self.token_for(principal)
+        try:
+            request = FeedbackRequest.model_validate(
+                {
+                    "principal": principal,
+                    "memory_id": memory_id,
+                    "feedback_type": feedback_type,
+                    "source": source,
+                    "run_id": run_id,
+                    "evidence_refs": list(evidence_refs),
+                    "memory_version": memory_version,
+                    "correction": correction,
+                    "occurred_at": occurred_at,
+                    "event_id": event_id or f"fb_{uuid.uuid4().hex}",
+                }
+            )
+        except ValidationError as exc:
+            raise from_validation_error(exc, "feedback") from None
+        started = time.perf_counter()
+        write: WriteRequest | None = None
+        deletion: DeleteRequest | None = None
+        effect_ref = None
+        if request.feedback_type in ("corrected", "deleted"):
+            head = self.feedbacks.check(token, request)
+            namespace = head.namespace
+            if request.feedback_type == "corrected":
+                write = self._correction(principal, head, request)
+                effect_ref = write_workflow_id(write.tenant, principal, write.idempotency_key)
+            else:
+                scope = DeletionScope(namespace=namespace, memory_id=request.memory_id)
+                deletion = self.delete_request(principal, scope, at=self._clock(occurred_at))
+                effect_ref = delete_workflow_id(deletion.tenant, scope.fingerprint())
+        receipt = self.feedbacks.record(token, request, effect_ref=effect_ref)
+        outcome = FeedbackOutcome(**receipt.model_dump())
+        if receipt.review is not None:
+            await self._open_review(receipt.review)
+        if write is not None:
+            outcome.correction = (await self.run_write(write)).outcomes
+            metrics.CORRECTION_SECONDS.observe(time.perf_counter() - started)
+        if deletion is not None:
+            outcome.deletion = await self._run_deletion(deletion)
+        return outcome
+
+    def _clock(self, at: datetime | None) -> datetime | None:
+        """`at` as the clock of what feedback starts, where the clock override is on."""
+        return at if self.settings.allow_clock_override else None
+
+    def _correction(
+        self, principal: str, head: MemoryRecord, request: FeedbackRequest
+    ) -> WriteRequest:
+        """The write of a corrected value: a candidate of the memory's kind and key (or words to
+        extract from), by the caller, keyed by the feedback event (asked again, one write)."""
+        correction = dict(request.correction or {})
+        key = f"feedback-{request.event_id}"
+        at = self._clock(request.occurred_at)
+        if set(correction) == {"text"}:
+            return self.write_request(
+                principal, head.namespace, text=str(correction["text"]), idempotency_key=key, at=at
+            )
+        candidate = {"kind": head.kind, "key": head.key, **correction}
+        return self.write_request(principal, head.namespace, candidate, idempotency_key=key, at=at)
+
+    async def _open_review(self, start: ReviewStart) -> None:
+        """Start the review a `harmful` report opened (its row is committed): the same review
+        again attaches to the running one."""
+        await self._start(
+            "ReviewMemory",
+            start,
+            workflow_id=start.review.workflow_id,
+            result_type=ReviewOutcome,
+            tenant=start.review.tenant_id,
+            operation="review",
+            runs_for=start.timeout + timedelta(days=1),
+            reuse=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+        )
+
+    async def report_run(
+        self,
+        principal: str,
+        run_id: str,
+        *,
+        package: ContextPackage | None = None,
+        shown: Sequence[str] = (),
+        used: Sequence[str] = (),
+        harmful: Sequence[str] = (),
+        outcome: RunOutcome | None = None,
+        token: str | None = None,
+    ) -> RunReport:
+        """An agent reports a run: the memories it used, those it had in context (`package`'s
+        memory items and `shown`) and did not use (each `ignored`), those that hurt it
+        (`harmful`: quarantined, reviewed), and how the run ended. Reporting the same run again
+        records nothing twice."""
+        token = token or self.token_for(principal)
+        in_context = [i.memory_id for i in package.items if i.memory_id] if package else []
+        everything = list(dict.fromkeys([*in_context, *shown, *used, *harmful]))
+        kinds: dict[str, str] = {}
+        for memory_id in everything:
+            if memory_id in harmful:
+                kinds[memory_id] = "harmful"
+            elif memory_id in used:
+                kinds[memory_id] = "used"
+            else:
+                kinds[memory_id] = "ignored"
+        report = RunReport(run_id=run_id, outcome=outcome)
+        for memory_id, kind in kinds.items():
+            try:
+                receipt = await self.feedback(
+                    principal,
+                    memory_id,
+                    kind,
+                    run_id=run_id,
+                    event_id=run_event_id(run_id, memory_id, kind),
+                    token=token,
+                )
+            except NotFound:
+                report.skipped.append(memory_id)
+                continue
+            report.events.append(receipt)
+        if outcome is not None:
+            caused = outcome == "failure" and any(k == "harmful" for k in kinds.values())
+            metrics.TASK_RUNS.labels(outcome, str(caused).lower()).inc()
+        return report
+
+    def feedback_on(
+        self, principal: str, memory_id: str, *, token: str | None = None
+    ) -> list[MemoryFeedbackEvent]:
+        """The feedback kept on a memory, for whoever may see it."""
+        return self.feedbacks.of_memory(token or self.token_for(principal), memory_id)
+
+    def run_feedback(
+        self, principal: str, run_id: str, *, token: str | None = None
+    ) -> list[MemoryFeedbackEvent]:
+        """The feedback of one run, as far as `principal` may see it."""
+        return self.feedbacks.of_run(token or self.token_for(principal), run_id)
 
     # ------------------------------------------------------------------------ records
 

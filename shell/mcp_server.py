@@ -1,14 +1,16 @@
 """`memctl mcp`: the service as an MCP server (the official `mcp` SDK), for agents whose runtime
 speaks the Model Context Protocol.
 
-Four tools, each bound to the principal its token proves, never to an argument:
+Five tools, each bound to the principal its token proves, never to an argument:
 
 - `remember(text, namespace?, thread?)`: an utterance through the whole write pipeline;
 - `recall(task, namespaces?, k?)`: governed recall, each memory with its provenance and trust
   label (`verified` only for a tool-verified fact; everything else is `untrusted` data);
 - `context(task, budget_tokens?, namespaces?)`: a budgeted context package, as the text a model
   reads (sections with their trust labels, untrusted items fenced) and as JSON;
-- `forget(key? | memory_id? | text?, namespace?)`: a verified deletion and its receipt.
+- `forget(key? | memory_id? | text?, namespace?)`: a verified deletion and its receipt;
+- `feedback(memory_id, feedback_type, run_id?, correction?)`: feedback on a memory (used,
+  ignored, confirmed, corrected, harmful, deleted) with the effect it had.
 
 A user's namespace is their own by default; an agent names one. Over stdio (`memctl mcp`) the
 token is the process's `MEMORY_TOKEN`; over streamable HTTP (`memctl mcp --http`) each request
@@ -165,5 +167,23 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
         except MemoryServiceError as exc:
             return failure(exc)
         return receipt.model_dump(mode="json")
+
+    @server.tool()
+    async def feedback(
+        memory_id: str,
+        feedback_type: str,
+        run_id: str | None = None,
+        correction: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Say how a memory served: `used`, `ignored`, `confirmed`, `corrected` (with the right
+        value in `correction`), `harmful` (it is quarantined and reviewed) or `deleted`."""
+        try:
+            c, ref, _ = bound()
+            done = await c.feedback(
+                ref, memory_id, feedback_type, run_id=run_id, correction=correction
+            )
+        except MemoryServiceError as exc:
+            return failure(exc)
+        return done.model_dump(mode="json")
 
     return server

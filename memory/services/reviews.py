@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from pydantic import Field
 
 from memory.errors import UnauthorizedNamespace, VersionConflict
+from memory.feedback import FeedbackType, MemoryFeedbackEvent, emitted
 from memory.identity import Identity
 from memory.models import (
     AuditEvent,
@@ -17,7 +18,7 @@ from memory.models import (
     ReviewStart,
     WriteRequest,
 )
-from memory.plans import CommitPlan, CommitRef, SlotCheck, slot_for
+from memory.plans import CommitPlan, CommitRef, RecordChange, SlotCheck, slot_for
 from memory.services.gate import GatedService
 from memory.settings import Settings
 from memory.stores import Stores
@@ -96,7 +97,11 @@ class Reviews(GatedService):
         """Plan from what the review row keeps, and stage the plan: the workflow gets its id."""
         review = inp.start.review
         kept = self.stores.canonical.reviews.task(review.review_id)
-        work = ReviewWork.model_validate(kept) if kept is not None else None
+        work = (
+            ReviewWork.model_validate(kept)
+            if kept is not None and review.kind != "harmful"
+            else None
+        )
         planned = self._plan(
             review, work, inp.start.newcomers, inp.decision, inp.now, inp.commit_id
         )
@@ -154,6 +159,8 @@ class Reviews(GatedService):
             reviews=[done],
         )
         outcome = ReviewOutcome(review_id=review.review_id, status=status)
+        if review.kind == "harmful":
+            return self._harmful(review, decision, bare, outcome)
         if review.kind == "deferred":
             if decision is None or decision.decision == "reject" or work is None:
                 return ReviewPlan(plan=bare, outcome=outcome)
@@ -173,7 +180,91 @@ class Reviews(GatedService):
             bare.slots = [SlotCheck(slot=slot, expected_version=version)]
         bare.changes = changes
         outcome.invalidated = losers
+        if decision is not None:
+            bare.feedback = [
+                self._said(bare, review, decision, c.memory_id, c.expected_version, "corrected")
+                for c in changes
+                if c.memory_id in losers
+            ] + [
+                self._said(bare, review, decision, c.memory_id, c.expected_version, "confirmed")
+                for c in changes
+                if c.memory_id not in losers
+            ]
         return ReviewPlan(plan=bare, outcome=outcome)
+
+    def _harmful(
+        self,
+        review: ReviewRecord,
+        decision: ReviewDecision | None,
+        bare: CommitPlan,
+        outcome: ReviewOutcome,
+    ) -> ReviewPlan:
+        """A memory reported harmful: upholding the report invalidates it, rejecting it restores
+        what it was before the quarantine; unanswered, it stays quarantined (out of every read
+        path) for the user or an operator to correct or delete. A memory erased meanwhile is
+        left alone."""
+        canonical = self.stores.canonical
+        head = canonical.records.heads(review.memory_ids).get(review.memory_ids[0])
+        if decision is None or head is None or head.status != "quarantined":
+            return ReviewPlan(plan=bare, outcome=outcome)
+        upheld = decision.decision == "approve"
+        kept = canonical.reviews.task(review.review_id) or {}
+        restore = kept.get("restore") if kept.get("restore") in ("active", "superseded") else None
+        slot = slot_for(head.key, head.gist)
+        bare.slots = [
+            SlotCheck(
+                slot=slot,
+                expected_version=canonical.records.slot_state(head.namespace, slot).version,
+            )
+        ]
+        bare.changes = [
+            RecordChange(
+                memory_id=head.memory_id,
+                expected_version=head.version,
+                status="invalidated" if upheld else restore or "active",
+                valid_to=head.valid_to,
+                conflict_group=head.conflict_group,
+                change=f"review:{review.review_id}:{'harmful' if upheld else 'released'}",
+            )
+        ]
+        bare.feedback = [
+            self._said(
+                bare,
+                review,
+                decision,
+                head.memory_id,
+                head.version,
+                "harmful" if upheld else "confirmed",
+            )
+        ]
+        if upheld:
+            outcome.invalidated = [head.memory_id]
+        else:
+            outcome.committed = [head.memory_id]
+        return ReviewPlan(plan=bare, outcome=outcome)
+
+    @staticmethod
+    def _said(
+        plan: CommitPlan,
+        review: ReviewRecord,
+        decision: ReviewDecision,
+        memory_id: str,
+        version: int,
+        kind: FeedbackType,
+    ) -> MemoryFeedbackEvent:
+        """A reviewer's answer as feedback on a memory it settled (memory/feedback.py)."""
+        return emitted(
+            commit_id=plan.commit_id,
+            memory_id=memory_id,
+            version=version,
+            feedback_type=kind,
+            source="human_reviewer",
+            given_by=decision.reviewer,
+            tenant_id=review.tenant_id,
+            namespace=review.namespace,
+            at=plan.at,
+            run_id=review.workflow_id,
+        )
 
     def settle(self, inp: SettleInput) -> ReviewOutcome:
         """Plan and commit in one go, planning again after a lost race (the activity of

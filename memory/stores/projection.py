@@ -327,7 +327,7 @@ def _filter_sql(f: SearchFilters) -> tuple[str, list[object]]:
     return " AND ".join(where), params
 
 
-_STATUS_CODE = {"active": 0, "superseded": 1, "invalidated": 2, "deleted": 3}
+_STATUS_CODE = {"active": 0, "superseded": 1, "invalidated": 2, "deleted": 3, "quarantined": 4}
 _KIND_CODE = {"episodic": 0, "semantic": 1, "profile": 2, "procedural": 3, "summary": 4}
 
 

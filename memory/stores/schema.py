@@ -413,6 +413,40 @@ projection_hosts = Table(
     Column("claimed_at", UTCDateTime, nullable=False),
 )
 
+# Feedback on memories (memory/feedback.py): ids, types, sources and times, never words. Erased
+# with the memory it points to.
+memory_feedback = Table(
+    "memory_feedback",
+    metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("tenant_id", String(64), nullable=False),
+    Column("namespace", String(256), nullable=False),
+    Column("memory_id", String(64), nullable=False),
+    Column("memory_version", Integer, nullable=False),
+    Column("run_id", String(200)),
+    Column("feedback_type", String(16), nullable=False),
+    Column("source", String(16), nullable=False),
+    Column("given_by", String(256), nullable=False),
+    Column("evidence_refs", Json, nullable=False),
+    Column("occurred_at", UTCDateTime, nullable=False),
+    Column("recorded_at", UTCDateTime, nullable=False),
+    Column("effect", String(32), nullable=False),
+    Column("effect_ref", String(256)),
+    Index("ix_feedback_memory", "memory_id"),
+    Index("ix_feedback_run", "tenant_id", "run_id"),
+)
+
+# What feedback taught recall about a memory: its ignored streak and rank weight (1: untouched).
+memory_signals = Table(
+    "memory_signals",
+    metadata,
+    Column("memory_id", String(64), primary_key=True),
+    Column("tenant_id", String(64), nullable=False),
+    Column("ignored_streak", Integer, nullable=False),
+    Column("rank_weight", Float, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
 __all__ = [
     "applied_commits",
     "audit_events",
@@ -423,9 +457,11 @@ __all__ = [
     "deletion_probes",
     "deletion_receipts",
     "key_slots",
+    "memory_feedback",
     "memory_heads",
     "memory_lineage",
     "memory_outbox",
+    "memory_signals",
     "memory_versions",
     "metadata",
     "principals",

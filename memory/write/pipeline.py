@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
+from memory.feedback import MemoryFeedbackEvent, emitted
 from memory.models import (
     DIRECT_EXTRACTOR,
     AuditEvent,
@@ -187,7 +188,33 @@ class WriteDecision(Model):
                 )
                 for r in self.reviews
             },
+            feedback=self._corrections(commit_id, committing),
         )
+
+    def _corrections(
+        self, commit_id: str, committing: list[CandidateDecision]
+    ) -> list[MemoryFeedbackEvent]:
+        """A user replacing or withdrawing what was kept about them is feedback too: the
+        version it ends was `corrected` by the user (memory/feedback.py)."""
+        if not self.principal.startswith("user:"):
+            return []
+        return [
+            emitted(
+                commit_id=commit_id,
+                memory_id=ch.memory_id,
+                version=ch.expected_version,
+                feedback_type="corrected",
+                source="user",
+                given_by=self.principal,
+                tenant_id=self.tenant_id,
+                namespace=self.namespace,
+                at=self.at,
+                run_id=self.workflow_id,
+            )
+            for c in committing
+            for ch in c.changes
+            if ch.change.startswith(("superseded_by:", "withdrawn_by:"))
+        ]
 
 
 class _Context(Model):

@@ -251,3 +251,62 @@ async def test_each_principal_has_a_rate_limit(client: MemoryClient) -> None:
         assert int(limited.headers["retry-after"]) >= 1
         # another principal has its own bucket
         assert (await http.get("/v1/whoami", headers=auth(client, USER))).status_code == 200
+
+
+async def test_feedback_through_http(api: httpx.AsyncClient, client: MemoryClient) -> None:
+    client.register_principal(BOT)
+    me, bot = auth(client, BOB), auth(client, BOT.ref)
+    written = await api.post(
+        "/v1/memories", json={"namespace": BOB_NS, "candidate": sms(confidence=0.9)}, headers=me
+    )
+    memory_id = written.json()["outcomes"][0]["memory_id"]
+    confirmed = await api.post(
+        "/v1/feedback", json={"memory_id": memory_id, "feedback_type": "confirmed"}, headers=me
+    )
+    assert confirmed.status_code == 200, confirmed.text
+    assert confirmed.json()["event"]["source"] == "user"
+    assert confirmed.json()["event"]["effect"] == "confidence_raised"
+    # the source is the token's: an agent cannot speak for the user
+    as_user = await api.post(
+        "/v1/feedback",
+        json={"memory_id": memory_id, "feedback_type": "confirmed", "source": "user"},
+        headers=bot,
+    )
+    assert_problem(as_user, 403, "forbidden")
+    report = await api.post(
+        "/v1/runs/run-http/report",
+        json={"shown": [memory_id], "used": [memory_id], "outcome": "success"},
+        headers=bot,
+    )
+    assert report.status_code == 200, report.text
+    assert [e["event"]["feedback_type"] for e in report.json()["events"]] == ["used"]
+    kept = (await api.get(f"/v1/memories/{memory_id}/feedback", headers=me)).json()
+    assert [e["feedback_type"] for e in kept] == ["confirmed", "used"]
+    in_run = (await api.get("/v1/runs/run-http/feedback", headers=bot)).json()
+    assert [e["memory_id"] for e in in_run] == [memory_id]
+    assert_problem(
+        await api.post(
+            "/v1/feedback", json={"memory_id": memory_id, "feedback_type": "great"}, headers=me
+        ),
+        422,
+        "invalid_input",
+    )
+    stranger = auth(client, "user:shop-b/456")
+    assert_problem(
+        await api.post(
+            "/v1/feedback",
+            json={"memory_id": memory_id, "feedback_type": "harmful"},
+            headers=stranger,
+        ),
+        404,
+        "not_found",
+    )
+    assert_problem(
+        await api.get(f"/v1/memories/{memory_id}/feedback", headers=stranger), 404, "not_found"
+    )
+    assert len(client.feedback_on(BOB, memory_id)) == 2  # refusals changed nothing
+    metrics = (await api.get("/metrics")).text
+    assert (
+        'memory_feedback_events_total{effect="confidence_raised",source="user",type="confirmed"}'
+        in metrics
+    )

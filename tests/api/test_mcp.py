@@ -41,7 +41,7 @@ def _result(called: Any) -> dict[str, Any]:
 
 async def _use_tools(mcp: Client, client: MemoryClient) -> None:
     names = {t.name for t in (await mcp.list_tools()).tools}
-    assert names == {"remember", "recall", "context", "forget"}
+    assert names == {"remember", "recall", "context", "forget", "feedback"}
     written = _result(await mcp.call_tool("remember", {"text": "以后都希望优先短信通知"}))
     assert written["outcomes"][0]["decision"] == "add", written
     assert client.stores.canonical.records.namespace_heads(BOB_NS)[0].written_by == BOB
@@ -56,6 +56,15 @@ async def _use_tools(mcp: Client, client: MemoryClient) -> None:
     )
     assert other["memories"] == []
     assert other["refused_namespaces"] == ["tenant/shop-a/user/123"]
+    memory_id = found["memories"][0]["memory_id"]
+    confirmed = _result(
+        await mcp.call_tool("feedback", {"memory_id": memory_id, "feedback_type": "confirmed"})
+    )
+    assert (confirmed["event"]["source"], confirmed["event"]["given_by"]) == ("user", BOB)
+    refused = _result(
+        await mcp.call_tool("feedback", {"memory_id": memory_id, "feedback_type": "thanks"})
+    )
+    assert refused["error"] == "invalid_input", refused
     receipt = _result(await mcp.call_tool("forget", {"key": "notification.preference"}))
     assert receipt["verification_status"] == "passed", receipt
 

@@ -16,6 +16,7 @@ Split by aspect; `CanonicalStore` composes the parts over one database:
     reviews      deferred writes and conflict groups awaiting a reviewer, with their tasks
     staged       plans decided and not yet committed, by commit id
     erasure      erase and expire; ledger, probes
+    feedback     feedback events on memories and what they taught recall
     receipts     deletion receipts
     sweeps       projection watermarks and repair records
 
@@ -42,6 +43,7 @@ from memory.stores.canonical.attestations import Attestations
 from memory.stores.canonical.audit import Audit
 from memory.stores.canonical.commits import Commits
 from memory.stores.canonical.erasure import Erasure
+from memory.stores.canonical.feedback import Feedback
 from memory.stores.canonical.generations import Generations
 from memory.stores.canonical.lineage import Lineage
 from memory.stores.canonical.messages import Messages
@@ -82,6 +84,7 @@ class CanonicalStore:
         self.staged = Staged(self.db)
         self.receipts = Receipts(self.db)
         self.sweeps = Sweeps(self.db)
+        self.feedback = Feedback(self.db)
         self.commits = Commits(self)
         self.erasure = Erasure(self)
 

@@ -100,7 +100,10 @@ class Commits(Part):
         if plan.outcome is not None:
             s.outcomes.save(plan.outcome, plan.at, conn)
         s.lineage.add(plan.lineage, plan.tenant_id, plan.at, conn)
-        if written:
+        s.feedback.add(conn, plan.feedback)
+        for memory_id, signals in sorted(plan.signals.items()):
+            s.feedback.set_signals(conn, plan.tenant_id, memory_id, signals, plan.at)
+        if written or plan.signals:  # a rank weight changes what a cached recall would rank
             s.generations.bump([plan.namespace], plan.at, conn)
         result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
         conn.execute(

@@ -71,6 +71,7 @@ class Erasure(Part):
             versions = s.records.blank_history(conn, [r.memory_id for r in live])
             if rows:
                 s.outcomes.blank(conn, rows[0].tenant_id, [r.memory_id for r in rows])
+            s.feedback.erase(conn, [r.memory_id for r in rows])
             s.records.append_versions(conn, tombstones)
             message_probes, message_namespaces = self._erase_messages(
                 conn, deletion_id, salt, messages
@@ -200,7 +201,7 @@ class Erasure(Part):
             rows = conn.execute(
                 select(memory_heads)
                 .where(memory_heads.c.expires_at <= at)
-                .where(memory_heads.c.status.in_(("active", "superseded")))
+                .where(memory_heads.c.status.in_(("active", "superseded", "quarantined")))
                 .order_by(memory_heads.c.expires_at)
                 .limit(limit)
             ).all()

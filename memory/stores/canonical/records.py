@@ -249,6 +249,7 @@ class Records(Part):
             status=change.status,
             valid_to=change.valid_to,
             conflict_group=change.conflict_group,
+            **({} if change.confidence is None else {"confidence": change.confidence}),
         )
         self.append_versions(conn, [values])
         return change.memory_id, row.version + 1

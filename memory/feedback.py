@@ -1,0 +1,254 @@
+"""Feedback on memories: what happened when an agent, a user, a reviewer or a verifier met one,
+and what that may change.
+
+A `MemoryFeedbackEvent` (the seed's shape) names one memory version, the run it concerns, its
+type and its source. Its effect is decided here, by rules that know nothing of storage:
+
+    used        the memory helped a run: its ignored streak ends
+    ignored     an agent had it in its context and did not use it: after
+                `feedback.ignored_after` such runs in a row its rank is lowered a step at a time
+                (never below `feedback.ignored_floor`); a `used` restores it
+    confirmed   a user, reviewer or verifier vouches for it: confidence rises by
+                `feedback.confirm_step`, never past the ceiling of its source type
+    corrected   the value is wrong and the right one is given: a write of the corrected value
+                starts with the caller's own authority (through the whole write pipeline)
+    harmful     it hurt a run: quarantined (out of every read path at once) and a review opens
+    deleted     it must go: a deletion of that memory starts
+
+Who may say what (the identity rules of every other request): the source is the proven caller's,
+never the payload's: a user for a memory of its own namespace, a reviewer whose approve grants
+reach the namespace, a service (a verifier or a metric), an agent (a metric). Feedback never
+changes a memory's source type, and a confirmation never lifts confidence beyond what that
+source type may carry, so no feedback turns a model's guess into a user's statement.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Literal, get_args
+
+from pydantic import AwareDatetime, Field, field_validator
+
+from memory.errors import InvalidInput
+from memory.models import MemoryRecord, Model, Principal, Stored
+
+FeedbackType = Literal["used", "ignored", "corrected", "confirmed", "harmful", "deleted"]
+FeedbackSource = Literal["user", "human_reviewer", "verifier", "system_metric"]
+#: What a piece of feedback did.
+EffectKind = Literal[
+    "recorded",
+    "rank_lowered",
+    "rank_restored",
+    "confidence_raised",
+    "confidence_at_ceiling",
+    "correction_started",
+    "quarantined",
+    "already_quarantined",
+    "deletion_started",
+    "version_moved",
+]
+FEEDBACK_TYPES: tuple[str, ...] = get_args(FeedbackType)
+FEEDBACK_SOURCES: tuple[str, ...] = get_args(FeedbackSource)
+#: Evidence references one event may carry.
+MAX_EVIDENCE = 20
+
+
+class MemoryFeedbackEvent(Model):
+    """One piece of feedback on one memory version, as kept (ids, types and times: no words)."""
+
+    event_id: str
+    memory_id: str
+    memory_version: int = Field(ge=1)
+    run_id: str | None = None
+    feedback_type: FeedbackType
+    source: FeedbackSource
+    evidence_refs: list[str] = Field(default_factory=list)
+    occurred_at: AwareDatetime
+    tenant_id: str
+    namespace: str
+    #: The proven principal that gave it.
+    given_by: str
+    recorded_at: AwareDatetime
+    effect: EffectKind = "recorded"
+    #: What the effect started: a review id, a write's workflow id, a deletion's workflow id.
+    effect_ref: str | None = None
+
+
+class FeedbackRequest(Stored):
+    """Feedback as a caller sends it. The corrected value (for `corrected`) goes to the write
+    it starts, never into the feedback record."""
+
+    principal: str
+    memory_id: str = Field(min_length=1, max_length=128)
+    feedback_type: FeedbackType
+    #: The version the feedback is about (default: the current one).
+    memory_version: int | None = Field(default=None, ge=1)
+    #: Must be one the caller may give (default: the caller's own).
+    source: FeedbackSource | None = None
+    run_id: str | None = Field(default=None, min_length=1, max_length=200)
+    evidence_refs: list[str] = Field(default_factory=list, max_length=MAX_EVIDENCE)
+    occurred_at: AwareDatetime | None = None
+    #: The caller's id for this event: the same id again returns the first answer.
+    event_id: str | None = Field(default=None, min_length=8, max_length=64)
+    #: `corrected` only: the right value, as a candidate's fields (`content`, `key`,
+    #: `structured_value`, ...) or `{"text": "..."}` to be extracted like an utterance.
+    correction: dict[str, object] | None = None
+
+    @field_validator("evidence_refs")
+    @classmethod
+    def _refs(cls, v: list[str]) -> list[str]:
+        for ref in v:
+            scheme, sep, rest = ref.partition("://")
+            if not sep or not scheme or not rest.strip("/") or len(ref) > 512:
+                raise InvalidInput(
+                    f"{ref[:80]!r} is not an evidence reference (scheme://id)",
+                    field="evidence_refs",
+                )
+        return v
+
+    @field_validator("event_id")
+    @classmethod
+    def _event_id(cls, v: str | None) -> str | None:
+        if v is not None and not all(c.isalnum() or c in "-_.:" for c in v):
+            raise InvalidInput("event_id holds letters, digits and - _ . : only", field="event_id")
+        return v
+
+
+class FeedbackPolicy(Model):
+    """The bounds of feedback's effects (policy file, `[feedback]`)."""
+
+    confirm_step: float = Field(default=0.05, gt=0, le=1)
+    #: The most confidence confirmation can give, by source type.
+    confidence_ceiling: dict[str, float] = Field(
+        default_factory=lambda: {
+            "user_assertion": 0.98,
+            "verified_tool_fact": 1.0,
+            "human_review": 1.0,
+            "system_policy": 1.0,
+            "derived_summary": 0.85,
+            "model_inference": 0.75,
+        }
+    )
+    ignored_after: int = Field(default=3, ge=1)
+    ignored_step: float = Field(default=0.15, ge=0, le=1)
+    ignored_floor: float = Field(default=0.4, ge=0, le=1)
+
+
+class Signals(Model):
+    """What feedback has taught recall about one memory (kept beside it, erased with it)."""
+
+    ignored_streak: int = 0
+    rank_weight: float = 1.0
+
+
+class Effect(Model):
+    kind: EffectKind
+    signals: Signals
+    #: The new confidence (`confidence_raised`).
+    confidence: float | None = None
+
+
+def allowed_sources(caller: Principal, roles: frozenset[str], namespace: str) -> list[str]:
+    """The sources a proven caller may give feedback as, about a memory in `namespace`."""
+    found: list[str] = []
+    if caller.own_namespace == namespace:
+        found.append("user")
+    if caller.can_approve(namespace) or (roles & {"operator", "admin"}):
+        found.append("human_reviewer")
+    if caller.type == "service":
+        found.append("verifier")
+    if caller.type in ("service", "agent") or roles & {"operator", "admin"}:
+        found.append("system_metric")
+    return found
+
+
+def effect_of(
+    feedback_type: str,
+    source: str,
+    version: int,
+    head: MemoryRecord,
+    signals: Signals,
+    policy: FeedbackPolicy,
+) -> Effect:
+    """What feedback of this type and source, about `version`, does to the memory `head` (the
+    current version) with what feedback taught before (`signals`)."""
+    same = Signals(ignored_streak=signals.ignored_streak, rank_weight=signals.rank_weight)
+    if feedback_type == "used":
+        restored = signals.rank_weight < 1.0
+        return Effect(kind="rank_restored" if restored else "recorded", signals=Signals())
+    if feedback_type == "ignored":
+        streak = signals.ignored_streak + 1
+        over = streak - policy.ignored_after + 1
+        if over <= 0:
+            return Effect(kind="recorded", signals=Signals(ignored_streak=streak))
+        weight = max(policy.ignored_floor, 1.0 - policy.ignored_step * over)
+        return Effect(
+            kind="rank_lowered",
+            signals=Signals(ignored_streak=streak, rank_weight=round(weight, 6)),
+        )
+    if feedback_type == "confirmed":
+        if source == "system_metric":
+            return Effect(kind="recorded", signals=same)  # a metric vouches for nothing
+        if version != head.version:
+            return Effect(kind="version_moved", signals=same)
+        ceiling = policy.confidence_ceiling.get(head.source_type, 1.0)
+        raised = round(min(ceiling, head.confidence + policy.confirm_step), 6)
+        if raised <= head.confidence:
+            return Effect(kind="confidence_at_ceiling", signals=same)
+        return Effect(kind="confidence_raised", signals=same, confidence=raised)
+    if feedback_type == "harmful":
+        if head.status == "quarantined":
+            return Effect(kind="already_quarantined", signals=same)
+        return Effect(kind="quarantined", signals=same)
+    if feedback_type == "corrected":
+        return Effect(kind="correction_started", signals=same)
+    return Effect(kind="deletion_started", signals=same)
+
+
+def check_request(request: FeedbackRequest, source: str) -> None:
+    """What a feedback type needs from its caller, beyond the identity rules."""
+    kind = request.feedback_type
+    if kind == "corrected":
+        if not request.correction:
+            raise InvalidInput(
+                "`corrected` feedback carries the right value (`correction`)", field="correction"
+            )
+        if source not in ("user", "human_reviewer"):
+            raise InvalidInput(
+                "only the user or a reviewer corrects a memory's value", field="source"
+            )
+    elif request.correction is not None:
+        raise InvalidInput("only `corrected` feedback carries a correction", field="correction")
+
+
+def emitted(
+    *,
+    commit_id: str,
+    memory_id: str,
+    version: int,
+    feedback_type: FeedbackType,
+    source: FeedbackSource,
+    given_by: str,
+    tenant_id: str,
+    namespace: str,
+    at: datetime,
+    run_id: str | None,
+) -> MemoryFeedbackEvent:
+    """Feedback the service records itself, where it knows (a user's correction through the
+    write pipeline, a reviewer's answer): its change is the commit's own, so its effect is only
+    to be recorded. Its id follows from the commit, so a commit retried records it once."""
+    digest = hashlib.sha256(f"{commit_id}|{memory_id}|{feedback_type}".encode()).hexdigest()
+    return MemoryFeedbackEvent(
+        event_id=f"fb_{digest[:32]}",
+        memory_id=memory_id,
+        memory_version=version,
+        run_id=run_id,
+        feedback_type=feedback_type,
+        source=source,
+        occurred_at=at,
+        tenant_id=tenant_id,
+        namespace=namespace,
+        given_by=given_by,
+        recorded_at=at,
+    )
