@@ -170,6 +170,16 @@ class ContextPackage(Model):
     pinned: list[PinnedVersion]
     verdicts: list[KeyVerdict] = Field(default_factory=list)
 
+    @property
+    def memory_tokens(self) -> int:
+        """Tokens of the package spent on recalled memories (items that carry a memory id)."""
+        return sum(i.token_estimate for i in self.items if i.memory_id and not i.omitted)
+
+    @property
+    def memory_token_share(self) -> float:
+        """The share of the package's tokens that are recalled memory (0 when empty)."""
+        return self.memory_tokens / self.total_tokens if self.total_tokens else 0.0
+
     def text(self) -> str:
         """The package as a model reads it: each section under its label and trust, and every
         item that is not an instruction fenced (spotlighting): it opens and closes with a mark

@@ -572,7 +572,9 @@ class MemoryClient:
         except ValidationError as exc:
             raise from_validation_error(exc, "context") from None
         with metrics.CONTEXT_SECONDS.time():
-            return self.access.context(token or self.token_for(principal), request)
+            package = self.access.context(token or self.token_for(principal), request)
+        metrics.CONTEXT_MEMORY_SHARE.observe(package.memory_token_share)
+        return package
 
     def validate_context(
         self, package: ContextPackage, *, token: str | None = None

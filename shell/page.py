@@ -37,7 +37,7 @@ th,td{text-align:left;padding:8px 10px;border-bottom:1px solid #e3e6ea;vertical-
 th{background:#eef1f5;font-weight:600}
 .tag{display:inline-block;padding:1px 7px;border-radius:9px;background:#e4ecff;font-size:12px}
 .status-active{background:#dff5e3}.status-invalidated,.status-expired{background:#f3e6d6}
-.status-deleted{background:#f6d9d9}
+.status-deleted{background:#f6d9d9}.status-quarantined{background:#fbeec1}
 form.inline{display:inline}
 input[type=text]{padding:4px 6px;width:14em}
 button{padding:4px 10px;border:1px solid #8895a7;border-radius:4px;background:#fff;cursor:pointer}

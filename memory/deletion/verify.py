@@ -82,7 +82,8 @@ def verify_erased(
     """Ask every read path for what was erased; each probe passes only if nothing comes back:
     canonical by id and by key, keyword search with the erased text, vector search with its
     embedding, recall and context building as the owner and as an agent, summaries,
-    conversation history, projection rows, and the cache (every namespace's generation moved)."""
+    conversation history, feedback, projection rows, and the cache (every namespace's generation
+    moved)."""
     erased = set(resolved.all_memory_ids)
     salt = next((str(p["salt"]) for p in probes if p["salt"]), None)
     needles = Fingerprints(salt, [str(p["fingerprint"]) for p in probes])
@@ -94,6 +95,7 @@ def verify_erased(
     _probe_readers(run, _readers(run, requester, tenant))
     _probe_summaries(run)
     _probe_conversation_history(run)
+    _probe_feedback(run)
     _probe_cache(run, generations_before)
     _probe_storage(run)
     return run.results
@@ -255,6 +257,15 @@ def _probe_conversation_history(run: _Probing) -> None:
     run.probe("conversation_history", sum(1 for m in messages if run.needles.found_in(m.text)))
 
 
+def _probe_feedback(run: _Probing) -> None:
+    """No feedback event or rank signal about an erased memory is kept."""
+    run.probe(
+        "feedback",
+        run.stores.canonical.feedback.remaining(sorted(run.erased)),
+        "feedback events and signals go with their memory",
+    )
+
+
 #: The canonical tables an erase rewrites (what Postgres vacuums after it).
 ERASED_TABLES = (
     "memory_heads",
@@ -263,6 +274,8 @@ ERASED_TABLES = (
     "write_outcomes",
     "memory_outbox",
     "deletion_probes",
+    "memory_feedback",
+    "memory_signals",
 )
 
 

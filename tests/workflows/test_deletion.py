@@ -77,6 +77,7 @@ def assert_passed(receipt: DeletionReceipt) -> None:
         "context_as_agent",
         "summaries",
         "conversation_history",
+        "feedback",
         "cache",
         "storage_files",
         "temporal_history",

@@ -268,6 +268,8 @@ async def test_feedback_is_erased_with_its_memory(client: MemoryClient) -> None:
     assert _feedback_rows(client, memory_id) == (2, 1)
     receipt = await client.forget(USER, {"namespace": NS, "key": "notification.preference"})
     assert receipt.verification_status == "passed"
+    [probe] = [p for p in receipt.probes if p.probe == "feedback"]
+    assert (probe.passed, probe.returned) == (True, 0)
     assert _feedback_rows(client, memory_id) == (0, 0)
     assert client.run_feedback(BOT.ref, "run-a") == []
     with pytest.raises(NotFound):

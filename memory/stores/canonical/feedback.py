@@ -118,15 +118,17 @@ class Feedback(Part):
         return gone
 
     def remaining(self, memory_ids: Sequence[str]) -> int:
-        """Events still kept about these memories (a deletion's verification wants 0)."""
+        """Events and signals still kept about these memories (a deletion's verification wants
+        0)."""
         found = 0
         with self.db.read() as conn:
             for chunk in chunks(list(memory_ids)):
-                found += int(
-                    conn.execute(
-                        select(func.count())
-                        .select_from(memory_feedback)
-                        .where(memory_feedback.c.memory_id.in_(chunk))
-                    ).scalar_one()
-                )
+                for table in (memory_feedback, memory_signals):
+                    found += int(
+                        conn.execute(
+                            select(func.count())
+                            .select_from(table)
+                            .where(table.c.memory_id.in_(chunk))
+                        ).scalar_one()
+                    )
         return found
