@@ -147,9 +147,11 @@ class ContextItem(Model):
     content_hash: str
     truncated: bool = False
     omitted: bool = False
-    #: The memory (and its version) this item shows, for later validation.
+    #: The memory (and its version) this item shows, for later validation, and its namespace
+    #: (an agent may check it is one it asked for).
     memory_id: str | None = None
     version: int | None = None
+    namespace: str | None = None
 
 
 class PinnedVersion(Model):
@@ -256,6 +258,7 @@ class _Section:
         expires_at: datetime | None = None,
         memory_id: str | None = None,
         version: int | None = None,
+        namespace: str | None = None,
     ) -> None:
         tokens = estimate_tokens(content)
         item = ContextItem(
@@ -270,6 +273,7 @@ class _Section:
             content_hash=_hash(content),
             memory_id=memory_id,
             version=version,
+            namespace=namespace,
         )
         room = None if self.allowance is None else self.allowance - self.used
         if room is not None and tokens > room:
@@ -494,13 +498,14 @@ def _add_recalled(recall: RecallResult, facts: _Section, memory: _Section) -> No
         if v.state != "confirmed":
             memory.add(f"key {v.key}: {v.state} — {v.detail}")
     for m in recall.memories:
-        line = _memory_line(m)
+        line = memory_line(m)
         target = facts if m.source_type == "verified_tool_fact" else memory
         target.add(
             line,
             source_refs=m.source_refs,
             memory_id=m.memory_id,
             version=m.version,
+            namespace=m.namespace,
         )
 
 
@@ -572,7 +577,9 @@ def _still_says(item: ContextItem, line: str) -> bool:
     )
 
 
-def _memory_line(m: RetrievedMemory) -> str:
+def memory_line(m: RetrievedMemory) -> str:
+    """A recalled memory as a package shows it: its key (or kind), conflict group, source,
+    confidence and validity, what it says and its structured value."""
     value = json.dumps(m.structured_value, ensure_ascii=False) if m.structured_value else ""
     label = m.key or m.kind
     since = f" since {m.valid_from:%Y-%m-%d}" if m.valid_from else ""

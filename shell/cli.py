@@ -581,12 +581,25 @@ def receipt(deletion_id: str, as_: Annotated[str | None, AS_OPTION] = None) -> N
 def eval_cases(
     paths: Annotated[list[Path], typer.Argument(help="case files or folders of them")],
     json_out: Annotated[Path | None, typer.Option("--json", help="write every check here")] = None,
+    agent_url: Annotated[
+        str | None,
+        typer.Option(
+            help="task agent: an OpenAI-compatible endpoint (default: the rule agent)",
+            envvar="MEMORY_EVAL_AGENT_URL",
+        ),
+    ] = None,
+    agent_model: Annotated[
+        str | None,
+        typer.Option(help="the model for --agent-url", envvar="MEMORY_EVAL_AGENT_MODEL"),
+    ] = None,
 ) -> None:
-    """Run scenario cases (format v1; README, "Scenario cases") through the real workflows,
-    one line per case, then the metrics. Exit 1 if any case failed."""
+    """Run scenario cases (format v1 and its task extension; README, "Scenario cases") through
+    the real workflows, one line per case, the metrics, then each task's modes A–E and the task
+    metrics. Exit 1 if any case failed."""
     from shell.eval import run_eval
+    from shell.eval.agent import agent_from
 
-    code = run(run_eval(paths, json_out))
+    code = run(run_eval(paths, json_out, agent_from(agent_url, agent_model)))
     raise typer.Exit(code)
 
 
@@ -615,6 +628,127 @@ def audit(
             f"extractor={extractor.get('name', '-')}/{extractor.get('version', '-')} "
             f"{json.dumps(row['details'], ensure_ascii=False)}"
         )
+
+
+# ------------------------------------------------------------------------------ feedback
+
+feedback_app = typer.Typer(
+    help="Feedback on memories: give it, report an agent's run, read it.", no_args_is_help=True
+)
+app.add_typer(feedback_app, name="feedback")
+
+
+@feedback_app.command(name="give")
+@guarded
+def feedback_give(
+    memory_id: Annotated[str, typer.Argument(help="the memory (mem_...)")],
+    feedback_type: Annotated[
+        str, typer.Argument(help="used | ignored | corrected | confirmed | harmful | deleted")
+    ],
+    principal: Annotated[str, typer.Option(help="who gives it: type:tenant/id")],
+    source: Annotated[
+        str | None,
+        typer.Option(help="user | human_reviewer | verifier | system_metric (default: yours)"),
+    ] = None,
+    run_id: Annotated[str | None, typer.Option("--run", help="the run it concerns")] = None,
+    evidence: Annotated[
+        list[str] | None, typer.Option(help="an evidence reference (scheme://id); repeatable")
+    ] = None,
+    correction: Annotated[
+        str | None,
+        typer.Option(help='`corrected`: the right value as JSON, e.g. {"text": "..."}'),
+    ] = None,
+    version: Annotated[
+        int | None, typer.Option(help="the memory version (default: current)")
+    ] = None,
+    event_id: Annotated[str | None, typer.Option(help="your id for it (asked again: once)")] = None,
+) -> None:
+    """Give feedback on a memory and print what it did (a correction's decisions, a deletion's
+    receipt, the review a harmful report opened)."""
+    from shell.client import MemoryClient
+
+    fixed = parse_json(correction, "correction")
+
+    async def _main() -> Any:
+        client = await MemoryClient.connect(settings())
+        try:
+            return await client.feedback(
+                principal,
+                memory_id,
+                feedback_type,
+                source=source,
+                run_id=run_id,
+                evidence_refs=evidence or [],
+                memory_version=version,
+                correction=fixed,
+                event_id=event_id,
+            )
+        finally:
+            client.close()
+
+    emit(run(_main()))
+
+
+@feedback_app.command(name="report")
+@guarded
+def feedback_report(
+    run_id: Annotated[str, typer.Argument(help="the agent's run")],
+    principal: Annotated[str, typer.Option(help="the agent: type:tenant/id")],
+    shown: Annotated[
+        list[str] | None, typer.Option(help="a memory it had in context; repeatable")
+    ] = None,
+    used: Annotated[list[str] | None, typer.Option(help="a memory it used; repeatable")] = None,
+    harmful: Annotated[
+        list[str] | None, typer.Option(help="a memory that hurt the run; repeatable")
+    ] = None,
+    outcome: Annotated[str | None, typer.Option(help="success | failure")] = None,
+) -> None:
+    """Report an agent's run: what it used, what it had and ignored, what hurt it."""
+    from shell.client import MemoryClient
+
+    if outcome not in (None, "success", "failure"):
+        raise InvalidInput("outcome is success or failure", field="outcome")
+
+    async def _main() -> Any:
+        client = await MemoryClient.connect(settings())
+        try:
+            return await client.report_run(
+                principal,
+                run_id,
+                shown=shown or [],
+                used=used or [],
+                harmful=harmful or [],
+                outcome=outcome,  # type: ignore[arg-type]
+            )
+        finally:
+            client.close()
+
+    emit(run(_main()))
+
+
+@feedback_app.command(name="show")
+@guarded
+def feedback_show(
+    memory_id: Annotated[str | None, typer.Option("--memory", help="a memory's feedback")] = None,
+    run_id: Annotated[str | None, typer.Option("--run", help="a run's feedback")] = None,
+    as_: Annotated[str | None, AS_OPTION] = None,
+) -> None:
+    """Print the feedback kept on a memory or given in a run (what the reader may see)."""
+    from memory.services.feedback import FeedbackService
+
+    if (memory_id is None) == (run_id is None):
+        raise InvalidInput("name one of --memory and --run", field="ref")
+    cfg = settings()
+    with Reads(cfg, as_) as reads:
+        service = FeedbackService(reads.stores, cfg, reads.access)
+        if memory_id is not None:
+            head = reads.stores.canonical.records.head(memory_id)
+            token = reads.token(head.tenant_id if head else None)
+            found = service.of_memory(token, memory_id)
+        else:
+            assert run_id is not None
+            found = service.of_run(reads.token(None), run_id)
+    emit([e.model_dump(mode="json") for e in found])
 
 
 # ------------------------------------------------------------------------------ sweeps

@@ -1,5 +1,5 @@
-"""`memctl eval`: scenario cases (format v1; README, "Scenario cases") through the real
-workflows and stores."""
+"""`memctl eval`: scenario cases (format v1 and its task extension; README, "Scenario cases")
+through the real workflows and stores, with each task run in the task modes A–E."""
 
 from __future__ import annotations
 
@@ -12,10 +12,23 @@ from temporalio.client import Client
 
 from shell.codec import Keyring, data_converter
 from shell.devserver import start_local
-from shell.eval.runner import CaseResult, CaseRunner, metrics
+from shell.eval.agent import RuleAgent, TaskAgent
+from shell.eval.runner import CaseResult, CaseRunner, all_tasks, metrics, metrics_of_tasks
 from shell.eval.spec import Case, case_files, load_case
+from shell.eval.tasks import mode_table
 
-__all__ = ["Case", "CaseResult", "CaseRunner", "load_case", "metrics", "run_cases", "run_eval"]
+__all__ = [
+    "Case",
+    "CaseResult",
+    "CaseRunner",
+    "RuleAgent",
+    "TaskAgent",
+    "load_case",
+    "metrics",
+    "metrics_of_tasks",
+    "run_cases",
+    "run_eval",
+]
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -25,12 +38,15 @@ async def run_cases(temporal: Client, cases: list[Case]) -> list[CaseResult]:
     return [await runner.run(case) for case in cases]
 
 
-async def run_eval(paths: list[Path], json_out: Path | None = None) -> int:
-    """Run every case under `paths`; print a line per case and the metrics; 0 if all passed."""
+async def run_eval(
+    paths: list[Path], json_out: Path | None = None, agent: TaskAgent | None = None
+) -> int:
+    """Run every case under `paths`; print a line per case, the metrics, the mode table of the
+    tasks and the task metrics; 0 if all passed."""
     cases = [load_case(p) for p in case_files(paths)]  # malformed files fail before anything runs
     env = await start_local(data_converter(Keyring.new()))
     try:
-        runner = CaseRunner(env.client)
+        runner = CaseRunner(env.client, agent=agent)
         results = []
         for case in cases:
             result = await runner.run(case)
@@ -44,8 +60,27 @@ async def run_eval(paths: list[Path], json_out: Path | None = None) -> int:
     console.print("")
     for name, value in summary.items():
         console.print(f"{name}: {'n/a' if value is None else value}", markup=False)
+    tasks = all_tasks(results)
+    task_summary = metrics_of_tasks(results)
+    if tasks:
+        console.print("")
+        console.print(
+            "task modes (A no memory, B oracle, C production, D stale injected, "
+            "E unauthorized): ✓ success, ✗ failure, – not run",
+            markup=False,
+        )
+        for line in mode_table(tasks):
+            console.print(line, markup=False)
+        console.print("")
+        for name, value in task_summary.items():
+            if isinstance(value, dict):
+                value = "  ".join(f"{k} {'n/a' if v is None else v}" for k, v in value.items())
+            console.print(f"{name}: {'n/a' if value is None else value}", markup=False)
     if json_out is not None:
-        _write_json(json_out, _report(results, summary))
+        report = _report(results, summary)
+        report["task_metrics"] = task_summary
+        report["tasks"] = [t.as_json() for t in tasks]
+        _write_json(json_out, report)
     return 0 if all(r.passed for r in results) else 1
 
 

@@ -4,7 +4,9 @@ Each case gets empty stores of its own (a fresh SQLite canonical store and proje
 temporary folder) and its own worker on its own task queue, against one Temporal server for the
 whole run. Steps go through the public client: WriteMemory and DeleteSubject workflows, review
 Updates, governed recall. The step's `at` drives the system's clock (the evaluation clock
-override, enabled for these workers only).
+override, enabled for these workers only). A `task` step, and each task a `recall` or `context`
+step implies in a case without `task` steps, runs in the task modes (`shell.eval.modes`) right
+after it, on the same stores.
 """
 
 from __future__ import annotations
@@ -40,7 +42,10 @@ from memory.sameness import same_statement
 from memory.settings import Settings
 from memory.stores import open_stores
 from shell.client import MemoryClient
+from shell.eval.agent import RuleAgent, TaskAgent
+from shell.eval.modes import TaskModes, as_retrieved
 from shell.eval.spec import Case, Step
+from shell.eval.tasks import TaskRun, TaskSpec, implied_task, task_metrics, task_of
 
 _CANDIDATE_FIELDS = set(Candidate.model_fields)
 _REJECTING = ("secret", "sensitive_category", "prompt_injection")
@@ -80,6 +85,10 @@ class CaseResult:
     counters: Counter[str] = field(default_factory=Counter)
     write_ms: list[float] = field(default_factory=list)
     recall_ms: list[float] = field(default_factory=list)
+    #: The task runs (README, "Task modes"), and the time of corrections and deletions.
+    tasks: list[TaskRun] = field(default_factory=list)
+    correction_ms: list[float] = field(default_factory=list)
+    deletion_ms: list[float] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -111,9 +120,19 @@ def _matches(expected: Any, actual: Any) -> bool:
 
 
 class CaseRunner:
-    def __init__(self, temporal: Client, work_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        temporal: Client,
+        work_dir: Path | None = None,
+        *,
+        agent: TaskAgent | None = None,
+        tasks: bool = True,
+    ) -> None:
         self.temporal = temporal
         self.work_dir = work_dir or Path(tempfile.mkdtemp(prefix="memory-eval-"))
+        #: The task agent of the task modes; `tasks=False` runs no task modes at all.
+        self.agent: TaskAgent = agent or RuleAgent()
+        self.tasks = tasks
 
     async def run(self, case: Case) -> CaseResult:
         from shell.worker import build_worker
@@ -150,6 +169,9 @@ class _CaseRun:
         self.result = result
         self.records: dict[str, StepRecord] = {}
         self.clock: datetime | None = None
+        explicit = any(s.op == "task" for s in case._all_steps())
+        #: Tasks are implied by recall and context steps only in a case without `task` steps.
+        self.implied = runner.tasks and not explicit
 
     # ------------------------------------------------------------------------ driving
 
@@ -170,6 +192,27 @@ class _CaseRun:
             await handler(index, step, at)
         except Unsupported as exc:
             self.result.unsupported.append(f"step {index} ({step.op}): {exc}")
+            return
+        if self.implied:
+            implied = implied_task(index, step, self.case)
+            if implied is not None:
+                await self._run_task(implied, step, at)
+
+    async def op_task(self, index: str, step: Step, at: datetime) -> None:
+        if self.runner.tasks:
+            await self._run_task(task_of(index, step, self.case), step, at)
+
+    async def _run_task(self, spec: TaskSpec, step: Step, at: datetime) -> None:
+        """The task in each of its modes; every mode but A (no memory: failing there is what
+        memory is for) must succeed for the case to pass."""
+        modes = TaskModes(self.client, self.case, self.runner.agent, self._item_matches)
+        run = await modes.run(spec, at)
+        self.result.tasks.append(run)
+        for mode, outcome in run.modes.items():
+            if mode != "A":
+                self.check(
+                    spec.index, step, f"task mode {mode}", outcome.success, outcome.detail, "task"
+                )
 
     async def cleanup(self) -> None:
         """Reviews still open when the case ends are left by the case, not by the system:
@@ -242,7 +285,13 @@ class _CaseRun:
             record.outcomes = [CandidateOutcome(decision="reject", reason="unauthorized_namespace")]
         except MemoryServiceError as exc:
             record.outcomes = [CandidateOutcome(decision="reject", reason=exc.code)]
-        self.result.write_ms.append((time.perf_counter() - started) * 1000)
+        elapsed = (time.perf_counter() - started) * 1000
+        self.result.write_ms.append(elapsed)
+        if any(
+            o.relation in ("SUPERSEDES", "REFINEMENT") and o.decision in ("update", "invalidate")
+            for o in record.outcomes
+        ):
+            self.result.correction_ms.append(elapsed)
         record.written = [o.memory_id for o in record.outcomes if o.memory_id]
         if step.id:
             self.records[step.id] = record
@@ -421,6 +470,7 @@ class _CaseRun:
             return
         finally:
             self.result.write_ms.append((time.perf_counter() - started) * 1000)
+        self.result.deletion_ms.append((time.perf_counter() - started) * 1000)
         self.result.counters["delete_total"] += 1
         self.result.counters["delete_passed"] += receipt.verification_status == "passed"
         if "refused" in expect:
@@ -648,25 +698,7 @@ class _CaseRun:
 
     @staticmethod
     def _as_retrieved(record: Any) -> RetrievedMemory:
-        return RetrievedMemory(
-            memory_id=record.memory_id,
-            version=record.version,
-            namespace=record.namespace,
-            kind=record.kind,
-            key=record.key,
-            content=record.content,
-            structured_value=record.structured_value,
-            source_refs=record.source_refs,
-            source_type=record.source_type,
-            valid_from=record.valid_from,
-            valid_to=record.valid_to,
-            recorded_at=record.recorded_at,
-            confidence=record.confidence,
-            sensitivity=record.sensitivity,
-            retrieval_score=0.0,
-            retrieval_reasons=["context"],
-            conflict_group=record.conflict_group,
-        )
+        return as_retrieved(record)
 
     @staticmethod
     def _max_same(memories: list[RetrievedMemory]) -> int:
@@ -694,6 +726,19 @@ def _as_list(value: Any) -> list[Any]:
     if value is None:
         return []
     return value if isinstance(value, list) else [value]
+
+
+def all_tasks(results: list[CaseResult]) -> list[TaskRun]:
+    return [t for r in results for t in r.tasks]
+
+
+def metrics_of_tasks(results: list[CaseResult]) -> dict[str, Any]:
+    """The task-level metrics over every task run (README, "Task metrics")."""
+    return task_metrics(
+        all_tasks(results),
+        [ms for r in results for ms in r.correction_ms],
+        [ms for r in results for ms in r.deletion_ms],
+    )
 
 
 def metrics(results: list[CaseResult]) -> dict[str, Any]:

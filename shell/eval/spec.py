@@ -1,13 +1,22 @@
-"""Scenario cases (format v1; README, "Scenario cases"): parsing, with errors that name file
-and field."""
+"""Scenario cases (format v1 and its task extension; README, "Scenario cases"): parsing, with
+errors that name file and field."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from memory.errors import InvalidInput
 from memory.models import Principal
@@ -24,7 +33,62 @@ Op = Literal[
     "recall",
     "context",
     "concurrent",
+    "task",
 ]
+
+MODES = "ABCDE"
+
+#: The seed's action strings (`expected_action` given as a string), beside the canonical names
+#: `notify:CHANNEL`, `reply:LANGUAGE`, `call:HOURS`, `ask_clarification` and `proceed`.
+_SEED_ACTIONS: tuple[tuple[re.Pattern[str], str, str | None], ...] = (
+    (
+        re.compile(r"send_(sms|email|phone|app_push|wechat)(?:_after_policy_check)?"),
+        "notify",
+        "channel",
+    ),
+    (re.compile(r"(?:notify|notify_by)_(sms|email|phone|app_push|wechat)"), "notify", "channel"),
+    (re.compile(r"reply_in_([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)*)"), "reply", "language"),
+    (re.compile(r"ask(?:_clarification|_user|_the_user)?|clarify"), "ask_clarification", None),
+)
+_CANONICAL = {"notify": "channel", "reply": "language", "call": "hours"}
+
+
+def expected_actions(value: Any) -> list[dict[str, Any]]:
+    """`expected_action` as the objects an action is matched against (any of): an object, a
+    list of them, a canonical name (`notify:sms`, `reply:en`, `call:09:00-18:00 Asia/Shanghai`,
+    `ask_clarification`, `proceed`) or one of the seed's strings (`send_sms_after_policy_check`,
+    `reply_in_en`, `ask_user`)."""
+    if isinstance(value, list):
+        if not value:
+            raise ValueError("expected_action: an empty list")
+        return [a for v in value for a in expected_actions(v)]
+    if isinstance(value, dict):
+        if not isinstance(value.get("action"), str):
+            raise ValueError("expected_action: an object needs 'action'")
+        return [value]
+    if not isinstance(value, str) or not value:
+        raise ValueError("expected_action: an object, a list, or an action name")
+    name, sep, param = value.partition(":")
+    if sep and name in _CANONICAL and param:
+        return [{"action": name, _CANONICAL[name]: param}]
+    if value in ("ask_clarification", "proceed"):
+        return [{"action": value}]
+    for pattern, action, field in _SEED_ACTIONS:
+        match = pattern.fullmatch(value)
+        if match:
+            return [{"action": action, field: match[1]} if field else {"action": action}]
+    raise ValueError(f"expected_action: unknown action name {value!r}")
+
+
+def _modes(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str | list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"modes: a string or list of letters of {MODES!r}")
+    letters = "".join(value).upper()
+    if not letters or any(m not in MODES for m in letters):
+        raise ValueError(f"modes: letters of {MODES!r}, got {value!r}")
+    return "".join(m for m in MODES if m in letters)
 
 
 class _Loose(BaseModel):
@@ -63,6 +127,15 @@ class Step(_Loose):
     budget: Budget | None = None
     instructions: str | None = None
     steps: list[Step] | None = None
+    # the task extension (op `task`; README, "Task modes")
+    expected_action: Any = None
+    must_use: list[dict[str, Any]] = Field(default_factory=list)
+    must_not_use: list[dict[str, Any]] = Field(default_factory=list)
+    forbidden_namespaces: list[str] | None = None
+    inject: dict[str, Any] | None = None
+    modes: str | None = None
+
+    _check_modes = field_validator("modes", mode="before")(_modes)
 
     @model_validator(mode="after")
     def _required(self) -> Step:
@@ -76,6 +149,7 @@ class Step(_Loose):
             "recall": ("actor",),
             "context": ("actor", "namespace"),
             "concurrent": ("steps",),
+            "task": ("actor", "task", "expected_action"),
         }
         for name in need.get(self.op, ()):
             if getattr(self, name) in (None, [], ""):
@@ -84,7 +158,25 @@ class Step(_Loose):
             raise ValueError("op 'recall' needs 'namespace' or 'namespaces'")
         if self.op == "forget" and self.scope is None and not (self.text and self.namespace):
             raise ValueError("op 'forget' needs 'scope', or 'text' with 'namespace'")
+        if self.op == "task":
+            if not (self.namespace or self.namespaces):
+                raise ValueError("op 'task' needs 'namespace' or 'namespaces'")
+            expected_actions(self.expected_action)
+            for name in ("must_use", "must_not_use"):
+                for item in getattr(self, name):
+                    if not {"key", "value", "from_step", "content_contains"} & set(item):
+                        raise ValueError(
+                            f"{name}: each item needs key/value, from_step or content_contains"
+                        )
+            if self.inject is not None:
+                candidate = self.inject.get("candidate", self.inject)
+                if not isinstance(candidate, dict) or not candidate.get("content"):
+                    raise ValueError("inject: a candidate (or {candidate, actor}) with content")
         return self
+
+    @property
+    def expected(self) -> list[dict[str, Any]]:
+        return expected_actions(self.expected_action) if self.expected_action is not None else []
 
     @property
     def read_namespaces(self) -> list[str]:
@@ -97,6 +189,10 @@ class Case(_Loose):
     tags: list[str] = Field(default_factory=list)
     actors: dict[str, Principal]
     steps: list[Step] = Field(min_length=1)
+    #: The task modes to run (README, "Task modes"); a task step's own `modes` wins.
+    modes: str | None = None
+
+    _check_modes = field_validator("modes", mode="before")(_modes)
 
     @model_validator(mode="after")
     def _references(self) -> Case:
@@ -106,6 +202,12 @@ class Case(_Loose):
                 raise ValueError(f"step actor {step.actor!r} is not among the actors")
             if step.op == "review" and step.target not in ids:
                 raise ValueError(f"review target {step.target!r} is not an earlier step id")
+            for item in [*step.must_use, *step.must_not_use]:
+                if "from_step" in item and item["from_step"] not in ids:
+                    raise ValueError(f"from_step {item['from_step']!r} is not an earlier step id")
+            inject_actor = (step.inject or {}).get("actor")
+            if inject_actor is not None and inject_actor not in self.actors:
+                raise ValueError(f"inject actor {inject_actor!r} is not among the actors")
             if step.id is not None:
                 ids.add(step.id)
         return self
