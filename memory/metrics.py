@@ -103,6 +103,12 @@ MISMATCHES = Counter(
 )
 
 
+def count_decisions(outcomes: Sequence[Any]) -> None:
+    """Count the decisions of one write (anything with a `decision`), once it committed."""
+    for outcome in outcomes:
+        WRITES.labels(outcome.decision).inc()
+
+
 def recall_checked(admitted: int, refused: Mapping[str, int]) -> None:
     """Count one recall's canonical re-check."""
     if admitted:

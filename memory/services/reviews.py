@@ -211,18 +211,28 @@ class Reviews(GatedService):
         kept = canonical.reviews.task(review.review_id) or {}
         restore = kept.get("restore") if kept.get("restore") in ("active", "superseded") else None
         slot = slot_for(head.key, head.gist)
-        bare.slots = [
-            SlotCheck(
-                slot=slot,
-                expected_version=canonical.records.slot_state(head.namespace, slot).version,
-            )
+        state = canonical.records.slot_state(head.namespace, slot)
+        bare.slots = [SlotCheck(slot=slot, expected_version=state.version)]
+        status = "invalidated" if upheld else restore or "active"
+        valid_to = head.valid_to
+        # Written meanwhile (the quarantined value was out of the way): the newer value stays
+        # current, and the released one is history up to where it begins.
+        since = head.valid_from or head.recorded_at
+        newer = [
+            begins
+            for r in state.records
+            if r.status == "active"
+            and r.memory_id != head.memory_id
+            and (begins := r.valid_from or r.recorded_at) >= since
         ]
+        if status == "active" and newer:
+            status, valid_to = "superseded", min(newer)
         bare.changes = [
             RecordChange(
                 memory_id=head.memory_id,
                 expected_version=head.version,
-                status="invalidated" if upheld else restore or "active",
-                valid_to=head.valid_to,
+                status=status,
+                valid_to=valid_to,
                 conflict_group=head.conflict_group,
                 change=f"review:{review.review_id}:{'harmful' if upheld else 'released'}",
             )

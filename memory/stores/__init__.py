@@ -42,8 +42,7 @@ class Stores:
         with metrics.COMMIT_SECONDS.time():
             result = self.canonical.commits.apply(plan)
         if not result.replayed and plan.outcome is not None:
-            for outcome in plan.outcome.outcomes:
-                metrics.WRITES.labels(outcome.decision).inc()
+            metrics.count_decisions(plan.outcome.outcomes)
         try:
             sync(self.canonical, self.projection, result.memory_ids, result.outbox_seqs)
             result.projected = True

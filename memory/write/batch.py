@@ -17,6 +17,7 @@ from typing import Any
 import structlog
 from pydantic import Field
 
+from memory import metrics
 from memory.errors import MemoryServiceError, PolicyRefusal, VersionConflict
 from memory.models import (
     AuditEvent,
@@ -278,6 +279,8 @@ def process_batch(
                 starts[i] = d.review_starts()
             written += result.memory_ids
             seqs += result.outbox_seqs
+            if not result.replayed:
+                metrics.count_decisions(d.outcomes)
     except VersionConflict:
         rest = [i for i, _ in decided]  # someone else moved a slot meanwhile: one by one
 
@@ -298,6 +301,8 @@ def process_batch(
             continue
         written += result.memory_ids
         seqs += result.outbox_seqs
+        if not result.replayed:
+            metrics.count_decisions(decision.outcomes)
         if opens_review(decision):
             starts[i] = decision.review_starts()
         if n % 50 == 49:

@@ -245,6 +245,9 @@ async def test_a_correction_writes_the_right_value_with_the_users_authority(
     assert corrected.event.effect_ref.startswith("write/shop-a/")
     [outcome] = corrected.correction
     assert (outcome.decision, outcome.relation) == ("update", "SUPERSEDES")
+    [audited] = _feedback_audit(client, memory_id)
+    assert (audited["outcome"], audited["principal"]) == ("correction_started", USER)
+    assert audited["details"]["effect_ref"] == corrected.event.effect_ref  # type: ignore[index]
     found = await client.recall(BOT.ref, [NS], task="通知", keys=["notification.preference"])
     assert [m.structured_value for m in found.memories] == [{"channel": "email"}]
     head = client.stores.canonical.records.head(found.memories[0].memory_id)
@@ -299,3 +302,27 @@ async def test_deleted_feedback_deletes_that_memory(client: MemoryClient) -> Non
     still = client.stores.canonical.records.head(keep)
     assert still is not None
     assert still.status == "active"
+
+
+async def test_a_released_memory_does_not_displace_a_value_written_while_it_was_quarantined(
+    client: MemoryClient,
+) -> None:
+    client.register_principal(BOT)
+    client.register_principal(REVIEWER)
+    memory_id = await _memory(client)
+    reported = await client.feedback(BOT.ref, memory_id, "harmful")
+    assert reported.review is not None
+    newer = await client.write(
+        USER,
+        NS,
+        {**sms(), "structured_value": {"channel": "email"}, "content": "用户偏好邮件"},
+        at=AT,
+    )
+    assert newer.outcome.decision == "add"  # the quarantined value is out of the way
+    outcome = await client.review(REVIEWER.ref, reported.review.review.review_id, "reject")
+    assert outcome.committed == [memory_id]
+    head = client.stores.canonical.records.head(memory_id)
+    assert head is not None
+    assert (head.status, head.valid_to) == ("superseded", AT)
+    found = await client.recall(BOT.ref, [NS], task="通知", keys=["notification.preference"])
+    assert [m.structured_value for m in found.memories] == [{"channel": "email"}]
