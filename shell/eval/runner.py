@@ -4,9 +4,11 @@ Each case gets empty stores of its own (a fresh SQLite canonical store and proje
 temporary folder) and its own worker on its own task queue, against one Temporal server for the
 whole run. Steps go through the public client: WriteMemory and DeleteSubject workflows, review
 Updates, governed recall. The step's `at` drives the system's clock (the evaluation clock
-override, enabled for these workers only). A `task` step, and each task a `recall` or `context`
-step implies in a case without `task` steps, runs in the task modes (`shell.eval.modes`) right
-after it, on the same stores.
+override, enabled for these workers only). A `task` step runs in the task modes
+(`shell.eval.modes`) right there, on the case's stores. A task a `recall` or `context` step
+implies (a case without `task` steps: format v1) must leave the case as it would be without it:
+its read-only modes (A, B, C) run right after the step, its writing modes (D, E) on a replay of
+the case up to that step, and it only reports (the case's own checks decide it).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,7 +47,7 @@ from shell.client import MemoryClient
 from shell.eval.agent import RuleAgent, TaskAgent
 from shell.eval.modes import TaskModes, as_retrieved
 from shell.eval.spec import Case, Step
-from shell.eval.tasks import TaskRun, TaskSpec, implied_task, task_metrics, task_of
+from shell.eval.tasks import ModeRun, TaskRun, TaskSpec, implied_task, task_metrics, task_of
 
 _CANDIDATE_FIELDS = set(Candidate.model_fields)
 _REJECTING = ("secret", "sensitive_category", "prompt_injection")
@@ -135,9 +137,53 @@ class CaseRunner:
         self.tasks = tasks
 
     async def run(self, case: Case) -> CaseResult:
+        result, aside = await self._run(case, tasks=self.tasks)
+        for task, upto, at in aside:
+            task.modes.update(await self._aside(case, upto, task.spec, at))
+        return result
+
+    async def _aside(
+        self, case: Case, upto: int, spec: TaskSpec, at: datetime
+    ) -> dict[str, ModeRun]:
+        """An implied task's writing modes (D, E), on a replay of the case's first `upto` steps
+        (stores of its own), so that what they plant reaches none of the case's checks."""
+        writing = "".join(m for m in spec.modes if m in "DE")
+        if not writing:
+            return {}
+        found: dict[str, ModeRun] = {}
+
+        async def then(run: _CaseRun) -> None:
+            modes = TaskModes(run.client, case, self.agent, run._item_matches)
+            found.update((await modes.run(replace(spec, modes=writing), at)).modes)
+
+        replayed, _ = await self._run(
+            case.model_copy(update={"steps": case.steps[:upto]}), tasks=False, then=then
+        )
+        for mode in writing:
+            if mode not in found:
+                found[mode] = ModeRun(
+                    mode=mode,
+                    action={},
+                    action_name="-",
+                    matched=False,
+                    success=False,
+                    detail=f"the replay up to the task failed: {replayed.error}",
+                )
+        return found
+
+    async def _run(
+        self,
+        case: Case,
+        *,
+        tasks: bool,
+        then: Callable[[_CaseRun], Awaitable[None]] | None = None,
+    ) -> tuple[CaseResult, list[tuple[TaskRun, int, datetime]]]:
+        """Run a case on stores of its own; `then` runs after its steps, on the same stores.
+        Returns the result and the implied tasks whose writing modes are still to run."""
         from shell.worker import build_worker
 
         result = CaseResult(case.case_id, case.title)
+        aside: list[tuple[TaskRun, int, datetime]] = []
         data = self.work_dir / f"{case.case_id}-{uuid.uuid4().hex[:6]}"
         settings = Settings(
             data_dir=data,
@@ -151,18 +197,29 @@ class CaseRunner:
                 if actor.type != "user" or actor.read or actor.write or actor.delete:
                     client.register_principal(actor)
             async with build_worker(self.temporal, settings, stores):
-                run = _CaseRun(self, case, client, result)
+                run = _CaseRun(self, case, client, result, tasks=tasks)
+                aside = run.aside
                 await run.steps()
+                if then is not None:
+                    await then(run)
                 await run.cleanup()
         except Exception as exc:  # a crash in the system under test fails the case, with why
             result.error = f"error: {type(exc).__name__}: {exc}"
         finally:
             stores.close()
-        return result
+        return result, aside
 
 
 class _CaseRun:
-    def __init__(self, runner: CaseRunner, case: Case, client: MemoryClient, result: CaseResult):
+    def __init__(
+        self,
+        runner: CaseRunner,
+        case: Case,
+        client: MemoryClient,
+        result: CaseResult,
+        *,
+        tasks: bool,
+    ):
         self.runner = runner
         self.case = case
         self.client = client
@@ -170,8 +227,12 @@ class _CaseRun:
         self.records: dict[str, StepRecord] = {}
         self.clock: datetime | None = None
         explicit = any(s.op == "task" for s in case._all_steps())
+        self.tasks = tasks
         #: Tasks are implied by recall and context steps only in a case without `task` steps.
-        self.implied = runner.tasks and not explicit
+        self.implied = tasks and not explicit
+        #: Implied tasks whose writing modes run aside (the task run, the steps before it and
+        #: the step itself, its clock).
+        self.aside: list[tuple[TaskRun, int, datetime]] = []
 
     # ------------------------------------------------------------------------ driving
 
@@ -196,11 +257,22 @@ class _CaseRun:
         if self.implied:
             implied = implied_task(index, step, self.case)
             if implied is not None:
-                await self._run_task(implied, step, at)
+                await self._run_implied(implied, int(index), at)
 
     async def op_task(self, index: str, step: Step, at: datetime) -> None:
-        if self.runner.tasks:
+        if self.tasks:
             await self._run_task(task_of(index, step, self.case), step, at)
+
+    async def _run_implied(self, spec: TaskSpec, upto: int, at: datetime) -> None:
+        """An implied task: its read-only modes now, its writing ones later on a replay (the
+        case's own stores and checks stay as they would be without it); it reports only."""
+        reading = "".join(m for m in spec.modes if m not in "DE")
+        modes = TaskModes(self.client, self.case, self.runner.agent, self._item_matches)
+        run = await modes.run(replace(spec, modes=reading), at)
+        run.spec = spec
+        self.result.tasks.append(run)
+        if len(reading) < len(spec.modes):
+            self.aside.append((run, upto, at))
 
     async def _run_task(self, spec: TaskSpec, step: Step, at: datetime) -> None:
         """The task in each of its modes; every mode but A (no memory: failing there is what

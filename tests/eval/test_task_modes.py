@@ -16,6 +16,7 @@ import pytest
 from temporalio.testing import WorkflowEnvironment
 
 from shell.eval import CaseRunner, load_case, metrics_of_tasks
+from shell.eval.agent import Action, MemoryView, RuleAgent
 from shell.eval.runner import CaseResult
 from shell.eval.spec import Case
 from shell.eval.tasks import TaskRun, implied_task, mode_table
@@ -120,3 +121,33 @@ async def test_a_failed_mode_fails_the_case(runner: CaseRunner, tmp_path: Path) 
     assert summary["user_correction_rate"] == 0.5  # one of the two C runs acted wrongly
     assert summary["wrong_personalization_rate"] is not None
     assert summary["wrong_personalization_rate"] > 0
+
+
+class _AlwaysAsks(RuleAgent):
+    """An agent that never acts on memory (a policy choice, not a stand-in for the system)."""
+
+    def decide(self, task: str, items: list[MemoryView]) -> Action:
+        return Action(action="ask_clarification")
+
+
+async def test_an_implied_task_leaves_the_case_as_it_was(
+    temporal_env: WorkflowEnvironment, tmp_path: Path
+) -> None:
+    """What an implied task's modes plant (a stale value, another tenant's value) happens on a
+    replay of the case, and its result only reports: a v1 case's own checks decide it."""
+    path = HERE / "cases" / "M-DEL-010.json"  # a deletion after the task: it counts what it erases
+    plain = await CaseRunner(temporal_env.client, tmp_path / "plain", tasks=False).run(
+        load_case(path)
+    )
+    tasked = await CaseRunner(temporal_env.client, tmp_path / "tasked").run(load_case(path))
+    assert [(c.name, c.passed, c.detail) for c in tasked.checks] == [
+        (c.name, c.passed, c.detail) for c in plain.checks
+    ]
+    assert {t.label for t in tasked.tasks} == {"M-DEL-010 #3", "M-DEL-010 #5"}
+    assert all(set(t.modes) == set("ABCDE") for t in tasked.tasks)
+    assert all(t.modes[m].planted for t in tasked.tasks for m in "DE")
+    # an agent that never acts fails the task that needs memory, not the case
+    asking = CaseRunner(temporal_env.client, tmp_path / "asking", agent=_AlwaysAsks())
+    result = await asking.run(load_case(path))
+    assert not next(t for t in result.tasks if t.label == "M-DEL-010 #3").modes["C"].success
+    assert result.passed, result.first_failure
