@@ -296,3 +296,45 @@ async def test_outbox_relay_and_repair_from_the_command_line(
     marks = json.loads(out)["watermarks"]
     assert marks["last_index_updated"] == marks["last_event_committed"] >= 1
     assert marks["last_full_repair_at"] is not None
+
+
+async def test_feedback_from_the_command_line(
+    client: MemoryClient, temporal_env: WorkflowEnvironment, settings: Settings
+) -> None:
+    env = env_for(settings, temporal_env)
+    client.register_principal(BOT)
+    written = await client.write(
+        USER,
+        NS,
+        {
+            "kind": "profile",
+            "key": "notification.preference",
+            "structured_value": {"channel": "sms"},
+            "content": "用户偏好短信通知",
+            "confidence": 0.9,
+        },
+    )
+    memory_id = written.outcome.memory_id
+    assert memory_id is not None
+    rc, out, err = await memctl(
+        env, "feedback", "give", memory_id, "confirmed", "--principal", USER
+    )
+    assert rc == 0, err
+    given = json.loads(out)
+    assert (given["event"]["source"], given["event"]["effect"]) == ("user", "confidence_raised")
+    rc, out, err = await memctl(
+        env, "feedback", "report", "run-cli", "--principal", BOT.ref, "--shown", memory_id
+    )
+    assert rc == 0, err
+    assert [e["event"]["feedback_type"] for e in json.loads(out)["events"]] == ["ignored"]
+    rc, out, err = await memctl(env, "feedback", "show", "--memory", memory_id, "--as", USER)
+    assert rc == 0, err
+    assert [e["feedback_type"] for e in json.loads(out)] == ["confirmed", "ignored"]
+    # a user mistake: one line, exit 2, nothing recorded
+    rc, out, err = await memctl(
+        env, "feedback", "give", memory_id, "confirmed", "--principal", BOT.ref, "--source", "user"
+    )
+    assert rc == 2
+    assert err.startswith("error: forbidden: ")
+    assert "Traceback" not in err + out
+    assert len(client.feedback_on(USER, memory_id)) == 2
