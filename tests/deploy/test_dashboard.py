@@ -159,3 +159,30 @@ async def test_every_metric_the_dashboard_names_is_exported(
     reads = {n for n in wanted if n.startswith(READ_METRICS)}
     assert reads
     assert not reads - served, reads - served
+
+
+def test_the_compose_observability_profile_scrapes_every_replica_and_loads_the_dashboard() -> None:
+    import yaml  # type: ignore[import-untyped]
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
+    services = compose["services"]
+    for name in ("prometheus", "grafana"):
+        assert services[name]["profiles"] == ["observability"], name
+    scrape = yaml.safe_load((ROOT / "deploy" / "prometheus.yml").read_text(encoding="utf-8"))
+    targets = {
+        sd["names"][0]: sd["port"]
+        for job in scrape["scrape_configs"]
+        for sd in job["dns_sd_configs"]
+    }
+    worker_port = int(services["worker"]["environment"]["MEMORY_METRICS_PORT"])
+    api_port = int(services["api"]["environment"]["MEMORY_API_PORT"])
+    assert targets == {"worker": worker_port, "api": api_port}
+    mounts = {v.split(":")[0]: v.split(":")[1] for v in services["grafana"]["volumes"]}
+    assert mounts["./deploy/grafana/governed-memory.json"].startswith(
+        yaml.safe_load(
+            (ROOT / "deploy/grafana/provisioning/dashboards/governed-memory.yml").read_text()
+        )["providers"][0]["options"]["path"]
+    )
+    for source in mounts:
+        if source.startswith("./"):
+            assert (ROOT / source).exists(), source
