@@ -205,7 +205,9 @@ class ContextPackage(Model):
         return "\n".join(lines)
 
 
-ChangeReason = Literal["deleted", "superseded", "invalidated", "expired", "missing", "redacted"]
+ChangeReason = Literal[
+    "deleted", "superseded", "invalidated", "quarantined", "expired", "missing", "redacted"
+]
 
 
 class ChangedItem(Model):
@@ -544,8 +546,8 @@ def _pin_change(head: MemoryRecord | None, at: datetime) -> ChangeReason | None:
         return "missing"
     if head.status == "deleted":
         return "deleted"
-    if head.status == "invalidated":
-        return "invalidated"
+    if head.status in ("invalidated", "quarantined"):
+        return head.status
     if head.expired_at(at):
         return "expired"
     if head.status not in READABLE_STATUSES or not head.valid_at(at):

@@ -5,9 +5,9 @@ A `MemoryFeedbackEvent` (the seed's shape) names one memory version, the run it 
 type and its source. Its effect is decided here, by rules that know nothing of storage:
 
     used        the memory helped a run: its ignored streak ends
-    ignored     an agent had it in its context and did not use it: after
-                `feedback.ignored_after` such runs in a row its rank is lowered a step at a time
-                (never below `feedback.ignored_floor`); a `used` restores it
+    ignored     an agent had it in its context and did not use it: from the
+                `feedback.ignored_after`-th such run in a row its rank is lowered a step at a
+                time (never below `feedback.ignored_floor`); a `used` restores it
     confirmed   a user, reviewer or verifier vouches for it: confidence rises by
                 `feedback.confirm_step`, never past the ceiling of its source type
     corrected   the value is wrong and the right one is given: a write of the corrected value
@@ -17,7 +17,8 @@ type and its source. Its effect is decided here, by rules that know nothing of s
 
 Who may say what (the identity rules of every other request): the source is the proven caller's,
 never the payload's: a user for a memory of its own namespace, a reviewer whose approve grants
-reach the namespace, a service (a verifier or a metric), an agent (a metric). Feedback never
+reach the namespace, a service that is a tool or may write there (a verifier), a service or an
+agent (a metric). A candidate-only principal's confirmations and reports change nothing. Feedback never
 changes a memory's source type, and a confirmation never lifts confidence beyond what that
 source type may carry, so no feedback turns a model's guess into a user's statement.
 """
@@ -25,6 +26,7 @@ source type may carry, so no feedback turns a model's guess into a user's statem
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import datetime
 from typing import Literal, get_args
 
@@ -52,6 +54,11 @@ FEEDBACK_TYPES: tuple[str, ...] = get_args(FeedbackType)
 FEEDBACK_SOURCES: tuple[str, ...] = get_args(FeedbackSource)
 #: Evidence references one event may carry.
 MAX_EVIDENCE = 20
+#: What an id may hold (a run id, an event id, an evidence reference's tail): ids, never words.
+_ID = re.compile(r"[A-Za-z0-9._:/-]{1,200}")
+_REF = re.compile(r"[a-z][a-z0-9+.-]{0,31}://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]{1,480}")
+#: The statuses of a memory in force: what a harmful report can take out of the read paths.
+IN_FORCE = ("active", "superseded")
 
 
 class MemoryFeedbackEvent(Model):
@@ -90,7 +97,7 @@ class FeedbackRequest(Stored):
     evidence_refs: list[str] = Field(default_factory=list, max_length=MAX_EVIDENCE)
     occurred_at: AwareDatetime | None = None
     #: The caller's id for this event: the same id again returns the first answer.
-    event_id: str | None = Field(default=None, min_length=8, max_length=64)
+    event_id: str | None = Field(default=None, min_length=8, max_length=40)
     #: `corrected` only: the right value, as a candidate's fields (`content`, `key`,
     #: `structured_value`, ...) or `{"text": "..."}` to be extracted like an utterance.
     correction: dict[str, object] | None = None
@@ -99,12 +106,21 @@ class FeedbackRequest(Stored):
     @classmethod
     def _refs(cls, v: list[str]) -> list[str]:
         for ref in v:
-            scheme, sep, rest = ref.partition("://")
-            if not sep or not scheme or not rest.strip("/") or len(ref) > 512:
+            if not _REF.fullmatch(ref) or not ref.partition("://")[2].strip("/"):
                 raise InvalidInput(
-                    f"{ref[:80]!r} is not an evidence reference (scheme://id)",
+                    f"{ref[:80]!r} is not an evidence reference (scheme://id, an id not words)",
                     field="evidence_refs",
                 )
+        return v
+
+    @field_validator("run_id")
+    @classmethod
+    def _run_id(cls, v: str | None) -> str | None:
+        if v is not None and not _ID.fullmatch(v):
+            raise InvalidInput(
+                "run_id holds letters, digits and . _ : / - only (an id, not words)",
+                field="run_id",
+            )
         return v
 
     @field_validator("event_id")
@@ -152,13 +168,14 @@ class Effect(Model):
 def allowed_sources(caller: Principal, roles: frozenset[str], namespace: str) -> list[str]:
     """The sources a proven caller may give feedback as, about a memory in `namespace`."""
     found: list[str] = []
+    overseer = bool(roles & {"operator", "admin"})
     if caller.own_namespace == namespace:
         found.append("user")
-    if caller.can_approve(namespace) or (roles & {"operator", "admin"}):
+    if caller.can_approve(namespace) or overseer:
         found.append("human_reviewer")
-    if caller.type == "service":
-        found.append("verifier")
-    if caller.type in ("service", "agent") or roles & {"operator", "admin"}:
+    if caller.type == "service" and (caller.tools or caller.can_write(namespace)):
+        found.append("verifier")  # a tool, or a service that may write there
+    if caller.type in ("service", "agent") or overseer:
         found.append("system_metric")
     return found
 
@@ -170,9 +187,12 @@ def effect_of(
     head: MemoryRecord,
     signals: Signals,
     policy: FeedbackPolicy,
+    *,
+    limited: bool = False,
 ) -> Effect:
     """What feedback of this type and source, about `version`, does to the memory `head` (the
-    current version) with what feedback taught before (`signals`)."""
+    current version) with what feedback taught before (`signals`). A `limited` caller (a
+    candidate-only principal) confirms and quarantines nothing: its feedback is recorded."""
     same = Signals(ignored_streak=signals.ignored_streak, rank_weight=signals.rank_weight)
     if feedback_type == "used":
         restored = signals.rank_weight < 1.0
@@ -188,7 +208,7 @@ def effect_of(
             signals=Signals(ignored_streak=streak, rank_weight=round(weight, 6)),
         )
     if feedback_type == "confirmed":
-        if source == "system_metric":
+        if source == "system_metric" or limited:
             return Effect(kind="recorded", signals=same)  # a metric vouches for nothing
         if version != head.version:
             return Effect(kind="version_moved", signals=same)
@@ -198,8 +218,12 @@ def effect_of(
             return Effect(kind="confidence_at_ceiling", signals=same)
         return Effect(kind="confidence_raised", signals=same, confidence=raised)
     if feedback_type == "harmful":
+        if limited:  # a candidate-only principal's word waits for review, like its writes
+            return Effect(kind="recorded", signals=same)
         if head.status == "quarantined":
             return Effect(kind="already_quarantined", signals=same)
+        if head.status not in IN_FORCE:  # invalidated: out of the read paths already
+            return Effect(kind="recorded", signals=same)
         return Effect(kind="quarantined", signals=same)
     if feedback_type == "corrected":
         return Effect(kind="correction_started", signals=same)
@@ -220,6 +244,26 @@ def check_request(request: FeedbackRequest, source: str) -> None:
             )
     elif request.correction is not None:
         raise InvalidInput("only `corrected` feedback carries a correction", field="correction")
+    if kind in ("used", "ignored") and request.run_id is None:
+        raise InvalidInput(f"`{kind}` is said of a run: give its run_id", field="run_id")
+
+
+def default_event_id(principal: str, request: FeedbackRequest, version: int) -> str | None:
+    """The id of an event the caller gave none: a run's use or neglect of a memory is said once
+    per run (by its principal), and a harmful report once per memory version (asked again, the
+    first answer, and its review started again if it was not); None: a new id."""
+    if request.feedback_type in ("used", "ignored") and request.run_id is not None:
+        return run_event_id(principal, request.run_id, request.memory_id, request.feedback_type)
+    if request.feedback_type == "harmful":
+        seed = f"{principal}|{request.memory_id}|{version}|harmful"
+        return f"fbh_{hashlib.sha256(seed.encode()).hexdigest()[:32]}"
+    return None
+
+
+def run_event_id(principal: str, run_id: str, memory_id: str, feedback_type: str) -> str:
+    """The event id of a run's feedback on a memory, the principal's own."""
+    seed = f"{principal}|{run_id}|{memory_id}|{feedback_type}"
+    return f"run_{hashlib.sha256(seed.encode()).hexdigest()[:32]}"
 
 
 def emitted(

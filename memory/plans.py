@@ -101,8 +101,17 @@ class CommitPlan(Model):
     review_tasks: dict[str, dict[str, Any]] = Field(default_factory=dict)
     #: Feedback recorded with these changes (the feedback that caused them, or that they are).
     feedback: list[MemoryFeedbackEvent] = Field(default_factory=list)
-    #: What feedback taught recall, by memory id (a rank weight, an ignored streak).
+    #: What feedback taught recall, by memory id (a rank weight, an ignored streak), and what
+    #: they were when it was decided (they must still be).
     signals: dict[str, Signals] = Field(default_factory=dict)
+    signals_before: dict[str, Signals] = Field(default_factory=dict)
+
+    def reranks(self) -> bool:
+        """Whether the plan changes a memory's rank weight (what a cached recall ranked by)."""
+        return any(
+            new.rank_weight != self.signals_before.get(m, Signals()).rank_weight
+            for m, new in self.signals.items()
+        )
 
 
 class PendingScope(Model):

@@ -58,7 +58,7 @@ from memory.errors import (
     UnauthorizedNamespace,
     from_validation_error,
 )
-from memory.feedback import FeedbackRequest, MemoryFeedbackEvent
+from memory.feedback import FeedbackRequest, MemoryFeedbackEvent, run_event_id
 from memory.identity import BearerToken, Tokens, identity_for
 from memory.models import (
     Candidate,
@@ -90,7 +90,6 @@ from memory.services.feedback import (
     FeedbackService,
     RunOutcome,
     RunReport,
-    run_event_id,
 )
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
@@ -114,6 +113,8 @@ from shell.temporal import (
 )
 from workflows.attributes import ALL_TENANTS
 
+#: Memories one run report may name (each is a feedback event).
+MAX_RUN_MEMORIES = 200
 #: The result model of a sweep workflow.
 S = TypeVar("S")
 
@@ -768,7 +769,14 @@ class MemoryClient:
                     "memory_version": memory_version,
                     "correction": correction,
                     "occurred_at": occurred_at,
-                    "event_id": event_id or f"fb_{uuid.uuid4().hex}",
+                    # a correction's write and a deletion are keyed by the event: it needs an id
+                    # now (used, ignored and harmful get the service's: asked again, once)
+                    "event_id": event_id
+                    or (
+                        f"fb_{uuid.uuid4().hex}"
+                        if feedback_type in ("corrected", "deleted")
+                        else None
+                    ),
                 }
             )
         except ValidationError as exc:
@@ -793,6 +801,15 @@ class MemoryClient:
             await self._open_review(receipt.review)
         if write is not None:
             outcome.correction = (await self.run_write(write)).outcomes
+            kept = [
+                o.memory_id
+                for o in outcome.correction
+                if o.memory_id
+                and o.decision in ("add", "no_op")
+                and o.relation in ("NEW", "DUPLICATE")
+            ]
+            if kept and not receipt.replayed:  # a memory without key: the write added beside it
+                self.feedbacks.retire(token, receipt.event, kept[0])
             metrics.CORRECTION_SECONDS.observe(time.perf_counter() - started)
         if deletion is not None:
             outcome.deletion = await self._run_deletion(deletion)
@@ -850,6 +867,10 @@ class MemoryClient:
         token = token or self.token_for(principal)
         in_context = [i.memory_id for i in package.items if i.memory_id] if package else []
         everything = list(dict.fromkeys([*in_context, *shown, *used, *harmful]))
+        if len(everything) > MAX_RUN_MEMORIES:
+            raise InvalidInput(
+                f"a run report names at most {MAX_RUN_MEMORIES} memories", field="shown"
+            )
         kinds: dict[str, str] = {}
         for memory_id in everything:
             if memory_id in harmful:
@@ -866,14 +887,15 @@ class MemoryClient:
                     memory_id,
                     kind,
                     run_id=run_id,
-                    event_id=run_event_id(run_id, memory_id, kind),
+                    event_id=run_event_id(principal, run_id, memory_id, kind),
                     token=token,
                 )
             except NotFound:
                 report.skipped.append(memory_id)
                 continue
             report.events.append(receipt)
-        if outcome is not None:
+        first_time = not report.events or not all(e.replayed for e in report.events)
+        if outcome is not None and first_time:  # a run reported again is counted once
             caused = outcome == "failure" and any(k == "harmful" for k in kinds.values())
             metrics.TASK_RUNS.labels(outcome, str(caused).lower()).inc()
         return report

@@ -24,9 +24,11 @@ from memory.feedback import (
     MemoryFeedbackEvent,
     allowed_sources,
     check_request,
+    default_event_id,
     effect_of,
 )
 from memory.models import (
+    SENSITIVITY_ORDER,
     AuditEvent,
     CandidateOutcome,
     DeletionReceipt,
@@ -77,13 +79,6 @@ class RunReport(Model):
     skipped: list[str] = Field(default_factory=list)
 
 
-def run_event_id(run_id: str, memory_id: str, feedback_type: str) -> str:
-    """The event id of a run's feedback on a memory: reporting the run again records nothing
-    twice."""
-    digest = hashlib.sha256(f"{run_id}|{memory_id}|{feedback_type}".encode()).hexdigest()
-    return f"run_{digest[:40]}"
-
-
 class FeedbackService:
     def __init__(self, stores: Stores, settings: Settings, access: Access) -> None:
         self.stores = stores
@@ -104,8 +99,14 @@ class FeedbackService:
                 return self._replayed(caller, prior)
         for _ in range(ATTEMPTS):
             head = self._memory(caller, request.memory_id)
+            version = request.memory_version or head.version
+            event_id = request.event_id or default_event_id(caller.ref, request, version)
+            if request.event_id is None and event_id is not None:
+                prior = feedback.get(event_id)
+                if prior is not None:
+                    return self._replayed(caller, prior)
             try:
-                return self._record(caller, request, head, effect_ref)
+                return self._record(caller, request, head, effect_ref, event_id)
             except VersionConflict:
                 continue
         raise VersionConflict(f"memory {request.memory_id} kept changing; send the feedback again")
@@ -116,6 +117,7 @@ class FeedbackService:
         request: FeedbackRequest,
         head: MemoryRecord,
         effect_ref: str | None,
+        event_id: str | None,
     ) -> FeedbackReceipt:
         version = request.memory_version or head.version
         if version > head.version:
@@ -130,10 +132,16 @@ class FeedbackService:
         canonical = self.stores.canonical
         before = canonical.feedback.signals(head.memory_id)
         effect = effect_of(
-            request.feedback_type, source, version, head, before, self.stores.policy.feedback
+            request.feedback_type,
+            source,
+            version,
+            head,
+            before,
+            self.stores.policy.feedback,
+            limited=caller.principal.candidate_only,
         )
         event = MemoryFeedbackEvent(
-            event_id=request.event_id or f"fb_{uuid.uuid4().hex}",
+            event_id=event_id or f"fb_{uuid.uuid4().hex}",
             memory_id=head.memory_id,
             memory_version=version,
             run_id=request.run_id,
@@ -157,6 +165,7 @@ class FeedbackService:
         )
         if effect.signals != before:
             plan.signals = {head.memory_id: effect.signals}
+            plan.signals_before = {head.memory_id: before}
         start = self._apply_effect(plan, event, effect, head)
         plan.audit = [
             AuditEvent(
@@ -174,7 +183,10 @@ class FeedbackService:
                 },
             )
         ]
-        self.stores.commit_and_project(plan)
+        if self.stores.commit_and_project(plan).replayed:  # the same event, at the same moment
+            stored = self.stores.canonical.feedback.get(event.event_id)
+            if stored is not None:
+                return self._replayed(caller, stored)
         metrics.FEEDBACK.labels(event.feedback_type, source, effect.kind).inc()
         return FeedbackReceipt(
             event=event,
@@ -227,6 +239,45 @@ class FeedbackService:
         plan.reviews = [review]
         plan.review_tasks = {review_id: {"restore": head.status, "event_id": event.event_id}}
         return ReviewStart(review=review, newcomers=[], timeout=self.stores.policy.review.timeout)
+
+    def retire(self, token: str | None, event: MemoryFeedbackEvent, replaced_by: str) -> bool:
+        """A corrected memory without a key, once its correction is kept (`replaced_by`): it
+        ends where the correction begins (a keyed one is ended by the write itself). False if
+        it was no longer in force."""
+        caller = self.access.caller(token, event.given_by)
+        head = self._memory(caller, event.memory_id)
+        if head.key is not None or head.status != "active" or replaced_by == head.memory_id:
+            return False
+        at = utcnow()
+        plan = CommitPlan(
+            commit_id=f"feedback/{event.event_id}/retire",
+            tenant_id=head.tenant_id,
+            namespace=head.namespace,
+            at=at,
+            changes=[
+                RecordChange(
+                    memory_id=head.memory_id,
+                    expected_version=head.version,
+                    status="superseded",
+                    valid_to=max(at, head.valid_from or at),
+                    conflict_group=head.conflict_group,
+                    change=f"feedback:{event.event_id}:corrected",
+                )
+            ],
+            audit=[
+                AuditEvent(
+                    stage="feedback",
+                    outcome="corrected",
+                    decision="corrected",
+                    memory_id=head.memory_id,
+                    memory_version=head.version,
+                    principal=caller.ref,
+                    details={"event_id": event.event_id, "replaced_by": replaced_by},
+                )
+            ],
+        )
+        self.stores.commit_and_project(plan)
+        return True
 
     def check(self, token: str | None, request: FeedbackRequest) -> MemoryRecord:
         """Everything `record` refuses, refused before anything starts (a correction's write, a
@@ -287,7 +338,9 @@ class FeedbackService:
         """The feedback on a memory, for whoever may see the memory."""
         caller = self.access.caller(token)
         head = self.stores.canonical.records.head(memory_id)
-        if head is None or not _may_judge(caller, head):
+        if head is None or not (
+            _may_judge(caller, head) or caller.may_see(head.tenant_id, head.namespace)
+        ):
             raise NotFound(f"no memory {memory_id!r} that {caller.ref} may see", field="memory_id")
         return self.stores.canonical.feedback.of_memory(memory_id)
 
@@ -303,8 +356,16 @@ class FeedbackService:
 
 
 def _may_judge(caller: Caller, head: MemoryRecord) -> bool:
-    """Who may give or read feedback on a memory: who may see it, and the reviewers of its
-    namespace."""
-    return caller.may_see(head.tenant_id, head.namespace) or (
-        caller.tenant == head.tenant_id and caller.principal.can_approve(head.namespace)
+    """Who may give or read feedback on a memory: the user it is about; who may read it by a
+    grant, within their sensitivity ceiling; the reviewers of its namespace; its tenant's
+    operators and admins. (An auditor reads what was; it does not judge.)"""
+    p = caller.principal
+    if caller.tenant != head.tenant_id:
+        return False
+    if p.own_namespace == head.namespace or p.can_approve(head.namespace):
+        return True
+    if caller.roles & {"operator", "admin"}:
+        return True
+    return p.can_read(head.namespace) and (
+        SENSITIVITY_ORDER[head.sensitivity] <= SENSITIVITY_ORDER[p.sensitivity_ceiling]
     )

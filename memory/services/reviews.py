@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from pydantic import Field
 
 from memory.errors import UnauthorizedNamespace, VersionConflict
-from memory.feedback import FeedbackType, MemoryFeedbackEvent, emitted
+from memory.feedback import IN_FORCE, FeedbackType, MemoryFeedbackEvent, emitted
 from memory.identity import Identity
 from memory.models import (
     AuditEvent,
@@ -199,41 +199,45 @@ class Reviews(GatedService):
         bare: CommitPlan,
         outcome: ReviewOutcome,
     ) -> ReviewPlan:
-        """A memory reported harmful: upholding the report invalidates it, rejecting it restores
-        what it was before the quarantine; unanswered, it stays quarantined (out of every read
-        path) for the user or an operator to correct or delete. A memory erased meanwhile is
-        left alone."""
+        """A memory reported harmful: upholding the report keeps it quarantined for good (out of
+        every read path, questions about the past included); rejecting it restores what it was
+        before the quarantine (history, if another value was written meanwhile); unanswered, it
+        stays quarantined for the user or an operator to correct or delete. A memory erased
+        meanwhile is left alone."""
         canonical = self.stores.canonical
         head = canonical.records.heads(review.memory_ids).get(review.memory_ids[0])
         if decision is None or head is None or head.status != "quarantined":
             return ReviewPlan(plan=bare, outcome=outcome)
         upheld = decision.decision == "approve"
         kept = canonical.reviews.task(review.review_id) or {}
-        restore = kept.get("restore") if kept.get("restore") in ("active", "superseded") else None
+        restore = kept.get("restore")
+        if not upheld and restore not in IN_FORCE:
+            return ReviewPlan(plan=bare, outcome=outcome)  # nothing known to restore it to
         slot = slot_for(head.key, head.gist)
         state = canonical.records.slot_state(head.namespace, slot)
         bare.slots = [SlotCheck(slot=slot, expected_version=state.version)]
-        status = "invalidated" if upheld else restore or "active"
-        valid_to = head.valid_to
-        # Written meanwhile (the quarantined value was out of the way): the newer value stays
-        # current, and the released one is history up to where it begins.
-        since = head.valid_from or head.recorded_at
-        newer = [
-            begins
-            for r in state.records
-            if r.status == "active"
-            and r.memory_id != head.memory_id
-            and (begins := r.valid_from or r.recorded_at) >= since
+        # Upheld, it stays quarantined for good: out of every read path, questions about the
+        # past included (an invalidated memory still answers those).
+        status = "quarantined" if upheld else str(restore)
+        valid_to, group = head.valid_to, head.conflict_group
+        others = [
+            r for r in state.records if r.status == "active" and r.memory_id != head.memory_id
         ]
-        if status == "active" and newer:
-            status, valid_to = "superseded", min(newer)
+        if not upheld and status == "active" and others:
+            # Written meanwhile (the quarantined value was out of the way): the other value
+            # stays current, and the released one is history up to where that one begins.
+            since = head.valid_from or head.recorded_at
+            status = "superseded"
+            valid_to = max(since, min(r.valid_from or r.recorded_at for r in others))
+        if group is not None and not any(r.conflict_group == group for r in others):
+            group = None  # its conflict was settled while it was out
         bare.changes = [
             RecordChange(
                 memory_id=head.memory_id,
                 expected_version=head.version,
                 status=status,
                 valid_to=valid_to,
-                conflict_group=head.conflict_group,
+                conflict_group=group,
                 change=f"review:{review.review_id}:{'harmful' if upheld else 'released'}",
             )
         ]

@@ -30,6 +30,7 @@ from memory.models import (
     ReviewRecord,
     ReviewStart,
     WriteRequest,
+    parse_principal_ref,
 )
 from memory.namespaces import parse_namespace
 from memory.plans import CommitPlan, RecordChange, SlotCheck, SlotState, WriteOutcome
@@ -196,8 +197,9 @@ class WriteDecision(Model):
     ) -> list[MemoryFeedbackEvent]:
         """A user replacing or withdrawing what was kept about them is feedback too: the
         version it ends was `corrected` by the user (memory/feedback.py)."""
-        if not self.principal.startswith("user:"):
-            return []
+        kind, tenant, user = parse_principal_ref(self.principal)
+        if kind != "user" or self.namespace != f"tenant/{tenant}/user/{user}":
+            return []  # the user's own word about themselves, in their own namespace
         return [
             emitted(
                 commit_id=commit_id,

@@ -15,7 +15,14 @@ from shell.client import MemoryClient
 from tests.factories import BOT, NS, T0, USER, sms
 
 REVIEWER = Principal(type="reviewer", tenant="shop-a", id="lead", approve=["tenant/shop-a/**"])
-VERIFIER = Principal(type="service", tenant="shop-a", id="checker", read=["tenant/shop-a/**"])
+#: A verifier: a service that may write where it vouches (or a tool).
+VERIFIER = Principal(
+    type="service",
+    tenant="shop-a",
+    id="checker",
+    read=["tenant/shop-a/**"],
+    write=["tenant/shop-a/**"],
+)
 STRANGER = Principal(
     type="agent", tenant="shop-b", id="bot", read=["tenant/shop-b/**"], write=["tenant/shop-b/**"]
 )
@@ -179,7 +186,9 @@ async def test_a_harmful_memory_is_never_recalled_again_until_a_reviewer_release
     assert kinds == [("harmful", "system_metric"), ("confirmed", "human_reviewer")]
 
 
-async def test_an_upheld_harmful_report_invalidates_the_memory(client: MemoryClient) -> None:
+async def test_an_upheld_harmful_report_keeps_the_memory_out_for_good(
+    client: MemoryClient,
+) -> None:
     client.register_principal(BOT)
     client.register_principal(REVIEWER)
     memory_id = await _memory(client)
@@ -190,10 +199,18 @@ async def test_an_upheld_harmful_report_invalidates_the_memory(client: MemoryCli
     assert outcome.invalidated == [memory_id]
     head = client.stores.canonical.records.head(memory_id)
     assert head is not None
-    assert head.status == "invalidated"
+    assert head.status == "quarantined"
     assert memory_id not in await _recalled(
         client, task="通知物流异常", keys=["notification.preference"]
     )
+    # nor in a question about a time it was in force (an invalidated memory would answer it)
+    for at in (T0 + timedelta(minutes=1), AT):
+        past = await client.recall(
+            BOT.ref, [NS], task="通知物流异常", keys=["notification.preference"], at=at
+        )
+        assert memory_id not in [m.memory_id for m in past.memories]
+    again = await client.feedback(BOT.ref, memory_id, "harmful")
+    assert (again.event.effect, again.review) == ("already_quarantined", None)
     audit = client.stores.canonical.audit.trail(memory_id=memory_id)
     assert any(r["stage"] == "feedback" and r["outcome"] == "quarantined" for r in audit)
 
@@ -326,3 +343,56 @@ async def test_a_released_memory_does_not_displace_a_value_written_while_it_was_
     assert (head.status, head.valid_to) == ("superseded", AT)
     found = await client.recall(BOT.ref, [NS], task="通知", keys=["notification.preference"])
     assert [m.structured_value for m in found.memories] == [{"channel": "email"}]
+
+
+async def test_who_may_judge_a_memory(client: MemoryClient) -> None:
+    """Only who may read a memory (within its sensitivity ceiling), its user, its reviewers and
+    its tenant's operators give feedback; an auditor reads what was and judges nothing; a
+    candidate-only principal's word is recorded and changes nothing."""
+    client.register_principal(BOT)
+    narrow = BOT.model_copy(update={"id": "public-bot", "sensitivity_ceiling": "public"})
+    auditor = Principal(type="service", tenant="shop-a", id="audit", roles=["auditor"])
+    drafter = BOT.model_copy(update={"id": "drafter", "candidate_only": True})
+    for p in (narrow, auditor, drafter):
+        client.register_principal(p)
+    memory_id = await _memory(client)
+    for outsider in (narrow, auditor):
+        with pytest.raises(NotFound):
+            await client.feedback(outsider.ref, memory_id, "harmful")
+    assert client.feedback_on(auditor.ref, memory_id) == []  # it may read the feedback
+    said = await client.feedback(drafter.ref, memory_id, "harmful")
+    assert (said.event.effect, said.review) == ("recorded", None)
+    head = client.stores.canonical.records.head(memory_id)
+    assert head is not None
+    assert (head.status, head.version) == ("active", 1)
+    with pytest.raises(InvalidInput, match="run_id"):
+        await client.feedback(BOT.ref, memory_id, "ignored")
+    with pytest.raises(InvalidInput, match="run_id"):
+        await client.feedback(BOT.ref, memory_id, "used", run_id="a run with words in it")
+
+
+async def test_two_agents_may_name_their_runs_alike(client: MemoryClient) -> None:
+    client.register_principal(BOT)
+    other = BOT.model_copy(update={"id": "other-bot"})
+    client.register_principal(other)
+    memory_id = await _memory(client)
+    for agent in (BOT, other):
+        report = await client.report_run(agent.ref, "run-1", shown=[memory_id], used=[memory_id])
+        assert [e.replayed for e in report.events] == [False]
+    assert len(client.run_feedback(BOT.ref, "run-1")) == 2
+
+
+async def test_a_correction_of_a_memory_without_key_ends_it(client: MemoryClient) -> None:
+    client.register_principal(BOT)
+    memory_id = await _memory(client, key=None, kind="semantic", content="用户喜欢蓝色的包装盒")
+    done = await client.feedback(
+        USER, memory_id, "corrected", correction={"content": "用户喜欢绿色的礼品袋"}
+    )
+    [outcome] = done.correction
+    assert outcome.decision == "add"
+    head = client.stores.canonical.records.head(memory_id)
+    assert head is not None
+    assert head.status == "superseded"
+    found = await _recalled(client, task="", query="用户喜欢的颜色 包装")
+    assert memory_id not in found
+    assert outcome.memory_id in found

@@ -13,6 +13,7 @@ from sqlalchemy import Connection, insert, select
 from sqlalchemy.exc import OperationalError
 
 from memory.errors import FencedByDeletion, VersionConflict
+from memory.feedback import Signals
 from memory.models import AuditEvent, MemoryRecord, ReviewRecord
 from memory.plans import CommitPlan, CommitResult, WriteOutcome
 from memory.stores.canonical._db import Part
@@ -100,10 +101,18 @@ class Commits(Part):
         if plan.outcome is not None:
             s.outcomes.save(plan.outcome, plan.at, conn)
         s.lineage.add(plan.lineage, plan.tenant_id, plan.at, conn)
-        s.feedback.add(conn, plan.feedback)
+        if plan.feedback:
+            # Feedback about a memory a deletion erased since it was decided would outlive it.
+            about = sorted({e.memory_id for e in plan.feedback})
+            heads = {r.memory_id: r for r in s.records.locked_heads(conn, about)}
+            gone = [m for m in about if m not in heads or heads[m].status == "deleted"]
+            if gone:
+                raise VersionConflict(f"memory {gone[0]} was erased meanwhile")
+            s.feedback.add(conn, plan.feedback)
         for memory_id, signals in sorted(plan.signals.items()):
-            s.feedback.set_signals(conn, plan.tenant_id, memory_id, signals, plan.at)
-        if written or plan.signals:  # a rank weight changes what a cached recall would rank
+            before = plan.signals_before.get(memory_id, Signals())
+            s.feedback.swap_signals(conn, plan.tenant_id, memory_id, before, signals, plan.at)
+        if written or plan.reranks():  # a rank weight changes what a cached recall ranked
             s.generations.bump([plan.namespace], plan.at, conn)
         result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
         conn.execute(

@@ -201,7 +201,7 @@ class Erasure(Part):
             rows = conn.execute(
                 select(memory_heads)
                 .where(memory_heads.c.expires_at <= at)
-                .where(memory_heads.c.status.in_(("active", "superseded", "quarantined")))
+                .where(memory_heads.c.status.in_(("active", "superseded")))
                 .order_by(memory_heads.c.expires_at)
                 .limit(limit)
             ).all()

@@ -7,10 +7,11 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, func, insert, select
+from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 
+from memory.errors import VersionConflict
 from memory.feedback import MemoryFeedbackEvent, Signals
-from memory.stores.canonical._db import Part, chunks, upsert
+from memory.stores.canonical._db import Part, chunks, dialect_insert
 from memory.stores.schema import memory_feedback, memory_signals
 
 #: Signals of a few memories, by id (recall's re-check asks on every read).
@@ -78,24 +79,38 @@ class Feedback(Part):
             return Signals()
         return Signals(ignored_streak=row.ignored_streak, rank_weight=row.rank_weight)
 
-    def set_signals(
-        self, conn: Connection, tenant_id: str, memory_id: str, signals: Signals, at: datetime
+    def swap_signals(
+        self,
+        conn: Connection,
+        tenant_id: str,
+        memory_id: str,
+        expected: Signals,
+        signals: Signals,
+        at: datetime,
     ) -> None:
-        if signals == Signals():
-            conn.execute(delete(memory_signals).where(memory_signals.c.memory_id == memory_id))
-            return
-        upsert(
-            conn,
-            memory_signals,
-            {
-                "memory_id": memory_id,
-                "tenant_id": tenant_id,
-                "ignored_streak": signals.ignored_streak,
-                "rank_weight": signals.rank_weight,
-                "updated_at": at,
-            },
-            keys=["memory_id"],
-        )
+        """Move a memory's signals from `expected` to `signals`, or raise `VersionConflict` if
+        someone moved them since they were read (two runs reported at once each count)."""
+        c = memory_signals.c
+        same = [
+            c.memory_id == memory_id,
+            c.ignored_streak == expected.ignored_streak,
+            c.rank_weight == expected.rank_weight,
+        ]
+        values = {"ignored_streak": signals.ignored_streak, "rank_weight": signals.rank_weight}
+        if expected == Signals():  # no row was there (the defaults are never stored)
+            statement: Any = (
+                dialect_insert(conn, memory_signals)
+                .values(memory_id=memory_id, tenant_id=tenant_id, updated_at=at, **values)
+                .on_conflict_do_nothing(index_elements=["memory_id"])
+            )
+        elif signals == Signals():
+            statement = delete(memory_signals).where(*same)
+        else:
+            statement = update(memory_signals).where(*same).values(updated_at=at, **values)
+        # RETURNING, not rowcount: the driver does not report a row count for every statement.
+        moved = len(conn.execute(statement.returning(c.memory_id)).all())
+        if moved != 1:
+            raise VersionConflict(f"the signals of memory {memory_id} moved meanwhile")
 
     def rank_weights(self, memory_ids: Iterable[str]) -> dict[str, float]:
         """The lowered rank weights among these memories (absent: 1)."""
