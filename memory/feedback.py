@@ -18,9 +18,9 @@ type and its source. Its effect is decided here, by rules that know nothing of s
 Who may say what (the identity rules of every other request): the source is the proven caller's,
 never the payload's: a user for a memory of its own namespace, a reviewer whose approve grants
 reach the namespace, a service that is a tool or may write there (a verifier), a service or an
-agent (a metric). A candidate-only principal's confirmations and reports change nothing. Feedback never
-changes a memory's source type, and a confirmation never lifts confidence beyond what that
-source type may carry, so no feedback turns a model's guess into a user's statement.
+agent (a metric). A candidate-only principal's confirmations and reports change nothing.
+Feedback never changes a memory's source type, and a confirmation never lifts confidence beyond
+what that source type may carry, so no feedback turns a model's guess into a user's statement.
 """
 
 from __future__ import annotations

@@ -188,6 +188,10 @@ class FeedbackService:
             if stored is not None:
                 return self._replayed(caller, stored)
         metrics.FEEDBACK.labels(event.feedback_type, source, effect.kind).inc()
+        if effect.kind == "already_quarantined":
+            # Its review's workflow is started by whoever reported first, after the commit; had
+            # that one died in between, any later report starts it (the same id: started once).
+            start = self._open_review_of(head)
         return FeedbackReceipt(
             event=event,
             review=start,
@@ -297,6 +301,15 @@ class FeedbackService:
                 f"{caller.ref} may not delete in {head.namespace}", field="feedback_type"
             )
         return source
+
+    def _open_review_of(self, head: MemoryRecord) -> ReviewStart | None:
+        """The open review of a quarantined memory, to start (again) if its workflow was lost."""
+        for review in self.stores.canonical.reviews.find(head.tenant_id, status="open"):
+            if review.kind == "harmful" and head.memory_id in review.memory_ids:
+                return ReviewStart(
+                    review=review, newcomers=[], timeout=self.stores.policy.review.timeout
+                )
+        return None
 
     def _memory(self, caller: Caller, memory_id: str) -> MemoryRecord:
         """The memory's current version, if the caller may see it (else not found, the same
