@@ -503,6 +503,12 @@ class MemoryClient:
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "review") from None
+        if review.kind == "harmful":
+            # Its workflow is started after the quarantine commits: if that start was lost, the
+            # answer starts it (a running one is attached to).
+            await self._open_review(
+                ReviewStart(review=review, newcomers=[], timeout=self.stores.policy.review.timeout)
+            )
         handle = self.temporal.get_workflow_handle(review.workflow_id)
         try:
             outcome: ReviewOutcome = await handle.execute_update(

@@ -424,3 +424,17 @@ async def test_a_review_whose_start_was_lost_is_started_by_the_next_report(
     await handle.describe()  # running now
     outcome = await client.review(REVIEWER.ref, review_id, "reject")
     assert outcome.committed == [memory_id]
+
+
+async def test_a_reviewer_answers_a_review_whose_start_was_lost(client: MemoryClient) -> None:
+    client.register_principal(REVIEWER)
+    memory_id = await _memory(client)
+    receipt = client.feedbacks.record(
+        client.token_for(USER),
+        FeedbackRequest(principal=USER, memory_id=memory_id, feedback_type="harmful"),
+    )
+    assert receipt.review is not None
+    [listed] = client.open_reviews(REVIEWER.ref)
+    assert listed.review_id == receipt.review.review.review_id
+    outcome = await client.review(REVIEWER.ref, listed.review_id, "approve")
+    assert outcome.invalidated == [memory_id]
