@@ -592,6 +592,13 @@ def eval_cases(
         str | None,
         typer.Option(help="the model for --agent-url", envvar="MEMORY_EVAL_AGENT_MODEL"),
     ] = None,
+    tasks: Annotated[
+        bool,
+        typer.Option(
+            "--tasks/--no-tasks",
+            help="run the task modes (--no-tasks: the cases' own checks only, faster)",
+        ),
+    ] = True,
 ) -> None:
     """Run scenario cases (format v1 and its task extension; README, "Scenario cases") through
     the real workflows, one line per case, the metrics, then each task's modes A–E and the task
@@ -599,7 +606,7 @@ def eval_cases(
     from shell.eval import run_eval
     from shell.eval.agent import agent_from
 
-    code = run(run_eval(paths, json_out, agent_from(agent_url, agent_model)))
+    code = run(run_eval(paths, json_out, agent_from(agent_url, agent_model), tasks=tasks))
     raise typer.Exit(code)
 
 

@@ -39,14 +39,18 @@ async def run_cases(temporal: Client, cases: list[Case]) -> list[CaseResult]:
 
 
 async def run_eval(
-    paths: list[Path], json_out: Path | None = None, agent: TaskAgent | None = None
+    paths: list[Path],
+    json_out: Path | None = None,
+    agent: TaskAgent | None = None,
+    *,
+    tasks: bool = True,
 ) -> int:
     """Run every case under `paths`; print a line per case, the metrics, the mode table of the
-    tasks and the task metrics; 0 if all passed."""
+    tasks and the task metrics (`tasks=False`: no task modes); 0 if all passed."""
     cases = [load_case(p) for p in case_files(paths)]  # malformed files fail before anything runs
     env = await start_local(data_converter(Keyring.new()))
     try:
-        runner = CaseRunner(env.client, agent=agent)
+        runner = CaseRunner(env.client, agent=agent, tasks=tasks)
         results = []
         for case in cases:
             result = await runner.run(case)
@@ -60,16 +64,16 @@ async def run_eval(
     console.print("")
     for name, value in summary.items():
         console.print(f"{name}: {'n/a' if value is None else value}", markup=False)
-    tasks = all_tasks(results)
+    runs = all_tasks(results)
     task_summary = metrics_of_tasks(results)
-    if tasks:
+    if runs:
         console.print("")
         console.print(
             "task modes (A no memory, B oracle, C production, D stale injected, "
             "E unauthorized): ✓ success, ✗ failure, – not run",
             markup=False,
         )
-        for line in mode_table(tasks):
+        for line in mode_table(runs):
             console.print(line, markup=False)
         console.print("")
         for name, value in task_summary.items():
@@ -79,7 +83,7 @@ async def run_eval(
     if json_out is not None:
         report = _report(results, summary)
         report["task_metrics"] = task_summary
-        report["tasks"] = [t.as_json() for t in tasks]
+        report["tasks"] = [t.as_json() for t in runs]
         _write_json(json_out, report)
     return 0 if all(r.passed for r in results) else 1
 

@@ -185,8 +185,15 @@ class CaseRunner:
         result = CaseResult(case.case_id, case.title)
         aside: list[tuple[TaskRun, int, datetime]] = []
         data = self.work_dir / f"{case.case_id}-{uuid.uuid4().hex[:6]}"
+        # Stores of its own whatever the environment names (a MEMORY_DATABASE_URL set for the
+        # service would have every case, and every replay, share one store).
         settings = Settings(
             data_dir=data,
+            database_url=None,
+            projection="embedded",
+            projection_path=None,
+            deletion_journal=None,
+            token=None,
             allow_clock_override=True,
             task_queue=f"eval-{case.case_id}-{uuid.uuid4().hex[:8]}",
         )

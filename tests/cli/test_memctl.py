@@ -178,6 +178,12 @@ async def test_eval_prints_a_line_per_case_and_fails_on_a_failed_check(
     data = json.loads(report.read_text())
     assert [c["case_id"] for c in data["cases"]] == ["M-DUP-014", "M-DUP-WRONG"]
     assert data["metrics"]["cases"] == 2
+    assert any(line.startswith("M-DUP-014 #4 ") for line in lines)  # the mode table
+    assert [t["step"] for t in data["tasks"] if t["case_id"] == "M-DUP-014"] == ["4"]
+    rc, out, err = await memctl(env_for(settings), "eval", str(good), "--no-tasks")
+    assert rc == 0, out
+    assert "PASS M-DUP-014" in out.splitlines()
+    assert "task modes" not in out
 
 
 async def test_audit_prints_every_stage_of_a_write(
