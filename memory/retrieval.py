@@ -20,6 +20,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -134,6 +135,10 @@ class Reader:
         policy = stores.policy.retrieval
         self.cache = cache or RecallCache(policy.cache_entries, policy.cache_ttl_seconds)
         self._principals: dict[str, tuple[float, Principal]] = {}
+        #: Whether a tenant has lowered rank weights, by the generations of the namespaces read
+        #: (a weight that changes moves its namespace's generation).
+        self._lowered: OrderedDict[tuple[Any, ...], bool] = OrderedDict()
+        self._lowered_lock = threading.Lock()
 
     @property
     def policy(self) -> Policy:
@@ -212,6 +217,8 @@ class Reader:
         # filters may not describe that time, so it only proposes and canonical "as of" decides.
         as_of = any(changed is not None and changed > at for _, changed in generations.values())
         candidates = self._candidates(query, principal, allowed, at, valid_at, as_of)
+        if self._any_lowered(principal.tenant, generations):
+            self._rerank(candidates)
         if query.at is not None and not auditor:
             # A read as of a past time does not bring back what has expired since: that needs
             # an auditor. (With the clock override on, `at` is the clock itself.)
@@ -254,14 +261,32 @@ class Reader:
         if text:
             self._add_context(admitted, filters, query.k, principal, allowed, kinds, at, valid_at)
         self._add_conflict_sides(admitted, allowed, at, valid_at)
-        weights = self.stores.canonical.feedback.rank_weights(admitted)
-        for memory_id, c in admitted.items():
+        for c in admitted.values():
             c.score = self._score(c, at)
-            weight = weights.get(memory_id)
-            if weight is not None:  # runs kept ignoring it (memory/feedback.py)
+        return admitted
+
+    def _any_lowered(
+        self, tenant: str, generations: dict[str, tuple[int, datetime | None]]
+    ) -> bool:
+        key = (tenant, tuple(sorted((ns, g[0]) for ns, g in generations.items())))
+        with self._lowered_lock:
+            found = self._lowered.get(key)
+        if found is None:
+            found = self.stores.canonical.feedback.any_lowered(tenant)
+            with self._lowered_lock:
+                self._lowered[key] = found
+                while len(self._lowered) > 1024:
+                    self._lowered.popitem(last=False)
+        return found
+
+    def _rerank(self, candidates: dict[str, _Candidate]) -> None:
+        """Scores of memories runs kept ignoring, lowered by their weight (memory/feedback.py)."""
+        weights = self.stores.canonical.feedback.rank_weights(candidates)
+        for memory_id, weight in weights.items():
+            c = candidates.get(memory_id)
+            if c is not None:
                 c.score = c.score * weight if c.score > 0 else c.score - (1.0 - weight)
                 c.reasons.append(f"feedback_rank:{weight:.2f}")
-        return admitted
 
     def _key_candidates(
         self, allowed: list[str], keys: list[str], as_of: bool

@@ -445,6 +445,7 @@ memory_signals = Table(
     Column("ignored_streak", Integer, nullable=False),
     Column("rank_weight", Float, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
+    Index("ix_signals_lowered", "tenant_id", "rank_weight"),
 )
 
 __all__ = [

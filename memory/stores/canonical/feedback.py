@@ -26,6 +26,14 @@ def _event(row: Any) -> MemoryFeedbackEvent:
     return MemoryFeedbackEvent.model_validate(dict(row._mapping))
 
 
+_ANY_LOWERED = (
+    select(memory_signals.c.memory_id)
+    .where(memory_signals.c.tenant_id == bindparam("tenant"))
+    .where(memory_signals.c.rank_weight < 1.0)
+    .limit(1)
+)
+
+
 class Feedback(Part):
     def add(self, conn: Connection, events: Sequence[MemoryFeedbackEvent]) -> None:
         if events:
@@ -111,6 +119,12 @@ class Feedback(Part):
         moved = len(conn.execute(statement.returning(c.memory_id)).all())
         if moved != 1:
             raise VersionConflict(f"the signals of memory {memory_id} moved meanwhile")
+
+    def any_lowered(self, tenant_id: str) -> bool:
+        """Whether any memory of the tenant has a lowered rank weight (most have none: recall
+        then asks no more)."""
+        with self.db.read() as conn:
+            return conn.execute(_ANY_LOWERED, {"tenant": tenant_id}).first() is not None
 
     def rank_weights(self, memory_ids: Iterable[str]) -> dict[str, float]:
         """The lowered rank weights among these memories (absent: 1)."""

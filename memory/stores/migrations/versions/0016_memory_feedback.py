@@ -54,9 +54,11 @@ def upgrade() -> None:
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("memory_id"),
     )
+    op.create_index("ix_signals_lowered", "memory_signals", ["tenant_id", "rank_weight"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_signals_lowered", table_name="memory_signals")
     op.drop_table("memory_signals")
     op.drop_index("ix_feedback_run", table_name="memory_feedback")
     op.drop_index("ix_feedback_memory", table_name="memory_feedback")
