@@ -33,7 +33,7 @@ from shell.eval.agent import (
     view_of,
     views_of,
 )
-from shell.eval.spec import Case
+from shell.eval.spec import Case, matches
 from shell.eval.tasks import RUN_ORDER, ModeRun, TaskRun, TaskSpec
 
 _CANDIDATE_FIELDS = set(Candidate.model_fields)
@@ -255,7 +255,7 @@ class TaskModes:
         action: Action = await asyncio.to_thread(self.agent.decide, spec.task, views)
         decide_ms = (time.perf_counter() - started) * 1000
         got = action.as_dict()
-        matched = any(_subset(e, got) for e in spec.expected)
+        matched = any(matches(e, got) for e in spec.expected)
         shown = [v.memory_id for v in views if v.memory_id]
         heads = self.canonical.records.heads([*shown, *action.used])
         planted = list(planted)
@@ -349,7 +349,7 @@ class TaskModes:
             return True
         for expected in spec.expected:
             wanted = value_for_action(expected)
-            if wanted and memory.key == wanted[0] and _subset(wanted[1], memory.structured_value):
+            if wanted and memory.key == wanted[0] and matches(wanted[1], memory.structured_value):
                 return True
         return False
 
@@ -391,7 +391,7 @@ class TaskModes:
         ]
         wanted = [w[1] for e in spec.expected if (w := value_for_action(e)) and w[0] == key]
         for value in _OTHER_VALUES.get(key, []):
-            if not any(_subset(w, value) for w in wanted) and value not in held:
+            if not any(matches(w, value) for w in wanted) and value not in held:
                 return value
         return None
 
@@ -399,7 +399,7 @@ class TaskModes:
         """Whether `namespace` already holds a value of `key` other than the expected one."""
         wanted = [w[1] for e in spec.expected if (w := value_for_action(e)) and w[0] == key]
         return any(
-            not any(_subset(w, r.structured_value) for w in wanted)
+            not any(matches(w, r.structured_value) for w in wanted)
             for r in self._readable(namespace, key, at)
         )
 
@@ -472,14 +472,3 @@ class TaskModes:
             o.memory_id for o in result.outcomes if o.memory_id and o.decision in ("add", "update")
         ]
         return f"planted in {namespace}: {shown}", ids
-
-
-def _subset(expected: Any, actual: Any) -> bool:
-    """Expectations match as subsets (dicts), any of (lists), else equality."""
-    if isinstance(expected, list):
-        return any(_subset(e, actual) for e in expected)
-    if isinstance(expected, dict):
-        return isinstance(actual, dict) and all(
-            k in actual and _subset(v, actual[k]) for k, v in expected.items()
-        )
-    return bool(expected == actual)

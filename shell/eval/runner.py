@@ -46,7 +46,7 @@ from memory.stores import open_stores
 from shell.client import MemoryClient
 from shell.eval.agent import RuleAgent, TaskAgent
 from shell.eval.modes import TaskModes, as_retrieved
-from shell.eval.spec import Case, Step
+from shell.eval.spec import Case, Step, matches
 from shell.eval.tasks import ModeRun, TaskRun, TaskSpec, implied_task, task_metrics, task_of
 
 _CANDIDATE_FIELDS = set(Candidate.model_fields)
@@ -108,17 +108,6 @@ class CaseResult:
 
 def _order(step: str) -> tuple[int, ...]:
     return tuple(int(p) for p in step.split(".") if p.isdigit())
-
-
-def _matches(expected: Any, actual: Any) -> bool:
-    """Check matching: a list means any of; dicts match as subsets; else equality."""
-    if isinstance(expected, list):
-        return any(_matches(e, actual) for e in expected)
-    if isinstance(expected, dict):
-        return isinstance(actual, dict) and all(
-            k in actual and _matches(v, actual[k]) for k, v in expected.items()
-        )
-    return bool(expected == actual)
 
 
 class CaseRunner:
@@ -384,7 +373,7 @@ class _CaseRun:
         for exp in expectations:
             if not isinstance(exp, dict):
                 continue
-            pool = [o for o in outcomes if "key" not in exp or _matches(exp["key"], o.key)]
+            pool = [o for o in outcomes if "key" not in exp or matches(exp["key"], o.key)]
             ok_outcome = next((o for o in pool if self._write_expectation_holds(exp, o)), None)
             shown = ", ".join(
                 f"{o.key or '-'}:{o.decision}/{o.relation or '-'}/{o.reason or '-'}"
@@ -396,13 +385,13 @@ class _CaseRun:
             if "decision" in exp:
                 counters["decision_total"] += 1
                 counters["decision_ok"] += bool(
-                    chosen and _matches(exp["decision"], chosen.decision)
+                    chosen and matches(exp["decision"], chosen.decision)
                 )
             reason = exp.get("reason")
             if reason in _REJECTING:
                 counters["block_total"] += 1
                 counters["block_ok"] += bool(
-                    chosen and chosen.decision == "reject" and _matches(reason, chosen.reason)
+                    chosen and chosen.decision == "reject" and matches(reason, chosen.reason)
                 )
             if exp.get("relation") == "DUPLICATE" or reason == "duplicate":
                 counters["duplicate_offered"] += 1
@@ -416,9 +405,9 @@ class _CaseRun:
     @staticmethod
     def _write_expectation_holds(exp: dict[str, Any], o: CandidateOutcome) -> bool:
         for name in ("decision", "relation", "reason", "key"):
-            if name in exp and not _matches(exp[name], getattr(o, name)):
+            if name in exp and not matches(exp[name], getattr(o, name)):
                 return False
-        if "value" in exp and not _matches(exp["value"], o.value):
+        if "value" in exp and not matches(exp["value"], o.value):
             return False
         if "not_reason" in exp:
             banned = (
@@ -453,7 +442,7 @@ class _CaseRun:
                 index,
                 step,
                 "review",
-                bool(refused and _matches(refused, exc.code)),
+                bool(refused and matches(refused, exc.code)),
                 f"{exc.code}: {exc}",
                 "review",
             )
@@ -478,7 +467,7 @@ class _CaseRun:
                 index,
                 step,
                 "summarize",
-                refused is not None and _matches(refused, exc.code),
+                refused is not None and matches(refused, exc.code),
                 f"{exc.code}: {exc}",
                 "summary",
             )
@@ -542,7 +531,7 @@ class _CaseRun:
                 index,
                 step,
                 "refused",
-                refused is not None and _matches(refused, exc.code),
+                refused is not None and matches(refused, exc.code),
                 f"refused with {exc.code}",
                 "delete",
             )
@@ -557,7 +546,7 @@ class _CaseRun:
         stored = self.client.receipt(receipt.deletion_id, receipt.requested_by)
         want = expect.get("receipt") or {}
         checks: dict[str, Callable[[Any], bool]] = {
-            "verification_status": lambda v: _matches(v, stored.verification_status),
+            "verification_status": lambda v: matches(v, stored.verification_status),
             "canonical_records_min": lambda v: stored.canonical_records >= v,
             "derived_records_invalidated_min": lambda v: stored.derived_records_invalidated >= v,
             "indexes_removed": lambda v: set(v) <= set(stored.indexes_removed),
@@ -616,9 +605,9 @@ class _CaseRun:
             record = self.records.get(item["from_step"])
             if record is None or m.memory_id not in record.written:
                 return False
-        if "key" in item and not _matches(item["key"], m.key):
+        if "key" in item and not matches(item["key"], m.key):
             return False
-        if "value" in item and not _matches(item["value"], m.structured_value):
+        if "value" in item and not matches(item["value"], m.structured_value):
             return False
         return not ("content_contains" in item and item["content_contains"] not in m.content)
 
@@ -663,7 +652,7 @@ class _CaseRun:
             groups = Counter(
                 m.conflict_group
                 for m in memories
-                if m.conflict_group and _matches(want.get("key"), m.key)
+                if m.conflict_group and matches(want.get("key"), m.key)
             )
             size = max(groups.values(), default=0)
             counters["surfacing_total"] += 1
@@ -696,7 +685,7 @@ class _CaseRun:
             )
             verdict = beside.verdict(want["key"])
         state = verdict.state if verdict else None
-        ok = _matches(want.get("is"), state)
+        ok = matches(want.get("is"), state)
         if want.get("is") == "conflicting":
             self.result.counters["surfacing_total"] += 1
             self.result.counters["surfacing_ok"] += ok

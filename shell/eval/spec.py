@@ -248,3 +248,15 @@ def case_files(paths: list[Path]) -> list[Path]:
     if not files:
         raise InvalidInput("no case files found", field="path")
     return files
+
+
+def matches(expected: Any, actual: Any) -> bool:
+    """How a case's expectations match: a list means any of; dicts match as subsets; else
+    equality."""
+    if isinstance(expected, list):
+        return any(matches(e, actual) for e in expected)
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and matches(v, actual[k]) for k, v in expected.items()
+        )
+    return bool(expected == actual)

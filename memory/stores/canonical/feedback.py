@@ -64,16 +64,6 @@ class Feedback(Part):
         with self.db.read() as conn:
             return [_event(r) for r in conn.execute(query)]
 
-    def counts(self, tenant_id: str) -> dict[str, int]:
-        """Events of a tenant by type."""
-        query = (
-            select(memory_feedback.c.feedback_type, func.count())
-            .where(memory_feedback.c.tenant_id == tenant_id)
-            .group_by(memory_feedback.c.feedback_type)
-        )
-        with self.db.read() as conn:
-            return {t: int(n) for t, n in conn.execute(query)}
-
     # ------------------------------------------------------------------------ signals
 
     def signals(self, memory_id: str, conn: Connection | None = None) -> Signals:
