@@ -14,7 +14,9 @@ before any workflow starts, a workflow turns it into a non-retryable `Applicatio
     ├── PolicyRefusal                a well-formed request the policy refuses (code = reason code)
     │   ├── UnauthorizedNamespace
     │   ├── Forbidden                a proven principal reading or changing what is not its own
-    │   └── FencedByDeletion         a write decided before a deletion tried to undo it
+    │   ├── FencedByDeletion         a write decided before a deletion tried to undo it
+    │   ├── RequestMismatch          a workflow input that says what the canonical store does not
+    │   └── RunConflict              a run under the id is not the one this request would start
     ├── NotFound                     unknown principal, receipt, thread, ...
     ├── VersionConflict              lost an optimistic-concurrency race (the pipeline re-resolves)
     └── ServiceUnavailable           Temporal or a store cannot be reached
@@ -87,6 +89,21 @@ class FencedByDeletion(PolicyRefusal):
     code = "fenced_by_deletion"
 
 
+class RequestMismatch(PolicyRefusal):
+    """A workflow input (or a plan) stating what the canonical store does not hold: a review
+    that differs from the stored one, a change to a memory of another tenant or namespace, a
+    receipt closed before its deadline. A workflow input is a request, never a fact."""
+
+    code = "request_mismatch"
+
+
+class RunConflict(PolicyRefusal):
+    """The workflow id a request maps to is held by a run that is not the one the request would
+    start (another workflow type, or another input under the same idempotency key)."""
+
+    code = "run_conflict"
+
+
 class NotFound(MemoryServiceError):
     code = "not_found"
 
@@ -125,6 +142,8 @@ ERROR_TYPES: dict[str, type[MemoryServiceError]] = {
         UnauthorizedNamespace,
         Forbidden,
         FencedByDeletion,
+        RequestMismatch,
+        RunConflict,
         NotFound,
         VersionConflict,
         ServiceUnavailable,

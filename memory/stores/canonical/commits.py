@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Connection, insert, select
 from sqlalchemy.exc import OperationalError
 
-from memory.errors import FencedByDeletion, VersionConflict
+from memory.errors import FencedByDeletion, RequestMismatch, VersionConflict
 from memory.feedback import Signals
 from memory.models import AuditEvent, MemoryRecord, ReviewRecord
 from memory.plans import CommitPlan, CommitResult, WriteOutcome
@@ -32,6 +32,23 @@ def _bounded(commit_id: str) -> str:
         if len(commit_id) <= 200
         else f"sha256:{hashlib.sha256(commit_id.encode()).hexdigest()}"
     )
+
+
+def _within_scope(plan: CommitPlan) -> None:
+    """Everything a plan writes is of its tenant and namespace, whoever made the plan (a change
+    to an existing memory is checked against the stored one, in `apply_change`)."""
+    scope = (plan.tenant_id, plan.namespace)
+    outside = [
+        *(r.memory_id for r in plan.new_records if (r.tenant_id, r.namespace) != scope),
+        *(r.review_id for r in plan.reviews if (r.tenant_id, r.namespace) != scope),
+        *(e.memory_id for e in plan.feedback if (e.tenant_id, e.namespace) != scope),
+    ]
+    if outside:
+        raise RequestMismatch(
+            f"{outside[0]} is not of the namespace this commit is for", field="namespace"
+        )
+    if plan.outcome is not None and plan.outcome.tenant_id != plan.tenant_id:
+        raise RequestMismatch("the outcome is of another tenant", field="tenant")
 
 
 class Commits(Part):
@@ -79,9 +96,15 @@ class Commits(Part):
                     f"deletion {fenced[0]} erased this after the write was decided",
                     field="namespace",
                 )
+        _within_scope(plan)
         for check in sorted(plan.slots, key=lambda c: c.slot):
             s.slots.advance(conn, plan.namespace, check.slot, check.expected_version, plan.at)
-        written = [s.records.apply_change(conn, change, plan.at) for change in plan.changes]
+        written = [
+            s.records.apply_change(
+                conn, change, plan.at, tenant_id=plan.tenant_id, namespace=plan.namespace
+            )
+            for change in plan.changes
+        ]
         s.records.insert(conn, plan.new_records, "created")
         written += [(r.memory_id, r.version) for r in plan.new_records]
         seqs = s.outbox.append(

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Text, and_, bindparam, cast, func, insert, select, update
 
-from memory.errors import VersionConflict
+from memory.errors import RequestMismatch, VersionConflict
 from memory.models import MemoryRecord
 from memory.plans import RecordChange, SlotState
 from memory.stores.canonical._db import (
@@ -230,13 +230,27 @@ class Records(Part):
             ],
         )
 
-    def apply_change(self, conn: Connection, change: RecordChange, at: datetime) -> tuple[str, int]:
-        """A new version of a memory at the version the change was decided against."""
+    def apply_change(
+        self,
+        conn: Connection,
+        change: RecordChange,
+        at: datetime,
+        *,
+        tenant_id: str,
+        namespace: str,
+    ) -> tuple[str, int]:
+        """A new version of a memory at the version the change was decided against. The memory
+        must be of the plan's tenant and namespace, whoever made the plan."""
         row = conn.execute(
             select(memory_heads).where(memory_heads.c.memory_id == change.memory_id)
         ).first()
         if row is None:
             raise VersionConflict(f"memory {change.memory_id} vanished")
+        if (row.tenant_id, row.namespace) != (tenant_id, namespace):
+            raise RequestMismatch(
+                f"memory {change.memory_id} is not of the namespace this commit is for",
+                field="memory_id",
+            )
         if row.version != change.expected_version:
             raise VersionConflict(
                 f"memory {change.memory_id} is at version {row.version}, "
