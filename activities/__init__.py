@@ -25,25 +25,28 @@ def all_activities(
     stores: Any, settings: Any, *, summarizer: Any = None, extractor: Any = None
 ) -> list[Callable[..., Any]]:
     """Every activity of the service, bound to this process's stores."""
+    from activities.admission import AdmissionActivities
     from activities.deletion import DeletionActivities
     from activities.projection import ProjectionActivities
     from activities.review import ReviewActivities
     from activities.summary import SummaryActivities
     from activities.write import WriteActivities
-    from memory.identity import identity_for
+    from memory.secrets import ServiceKeys
+    from memory.services.admission import Admission
     from memory.services.deletions import Deletions
     from memory.services.projections import Projections
     from memory.services.reviews import Reviews
     from memory.services.summaries import Summaries
     from memory.services.writes import Writes
 
-    identity = identity_for(settings)  # every service verifies the same principals' tokens
-    writes = Writes(stores, settings, extractor, identity)
+    keys = ServiceKeys.for_settings(settings)  # grants and ids: the same keys as the door's
+    admission = Admission(keys, settings)
     groups: list[ActivityGroup] = [
-        WriteActivities(writes),
-        ReviewActivities(Reviews(stores, settings, extractor, identity)),
-        SummaryActivities(Summaries(stores, settings, summarizer, identity), writes),
+        AdmissionActivities(admission),
+        WriteActivities(Writes(stores, settings, keys, extractor)),
+        ReviewActivities(Reviews(stores, settings, admission, extractor)),
+        SummaryActivities(Summaries(stores, settings, keys, summarizer)),
         ProjectionActivities(Projections(stores, settings)),
-        DeletionActivities(Deletions(stores, settings, extractor, identity)),
+        DeletionActivities(Deletions(stores, settings, keys, admission, extractor)),
     ]
     return [fn for group in groups for fn in group.activities()]

@@ -12,12 +12,15 @@ from activities.failures import typed_errors
 from memory.models import DeletionReceipt, ProbeResult
 from memory.plans import EraseResult
 from memory.services.deletions import (
-    CloseReceiptInput,
+    CloseInput,
     Deletions,
     EraseInput,
     ExpireInput,
     ExpireResult,
+    ReceiptTimer,
+    ReceiptTimerInput,
     RepairInput,
+    SavedReceipt,
     StartDeletionInput,
     StartedDeletion,
     VerifyInput,
@@ -37,6 +40,7 @@ class DeletionActivities:
             self.repair_deletion,
             self.verify_deletion,
             self.save_receipt,
+            self.receipt_timer,
             self.close_receipt,
             self.expire_memories,
         ]
@@ -73,12 +77,17 @@ class DeletionActivities:
 
     @activity.defn(name="memory.save_receipt")
     @typed_errors
-    def save_receipt(self, receipt: DeletionReceipt) -> None:
-        self.deletions.save_receipt(receipt)
+    def save_receipt(self, receipt: DeletionReceipt) -> SavedReceipt:
+        return self.deletions.save_receipt(receipt)
+
+    @activity.defn(name="memory.receipt_timer")
+    @typed_errors
+    def receipt_timer(self, inp: ReceiptTimerInput) -> ReceiptTimer:
+        return self.deletions.receipt_timer(inp)
 
     @activity.defn(name="memory.close_receipt")
     @typed_errors
-    def close_receipt(self, inp: CloseReceiptInput) -> DeletionReceipt:
+    def close_receipt(self, inp: CloseInput) -> DeletionReceipt:
         return self.deletions.close_receipt(inp)
 
     @activity.defn(name="memory.expire_memories")

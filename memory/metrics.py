@@ -51,6 +51,11 @@ DELETION_SECONDS = Histogram(
     "Deletion request to durable receipt.",
     buckets=(0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300),
 )
+ADMISSIONS_REFUSED = Counter(
+    "memory_admissions_refused",
+    "Workflow runs and Updates a worker refused to admit (no grant, or one that does not fit).",
+    ["workflow"],
+)
 PROJECTION_FAILURES = Counter(
     "memory_projection_failures",
     "Projections that failed after a commit (left to the retry and the outbox relay).",

@@ -375,8 +375,9 @@ class WriteRequest(Stored):
     idempotency_key: str = Field(min_length=1, max_length=200)
     #: Clock override for evaluation and tests; refused unless the service enables it.
     at: AwareDatetime | None = None
-    #: The principal's token (memory.identity): the service verifies it proves `principal`.
-    token: str | None = Field(default=None, repr=False)
+    #: What the service lets this run do (memory.grants): signed by the door that proved the
+    #: principal, for this workflow id and exactly this input. Never a bearer token.
+    grant: str | None = Field(default=None, repr=False)
 
     @field_validator("namespace")
     @classmethod
@@ -589,8 +590,8 @@ class DeleteRequest(Stored):
     tenant: str
     scope: DeletionScope
     at: AwareDatetime | None = None
-    #: The principal's token (memory.identity): the service verifies it proves `principal`.
-    token: str | None = Field(default=None, repr=False)
+    #: What the service lets this run do (memory.grants).
+    grant: str | None = Field(default=None, repr=False)
 
     @field_validator("tenant")
     @classmethod
@@ -749,13 +750,17 @@ class ReviewRecord(Model):
 
 
 class ReviewStart(Model):
-    """Input of ReviewMemory (from the write that opened it): ids only. What settling needs
-    (the write, the drafts it waits on) is kept with the review row in the canonical store."""
+    """Input of ReviewMemory: the review as its starter saw it, ids only. The run believes none
+    of it: it reads the review by id and refuses a start whose review differs from the stored
+    one; what settling needs (the write, the drafts it waits on) is kept with the review row."""
 
     review: ReviewRecord
-    #: Memories the opening write added (a timed-out conflict loses these sides).
+    #: Memories the opening write added (a timed-out conflict loses these sides, and only those
+    #: the stored review names).
     newcomers: list[str] = Field(default_factory=list)
     timeout: timedelta
+    #: What the service lets this run do (memory.grants).
+    grant: str | None = Field(default=None, repr=False)
 
 
 class ReviewDecision(Stored):
@@ -765,12 +770,10 @@ class ReviewDecision(Stored):
     decision: Literal["approve", "reject"]
     #: For a conflict: the side approved (the others are invalidated) or rejected.
     memory_id: str | None = None
-    #: The reviewer's approve patterns as the client resolved them; the workflow's validator
-    #: checks the namespace against them, and the handler re-checks against the registry.
-    approve: list[str] = Field(default_factory=list)
     at: AwareDatetime | None = None
-    #: The reviewer's token (memory.identity): the service verifies it proves `reviewer`.
-    token: str | None = Field(default=None, repr=False)
+    #: What the service lets this answer do (memory.grants): signed by the door that proved the
+    #: reviewer, for this review's workflow and exactly this answer.
+    grant: str | None = Field(default=None, repr=False)
 
 
 class ReviewOutcome(Model):
@@ -800,6 +803,8 @@ class RepairRequest(Model):
     cursor: dict[str, Any] | None = None
     totals: dict[str, Any] | None = None
     relayed_events: int = Field(default=0, ge=0)
+    #: What the service lets this run do (memory.grants).
+    grant: str | None = Field(default=None, repr=False)
 
 
 class RepairReport(Model):
@@ -821,6 +826,8 @@ class ExpireRequest(Model):
     at: AwareDatetime | None = None
     batch_size: int = Field(default=500, gt=0, le=10_000)
     expired_so_far: int = 0
+    #: What the service lets this run do (memory.grants).
+    grant: str | None = Field(default=None, repr=False)
 
 
 class ExpireSummary(Model):

@@ -74,6 +74,15 @@ class Settings(BaseSettings):
     #: Unset: the key file below (created with a new key on first use).
     codec_keys: SecretStr | None = None
     codec_key_file: Path | None = None
+    #: The service's own keys (memory.secrets): they sign the grants a worker admits workflow
+    #: runs by and key the ids that must not be guessed. "id:base64,id2:base64" (the first is
+    #: current; every one verifies). Unset: the key file below (made with a new key on first
+    #: use). Every API replica, worker and memctl of a deployment needs the same keys.
+    service_keys: SecretStr | None = None
+    service_key_file: Path | None = None
+    #: How long after the door grants a start Temporal may accept it (seconds): once accepted, the
+    #: run keeps its grant for its whole life, whatever a worker outage lasts.
+    grant_start_seconds: int = Field(default=900, gt=0, le=86_400)
     #: A deletion asks Temporal to delete a closed run only once the run has been closed this
     #: long (seconds): the server refuses, and retries with a growing backoff, a deletion that
     #: comes before its history and visibility queues acknowledged the close. Set it to the
@@ -155,6 +164,10 @@ class Settings(BaseSettings):
     @property
     def codec_key_path(self) -> Path:
         return self.codec_key_file or self.data_dir / "codec-keys.json"
+
+    @property
+    def service_key_path(self) -> Path:
+        return self.service_key_file or self.data_dir / "service-keys.json"
 
     @property
     def token_signing_key_path(self) -> Path:

@@ -251,8 +251,8 @@ class SummarizeRequest(Stored):
     #: [first, last] message positions (1-based); default: everything since the last summary.
     range: tuple[int, int] | None = None
     at: AwareDatetime | None = None
-    #: The principal's token (memory.identity): the service verifies it proves `principal`.
-    token: str | None = Field(default=None, repr=False)
+    #: What the service lets this run do (memory.grants).
+    grant: str | None = Field(default=None, repr=False)
 
 
 class SummaryPlan(Model):

@@ -1,6 +1,13 @@
 """The Python client for agents: writes and deletions through Temporal, reads straight from the
 stores (re-checked against canonical), all with the service's typed errors.
 
+It is the service's door in process (the HTTP API, MCP and memctl act through it): a request's
+principal is proven here, once, by its token (`bound(token)` for a caller's own; in process, one
+minted with the embedded key), a write's text is screened here (a secret is redacted before any
+workflow starts), and each run is started with a grant the service signs for that run alone
+(memory.grants). No bearer token enters Temporal. Before attaching to a run already under a
+request's workflow id, the client checks that run is the one it would have started.
+
     client = await MemoryClient.connect()
     result = await client.write("agent:shop-a/support-bot", "tenant/shop-a/user/123", candidate)
     found = await client.recall("agent:shop-a/support-bot", ["tenant/shop-a/user/123"], task="...")
@@ -11,16 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import hashlib
 import os
 import sys
 import time
 import uuid
 from collections.abc import Coroutine, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, NoReturn, TypeVar
 
-from pydantic import ValidationError
+import structlog
+from pydantic import BaseModel, ValidationError
 from temporalio.client import (
     Client,
     WorkflowFailureError,
@@ -30,10 +37,9 @@ from temporalio.client import (
 from temporalio.common import (
     TypedSearchAttributes,
     WorkflowIDConflictPolicy,
-    WorkflowIDReusePolicy,
 )
 from temporalio.exceptions import WorkflowAlreadyStartedError
-from temporalio.service import RPCError
+from temporalio.service import RPCError, RPCStatusCode
 
 from activities.failures import (
     VERIFICATION_FAILED,
@@ -51,14 +57,17 @@ from memory.context import (
 )
 from memory.errors import (
     ClockOverrideRefused,
+    Forbidden,
     InvalidInput,
     NotFound,
     PolicyRefusal,
+    RunConflict,
     ServiceUnavailable,
     UnauthorizedNamespace,
     from_validation_error,
 )
 from memory.feedback import FeedbackRequest, MemoryFeedbackEvent, run_event_id
+from memory.grants import SYSTEM, Grants, digest_of
 from memory.identity import BearerToken, Tokens, identity_for
 from memory.models import (
     Candidate,
@@ -70,6 +79,7 @@ from memory.models import (
     ExpireSummary,
     Kind,
     MemoryRecord,
+    Model,
     Principal,
     RecallQuery,
     RecallResult,
@@ -84,7 +94,8 @@ from memory.models import (
 )
 from memory.namespaces import check_tenant
 from memory.retrieval import Reader
-from memory.services.access import Access, MemoryExport
+from memory.secrets import ServiceKeys
+from memory.services.access import Access, Caller, MemoryExport
 from memory.services.feedback import (
     FeedbackOutcome,
     FeedbackService,
@@ -102,21 +113,41 @@ from memory.write.batch import (
     BatchResult,
     request_size,
 )
+from memory.write.screening import redact_request
 from memory.write.stages import check_content_size, check_write_allowed
 from shell.temporal import (
-    DELETE_EXECUTION_TIMEOUT,
-    WRITE_EXECUTION_TIMEOUT,
     connect,
     delete_workflow_id,
+    route,
     search_attributes,
     write_workflow_id,
 )
 from workflows.attributes import ALL_TENANTS
 
+log = structlog.get_logger("shell.client")
+
 #: Memories one run report may name (each is a feedback event).
 MAX_RUN_MEMORIES = 200
 #: The result model of a sweep workflow.
 S = TypeVar("S")
+
+
+class _Squatter(Exception):
+    """A run holds a request's workflow id that the service never granted."""
+
+    def __init__(self, run_id: str | None) -> None:
+        super().__init__(run_id)
+        self.run_id = run_id
+
+
+class GrantedStart(Model):
+    """What an agent's own Temporal client starts: `workflow` under `workflow_id` on
+    `task_queue`, with `input` (the request as the door screened it, with its grant)."""
+
+    workflow: str
+    workflow_id: str
+    task_queue: str
+    input: dict[str, Any]
 
 
 class MemoryClient:
@@ -131,6 +162,10 @@ class MemoryClient:
         self.access = Access(stores, settings, self.identity, reader=self.reader)
         self.contexts = self.access.contexts
         self.feedbacks = FeedbackService(stores, settings, self.access)
+        #: The service's own keys: the grants it signs for the runs it starts, and the ids
+        #: nobody else can compute.
+        self.keys = ServiceKeys.for_settings(settings)
+        self.grants = Grants(self.keys, start_seconds=settings.grant_start_seconds)
         #: Ask for eager workflow start: the first workflow task runs in this process when a
         #: worker of the same client lives here (one round trip less); ignored otherwise.
         self.eager = True
@@ -220,7 +255,10 @@ class MemoryClient:
         idempotency_key: str | None = None,
         at: datetime | None = None,
     ) -> WriteRequest:
-        """Validate everything that can be validated before a workflow starts."""
+        """The door of a write: the principal proven by its token, everything that can be
+        validated checked, and the text screened — a secret in it is redacted here
+        (``[REDACTED:<category>]``), so it never reaches a workflow's history; the pipeline then
+        refuses what was redacted, as it refuses any secret."""
         try:
             request = WriteRequest.model_validate(
                 {
@@ -230,17 +268,17 @@ class MemoryClient:
                     "utterance": None if text is None else {"text": text, "thread": thread},
                     "idempotency_key": idempotency_key or uuid.uuid4().hex,
                     "at": at,
-                    "token": self.token_for(principal),
                 }
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "write") from None
+        self.prove(principal, namespace=namespace)
         self._check_clock(at)
         who = self.stores.canonical.principals.get(principal)
         check_write_allowed(who, namespace)
         content = request.candidate.content if request.candidate else request.utterance.text  # type: ignore[union-attr]
         check_content_size(content, self.stores.policy)
-        return request
+        return redact_request(request)
 
     async def write(
         self,
@@ -281,40 +319,166 @@ class MemoryClient:
             )
         )
 
-    async def _start(
+    def prove(self, principal: str, *, namespace: str | None = None) -> Caller:
+        """The door's one check of who asks: this client's token for `principal` (a bound
+        client's caller's own) must prove it. Refused: `Unauthenticated`, before anything."""
+        return self.access.caller(self.token_for(principal), principal, namespace=namespace)
+
+    def grant(
         self,
         workflow: str,
-        request: Any,
-        *,
         workflow_id: str,
-        result_type: type[S],
+        request: BaseModel,
+        principal: str,
         tenant: str,
-        operation: str,
-        runs_for: timedelta,
-        reuse: WorkflowIDReusePolicy,
+        *,
+        scheduled: bool = False,
+    ) -> str:
+        """The grant a run of `workflow` under `workflow_id` with exactly `request` is admitted
+        by (memory.grants): for `principal`, whom the caller of this method has proven."""
+        return self.grants.issue(
+            workflow, workflow_id, request, principal, tenant, scheduled=scheduled
+        )
+
+    def start_for(self, request: BaseModel) -> GrantedStart:
+        """What starting `request` takes, for an agent that starts the workflow from its own
+        Temporal client: the workflow, its id and task queue, and the input with the grant the
+        service signs for that run (the request must have come through this door: built by
+        `write_request`, `delete_request`, `summarize_request`, ...). A sweep covers every tenant:
+        only the service itself (a client acting for no one caller) may start one."""
+        where = route(self.keys, request)
+        if where.principal == SYSTEM and isinstance(self.tokens, BearerToken):
+            raise Forbidden(f"only the service itself starts {where.workflow}", field="workflow")
+        granted = request.model_copy(
+            update={
+                "grant": self.grant(
+                    where.workflow, where.workflow_id, request, where.principal, where.tenant
+                )
+            }
+        )
+        return GrantedStart(
+            workflow=where.workflow,
+            workflow_id=where.workflow_id,
+            task_queue=self.settings.task_queue,
+            input=granted.model_dump(mode="json"),
+        )
+
+    async def _start(
+        self,
+        request: BaseModel,
+        result_type: type[S],
+        *,
         eager: bool = True,
         subject: str | None = None,
+        retry: bool = True,
     ) -> WorkflowHandle[Any, S]:
-        """Start a workflow under its domain id; a request for an id that is running attaches
-        to that run (and, with REJECT_DUPLICATE, to a run that ended)."""
+        """Start the workflow `request` maps to (`shell.temporal.route`) with the grant the
+        service signs for it. A request whose id is held by a run (running; or ended, where the
+        id is not reused) attaches to that run only if it is the run this request would have
+        started: the same workflow type and the same input (by digest); any other is refused
+        (`RunConflict`)."""
+        where = route(self.keys, request)
+        granted = request.model_copy(
+            update={
+                "grant": self.grant(
+                    where.workflow, where.workflow_id, request, where.principal, where.tenant
+                )
+            }
+        )
         try:
             return await self.temporal.start_workflow(
-                workflow,
-                request,
-                id=workflow_id,
+                where.workflow,
+                granted,
+                id=where.workflow_id,
                 task_queue=self.settings.task_queue,
                 result_type=result_type,
-                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
-                id_reuse_policy=reuse,
-                execution_timeout=runs_for,
-                search_attributes=self._attributes(tenant, operation, subject),
+                id_conflict_policy=WorkflowIDConflictPolicy.FAIL,
+                id_reuse_policy=where.reuse,
+                execution_timeout=where.runs_for,
+                search_attributes=self._attributes(where.tenant, where.operation, subject),
                 request_eager_start=self.eager and eager,
             )
-        except WorkflowAlreadyStartedError:
-            # The same request already ran to the end: attach to that run's result.
-            return self.temporal.get_workflow_handle(workflow_id, result_type=result_type)
+        except WorkflowAlreadyStartedError as held:
+            try:
+                return await self._attach(
+                    where.workflow, where.workflow_id, held.run_id, request, result_type
+                )
+            except _Squatter as squatter:
+                if not retry:
+                    raise RunConflict(
+                        f"{where.workflow_id} is held by a run the service did not start",
+                        field="workflow_id",
+                    ) from None
+                await self._evict(where.workflow_id, squatter.run_id)
+                return await self._start(
+                    request, result_type, eager=eager, subject=subject, retry=False
+                )
         except RPCError as exc:
             raise client_error(exc) from None
+
+    async def _evict(self, workflow_id: str, run_id: str | None) -> None:
+        """End a run that holds one of the service's workflow ids without the service's grant
+        (ids are keyed, but a run id listed in visibility can be reused once its run ended), so
+        that the request it blocks goes through. Logged, by ids only."""
+        log.warning("ending a run the service did not start", workflow_id=workflow_id)
+        handle = self.temporal.get_workflow_handle(workflow_id, run_id=run_id)
+        try:
+            await handle.terminate(reason="holds a service workflow id without a grant")
+        except RPCError as exc:
+            if exc.status != RPCStatusCode.NOT_FOUND:
+                raise client_error(exc) from None
+
+    async def _attach(
+        self,
+        workflow: str,
+        workflow_id: str,
+        run_id: str | None,
+        request: BaseModel,
+        result_type: type[S],
+    ) -> WorkflowHandle[Any, S]:
+        """The run under `workflow_id`, if it is the one `request` would have started. A run
+        the service granted for another request is refused (`RunConflict`); a run the service
+        never granted (another type, no grant or a forged one: someone squatting the id) is
+        `_Squatter`, which the caller ends."""
+        handle = self.temporal.get_workflow_handle(
+            workflow_id, run_id=run_id, result_type=result_type
+        )
+        try:
+            async for event in handle.fetch_history_events():
+                started = event.workflow_execution_started_event_attributes
+                started_at = event.event_time.ToDatetime(UTC)
+                break
+            else:
+                raise _Squatter(handle.run_id)
+            if started.workflow_type.name != workflow:
+                raise _Squatter(handle.run_id)
+            (found,) = await self.temporal.data_converter.decode(
+                list(started.input.payloads), [dict]
+            )
+            theirs = type(request).model_validate(found)
+            self.grants.verify(
+                theirs.grant,  # type: ignore[attr-defined]
+                operation=workflow,
+                workflow_id=workflow_id,
+                digest=digest_of(theirs),
+                started_at=started_at,
+            )
+        except (_Squatter, RPCError) as exc:
+            if isinstance(exc, RPCError):
+                raise client_error(exc) from None
+            raise
+        except Exception:
+            # an input this service cannot read, or one without the service's grant for this
+            # id: not a run the service started
+            raise _Squatter(handle.run_id) from None
+        if digest_of(theirs) != digest_of(request):
+            raise RunConflict(
+                f"{workflow_id} is held by a run of another request (the same idempotency key "
+                "with other content, or the same request with other options): use another "
+                "key, or ask again once it has ended",
+                field="workflow_id",
+            )
+        return handle
 
     async def _result(self, handle: WorkflowHandle[Any, S]) -> S:
         try:
@@ -376,18 +540,7 @@ class MemoryClient:
 
     async def start_write(self, request: WriteRequest) -> WorkflowHandle[Any, WriteResult]:
         """Start WriteMemory and return at once (background mode); same id, same run."""
-        return await self._start(
-            "WriteMemory",
-            request,
-            workflow_id=write_workflow_id(
-                request.tenant, request.principal, request.idempotency_key
-            ),
-            result_type=WriteResult,
-            tenant=request.tenant,
-            operation="write",
-            runs_for=WRITE_EXECUTION_TIMEOUT,
-            reuse=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-        )
+        return await self._start(request, WriteResult)
 
     # ------------------------------------------------------------------------ background
 
@@ -408,21 +561,9 @@ class MemoryClient:
                 "split it with memory.write.batch.cut",
                 field="requests",
             )
-        tenant = tenants.pop()
-        digest = hashlib.sha256(
-            "\n".join(sorted(f"{r.principal}\t{r.idempotency_key}" for r in requests)).encode()
-        )
-        return await self._start(
-            "WriteBatch",
-            BatchRequest(requests=list(requests)),
-            workflow_id=f"batch/{tenant}/{digest.hexdigest()[:32]}",
-            result_type=BatchResult,
-            tenant=tenant,
-            operation="write_batch",
-            runs_for=WRITE_EXECUTION_TIMEOUT,
-            reuse=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-            eager=False,
-        )
+        for writer in {r.principal for r in requests}:
+            self.prove(writer)
+        return await self._start(BatchRequest(requests=list(requests)), BatchResult, eager=False)
 
     async def write_batch(self, requests: Sequence[WriteRequest]) -> BatchResult:
         result: BatchResult = await self._result(await self.start_batch(requests))
@@ -484,6 +625,7 @@ class MemoryClient:
     ) -> ReviewOutcome:
         """Answer an open review through its workflow's `review` Update."""
         self._check_clock(at)
+        self.prove(reviewer)
         who = self.stores.canonical.principals.get(reviewer)
         review = self.stores.canonical.reviews.get(review_id)
         if who.tenant != review.tenant_id or not who.can_approve(review.namespace):
@@ -493,16 +635,12 @@ class MemoryClient:
         if review.status != "open":
             raise PolicyRefusal(f"review {review_id} is already {review.status}", field="review")
         try:
-            answer = ReviewDecision(
-                reviewer=who.ref,
-                decision=decision,
-                memory_id=memory_id,
-                approve=who.approve,
-                at=at,
-                token=self.token_for(who.ref),
-            )
+            answer = ReviewDecision(reviewer=who.ref, decision=decision, memory_id=memory_id, at=at)
         except ValidationError as exc:
             raise from_validation_error(exc, "review") from None
+        answer.grant = self.grant(
+            "ReviewMemory.review", review.workflow_id, answer, who.ref, review.tenant_id
+        )
         if review.kind == "harmful":
             # Its workflow is started after the quarantine commits: if that start was lost, the
             # answer starts it (a running one is attached to).
@@ -599,35 +737,33 @@ class MemoryClient:
         at: datetime | None = None,
     ) -> SummaryResult:
         """Run SummarizeThread: a new summary version of a thread (or of a message range)."""
-        self._check_clock(at)
-        who = self.stores.canonical.principals.get(principal)
-        try:
-            request = SummarizeRequest(
-                principal=principal,
-                tenant=who.tenant,
-                thread=thread,
-                range=range,
-                at=at,
-                token=self.token_for(principal),
-            )
-        except ValidationError as exc:
-            raise from_validation_error(exc, "summarize") from None
-        handle = await self._start(
-            "SummarizeThread",
-            request,
-            workflow_id=f"summarize/{who.tenant}/{hashlib.sha256(thread.encode()).hexdigest()[:24]}",
-            result_type=SummaryResult,
-            tenant=who.tenant,
-            operation="summarize",
-            runs_for=WRITE_EXECUTION_TIMEOUT,
-            reuse=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
-        )
+        request = self.summarize_request(principal, thread, range=range, at=at)
+        handle = await self._start(request, SummaryResult)
         result: SummaryResult = await self._result(handle)
         if result.content is None and result.memory_id and not result.unchanged:
             # History carries ids: the text is the committed summary's.
             head = self.stores.canonical.records.heads([result.memory_id]).get(result.memory_id)
             result.content = head.content if head is not None else None
         return result
+
+    def summarize_request(
+        self,
+        principal: str,
+        thread: str,
+        *,
+        range: tuple[int, int] | None = None,
+        at: datetime | None = None,
+    ) -> SummarizeRequest:
+        """The door of a summary: the principal proven, the request validated."""
+        self._check_clock(at)
+        self.prove(principal)
+        who = self.stores.canonical.principals.get(principal)
+        try:
+            return SummarizeRequest(
+                principal=principal, tenant=who.tenant, thread=thread, range=range, at=at
+            )
+        except ValidationError as exc:
+            raise from_validation_error(exc, "summarize") from None
 
     # ------------------------------------------------------------------------ deletion
 
@@ -642,14 +778,9 @@ class MemoryClient:
 
         try:
             s = scope if isinstance(scope, DeletionScope) else DeletionScope.model_validate(scope)
+            self.prove(principal, namespace=s.namespace)
             who = self.stores.canonical.principals.get(principal)
-            request = DeleteRequest(
-                principal=principal,
-                tenant=who.tenant,
-                scope=s,
-                at=at,
-                token=self.token_for(principal),
-            )
+            request = DeleteRequest(principal=principal, tenant=who.tenant, scope=s, at=at)
         except ValidationError as exc:
             raise from_validation_error(exc, "deletion scope") from None
         self._check_clock(at)
@@ -671,15 +802,7 @@ class MemoryClient:
         # A repeated request for the same scope attaches to the running deletion; once it ended,
         # a new request deletes again (what was written since).
         handle = await self._start(
-            "DeleteSubject",
-            request,
-            workflow_id=delete_workflow_id(request.tenant, request.scope.fingerprint()),
-            result_type=DeletionReceipt,
-            tenant=request.tenant,
-            operation="delete",
-            subject=deletion_subject(request.scope),
-            runs_for=DELETE_EXECUTION_TIMEOUT,
-            reuse=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
+            request, DeletionReceipt, subject=deletion_subject(request.scope)
         )
         try:
             return await self._waited(handle)
@@ -694,42 +817,31 @@ class MemoryClient:
     async def expire(self, *, at: datetime | None = None) -> ExpireSummary:
         """Run the expiry sweep now (ExpireMemories); `at` is the evaluation clock."""
         self._check_clock(at)
-        return await self._sweep("ExpireMemories", "expire", ExpireRequest(at=at), ExpireSummary)
+        return await self._sweep(ExpireRequest(at=at), ExpireSummary)
 
     async def relay(self) -> RelayResult:
         """Apply the unprocessed outbox to the projection now (RelayOutbox)."""
-        return await self._sweep("RelayOutbox", "relay", RelayRequest(), RelayResult)
+        return await self._sweep(RelayRequest(), RelayResult)
 
     async def repair(self, *, full: bool = False, at: datetime | None = None) -> RepairReport:
         """Run RepairProjections now: what changed since the last repair, or everything."""
         self._check_clock(at)
-        return await self._sweep(
-            "RepairProjections",
-            "repair",
-            RepairRequest(full=full, at=at),
-            RepairReport,
-            within=timedelta(hours=6),
-        )
+        return await self._sweep(RepairRequest(full=full, at=at), RepairReport)
 
-    async def _sweep(
-        self,
-        workflow: str,
-        name: str,
-        request: Any,
-        result_type: type[S],
-        *,
-        within: timedelta = timedelta(hours=1),
-    ) -> S:
-        """Run a sweep workflow to the end under an id of its own (`sweep/{name}/…`)."""
+    async def _sweep(self, request: BaseModel, result_type: type[S]) -> S:
+        """Run a sweep workflow to the end under an id of its own (`sweep/{name}/…`). A sweep
+        covers every tenant: only the service itself (a process holding its keys) starts one."""
+        start = self.start_for(request)
+        where = route(self.keys, request)
         try:
             result: S = await self.temporal.execute_workflow(
-                workflow,
-                request,
-                id=f"sweep/{name}/{uuid.uuid4().hex}",
+                start.workflow,
+                type(request).model_validate(start.input),
+                id=start.workflow_id,
                 task_queue=self.settings.task_queue,
                 result_type=result_type,
-                execution_timeout=within,
-                search_attributes=self._attributes(ALL_TENANTS, f"sweep_{name}"),
+                execution_timeout=where.runs_for,
+                search_attributes=self._attributes(ALL_TENANTS, where.operation),
             )
             return result
         except (WorkflowFailureError, RPCError) as exc:
@@ -796,11 +908,13 @@ class MemoryClient:
             namespace = head.namespace
             if request.feedback_type == "corrected":
                 write = self._correction(principal, head, request)
-                effect_ref = write_workflow_id(write.tenant, principal, write.idempotency_key)
+                effect_ref = write_workflow_id(
+                    self.keys, write.tenant, principal, write.idempotency_key
+                )
             else:
                 scope = DeletionScope(namespace=namespace, memory_id=request.memory_id)
                 deletion = self.delete_request(principal, scope, at=self._clock(occurred_at))
-                effect_ref = delete_workflow_id(deletion.tenant, scope.fingerprint())
+                effect_ref = delete_workflow_id(self.keys, deletion.tenant, principal, scope)
         receipt = self.feedbacks.record(token, request, effect_ref=effect_ref)
         outcome = FeedbackOutcome(**receipt.model_dump())
         if receipt.review is not None:
@@ -843,16 +957,7 @@ class MemoryClient:
     async def _open_review(self, start: ReviewStart) -> None:
         """Start the review a `harmful` report opened (its row is committed): the same review
         again attaches to the running one."""
-        await self._start(
-            "ReviewMemory",
-            start,
-            workflow_id=start.review.workflow_id,
-            result_type=ReviewOutcome,
-            tenant=start.review.tenant_id,
-            operation="review",
-            runs_for=start.timeout + timedelta(days=1),
-            reuse=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-        )
+        await self._start(start, ReviewOutcome)
 
     async def report_run(
         self,

@@ -6,8 +6,10 @@ Temporal's history, its UI and its database hold ciphertext only.
 Keys come from the setting `MEMORY_CODEC_KEYS` (``id:base64key,id2:base64key``; the first one
 encrypts, all of them decrypt), else from a key file (`MEMORY_CODEC_KEY_FILE`, default
 `codec-keys.json` in the data folder, 0600), which the embedded default creates on first use.
-A payload written before encryption (no encryption metadata) is read as it is, so recorded
-histories still replay.
+A client reads a payload without encryption metadata as it is (recorded histories replay in
+tests). A worker does not: its codec requires encryption (`requiring_encryption`), and reads a
+plaintext payload as a marker that fails the run's admission (`workflows.parse_input`), so an
+input written by someone without the key does nothing.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from temporalio.converter import (
 )
 
 from memory.errors import InvalidInput
+from memory.grants import PLAINTEXT_REFUSED
 from memory.settings import Settings
 from memory.stores.files import private_dir
 
@@ -97,9 +100,18 @@ class Keyring:
         return cls.load(settings.codec_key_path)
 
 
+#: What a worker reads in place of a plaintext payload.
+_REFUSED = Payload(
+    metadata={"encoding": b"json/plain"},
+    data=json.dumps({PLAINTEXT_REFUSED: True}).encode(),
+)
+
+
 class EncryptionCodec(PayloadCodec):
-    def __init__(self, keyring: Keyring) -> None:
+    def __init__(self, keyring: Keyring, *, require_encryption: bool = False) -> None:
         self.keyring = keyring
+        #: A worker's: a payload that is not encrypted is refused (read as a marker).
+        self.require_encryption = require_encryption
         self._ciphers = {kid: AESGCM(key) for kid, key in keyring.keys.items()}
 
     async def encode(self, payloads: Sequence[Payload]) -> list[Payload]:
@@ -118,7 +130,8 @@ class EncryptionCodec(PayloadCodec):
         out = []
         for p in payloads:
             if p.metadata.get("encoding") != ENCODING:
-                out.append(p)  # written before encryption
+                # A worker refuses what was written without the key; a client reads it as is.
+                out.append(_REFUSED if self.require_encryption else p)
                 continue
             kid = p.metadata.get(KEY_ID, b"").decode()
             cipher = self._ciphers.get(kid)
@@ -132,11 +145,22 @@ class EncryptionCodec(PayloadCodec):
         return out
 
 
-def data_converter(keyring: Keyring) -> DataConverter:
+def data_converter(keyring: Keyring, *, require_encryption: bool = False) -> DataConverter:
     """The service's converter: pydantic models, encrypted. A failure's message and stack trace
     are encrypted too (moved into an encoded attribute): an error can quote what was said."""
     return dataclasses.replace(
         pydantic_data_converter,
-        payload_codec=EncryptionCodec(keyring),
+        payload_codec=EncryptionCodec(keyring, require_encryption=require_encryption),
         failure_converter_class=DefaultFailureConverterWithEncodedAttributes,
+    )
+
+
+def requiring_encryption(converter: DataConverter) -> DataConverter:
+    """A worker's converter: `converter` (the client's), refusing plaintext payloads once
+    payload encryption is on. A converter without encryption is returned as it is."""
+    codec = converter.payload_codec
+    if not isinstance(codec, EncryptionCodec) or codec.require_encryption:
+        return converter
+    return dataclasses.replace(
+        converter, payload_codec=EncryptionCodec(codec.keyring, require_encryption=True)
     )

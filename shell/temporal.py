@@ -6,24 +6,44 @@ and the same id scheme (failures map back to typed errors in `activities.failure
 
 from __future__ import annotations
 
-import hashlib
+import uuid
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from pydantic import BaseModel
 from temporalio.client import Client
+from temporalio.common import WorkflowIDReusePolicy
 from temporalio.runtime import Runtime
 from temporalio.service import TLSConfig
 
 from memory.errors import InvalidInput, ServiceUnavailable
+from memory.grants import SYSTEM, digest_of
+from memory.models import (
+    DeleteRequest,
+    DeletionScope,
+    ExpireRequest,
+    RepairRequest,
+    ReviewStart,
+    WriteRequest,
+)
+from memory.secrets import ServiceKeys
 from memory.settings import Settings
+from memory.summary import SummarizeRequest
+from memory.sync.relay import RelayRequest
+from memory.write.batch import BatchRequest
 from shell.codec import Keyring, data_converter
 from workflows.attributes import SEARCH_ATTRIBUTES, search_attributes
 
 __all__ = [
     "SEARCH_ATTRIBUTES",
+    "Route",
+    "batch_workflow_id",
     "connect",
     "delete_workflow_id",
+    "route",
     "search_attributes",
+    "summarize_workflow_id",
     "write_workflow_id",
 ]
 
@@ -80,19 +100,95 @@ async def connect(settings: Settings, runtime: Runtime | None = None) -> Client:
         ) from exc
 
 
-def _safe(part: str) -> str:
-    """Workflow ids are visible to operators: keep them free of personal data and odd bytes."""
-    if len(part) <= 80 and all(c.isalnum() or c in "-_.:" for c in part):
-        return part
-    return "h" + hashlib.sha256(part.encode()).hexdigest()[:32]
-
-
-def write_workflow_id(tenant: str, principal: str, idempotency_key: str) -> str:
+def write_workflow_id(keys: ServiceKeys, tenant: str, principal: str, idempotency_key: str) -> str:
     """One run per writer and key: another principal's write with the same key is another write
-    (and never attaches to this one's run or sees its outcome)."""
-    writer = hashlib.sha256(principal.encode()).hexdigest()[:12]
-    return f"write/{tenant}/{writer}/{_safe(idempotency_key)}"
+    (and never attaches to this one's run or sees its outcome). Keyed: without the service's
+    key nobody computes it, so nobody can squat it."""
+    return f"write/{tenant}/{keys.derive('write', tenant, principal, idempotency_key)}"
 
 
-def delete_workflow_id(tenant: str, scope_fingerprint: str) -> str:
-    return f"delete/{tenant}/{scope_fingerprint}"
+def batch_workflow_id(keys: ServiceKeys, tenant: str, batch: BatchRequest) -> str:
+    """One run per batch: the same writes again attach to it. The same keys with other content
+    (an import run again with other options) is another batch, whose writes each return the
+    decision their key already has."""
+    return f"batch/{tenant}/{keys.derive('batch', tenant, digest_of(batch))}"
+
+
+def delete_workflow_id(keys: ServiceKeys, tenant: str, principal: str, scope: DeletionScope) -> str:
+    """One running deletion per requester and scope (a repeated request attaches to it); a scope
+    names a subject, so the id is keyed: it gives neither away, and cannot be squatted."""
+    return f"delete/{tenant}/{keys.derive('delete', tenant, principal, scope.fingerprint())}"
+
+
+def summarize_workflow_id(keys: ServiceKeys, tenant: str, thread: str) -> str:
+    """One running summary per thread."""
+    return f"summarize/{tenant}/{keys.derive('summarize', tenant, thread)}"
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a request runs: its workflow, id, whom its grant is for, and how its id is
+    reused."""
+
+    workflow: str
+    workflow_id: str
+    principal: str
+    tenant: str
+    #: The `MemoryOperation` search attribute.
+    operation: str
+    runs_for: timedelta
+    reuse: WorkflowIDReusePolicy
+
+
+_SWEEPS: dict[type[BaseModel], tuple[str, str, timedelta]] = {
+    RelayRequest: ("RelayOutbox", "relay", timedelta(hours=1)),
+    ExpireRequest: ("ExpireMemories", "expire", timedelta(hours=1)),
+    RepairRequest: ("RepairProjections", "repair", timedelta(hours=6)),
+}
+
+
+def route(keys: ServiceKeys, request: BaseModel) -> Route:
+    """The one place a request becomes a run: its workflow and workflow id (keyed where it
+    carries a subject or a principal), and the principal and tenant its grant names. A repeated
+    request maps to the same id (but for sweeps, each its own run)."""
+    reject, allow = WorkflowIDReusePolicy.REJECT_DUPLICATE, WorkflowIDReusePolicy.ALLOW_DUPLICATE
+    if isinstance(request, WriteRequest):
+        wid = write_workflow_id(keys, request.tenant, request.principal, request.idempotency_key)
+        return Route(
+            "WriteMemory", wid, request.principal, request.tenant, "write",
+            WRITE_EXECUTION_TIMEOUT, reject,
+        )  # fmt: skip
+    if isinstance(request, BatchRequest):
+        writers = {r.principal for r in request.requests}
+        wid = batch_workflow_id(keys, request.tenant, request)
+        # one writer's batch is that writer's; the service's own import may mix them
+        principal = writers.pop() if len(writers) == 1 else SYSTEM
+        return Route(
+            "WriteBatch", wid, principal, request.tenant, "write_batch",
+            WRITE_EXECUTION_TIMEOUT, reject,
+        )  # fmt: skip
+    if isinstance(request, DeleteRequest):
+        wid = delete_workflow_id(keys, request.tenant, request.principal, request.scope)
+        # once a deletion ended, the same request deletes again (what was written since)
+        return Route(
+            "DeleteSubject", wid, request.principal, request.tenant, "delete",
+            DELETE_EXECUTION_TIMEOUT, allow,
+        )  # fmt: skip
+    if isinstance(request, SummarizeRequest):
+        wid = summarize_workflow_id(keys, request.tenant, request.thread)
+        return Route(
+            "SummarizeThread", wid, request.principal, request.tenant, "summarize",
+            WRITE_EXECUTION_TIMEOUT, allow,
+        )  # fmt: skip
+    if isinstance(request, ReviewStart):
+        review = request.review
+        return Route(
+            "ReviewMemory", review.workflow_id, SYSTEM, review.tenant_id, "review",
+            request.timeout + timedelta(days=1), reject,
+        )  # fmt: skip
+    sweep = _SWEEPS.get(type(request))
+    if sweep is not None:
+        workflow, name, within = sweep
+        wid = f"sweep/{name}/{uuid.uuid4().hex}"
+        return Route(workflow, wid, SYSTEM, "*", f"sweep_{name}", within, allow)
+    raise InvalidInput(f"no workflow takes a {type(request).__name__}", field="workflow")

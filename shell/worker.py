@@ -26,6 +26,7 @@ from memory import metrics
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.summary import Summarizer
+from shell.codec import requiring_encryption
 from shell.logs import LogContext, configure_logging
 from shell.temporal import SEARCH_ATTRIBUTES, connect
 from workflows.delete_subject import CloseDeletionReceipt, DeleteSubject
@@ -60,6 +61,14 @@ def build_worker(
     task_queue: str | None = None,
     summarizer: Summarizer | None = None,
 ) -> Worker:
+    """A worker of every workflow and activity, on `client`'s connection. Its converter is the
+    client's, but refusing plaintext payloads once encryption is on: an input written without
+    the codec key fails its run's admission."""
+    config = client.config()
+    strict = requiring_encryption(config["data_converter"])
+    if strict is not config["data_converter"]:
+        config["data_converter"] = strict
+        client = Client(**config)
     return Worker(
         client,
         task_queue=task_queue or settings.task_queue,

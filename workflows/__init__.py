@@ -3,19 +3,25 @@ references (passed through the sandbox) and keep all logic in the domain.
 
 How a workflow calls an activity, in one place:
 
+- `admit`: the first step of every run: its input is a request, never a fact, and the run goes
+  on only with a grant the service signed for this very run (memory.grants);
 - `run_local`: the hot write path (decide, commit, project), local activities with quick retries;
 - `run_task`: everything else, a regular activity that heartbeats and retries with backoff;
-- `run_moved`: a call that used to be local, a regular activity from `patch` on (runs recorded
-  before still replay);
 - `decide_and_commit`: decide, commit, and after a lost race (VersionConflict) decide again after
   a jittered pause, a bounded number of times — the one loop every committing workflow uses.
 
 Each fails the workflow with the same typed error its activity raised.
+
+Versioning: there is no deployment yet, so a workflow changes by changing it and recording fresh
+histories (`python -m tests.replay.record`). After the first release, a change to what a
+workflow commands goes `workflow.patched` → `workflow.deprecate_patch` (once no run from before
+it is open) → deleted (once none is in the retention window either); the replay test holds each
+step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -25,8 +31,11 @@ from temporalio.common import RetryPolicy
 from temporalio.exceptions import ApplicationError
 
 with workflow.unsafe.imports_passed_through():
+    from activities.admission import AdmissionActivities
     from activities.failures import ACTIVITY_FAILURES, workflow_failure
     from memory.errors import from_validation_error
+    from memory.grants import PLAINTEXT_REFUSED, digest_of
+    from memory.services.admission import AdmitInput, Admitted, ContinueInput
     from workflows.attributes import OUTCOME, TENANT
 
 #: Local activities on the hot path: quick retries for passing store faults; domain errors are
@@ -53,7 +62,6 @@ TASK_HEARTBEAT = timedelta(seconds=30)
 #: of the jittered pause before deciding again, per attempt.
 MAX_DECISIONS = 16
 RACE_BACKOFF_MS = 25
-RACE_PATCH = "jittered-backoff-after-lost-race"
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -70,6 +78,13 @@ def parse_input(model: type[M], raw: M | dict[str, Any]) -> M:
     """
     if isinstance(raw, model):
         return raw
+    if isinstance(raw, dict) and PLAINTEXT_REFUSED in raw:
+        raise ApplicationError(
+            "this worker accepts only inputs encrypted with the service's codec key",
+            {"code": "unauthenticated", "field": "payload"},
+            type="Unauthenticated",
+            non_retryable=True,
+        )
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
@@ -85,11 +100,48 @@ def parse_input(model: type[M], raw: M | dict[str, Any]) -> M:
 def record_outcome(outcome: str) -> None:
     """Set the `MemoryOutcome` search attribute (operators filter runs by it in the UI). Only
     for runs started with the service's search attributes: a server without them registered
-    would fail the workflow task. Versioned, so that runs recorded before it still replay."""
+    would fail the workflow task."""
     if workflow.info().typed_search_attributes.get(TENANT) is None:
         return
-    if workflow.patched("memory-outcome-search-attribute"):
-        workflow.upsert_search_attributes([OUTCOME.value_set(outcome[:200])])
+    workflow.upsert_search_attributes([OUTCOME.value_set(outcome[:200])])
+
+
+async def admit(
+    request: BaseModel, *, principals: Sequence[str] = (), tenant: str | None = None
+) -> Admitted:
+    """Admit this run: its grant must have been signed by the service for this workflow type,
+    this workflow id and exactly this input, in time for the run's start; `principals` (whom the
+    input names) must be the grant's. Refused, the run fails with `Unauthenticated` before it
+    touches anything."""
+    info = workflow.info()
+    admitted: Admitted = await run_local(
+        AdmissionActivities.admit,
+        AdmitInput(
+            operation=info.workflow_type,
+            workflow_id=info.workflow_id,
+            started_at=info.workflow_start_time,
+            digest=digest_of(request),
+            grant=getattr(request, "grant", None),
+            principals=list(principals),
+            tenant=tenant,
+        ),
+    )
+    return admitted
+
+
+async def continued(request: M) -> M:
+    """`request` with the grant its continuation (continue-as-new) is admitted by: the service
+    signs what this run's own code carries on, for this workflow type and id only."""
+    info = workflow.info()
+    grant: str = await run_local(
+        AdmissionActivities.continuation,
+        ContinueInput(
+            operation=info.workflow_type,
+            workflow_id=info.workflow_id,
+            digest=digest_of(request),
+        ),
+    )
+    return request.model_copy(update={"grant": grant})
 
 
 async def run_local(activity: Any, arg: Any, *, within: timedelta = LOCAL_TIMEOUT) -> Any:
@@ -122,16 +174,6 @@ async def run_task(
         raise workflow_failure(exc) from exc
 
 
-async def run_moved(
-    activity: Any, arg: Any, *, patch: str, local_within: timedelta = LOCAL_TIMEOUT
-) -> Any:
-    """A call that runs as a regular activity from `patch` on, and as the local activity it was
-    in runs recorded before (so that they replay)."""
-    if workflow.patched(patch):
-        return await run_task(activity, arg)
-    return await run_local(activity, arg, within=local_within)
-
-
 async def decide_and_commit(
     decide: Callable[[int], Awaitable[D]],
     commit: Callable[[D, int], Awaitable[C]],
@@ -147,9 +189,8 @@ async def decide_and_commit(
             if exc.type != "VersionConflict":
                 raise
             workflow.logger.info("lost a race since the decision; deciding again")
-            if workflow.patched(RACE_PATCH):
-                pause = workflow.random().randint(1, RACE_BACKOFF_MS) * (attempt + 1)
-                await workflow.sleep(timedelta(milliseconds=pause))
+            pause = workflow.random().randint(1, RACE_BACKOFF_MS) * (attempt + 1)
+            await workflow.sleep(timedelta(milliseconds=pause))
     raise ApplicationError(
         f"what this decided kept changing under it; gave up after {MAX_DECISIONS} decisions",
         type="VersionConflict",

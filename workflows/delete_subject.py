@@ -1,12 +1,14 @@
-"""DeleteSubject: resolve the scope (a request in words too) and authorize it → tombstone and
-erase memories, messages (or the clauses that state the key) and derived summaries → write the
-summaries again from what remains → remove from every projection and bump the cache generations
-→ delete the Temporal runs whose histories carried it → verify that no read path (Temporal's
-history included) returns anything (a failed probe triggers a repair and another
-verification, bounded) → durable receipt → CloseDeletionReceipt waits for the backup deadline.
+"""DeleteSubject: admit → resolve the scope (a request in words too) and authorize it →
+tombstone and erase memories, messages (or the clauses that state the key) and derived
+summaries → write the summaries again from what remains → remove from every projection and bump
+the cache generations → delete the Temporal runs whose histories carried it → verify that no
+read path (Temporal's history included) returns anything (a failed probe triggers a repair and
+another verification, bounded) → durable receipt → CloseDeletionReceipt waits for the backup
+deadline.
 
-The id is `delete/{tenant}/{scope fingerprint}`: a repeated request for the same scope attaches
-to the running deletion. The receipt can be queried (`receipt`) while the workflow runs.
+The id is `delete/{tenant}/{keyed hash of the requester and the scope}`: a repeated request
+attaches to the running deletion, and nobody without the service's key can compute the id to
+squat it. The receipt can be queried (`receipt`) while the workflow runs.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.failures import VERIFICATION_FAILED
     from activities.projection import ProjectionActivities
     from activities.temporal_info import TemporalActivities
+    from memory.grants import digest_of
     from memory.models import (
         DeleteRequest,
         DeletionReceipt,
@@ -32,23 +35,24 @@ with workflow.unsafe.imports_passed_through():
         ProbeResult,
     )
     from memory.plans import EraseResult
+    from memory.services.admission import AdmitInput
     from memory.services.deletions import (
+        CloseInput,
         CloseReceiptInput,
         EraseInput,
+        ReceiptTimer,
+        ReceiptTimerInput,
         RepairInput,
+        SavedReceipt,
         StartDeletionInput,
         StartedDeletion,
         VerifyInput,
     )
     from memory.services.projections import ProjectInput
-    from workflows import parse_input, record_outcome, run_moved, run_task
+    from workflows import admit, parse_input, record_outcome, run_task
 
-FAILED_RUN_PATCH = "failed-verification-fails-run"
-RETENTION_PATCH = "state-temporal-retention"
-HISTORY_PATCH = "erase-temporal-histories"
 #: After a failed verification: repair, verify again, this many times at most.
 MAX_VERIFICATIONS = 3
-DELETION_TIMEOUT = timedelta(minutes=5)
 
 
 @workflow.defn(name="DeleteSubject")
@@ -63,41 +67,38 @@ class DeleteSubject:
     @workflow.run
     async def run(self, raw: DeleteRequest | dict[str, Any]) -> DeletionReceipt:
         request = parse_input(DeleteRequest, raw)
+        await admit(request, principals=[request.principal], tenant=request.tenant)
         info = workflow.info()
-        started: StartedDeletion = await self._step(
+        started: StartedDeletion = await run_task(
             DeletionActivities.start_deletion,
             StartDeletionInput(
-                request=request,
-                deletion_id="del_" + workflow.uuid4().hex[:24],
+                request=request.model_copy(update={"grant": None}),
+                seed=workflow.uuid4().hex,
                 workflow_id=info.workflow_id,
                 now=workflow.now(),
             ),
         )
         receipt = started.receipt
-        if workflow.patched(RETENTION_PATCH):
-            receipt.temporal = await run_task(
-                TemporalActivities.namespace_retention, workflow.info().namespace
+        receipt.temporal = await run_task(TemporalActivities.namespace_retention, info.namespace)
+        kept = receipt.temporal.retention_seconds
+        if kept and receipt.backup_retention_deadline is not None:
+            # Closed runs keep their (encrypted) payloads for the namespace's retention.
+            receipt.backup_retention_deadline = max(
+                receipt.backup_retention_deadline,
+                receipt.requested_at + timedelta(seconds=kept),
             )
-            kept = receipt.temporal.retention_seconds
-            if kept and receipt.backup_retention_deadline is not None:
-                # Closed runs keep their (encrypted) payloads for the namespace's retention.
-                receipt.backup_retention_deadline = max(
-                    receipt.backup_retention_deadline,
-                    receipt.requested_at + timedelta(seconds=kept),
-                )
         self._receipt = receipt
         scope = EraseInput(
             deletion_id=receipt.deletion_id, resolved=started.resolved, at=started.at
         )
-        histories: HistoryErasure | None = None
-        erasing: asyncio.Task[Any] | None = None
-        if workflow.patched(HISTORY_PATCH):
-            carriers: list[str] = await run_task(DeletionActivities.carrying_runs, scope)
-            histories = HistoryErasure(namespace=info.namespace, workflow_ids=carriers)
-            # Temporal deletes asynchronously: under way while the stores are erased.
-            erasing = asyncio.create_task(run_task(TemporalActivities.erase_histories, histories))
-        erased: EraseResult = await self._step(DeletionActivities.erase_scope, scope)
-        regenerated: list[str] = await self._step(DeletionActivities.regenerate_summaries, scope)
+        carriers: list[str] = await run_task(DeletionActivities.carrying_runs, scope)
+        histories = HistoryErasure(namespace=info.namespace, workflow_ids=carriers)
+        # Temporal deletes asynchronously: under way while the stores are erased.
+        erasing: asyncio.Task[Any] | None = asyncio.create_task(
+            run_task(TemporalActivities.erase_histories, histories)
+        )
+        erased: EraseResult = await run_task(DeletionActivities.erase_scope, scope)
+        regenerated: list[str] = await run_task(DeletionActivities.regenerate_summaries, scope)
         receipt.canonical_records = len(started.resolved.memory_ids)
         receipt.versions_erased = erased.versions_erased
         receipt.messages_erased = erased.messages_erased
@@ -107,7 +108,7 @@ class DeleteSubject:
         self._receipt = receipt
 
         # Remove from every projection by projecting the (tombstoned) canonical state.
-        await self._step(
+        await run_task(
             ProjectionActivities.project_memories,
             ProjectInput(
                 memory_ids=[*started.resolved.all_memory_ids, *regenerated],
@@ -115,7 +116,7 @@ class DeleteSubject:
             ),
         )
         for attempt in range(MAX_VERIFICATIONS):
-            probes = await self._step(
+            probes = await run_task(
                 DeletionActivities.verify_deletion,
                 VerifyInput(
                     deletion_id=receipt.deletion_id,
@@ -125,16 +126,15 @@ class DeleteSubject:
                     at=started.at,
                 ),
             )
-            if histories is not None:
-                # Closed runs that carried the content go from Temporal's history too (the
-                # first time, under way since the start; again after a failed probe).
-                gone: ErasedHistories = await (
-                    erasing or run_task(TemporalActivities.erase_histories, histories)
-                )
-                erasing = None
-                receipt.temporal_runs_deleted += gone.runs_deleted
-                probed: ProbeResult = await run_task(TemporalActivities.probe_histories, histories)
-                probes = [*probes, probed]
+            # Closed runs that carried the content go from Temporal's history too (the first
+            # time, under way since the start; again after a failed probe).
+            gone: ErasedHistories = await (
+                erasing or run_task(TemporalActivities.erase_histories, histories)
+            )
+            erasing = None
+            receipt.temporal_runs_deleted += gone.runs_deleted
+            probed: ProbeResult = await run_task(TemporalActivities.probe_histories, histories)
+            probes = [*probes, probed]
             receipt.probes = probes
             if all(p.passed for p in probes):
                 receipt.verification_status = "passed"
@@ -142,7 +142,7 @@ class DeleteSubject:
             failed = [p.probe for p in probes if not p.passed]
             workflow.logger.warning("deletion verification failed (%s); repairing", failed)
             if attempt + 1 < MAX_VERIFICATIONS:
-                await self._step(
+                await run_task(
                     DeletionActivities.repair_deletion,
                     RepairInput(
                         deletion_id=receipt.deletion_id,
@@ -159,22 +159,18 @@ class DeleteSubject:
         receipt.completed_at = workflow.now()
         receipt.elapsed_seconds = (workflow.now() - workflow.info().start_time).total_seconds()
         self._receipt = receipt
-        await self._step(DeletionActivities.save_receipt, receipt)
-        if receipt.verification_status == "passed" and receipt.backup_retention_deadline:
+        saved: SavedReceipt = await run_task(DeletionActivities.save_receipt, receipt)
+        if saved.closer is not None and saved.closer_id is not None:
             # The backup deadline is a durable timer of its own workflow, so that a new request
             # for the same scope later starts a new deletion instead of attaching to this one.
             await workflow.start_child_workflow(
                 CloseDeletionReceipt.run,
-                CloseReceiptInput(
-                    deletion_id=receipt.deletion_id,
-                    at=receipt.backup_retention_deadline,
-                    wait=receipt.backup_retention_deadline - receipt.requested_at,
-                ),
-                id=f"backup-expiry/{receipt.tenant_id}/{receipt.deletion_id}",
+                saved.closer,
+                id=saved.closer_id,
                 parent_close_policy=ParentClosePolicy.ABANDON,
             )
         record_outcome(receipt.verification_status)
-        if receipt.verification_status == "failed" and workflow.patched(FAILED_RUN_PATCH):
+        if receipt.verification_status == "failed":
             # A deletion that could not be verified is a failed run in the UI and to every
             # client, not a green one; the receipt (ids and counts only) travels with it.
             probes_failed = ", ".join(p.probe for p in receipt.probes if not p.passed)
@@ -186,30 +182,44 @@ class DeleteSubject:
             )
         return receipt
 
-    async def _step(self, activity: Any, arg: Any) -> Any:
-        """Each step: a regular, heartbeating activity (a local one in runs recorded before)."""
-        return await run_moved(
-            activity, arg, patch="deletion-as-activities", local_within=DELETION_TIMEOUT
-        )
-
 
 @workflow.defn(name="CloseDeletionReceipt")
 class CloseDeletionReceipt:
     """Waits (a durable timer) until the backup retention deadline of a deletion, then closes
-    its receipt: from then on no backup holds the erased data either."""
+    its receipt: from then on no backup holds the erased data either. It runs only as the child
+    its deletion started, with the grant that deletion's receipt gave it, and takes the deadline
+    from the stored receipt, never from its input."""
 
     def __init__(self) -> None:
-        self._deadline: CloseReceiptInput | None = None
+        self._timer: ReceiptTimer | None = None
 
     @workflow.query(name="deadline")
-    def deadline(self) -> CloseReceiptInput | None:
-        return self._deadline
+    def deadline(self) -> ReceiptTimer | None:
+        return self._timer
 
     @workflow.run
     async def run(self, raw: CloseReceiptInput | dict[str, Any]) -> DeletionReceipt:
         task = parse_input(CloseReceiptInput, raw)
-        self._deadline = task
-        if task.wait > timedelta(0):
-            await workflow.sleep(task.wait)
-        closed: DeletionReceipt = await run_task(DeletionActivities.close_receipt, task)
+        info = workflow.info()
+        self._timer = await run_task(
+            DeletionActivities.receipt_timer,
+            ReceiptTimerInput(
+                admission=AdmitInput(
+                    operation=info.workflow_type,
+                    workflow_id=info.workflow_id,
+                    started_at=info.workflow_start_time,
+                    digest=digest_of(task),
+                    grant=task.grant,
+                ),
+                deletion_id=task.deletion_id,
+                parent_workflow_id=info.parent.workflow_id if info.parent else None,
+                now=workflow.now(),
+            ),
+        )
+        if self._timer.wait > timedelta(0):
+            await workflow.sleep(self._timer.wait)
+        closed: DeletionReceipt = await run_task(
+            DeletionActivities.close_receipt,
+            CloseInput(deletion_id=task.deletion_id, now=workflow.now()),
+        )
         return closed

@@ -1,4 +1,4 @@
-"""RelayOutbox: apply every unprocessed outbox event to the projection, then update the
+"""RelayOutbox: admit → apply every unprocessed outbox event to the projection, then update the
 watermarks. Run by a Schedule every minute (`memctl schedules apply`) and by `memctl relay`; the
 write and deletion workflows project their own commits, so the relay only finds what a failure
 left behind."""
@@ -12,7 +12,7 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from activities.projection import ProjectionActivities
     from memory.sync.relay import RelayRequest, RelayResult
-    from workflows import parse_input, run_task
+    from workflows import admit, parse_input, run_task
 
 
 @workflow.defn(name="RelayOutbox")
@@ -20,5 +20,8 @@ class RelayOutbox:
     @workflow.run
     async def run(self, raw: RelayRequest | dict[str, Any] | None = None) -> RelayResult:
         request = parse_input(RelayRequest, raw or {})
-        result: RelayResult = await run_task(ProjectionActivities.relay_outbox, request)
+        await admit(request)
+        result: RelayResult = await run_task(
+            ProjectionActivities.relay_outbox, request.model_copy(update={"grant": None})
+        )
         return result

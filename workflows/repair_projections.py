@@ -1,5 +1,5 @@
-"""RepairProjections: relay the unprocessed outbox → compare canonical and projection by version
-and content hash (what changed since the last repair, or everything with `full`) → rebuild
+"""RepairProjections: admit → relay the unprocessed outbox → compare canonical and projection by
+version and content hash (what changed since the last repair, or everything with `full`) → rebuild
 missing and stale rows, remove orphans, tombstoned and expired rows → move the cache generations
 of what was repaired → record every repair with its reason and result → update the watermarks.
 
@@ -27,9 +27,7 @@ with workflow.unsafe.imports_passed_through():
     from memory.sync.relay import RelayRequest, RelayResult
     from memory.sync.repair import RepairCursor, RepairTotals
     from memory.sync.state import Watermarks
-    from workflows import parse_input, run_moved, run_task
-
-PATCH = "repair-begin-finish-as-activities"
+    from workflows import admit, continued, parse_input, run_task
 
 #: Activity calls (each up to `budget_pages` pages) per run before continuing as new.
 CALLS_PER_RUN = 20
@@ -47,15 +45,15 @@ class RepairProjections:
     @workflow.run
     async def run(self, raw: RepairRequest | dict[str, Any] | None = None) -> RepairReport:
         request = parse_input(RepairRequest, raw or {})
+        await admit(request)
         totals = RepairTotals.model_validate(request.totals or {})
         relayed = request.relayed_events
         if request.cursor is None:
             relay: RelayResult = await run_task(ProjectionActivities.relay_outbox, RelayRequest())
             relayed = relay.events
-            begun: BegunRepair = await run_moved(
+            begun: BegunRepair = await run_task(
                 ProjectionActivities.begin_repair,
                 BeginRepairInput(full=request.full, at=request.at, now=workflow.now()),
-                patch=PATCH,
             )
             cursor, at = begun.cursor, begun.at
             repair_id = f"repair/{workflow.info().workflow_id}/{workflow.uuid4().hex[:12]}"
@@ -80,21 +78,21 @@ class RepairProjections:
             cursor, totals = pages.cursor, totals.add(pages.totals)
         if cursor.phase != "done":
             workflow.continue_as_new(
-                RepairRequest(
-                    full=cursor.full,
-                    at=at,
-                    page_size=request.page_size,
-                    budget_pages=request.budget_pages,
-                    repair_id=repair_id,
-                    cursor=cursor.model_dump(mode="json"),
-                    totals=totals.model_dump(mode="json"),
-                    relayed_events=relayed,
+                await continued(
+                    RepairRequest(
+                        full=cursor.full,
+                        at=at,
+                        page_size=request.page_size,
+                        budget_pages=request.budget_pages,
+                        repair_id=repair_id,
+                        cursor=cursor.model_dump(mode="json"),
+                        totals=totals.model_dump(mode="json"),
+                        relayed_events=relayed,
+                    )
                 )
             )
-        marks: Watermarks = await run_moved(
-            ProjectionActivities.finish_repair,
-            FinishRepairInput(cursor=cursor, at=at),
-            patch=PATCH,
+        marks: Watermarks = await run_task(
+            ProjectionActivities.finish_repair, FinishRepairInput(cursor=cursor, at=at)
         )
         return RepairReport(
             repair_id=repair_id,

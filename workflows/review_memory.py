@@ -1,15 +1,18 @@
-"""ReviewMemory: a deferred or conflicting write waits here for a reviewer.
+"""ReviewMemory: a deferred, conflicting or harmful-reported memory waits here for a reviewer.
 
-Started by WriteMemory (which returns its decision at once) with the id `review/{tenant}/{review
-id}`, from ids (`ReviewStart`): what settling needs (the write, the drafts it waits on) is kept
-with the review row in the canonical store, so neither the input nor the `task` query carries
-what was said; the plan an answer makes is staged there too and committed by id.
+Started by WriteMemory (which returns its decision at once), or by a harmful report, under the id
+`review/{tenant}/{review id}`, from ids (`ReviewStart`). The run believes none of its input: its
+first step admits it (the grant the service signed for it) and reads the review by id, refusing a
+start whose tenant, namespace, kind, memory ids, conflict group or workflow id differ from the
+stored review, or whose review is settled. What settling needs (the write, the drafts it waits
+on) is kept with the review row; the plan an answer makes is staged there too and committed by id.
 
-A reviewer answers through the `review` Update; its validator refuses an answer that is
-malformed, comes too late, names a memory outside the conflict or comes from someone whose
-approve rights (as the client resolved them) do not cover the namespace, and the handler checks
-the rights again against the registry before anything changes. Without an answer within the
-policy's timeout the review is rejected (`review_timeout`) and audited.
+A reviewer answers through the `review` Update, with a grant the door signed for that answer: its
+validator refuses an answer that is malformed or comes too late, and the handler's activity
+checks the grant and the reviewer's rights against the stored review and the registry before
+anything changes. Without an answer within the policy's timeout the review is rejected
+(`review_timeout`) and audited; a timed-out conflict loses only the sides the stored review names
+among those the opening write added.
 """
 
 from __future__ import annotations
@@ -24,46 +27,48 @@ from temporalio.workflow import ParentClosePolicy
 with workflow.unsafe.imports_passed_through():
     from activities.review import ReviewActivities
     from activities.write import WriteActivities
-    from memory.models import ReviewDecision, ReviewOutcome, ReviewStart, WriteRequest
-    from memory.namespaces import matches_any
-    from memory.services.reviews import ReviewPlan, ReviewTask, SettleInput, StageReviewInput
-    from memory.write.pipeline import WriteDecision
+    from memory.grants import digest_of
+    from memory.models import ReviewDecision, ReviewOutcome, ReviewStart
+    from memory.services.admission import AdmitInput
+    from memory.services.reviews import OpenReviewInput, ReviewOpened, StageReviewInput
     from workflows import decide_and_commit, parse_input, run_local, run_task
-
-#: Reviews from this patch on plan and commit as regular activities.
-PATCH = "review-plan-and-commit"
 
 
 @workflow.defn(name="ReviewMemory")
 class ReviewMemory:
     @workflow.init
-    def __init__(self, raw: ReviewStart | ReviewTask | dict[str, Any]) -> None:
+    def __init__(self, raw: ReviewStart | dict[str, Any]) -> None:
         self._start: ReviewStart | None = None
-        #: The whole task, in runs started before reviews started from ids.
-        self._recorded: ReviewTask | None = None
+        #: The review as stored, once the run is admitted.
+        self._opened: ReviewOpened | None = None
         self._outcome: ReviewOutcome | None = None
         self._settling = False
-        # Read before any handler runs: an answer sent right after the review opened (in the
-        # run's first task) is validated against it. Malformed input fails in `run`.
+        # Malformed input fails in `run`.
         with contextlib.suppress(ApplicationError):
-            self._read(raw)
-
-    def _read(self, raw: ReviewStart | ReviewTask | dict[str, Any]) -> ReviewStart:
-        if isinstance(raw, ReviewTask) or (isinstance(raw, dict) and "request" in raw):
-            self._recorded = parse_input(ReviewTask, raw)
-            task = self._recorded
-            self._start = ReviewStart(
-                review=task.review, newcomers=task.newcomers, timeout=task.timeout
-            )
-        else:
             self._start = parse_input(ReviewStart, raw)
-        return self._start
 
     @workflow.run
-    async def run(self, raw: ReviewStart | ReviewTask | dict[str, Any]) -> ReviewOutcome:
-        start = self._start or self._read(raw)
+    async def run(self, raw: ReviewStart | dict[str, Any]) -> ReviewOutcome:
+        start = self._start or parse_input(ReviewStart, raw)
+        info = workflow.info()
+        self._opened = await run_local(
+            ReviewActivities.open_review,
+            OpenReviewInput(
+                admission=AdmitInput(
+                    operation=info.workflow_type,
+                    workflow_id=info.workflow_id,
+                    started_at=info.workflow_start_time,
+                    digest=digest_of(start),
+                    grant=start.grant,
+                    tenant=start.review.tenant_id,
+                ),
+                start=start.model_copy(update={"grant": None}),
+            ),
+        )
         try:
-            await workflow.wait_condition(lambda: self._outcome is not None, timeout=start.timeout)
+            await workflow.wait_condition(
+                lambda: self._outcome is not None, timeout=self._opened.timeout
+            )
         except TimeoutError:
             if not self._settling:
                 self._settling = True
@@ -75,11 +80,24 @@ class ReviewMemory:
 
     @workflow.query(name="task")
     def task(self) -> ReviewStart | None:
-        """The review (ids, kind, namespace, sides), never the write it waits on."""
-        return self._start
+        """The review as stored (ids, kind, namespace, sides), never the write it waits on."""
+        opened = self._opened
+        if opened is None:
+            return None
+        return ReviewStart(review=opened.review, newcomers=opened.newcomers, timeout=opened.timeout)
 
     @workflow.update(name="review")
     async def review(self, decision: ReviewDecision) -> ReviewOutcome:
+        # An answer sent right after the review opened waits for the run's admission.
+        await workflow.wait_condition(lambda: self._opened is not None)
+        if self._settling or self._outcome is not None:
+            raise ApplicationError(
+                "the review is already settled",
+                {"code": "policy_refusal", "field": "review"},
+                type="PolicyRefusal",
+                non_retryable=True,
+            )
+        self._check(decision)
         self._settling = True
         try:
             self._outcome = await self._settle(decision)
@@ -90,50 +108,50 @@ class ReviewMemory:
 
     @review.validator
     def _validate(self, decision: ReviewDecision) -> None:
-        start = self._start
-        if start is None:
-            raise ValueError("the review is not started yet")
-        review = start.review
         if self._settling or self._outcome is not None:
-            raise ValueError(f"review {review.review_id} is already settled")
-        if not matches_any(decision.approve, review.namespace):
-            raise ValueError(f"{decision.reviewer} may not approve in {review.namespace}")
-        sides = review.memory_ids
-        if review.kind == "conflict" and decision.memory_id not in (None, *sides):
-            raise ValueError(f"{decision.memory_id} is not a side of this conflict")
+            raise ValueError("the review is already settled")
+        if self._opened is not None:
+            self._check(decision)
+
+    def _check(self, decision: ReviewDecision) -> None:
+        """The answer's shape against the stored review (who may give it is the activity's to
+        check, against the registry)."""
+        assert self._opened is not None
+        review = self._opened.review
+        problem = None
+        if review.kind == "conflict" and decision.memory_id not in (None, *review.memory_ids):
+            problem = f"{decision.memory_id} is not a side of this conflict"
         if review.kind == "conflict" and decision.decision == "approve" and not decision.memory_id:
-            raise ValueError("approving a conflict names the side that is right (memory_id)")
+            problem = "approving a conflict names the side that is right (memory_id)"
+        if problem is not None:
+            raise ApplicationError(
+                problem,
+                {"code": "invalid_input", "field": "memory_id"},
+                type="InvalidInput",
+                non_retryable=True,
+            )
 
     async def _settle(self, decision: ReviewDecision | None) -> ReviewOutcome:
-        start = self._start
-        assert start is not None
+        opened = self._opened
+        assert opened is not None
         now = workflow.now()
-        task = self._recorded
-        if task is not None and not workflow.patched(PATCH):
-            outcome: ReviewOutcome = await run_local(
-                ReviewActivities.settle_review,
-                SettleInput(task=task, decision=decision, now=now),
-            )
-            return outcome
-        review_workflow = start.review.workflow_id
+        run_id = workflow.info().run_id
 
         async def planned(attempt: int) -> Any:
-            commit_id = f"{review_workflow}/{workflow.info().run_id}#{attempt}"
-            if task is not None:  # recorded before reviews started from ids
-                return await run_task(
-                    ReviewActivities.plan_review,
-                    SettleInput(task=task, decision=decision, now=now, commit_id=commit_id),
-                )
             return await run_task(
                 ReviewActivities.stage_review,
-                StageReviewInput(start=start, decision=decision, now=now, commit_id=commit_id),
+                StageReviewInput(
+                    review_id=opened.review.review_id,
+                    workflow_id=opened.review.workflow_id,
+                    newcomers=opened.newcomers,
+                    decision=decision,
+                    now=now,
+                    commit_id=f"{opened.review.workflow_id}/{run_id}#{attempt}",
+                ),
             )
 
         async def committed(plan: Any, _: int) -> None:
-            if isinstance(plan, ReviewPlan):
-                await run_task(WriteActivities.commit, plan.plan)
-            else:
-                await run_task(WriteActivities.commit_staged, plan.commit)
+            await run_task(WriteActivities.commit_staged, plan.commit)
 
         plan, _ = await decide_and_commit(planned, committed)
         return plan.outcome  # type: ignore[no-any-return]
@@ -141,32 +159,12 @@ class ReviewMemory:
 
 async def open_reviews(starts: list[ReviewStart]) -> None:
     """Start a ReviewMemory child for every review a write opened (its row, with what settling
-    needs, is already committed), from ids. The child outlives the write that started it."""
+    needs, is already committed; each start carries the grant the service signed for it). The
+    child outlives the write that started it."""
     for start in starts:
         await workflow.start_child_workflow(
             ReviewMemory.run,
             start,
             id=start.review.workflow_id,
-            parent_close_policy=ParentClosePolicy.ABANDON,
-        )
-
-
-async def open_reviews_recorded(decision: WriteDecision, request: WriteRequest) -> None:
-    """`open_reviews` as runs recorded before reviews started from ids did it: the whole task
-    (the write and its drafts) as the child's input."""
-    for candidate in decision.candidates:
-        if candidate.review is None:
-            continue
-        review = candidate.review.review
-        await workflow.start_child_workflow(
-            ReviewMemory.run,
-            ReviewTask(
-                review=review,
-                request=request,
-                pending=candidate.review.pending,
-                newcomers=[r.memory_id for r in candidate.new_records],
-                timeout=decision.review_timeout,
-            ),
-            id=review.workflow_id,
             parent_close_policy=ParentClosePolicy.ABANDON,
         )

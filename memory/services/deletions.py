@@ -8,6 +8,7 @@ import os
 from datetime import datetime, timedelta
 
 import structlog
+from pydantic import Field
 
 from memory import metrics
 from memory.deletion import (
@@ -19,12 +20,13 @@ from memory.deletion import (
     verify_erased,
 )
 from memory.deletion.runs import carrying_runs
-from memory.errors import PolicyRefusal
-from memory.identity import Identity
+from memory.errors import PolicyRefusal, RequestMismatch
+from memory.grants import SYSTEM, Grants
 from memory.models import AuditEvent, DeleteRequest, DeletionReceipt, Model, ProbeResult
 from memory.plans import EraseResult
+from memory.secrets import ServiceKeys
 from memory.services import Progress, no_progress
-from memory.services.gate import GatedService
+from memory.services.admission import Admission, AdmitInput
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.sync.apply import sync
@@ -33,6 +35,12 @@ from memory.write.stages import effective_time
 
 log = structlog.get_logger("memory.services.deletions")
 
+
+def closer_workflow_id(receipt: DeletionReceipt) -> str:
+    """The workflow that closes a receipt at its backup deadline."""
+    return f"backup-expiry/{receipt.tenant_id}/{receipt.deletion_id}"
+
+
 #: How long a plan staged by a run that never committed it is kept before the expiry sweep
 #: deletes it (a run in flight commits within seconds).
 STAGED_PLANS_KEPT = timedelta(days=1)
@@ -40,7 +48,8 @@ STAGED_PLANS_KEPT = timedelta(days=1)
 
 class StartDeletionInput(Model):
     request: DeleteRequest
-    deletion_id: str
+    #: The run's seed: the deletion id is a keyed hash of it.
+    seed: str
     workflow_id: str
     now: datetime
 
@@ -74,11 +83,41 @@ class VerifyInput(Model):
 
 
 class CloseReceiptInput(Model):
+    """Input of CloseDeletionReceipt: which receipt, by id. Its deadline is the stored one."""
+
     deletion_id: str
-    #: The backup retention deadline (stated on the receipt) and how long that is from the
-    #: deletion: the timer waits `wait` (evaluation runs on a clock of their own).
-    at: datetime
-    wait: timedelta = timedelta(0)
+    #: What the service lets this run do (memory.grants).
+    grant: str | None = Field(default=None, repr=False)
+
+
+class ReceiptTimerInput(Model):
+    """CloseDeletionReceipt's first step: its admission, and the run that started it."""
+
+    admission: AdmitInput
+    deletion_id: str
+    #: The workflow that started this run (None for a run started from outside).
+    parent_workflow_id: str | None
+    now: datetime
+
+
+class ReceiptTimer(Model):
+    """How long the run waits before the receipt's stored deadline has passed."""
+
+    deadline: datetime
+    wait: timedelta
+
+
+class CloseInput(Model):
+    deletion_id: str
+    now: datetime
+
+
+class SavedReceipt(Model):
+    """A final receipt, saved; and, when it waits for its backup deadline, the start of the run
+    that closes it then (with the grant it is admitted by)."""
+
+    closer_id: str | None = None
+    closer: CloseReceiptInput | None = None
 
 
 class ExpireInput(Model):
@@ -94,15 +133,23 @@ class ExpireResult(Model):
     more: bool
 
 
-class Deletions(GatedService):
+class Deletions:
+    """The run asking was admitted already (`workflows.admit`), but for the receipt's timer,
+    which is admitted here against the stored receipt."""
+
     def __init__(
         self,
         stores: Stores,
         settings: Settings,
+        keys: ServiceKeys,
+        admission: Admission,
         extractor: Extractor | None = None,
-        identity: Identity | None = None,
     ):
-        super().__init__(stores, settings, identity)
+        self.stores = stores
+        self.settings = settings
+        self.keys = keys
+        self.admission = admission
+        self.grants = Grants(keys, start_seconds=settings.grant_start_seconds)
         self.extractor = extractor or RuleExtractor()
 
     def start(self, inp: StartDeletionInput) -> StartedDeletion:
@@ -110,20 +157,13 @@ class Deletions(GatedService):
         pending receipt. A refusal is audited and deletes nothing."""
         request = inp.request
         canonical = self.stores.canonical
-        before = canonical.receipts.started(inp.deletion_id)
+        deletion_id = "del_" + self.keys.derive("deletion-id", inp.seed, length=24)
+        before = canonical.receipts.started(deletion_id)
         if before is not None:
             # A retry after this start committed (the worker died before the workflow heard
             # of it): the scope stays what it was, even if the erase has emptied it since.
             return StartedDeletion.model_validate(before)
         at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
-        self.gate.admit(
-            request.token,
-            request.principal,
-            tenant=request.tenant,
-            namespace=request.scope.namespace,
-            workflow_id=inp.workflow_id,
-            at=at,
-        )
         principal = canonical.principals.get(request.principal)
         resolved = resolve(self.stores, request.tenant, request.scope)
         try:
@@ -147,7 +187,7 @@ class Deletions(GatedService):
             )
             raise
         receipt = DeletionReceipt(
-            deletion_id=inp.deletion_id,
+            deletion_id=deletion_id,
             tenant_id=request.tenant,
             subject_ref=resolved.scope.describe(),
             scope=request.scope,
@@ -227,7 +267,7 @@ class Deletions(GatedService):
             progress=progress,
         )
 
-    def save_receipt(self, receipt: DeletionReceipt) -> None:
+    def save_receipt(self, receipt: DeletionReceipt) -> SavedReceipt:
         canonical = self.stores.canonical
         canonical.receipts.save(receipt, receipt.completed_at or receipt.requested_at)
         if receipt.elapsed_seconds is not None:
@@ -236,15 +276,48 @@ class Deletions(GatedService):
         # a failed deletion must not keep what it was asked to erase.
         canonical.erasure.drop_probes(receipt.deletion_id)
         canonical.db.compact(["deletion_probes"])
+        if receipt.verification_status != "passed" or receipt.backup_retention_deadline is None:
+            return SavedReceipt()
+        closer_id = closer_workflow_id(receipt)
+        closer = CloseReceiptInput(deletion_id=receipt.deletion_id)
+        grant = self.grants.issue(
+            "CloseDeletionReceipt", closer_id, closer, SYSTEM, receipt.tenant_id
+        )
+        return SavedReceipt(closer_id=closer_id, closer=closer.model_copy(update={"grant": grant}))
 
-    def close_receipt(self, inp: CloseReceiptInput) -> DeletionReceipt:
-        """The backup retention deadline passed: the receipt is closed (backups expired)."""
+    def receipt_timer(self, inp: ReceiptTimerInput) -> ReceiptTimer:
+        """Admit the run that closes a receipt: its grant, and that it is the child the receipt's
+        own deletion started; then the stored deadline, and how long to wait for it."""
+        self.admission.verify(inp.admission)
+        receipt = self.stores.canonical.receipts.get(inp.deletion_id)
+        if inp.admission.workflow_id != closer_workflow_id(receipt) or (
+            inp.parent_workflow_id is None or inp.parent_workflow_id != receipt.workflow_id
+        ):
+            raise RequestMismatch(
+                "a receipt is closed only by the run its own deletion started", field="run"
+            )
+        deadline = receipt.backup_retention_deadline
+        if receipt.verification_status != "passed" or deadline is None:
+            raise RequestMismatch("this receipt waits for no backup deadline", field="receipt")
+        # The deadline is on the deletion's clock (an evaluation clock, or now): wait as long
+        # as the retention lasts, and at least until the deadline itself.
+        wait = max(deadline - receipt.requested_at, deadline - inp.now, timedelta(0))
+        return ReceiptTimer(deadline=deadline, wait=wait)
+
+    def close_receipt(self, inp: CloseInput) -> DeletionReceipt:
+        """The backup retention deadline (the stored one) passed: the receipt is closed
+        (backups expired). Before it, the receipt stays open."""
         receipts = self.stores.canonical.receipts
         receipt = receipts.get(inp.deletion_id)
+        deadline = receipt.backup_retention_deadline
+        if deadline is None or inp.now < deadline:
+            raise RequestMismatch(
+                "the receipt's backup deadline has not passed yet", field="deadline"
+            )
         if receipt.backup_status != "expired":
             receipt.backup_status = "expired"
-            receipt.closed_at = inp.at
-            receipts.save(receipt, inp.at)
+            receipt.closed_at = deadline
+            receipts.save(receipt, deadline)
         return receipt
 
     def expire(self, inp: ExpireInput) -> ExpireResult:

@@ -1,4 +1,11 @@
-"""Reviews: what a reviewer's answer (or the timeout) changes, planned as one commit."""
+"""Reviews: a review run's admission against the stored review, and what a reviewer's answer (or
+the timeout) changes, planned as one commit and staged.
+
+Nothing here takes a review's word from a workflow input: `open` reads the review by id and
+refuses a start that differs from it, `stage` reads it again, checks the answer's grant (signed by
+the door that proved the reviewer) and the reviewer's rights against the stored review and the
+registry, and plans from what the review row keeps.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +13,9 @@ from datetime import datetime, timedelta
 
 from pydantic import Field
 
-from memory.errors import UnauthorizedNamespace, VersionConflict
+from memory.errors import PolicyRefusal, RequestMismatch, UnauthorizedNamespace
 from memory.feedback import IN_FORCE, FeedbackType, MemoryFeedbackEvent, emitted
-from memory.identity import Identity
+from memory.grants import digest_of
 from memory.models import (
     AuditEvent,
     Model,
@@ -16,45 +23,44 @@ from memory.models import (
     ReviewOutcome,
     ReviewRecord,
     ReviewStart,
-    WriteRequest,
 )
 from memory.plans import CommitPlan, CommitRef, RecordChange, SlotCheck, slot_for
-from memory.services.gate import GatedService
+from memory.services.admission import Admission, AdmitInput
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.write.extraction import Extractor, RuleExtractor
-from memory.write.pipeline import PendingWrite, ReviewWork, decide
+from memory.write.pipeline import ReviewWork, decide
 from memory.write.review import closed, conflict_changes, review_status
 from memory.write.stages import IdSource, effective_time
 from memory.write.state import StoreView
 
-#: Plans made and lost to another writer before a legacy `settle` gives up.
-LEGACY_ATTEMPTS = 8
+#: The fields of a review a start must state as the store holds them.
+_STATED = ("tenant_id", "namespace", "kind", "memory_ids", "conflict_group", "workflow_id")
+#: The operation an answer's grant is for.
+ANSWER = "ReviewMemory.review"
 
 
-class ReviewTask(Model):
-    """Input of ReviewMemory: the review, and what settling it needs."""
+class OpenReviewInput(Model):
+    """A review run's first step: its admission and the review its start states."""
+
+    admission: AdmitInput
+    start: ReviewStart
+
+
+class ReviewOpened(Model):
+    """The review as stored, what a timeout may invalidate, and how long the run waits."""
 
     review: ReviewRecord
-    #: The write that opened it (for a deferred write: decided again on approval).
-    request: WriteRequest
-    pending: list[PendingWrite] = Field(default_factory=list)
-    #: Memories the opening write added (a timed-out conflict loses these sides).
     newcomers: list[str] = Field(default_factory=list)
     timeout: timedelta
 
 
-class SettleInput(Model):
-    task: ReviewTask
-    #: None when the review timed out.
-    decision: ReviewDecision | None
-    now: datetime
-    #: Id of the commit this plan is for (one per attempt of the workflow).
-    commit_id: str | None = None
-
-
 class StageReviewInput(Model):
-    start: ReviewStart
+    review_id: str
+    #: The run's own workflow id: the stored review's must be it.
+    workflow_id: str
+    #: What a timeout may invalidate (as `open` found it).
+    newcomers: list[str] = Field(default_factory=list)
     #: None when the review timed out.
     decision: ReviewDecision | None
     now: datetime
@@ -68,43 +74,67 @@ class ReviewStaged(Model):
     outcome: ReviewOutcome
 
 
-class ReviewPlan(Model):
-    """The commit that settles a review, and what the reviewer is told."""
-
+class _Planned(Model):
     plan: CommitPlan
     outcome: ReviewOutcome
 
 
-class Reviews(GatedService):
+class Reviews:
     def __init__(
         self,
         stores: Stores,
         settings: Settings,
+        admission: Admission,
         extractor: Extractor | None = None,
-        identity: Identity | None = None,
     ):
-        super().__init__(stores, settings, identity)
+        self.stores = stores
+        self.settings = settings
+        self.admission = admission
         self.extractor = extractor or RuleExtractor()
 
-    def plan(self, inp: SettleInput) -> ReviewPlan:
-        """A plan from the whole task (ReviewMemory runs recorded before reviews started from
-        ids)."""
-        t = inp.task
-        work = ReviewWork(request=t.request, pending=t.pending)
-        return self._plan(t.review, work, t.newcomers, inp.decision, inp.now, inp.commit_id)
+    def open(self, inp: OpenReviewInput) -> ReviewOpened:
+        """Admit a review run: its grant, then the review it states against the stored one (by
+        id). A start whose review differs, is not this run's, or is settled is refused."""
+        self.admission.verify(inp.admission)
+        stated = inp.start.review
+        stored = self.stores.canonical.reviews.get(stated.review_id)
+        differ = [f for f in _STATED if getattr(stated, f) != getattr(stored, f)]
+        if stored.workflow_id != inp.admission.workflow_id:
+            differ.append("run")
+        if differ:
+            raise RequestMismatch(
+                f"the review this run states differs from the stored one ({', '.join(differ)})",
+                field="review",
+            )
+        if stored.status != "open":
+            raise PolicyRefusal(f"review {stored.review_id} is already {stored.status}")
+        strangers = [m for m in inp.start.newcomers if m not in stored.memory_ids]
+        if strangers:
+            raise RequestMismatch(
+                "a timeout may invalidate only sides the stored review names", field="newcomers"
+            )
+        return ReviewOpened(
+            review=stored,
+            newcomers=inp.start.newcomers,
+            timeout=self.stores.policy.review.timeout,
+        )
 
     def stage(self, inp: StageReviewInput) -> ReviewStaged:
-        """Plan from what the review row keeps, and stage the plan: the workflow gets its id."""
-        review = inp.start.review
+        """Plan from the stored review and what its row keeps, and stage the plan: the workflow
+        gets its id."""
+        review = self.stores.canonical.reviews.get(inp.review_id)
+        if review.workflow_id != inp.workflow_id:
+            raise RequestMismatch("the review is not this run's", field="review")
+        if review.status != "open":
+            raise PolicyRefusal(f"review {review.review_id} is already {review.status}")
         kept = self.stores.canonical.reviews.task(review.review_id)
         work = (
             ReviewWork.model_validate(kept)
             if kept is not None and review.kind != "harmful"
             else None
         )
-        planned = self._plan(
-            review, work, inp.start.newcomers, inp.decision, inp.now, inp.commit_id
-        )
+        newcomers = [m for m in inp.newcomers if m in review.memory_ids]
+        planned = self._plan(review, work, newcomers, inp.decision, inp.now, inp.commit_id)
         ref = self.stores.canonical.staged.put(planned.plan, planned.plan.at)
         return ReviewStaged(commit=ref, outcome=planned.outcome)
 
@@ -115,29 +145,32 @@ class Reviews(GatedService):
         newcomers: list[str],
         decision: ReviewDecision | None,
         now: datetime,
-        commit_id: str | None,
-    ) -> ReviewPlan:
-        """Check the reviewer against the registry (a refusal is audited and changes nothing),
-        then plan: a deferred write decided again with the reviewer's approval, or the changes
-        that settle a conflict group — with the audit and the closed review row. A deferred
-        write whose drafts a deletion erased meanwhile can only be rejected (`erased`)."""
+        commit_id: str,
+    ) -> _Planned:
+        """Check the answer's grant and the reviewer against the stored review and the registry
+        (a refusal changes nothing; a reviewer without the right is audited), then plan: a
+        deferred write decided again with the reviewer's approval, or the changes that settle a
+        conflict group — with the audit and the closed review row. A deferred write whose drafts
+        a deletion erased meanwhile can only be rejected (`erased`)."""
         at = effective_time(
             decision.at if decision else None, now, self.settings.allow_clock_override
         )
         if decision is not None:
-            self.gate.admit(
-                decision.token,
-                decision.reviewer,
-                tenant=review.tenant_id,
-                namespace=review.namespace,
-                workflow_id=review.workflow_id,
-                at=at,
+            self.admission.verify(
+                AdmitInput(
+                    operation=ANSWER,
+                    workflow_id=review.workflow_id,
+                    started_at=now,
+                    digest=digest_of(decision),
+                    grant=decision.grant,
+                    principals=[decision.reviewer],
+                    tenant=review.tenant_id,
+                )
             )
             self._check_reviewer(review, decision.reviewer, review.workflow_id, at)
         erased = review.kind == "deferred" and work is None
         if erased and decision is not None and decision.decision == "approve":
             decision = decision.model_copy(update={"decision": "reject"})
-        commit_id = commit_id or f"{review.workflow_id}#0"
         status = review_status(decision)
         done = closed(review, decision, at)
         audit = AuditEvent(
@@ -163,13 +196,13 @@ class Reviews(GatedService):
             return self._harmful(review, decision, bare, outcome)
         if review.kind == "deferred":
             if decision is None or decision.decision == "reject" or work is None:
-                return ReviewPlan(plan=bare, outcome=outcome)
+                return _Planned(plan=bare, outcome=outcome)
             plan = self._approved_write(review, work, decision.reviewer, at, commit_id)
             plan.audit.append(audit)
             plan.reviews = [done]
             pending = {p.record.memory_id for p in work.pending}
             outcome.committed = [r.memory_id for r in plan.new_records if r.memory_id in pending]
-            return ReviewPlan(plan=plan, outcome=outcome)
+            return _Planned(plan=plan, outcome=outcome)
         canonical = self.stores.canonical
         heads = canonical.records.heads(review.memory_ids)
         changes, losers = conflict_changes(review, decision, heads, newcomers)
@@ -190,7 +223,7 @@ class Reviews(GatedService):
                 for c in changes
                 if c.memory_id not in losers
             ]
-        return ReviewPlan(plan=bare, outcome=outcome)
+        return _Planned(plan=bare, outcome=outcome)
 
     def _harmful(
         self,
@@ -198,7 +231,7 @@ class Reviews(GatedService):
         decision: ReviewDecision | None,
         bare: CommitPlan,
         outcome: ReviewOutcome,
-    ) -> ReviewPlan:
+    ) -> _Planned:
         """A memory reported harmful: upholding the report keeps it quarantined for good (out of
         every read path, questions about the past included); rejecting it restores what it was
         before the quarantine (history, if another value was written meanwhile); unanswered, it
@@ -207,12 +240,12 @@ class Reviews(GatedService):
         canonical = self.stores.canonical
         head = canonical.records.heads(review.memory_ids).get(review.memory_ids[0])
         if decision is None or head is None or head.status != "quarantined":
-            return ReviewPlan(plan=bare, outcome=outcome)
+            return _Planned(plan=bare, outcome=outcome)
         upheld = decision.decision == "approve"
         kept = canonical.reviews.task(review.review_id) or {}
         restore = kept.get("restore")
         if not upheld and restore not in IN_FORCE:
-            return ReviewPlan(plan=bare, outcome=outcome)  # nothing known to restore it to
+            return _Planned(plan=bare, outcome=outcome)  # nothing known to restore it to
         slot = slot_for(head.key, head.gist)
         state = canonical.records.slot_state(head.namespace, slot)
         bare.slots = [SlotCheck(slot=slot, expected_version=state.version)]
@@ -255,7 +288,7 @@ class Reviews(GatedService):
             outcome.invalidated = [head.memory_id]
         else:
             outcome.committed = [head.memory_id]
-        return ReviewPlan(plan=bare, outcome=outcome)
+        return _Planned(plan=bare, outcome=outcome)
 
     @staticmethod
     def _said(
@@ -279,20 +312,6 @@ class Reviews(GatedService):
             at=plan.at,
             run_id=review.workflow_id,
         )
-
-    def settle(self, inp: SettleInput) -> ReviewOutcome:
-        """Plan and commit in one go, planning again after a lost race (the activity of
-        ReviewMemory runs recorded before plan and commit were separate activities)."""
-        for attempt in range(LEGACY_ATTEMPTS):
-            planned = self.plan(
-                inp.model_copy(update={"commit_id": f"{inp.task.review.workflow_id}#{attempt}"})
-            )
-            try:
-                self.stores.commit_and_project(planned.plan)
-            except VersionConflict:
-                continue
-            return planned.outcome
-        raise VersionConflict(f"review {inp.task.review.review_id}: the memories kept changing")
 
     def _check_reviewer(
         self, review: ReviewRecord, reviewer_ref: str, workflow_id: str, at: datetime

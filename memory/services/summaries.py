@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memory.identity import Identity
 from memory.models import Model
-from memory.services.gate import GatedService
+from memory.secrets import ServiceKeys
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.summary import (
@@ -24,39 +23,35 @@ from memory.write.stages import effective_time
 class PlanSummaryInput(Model):
     request: SummarizeRequest
     workflow_id: str
-    memory_id: str
+    #: The run's seed: a new summary's memory id is a keyed hash of it.
+    seed: str
     commit_id: str
     now: datetime
 
 
-class Summaries(GatedService):
+class Summaries:
+    """The run asking was admitted already (`workflows.admit`)."""
+
     def __init__(
         self,
         stores: Stores,
         settings: Settings,
+        keys: ServiceKeys,
         summarizer: Summarizer | None = None,
-        identity: Identity | None = None,
     ) -> None:
-        super().__init__(stores, settings, identity)
+        self.stores = stores
+        self.settings = settings
+        self.keys = keys
         self.summarizer = summarizer or ExtractiveSummarizer()
 
     def plan(self, inp: PlanSummaryInput) -> SummaryPlan:
         at = effective_time(inp.request.at, inp.now, self.settings.allow_clock_override)
-        request = inp.request
-        self.gate.admit(
-            request.token,
-            request.principal,
-            tenant=request.tenant,
-            namespace=None,
-            workflow_id=inp.workflow_id,
-            at=at,
-        )
         return plan_summary(
             self.stores,
             inp.request,
             self.summarizer,
             workflow_id=inp.workflow_id,
-            memory_id=inp.memory_id,
+            memory_id="mem_" + self.keys.derive("summary-id", inp.seed),
             at=at,
             commit_id=inp.commit_id,
         )

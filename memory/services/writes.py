@@ -1,4 +1,10 @@
-"""Writes: decide (the whole pipeline), commit with outbox and project, and batches."""
+"""Writes: decide (the whole pipeline), commit with outbox and project, and batches.
+
+The run that asks was admitted already (its grant covers the request: `workflows.admit`). The
+ids a write makes (its message, memories, conflict groups, reviews) derive from the run's seed
+keyed with the service's secret, so a run id does not give them away; the reviews a write opens
+start with a grant the service signs here.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +12,20 @@ from datetime import datetime
 
 from pydantic import Field
 
-from memory.identity import Identity
+from memory.grants import SYSTEM, Grants
 from memory.models import CandidateOutcome, Model, ReviewStart, WriteRequest, without_values
 from memory.plans import CommitPlan, CommitRef, CommitResult
+from memory.secrets import ServiceKeys
 from memory.services import Progress, no_progress
-from memory.services.gate import GatedService
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.write.batch import BatchResult, decide_request, process_batch
+from memory.write.batch import (
+    BatchResult,
+    batch_message_id,
+    batch_seed,
+    decide_request,
+    process_batch,
+)
 from memory.write.extraction import Extractor, RuleExtractor
 from memory.write.pipeline import WriteDecision
 
@@ -21,12 +33,12 @@ from memory.write.pipeline import WriteDecision
 class DecideInput(Model):
     request: WriteRequest
     workflow_id: str
-    #: Seed of the deterministic ids of this write (memories, conflict groups, reviews, message).
+    #: The run's seed (`workflow.uuid4`): the ids of this write are keyed hashes of it.
     seed: str
     now: datetime
-    #: The id its message is kept under (default `msg_{seed}`; a write decided again after a
-    #: batch lost its race keeps the id the batch gave it).
-    message_id: str | None = None
+    #: The write's place in its batch (a write a batch lost to a race, decided again by the
+    #: workflow, keeps the ids and message id the batch gave it).
+    index: int | None = None
 
 
 class StageInput(Model):
@@ -55,39 +67,57 @@ class BatchInput(Model):
     now: datetime
 
 
-class Writes(GatedService):
+class Writes:
     def __init__(
         self,
         stores: Stores,
         settings: Settings,
+        keys: ServiceKeys,
         extractor: Extractor | None = None,
-        identity: Identity | None = None,
     ):
-        super().__init__(stores, settings, identity)
+        self.stores = stores
+        self.settings = settings
+        self.keys = keys
+        self.grants = Grants(keys, start_seconds=settings.grant_start_seconds)
         self.extractor = extractor or RuleExtractor()
 
-    def _admit(self, request: WriteRequest, workflow_id: str, now: datetime) -> None:
-        self.gate.admit(
-            request.token,
-            request.principal,
-            tenant=request.tenant,
-            namespace=request.namespace,
-            workflow_id=workflow_id,
-            at=now,
-        )
+    def _seed(self, seed: str) -> str:
+        """The seed of a run's ids, keyed: nobody without the service's key computes them."""
+        return self.keys.derive("write-ids", seed)
 
     def decide(self, inp: DecideInput) -> WriteDecision:
-        self._admit(inp.request, inp.workflow_id, inp.now)
+        base = self._seed(inp.seed)
+        if inp.index is None:
+            seed, message_id = base, f"msg_{base}"
+        else:
+            seed, message_id = batch_seed(base, inp.index), batch_message_id(base, inp.index)
         return decide_request(
             self.stores,
             inp.request,
             self.extractor,
             workflow_id=inp.workflow_id,
-            seed=inp.seed,
+            seed=seed,
             now=inp.now,
             allow_override=self.settings.allow_clock_override,
-            message_id=inp.message_id or f"msg_{inp.seed}",
+            message_id=message_id,
         )
+
+    def granted(self, starts: list[ReviewStart]) -> list[ReviewStart]:
+        """The review starts of a decision, each with the grant its run is admitted by."""
+        return [
+            start.model_copy(
+                update={
+                    "grant": self.grants.issue(
+                        "ReviewMemory",
+                        start.review.workflow_id,
+                        start,
+                        SYSTEM,
+                        start.review.tenant_id,
+                    )
+                }
+            )
+            for start in starts
+        ]
 
     def stage(self, inp: StageInput) -> StagedWrite:
         """Decide, and stage the plan in the canonical store: the workflow gets its id."""
@@ -103,7 +133,7 @@ class Writes(GatedService):
             workflow_id=decision.workflow_id,
             outcomes=without_values(decision.outcomes),
             commit=self.stores.canonical.staged.put(plan, decision.at),
-            reviews=decision.review_starts(),
+            reviews=self.granted(decision.review_starts()),
         )
 
     def commit_staged(self, ref: CommitRef) -> CommitResult:
@@ -120,14 +150,15 @@ class Writes(GatedService):
         return self.stores.commit_and_project(plan)
 
     def batch(self, inp: BatchInput, progress: Progress = no_progress) -> BatchResult:
-        return process_batch(
+        result = process_batch(
             self.stores,
             inp.requests,
             self.extractor,
             workflow_id=inp.workflow_id,
-            seed=inp.seed,
+            seed=self._seed(inp.seed),
             now=inp.now,
             allow_override=self.settings.allow_clock_override,
             progress=progress,
-            admit=lambda request: self._admit(request, inp.workflow_id, inp.now),
         )
+        result.starts = {i: self.granted(starts) for i, starts in result.starts.items()}
+        return result

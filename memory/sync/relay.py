@@ -30,6 +30,8 @@ class RelayRequest(Model):
 
     batch_size: int = Field(default=1000, gt=0, le=10_000)
     max_batches: int | None = Field(default=None, gt=0)
+    #: What the service lets this run do (memory.grants).
+    grant: str | None = Field(default=None, repr=False)
 
 
 class RelayResult(Model):

@@ -15,10 +15,10 @@ from datetime import datetime
 from typing import Any
 
 import structlog
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from memory import metrics
-from memory.errors import MemoryServiceError, PolicyRefusal, VersionConflict
+from memory.errors import InvalidInput, MemoryServiceError, PolicyRefusal, VersionConflict
 from memory.models import (
     AuditEvent,
     CandidateOutcome,
@@ -164,30 +164,38 @@ def cut(
 
 
 class BatchRequest(Model):
+    """Input of WriteBatch: the writes of one tenant."""
+
     requests: list[WriteRequest] = Field(min_length=1, max_length=MAX_BATCH)
+    #: What the service lets this run do (memory.grants): one grant for the whole batch.
+    grant: str | None = Field(default=None, repr=False)
+
+    @model_validator(mode="after")
+    def _one_tenant(self) -> BatchRequest:
+        if len({r.tenant for r in self.requests}) != 1:
+            raise InvalidInput("a batch holds the writes of exactly one tenant", field="requests")
+        return self
+
+    @property
+    def tenant(self) -> str:
+        return self.requests[0].tenant
 
 
 class BatchItem(Model):
     idempotency_key: str
     outcomes: list[CandidateOutcome]
-    #: Only in results recorded before `BatchResult.reviews` (the whole decision of each write,
-    #: which made a 500-write result pass 2 MB); never filled now.
-    decision: WriteDecision | None = None
 
 
 class BatchResult(Model):
-    """Compact: per write its key and outcomes (decisions, reasons, ids); the whole decision
-    only of the few writes that opened a review (their reviews start from it)."""
+    """Compact: per write its key and outcomes (decisions, reasons, ids)."""
 
     workflow_id: str
     items: list[BatchItem] = Field(default_factory=list)
     #: Writes (by index) that lost a race to another writer: decided again by the workflow.
     lost: list[int] = Field(default_factory=list)
-    #: What the reviews opened start from (by index of the write): ids only; what settling
-    #: needs was committed with the review rows.
+    #: What the reviews opened start from (by index of the write): ids only, each with its
+    #: grant; what settling needs was committed with the review rows.
     starts: dict[int, list[ReviewStart]] = Field(default_factory=dict)
-    #: The whole decisions that opened a review, in results recorded before `starts`.
-    reviews: dict[int, WriteDecision] = Field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         return dict(Counter(o.decision for item in self.items for o in item.outcomes))
@@ -212,7 +220,6 @@ def process_batch(
     now: datetime,
     allow_override: bool,
     progress: Callable[[Any], None] = lambda _: None,
-    admit: Callable[[WriteRequest], None] = lambda _: None,
 ) -> BatchResult:
     """Decide every request, then commit: those whose slots no other request of the batch
     touches in one transaction, the others one by one, each decided again just before its commit
@@ -221,7 +228,6 @@ def process_batch(
     canonical = stores.canonical
 
     def decide(i: int) -> WriteDecision:
-        admit(requests[i])  # who is asking, proven (a refusal rejects this write alone)
         return decide_request(
             stores,
             requests[i],
