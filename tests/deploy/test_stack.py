@@ -19,6 +19,7 @@ import pytest
 import typer
 import yaml  # type: ignore[import-untyped]
 
+from memory.secrets import ServiceKeys
 from memory.settings import Settings
 from memory.stores.canonical._db import Database, require_schema
 from shell.cli import app
@@ -91,7 +92,10 @@ def example_lines() -> list[re.Match[str]]:
 
 def example_values() -> dict[str, str]:
     """What a filled-in .env holds: the example's uncommented names, given working values."""
-    filled = {"MEMORY_CODEC_KEYS": Keyring.new().spec()}
+    filled = {
+        "MEMORY_CODEC_KEYS": Keyring.new().spec(),
+        "MEMORY_SERVICE_KEYS": ServiceKeys.new().spec(),
+    }
     names = [
         line.split("=", 1)[0]
         for line in ENV_EXAMPLE.read_text(encoding="utf-8").splitlines()
@@ -382,6 +386,8 @@ def test_each_service_of_the_image_is_configured_validly(
     assert not settings.migrates_on_connect
     assert settings.codec_keys is not None
     Keyring.for_settings(settings)  # the keys parse
+    assert settings.service_keys is not None
+    ServiceKeys.for_settings(settings)
     assert str(settings.data_dir) == "/data"
 
 

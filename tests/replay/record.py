@@ -2,14 +2,18 @@
 
     uv run python -m tests.replay.record [SCENARIO ...]
 
-Run it only when a workflow changes on purpose (and version the change with workflow.patched
-where runs may be in flight); the replay test then proves the current code still replays every
-recorded history, so an accidental non-deterministic change fails CI.
+Run it when a workflow changes on purpose (there is no deployment yet: the histories are recorded
+afresh; after the first release, a change is versioned with `workflow.patched`, then
+`deprecate_patch`, then deleted, and the histories of each step are kept); the replay test then
+proves the current code replays every recorded history, so an accidental non-deterministic change
+fails CI. Histories are recorded in plaintext (the replayer reads them without the codec key) and
+hold no secret: every run is started as the service starts it, with its grant.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import tempfile
@@ -21,10 +25,11 @@ from typing import Any
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.contrib.pydantic import pydantic_data_converter
 
-from memory.models import DeletionReceipt, ExpireRequest, ExpireSummary, RepairReport, RepairRequest
+from memory.models import ExpireRequest, ExpireSummary, RepairReport, RepairRequest
 from memory.services.deletions import CloseReceiptInput
 from memory.settings import Settings
 from memory.stores import open_stores
+from memory.sync.relay import RelayRequest
 from shell.client import MemoryClient
 from shell.devserver import start_local
 from shell.worker import build_worker
@@ -55,6 +60,7 @@ async def writes(client: MemoryClient, temporal: Client) -> list[str]:
             at=T0 + timedelta(days=10),
         ),
     )
+    # started raw without a grant: refused at admission
     raw = {
         "principal": USER,
         "namespace": "tenant/shop-a/user/999",
@@ -121,22 +127,21 @@ async def deletions(client: MemoryClient, temporal: Client) -> list[str]:
     by_words = await client.forget(
         USER, {"namespace": NS, "text": "忘掉我的通知偏好"}, at=T0 + timedelta(days=4)
     )
-    # the backup timer of a deletion (still waiting) and one that has run to the end
+    # the backup timer of a deletion (still waiting), and one started from outside: refused
     waiting = f"backup-expiry/shop-a/{by_key.deletion_id}"
-    closed = await temporal.execute_workflow(
-        "CloseDeletionReceipt",
-        CloseReceiptInput(deletion_id=by_subject.deletion_id, at=T0, wait=timedelta(seconds=1)),
-        id="backup-expiry/shop-a/rec-closed",
-        task_queue=client.settings.task_queue,
-        result_type=DeletionReceipt,
-    )
-    assert closed.backup_status == "expired"
+    with contextlib.suppress(WorkflowFailureError):
+        await temporal.execute_workflow(
+            "CloseDeletionReceipt",
+            CloseReceiptInput(deletion_id=by_subject.deletion_id),
+            id="backup-expiry/shop-a/rec-refused",
+            task_queue=client.settings.task_queue,
+        )
     return [
         str(by_key.workflow_id),
         str(by_subject.workflow_id),
         str(by_words.workflow_id),
         waiting,
-        "backup-expiry/shop-a/rec-closed",
+        "backup-expiry/shop-a/rec-refused",
     ]
 
 
@@ -152,15 +157,16 @@ async def expiry(client: MemoryClient, temporal: Client) -> list[str]:
             },
             at=T0,
         )
-    # a batch of one: the sweep continues as new after each batch
+    # a batch of one: the sweep continues as new after each batch (each run with its grant)
+    start = client.start_for(ExpireRequest(at=T0 + timedelta(days=10), batch_size=1))
     await temporal.execute_workflow(
-        "ExpireMemories",
-        ExpireRequest(at=T0 + timedelta(days=10), batch_size=1),
-        id="sweep/expire/rec",
-        task_queue=client.settings.task_queue,
+        start.workflow,
+        start.input,
+        id=start.workflow_id,
+        task_queue=start.task_queue,
         result_type=ExpireSummary,
     )
-    return ["sweep/expire/rec"]
+    return [start.workflow_id]
 
 
 async def reviews(client: MemoryClient, temporal: Client) -> list[str]:
@@ -206,6 +212,11 @@ async def reviews(client: MemoryClient, temporal: Client) -> list[str]:
         theirs.workflow_id,
         client.stores.canonical.reviews.get(theirs.outcome.review_id).workflow_id,
     ]
+    # a harmful report opens a review that the client starts (not a child), answered
+    reported = await client.feedback(USER, mine.outcomes[0].memory_id or "", "harmful")
+    assert reported.review is not None
+    await client.review(reviewer.ref, reported.review.review.review_id, "reject")
+    ids.append(reported.review.review.workflow_id)
     # an unanswered review times out (policy timeout shortened for the recording)
     client.stores.policy = client.stores.policy.model_copy(
         update={"review": client.stores.policy.review.model_copy(update={"timeout_hours": 0.0003})}
@@ -257,18 +268,22 @@ async def projections(client: MemoryClient, temporal: Client) -> list[str]:
         -2:
     ]
     stores.projection.remove(ids)
+    relay = client.start_for(RelayRequest())
     await temporal.execute_workflow(
-        "RelayOutbox", {}, id="sweep/relay/rec", task_queue=client.settings.task_queue
+        relay.workflow, relay.input, id=relay.workflow_id, task_queue=relay.task_queue
     )
     stores.projection.remove(ids)
+    repair = client.start_for(
+        RepairRequest(full=True, at=T0 + timedelta(days=2), page_size=1, budget_pages=1)
+    )
     await temporal.execute_workflow(
-        "RepairProjections",
-        RepairRequest(full=True, at=T0 + timedelta(days=2), page_size=1, budget_pages=1),
-        id="sweep/repair/rec",
-        task_queue=client.settings.task_queue,
+        repair.workflow,
+        repair.input,
+        id=repair.workflow_id,
+        task_queue=repair.task_queue,
         result_type=RepairReport,
     )
-    return [written.workflow_id, str(gone.workflow_id), "sweep/relay/rec", "sweep/repair/rec"]
+    return [written.workflow_id, str(gone.workflow_id), relay.workflow_id, repair.workflow_id]
 
 
 SCENARIOS: dict[str, Scenario] = {

@@ -18,7 +18,7 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 
 from memory.errors import FencedByDeletion, InvalidInput, UnauthorizedNamespace
-from memory.models import DeletionReceipt, Principal, WriteRequest
+from memory.models import DeleteRequest, DeletionReceipt, DeletionScope, Principal, WriteRequest
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.write.extraction import RuleExtractor
@@ -186,19 +186,14 @@ async def test_a_refused_request_deletes_nothing_and_is_audited(client: MemoryCl
     with pytest.raises(UnauthorizedNamespace):
         await client.forget(BOT.ref, {"namespace": NS, "key": "notification.preference"}, at=LATER)
     assert everything_said(client, thread) == before
-    # the same request sent past the client's check is refused (and audited) by the workflow
-    raw = {
-        "principal": BOT.ref,
-        "tenant": "shop-a",
-        "scope": {"namespace": NS},
-        "token": client.token_for(BOT.ref),  # proven, but not allowed to delete there
-    }
+    # the same request granted past the client's check (as if the door had let it through) is
+    # refused (and audited) by the workflow: proven, but not allowed to delete there
+    raw = DeleteRequest(principal=BOT.ref, tenant="shop-a", scope=DeletionScope(namespace=NS))
+    workflow_id = f"delete/raw/{uuid.uuid4().hex}"
+    raw.grant = client.grant("DeleteSubject", workflow_id, raw, BOT.ref, "shop-a")
     with pytest.raises(WorkflowFailureError) as info:
         await client.temporal.execute_workflow(
-            "DeleteSubject",
-            raw,
-            id=f"delete/raw/{uuid.uuid4().hex}",
-            task_queue=client.settings.task_queue,
+            "DeleteSubject", raw, id=workflow_id, task_queue=client.settings.task_queue
         )
     assert isinstance(info.value.cause, ApplicationError)
     assert info.value.cause.type == "UnauthorizedNamespace"
@@ -432,7 +427,7 @@ async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
             with env.auto_time_skipping_disabled():  # the deletion itself runs in real time
                 # Written through the service, not a workflow: the time-skipping server cannot
                 # delete executions, so a run carrying it would (rightly) fail the receipt.
-                writes = Writes(stores, settings)
+                writes = Writes(stores, settings, client.keys)
                 request = client.write_request(
                     USER,
                     NS,
@@ -444,7 +439,6 @@ async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
                     },
                     at=T0,
                 )
-                assert request.token is not None  # minted by the client for USER
                 decide = DecideInput(request=request, workflow_id="direct", seed="direct", now=T0)
                 staged = writes.stage(StageInput(decide=decide, commit_id="direct#0"))
                 assert staged.commit is not None

@@ -242,11 +242,12 @@ async def test_a_large_repair_pages_heartbeats_and_continues_as_new(
     stores.projection.remove(ids[::3])
     from memory.models import RepairReport, RepairRequest
 
+    start = client.start_for(RepairRequest(full=True, at=SOON, page_size=2, budget_pages=1))
     handle = await client.temporal.start_workflow(
-        "RepairProjections",
-        RepairRequest(full=True, at=SOON, page_size=2, budget_pages=1),
-        id=f"sweep/repair/{uuid.uuid4().hex}",
-        task_queue=client.settings.task_queue,
+        start.workflow,
+        start.input,
+        id=start.workflow_id,
+        task_queue=start.task_queue,
         result_type=RepairReport,
     )
     report = await handle.result()

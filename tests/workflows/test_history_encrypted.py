@@ -48,8 +48,12 @@ async def test_payloads_round_trip_and_refuse_a_wrong_key() -> None:
     [sealed] = await codec.encode([payload])
     assert b"hello" not in sealed.SerializeToString()
     assert await codec.decode([sealed]) == [payload]
-    # An unencrypted payload (recorded before encryption) is read as it is.
+    # An unencrypted payload is read as it is by a client (recorded histories replay in
+    # tests); a worker's codec refuses it, reading a marker that fails the run's admission.
     assert await codec.decode([payload]) == [payload]
+    [refused] = await EncryptionCodec(KEYRING, require_encryption=True).decode([payload])
+    assert b"hello" not in refused.data
+    assert b"__plaintext_refused__" in refused.data
     # Rotation: a new key encrypts, the old one still decrypts what it sealed.
     new = Keyring.new()
     rotated = EncryptionCodec(Keyring(new.current, {**new.keys, **KEYRING.keys}))
@@ -72,15 +76,17 @@ async def test_a_failure_quoting_what_was_said_is_encrypted_too(client: MemoryCl
     travels encrypted, and the caller still reads it."""
     from temporalio.client import WorkflowFailureError
 
+    from memory.models import DeleteRequest, DeletionScope
+
     client.register_principal(BOT)
     marker = f"Zqfail{uuid.uuid4().hex[:8]}"
     workflow_id = f"delete/raw/{uuid.uuid4().hex}"
-    raw = {
-        "principal": USER,
-        "tenant": "shop-a",
-        "scope": {"namespace": NS, "text": f"please forget the {marker} thing"},
-        "token": client.token_for(USER),
-    }
+    raw = DeleteRequest(
+        principal=USER,
+        tenant="shop-a",
+        scope=DeletionScope(namespace=NS, text=f"please forget the {marker} thing"),
+    )
+    raw.grant = client.grant("DeleteSubject", workflow_id, raw, USER, "shop-a")
     with pytest.raises(WorkflowFailureError) as failed:
         await client.temporal.execute_workflow(
             "DeleteSubject", raw, id=workflow_id, task_queue=client.settings.task_queue

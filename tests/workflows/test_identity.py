@@ -1,7 +1,8 @@
-"""A principal is proven, not asserted. Every workflow started raw through the Temporal client,
-as another SDK (or an attacker on the network) would, with a missing, forged, expired,
-wrong-audience or someone else's token, fails with a typed, audited `Unauthenticated` and
-changes nothing; the same request with its principal's own token goes through."""
+"""A principal is proven, not asserted, at the door: a client bound to a missing, forged,
+expired, wrong-audience, unsigned or someone else's token is refused `Unauthenticated` for every
+write, batch, deletion, summary and review answer, and nothing starts; the principal's own token
+goes through. What reaches Temporal is a grant, never the token (tests/workflows/
+test_forged_inputs.py starts every workflow raw)."""
 
 from __future__ import annotations
 
@@ -9,20 +10,16 @@ import json
 import uuid
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from sqlalchemy import select
-from temporalio.client import WorkflowFailureError, WorkflowUpdateFailedError
-from temporalio.exceptions import ApplicationError
 
 from memory.errors import Unauthenticated
 from memory.identity import Issuer, identity_for
+from memory.models import Principal
 from memory.settings import Settings
-from memory.stores.schema import audit_events
 from shell.client import MemoryClient
 from tests.factories import BOT, DRAFTER, NS, T0, USER, sms
 from tests.tokens import bad_tokens
@@ -31,115 +28,44 @@ BOB = "user:shop-a/456"
 BOB_NS = "tenant/shop-a/user/456"
 
 
-async def _refused(client: MemoryClient, workflow: str, raw: dict[str, Any]) -> None:
-    with pytest.raises(WorkflowFailureError) as info:
-        await client.temporal.execute_workflow(
-            workflow, raw, id=f"raw/{uuid.uuid4().hex}", task_queue=client.settings.task_queue
-        )
-    cause = info.value.cause
-    assert isinstance(cause, ApplicationError), cause
-    assert cause.type == "Unauthenticated", cause
+async def _runs(client: MemoryClient) -> int:
+    query = f'TaskQueue = "{client.settings.task_queue}"'
+    return len([r async for r in client.temporal.list_workflows(query)])
 
 
-def _refusals(client: MemoryClient) -> list[str | None]:
-    with client.stores.canonical.engine.connect() as conn:
-        return list(
-            conn.execute(
-                select(audit_events.c.principal).where(
-                    audit_events.c.stage == "authenticate", audit_events.c.outcome == "refused"
-                )
-            ).scalars()
-        )
-
-
-async def test_a_write_must_prove_its_principal(client: MemoryClient) -> None:
-    bad = bad_tokens(client, BOB)
-    for token in bad.values():
-        raw = {
-            "principal": BOB,
-            "namespace": BOB_NS,
-            "idempotency_key": uuid.uuid4().hex,
-            "candidate": sms(source_type="human_review"),
-            "token": token,
-        }
-        await _refused(client, "WriteMemory", raw)
-    assert client.stores.canonical.records.namespace_heads(BOB_NS) == []
-    assert _refusals(client) == [BOB] * len(bad)
-    # Bob's own token: the same request goes through
-    ok = {
-        "principal": BOB,
-        "namespace": BOB_NS,
-        "idempotency_key": uuid.uuid4().hex,
-        "candidate": sms(),
-        "token": client.token_for(BOB),
-    }
-    result = await client.temporal.execute_workflow(
-        "WriteMemory", ok, id=f"raw/{uuid.uuid4().hex}", task_queue=client.settings.task_queue
-    )
-    assert result["outcomes"][0]["decision"] == "add"
-
-
-async def test_a_deletion_must_prove_its_principal(client: MemoryClient) -> None:
-    await client.write(BOB, BOB_NS, sms(), at=T0)
-    for token in bad_tokens(client, BOB).values():
-        raw = {"principal": BOB, "tenant": "shop-a", "scope": {"namespace": BOB_NS}, "token": token}
-        await _refused(client, "DeleteSubject", raw)
-    (kept,) = client.stores.canonical.records.namespace_heads(BOB_NS)
-    assert kept.status == "active"
-
-
-async def test_a_batch_refuses_each_unproven_write(client: MemoryClient) -> None:
-    bad = bad_tokens(client, BOB)
-    requests = [
-        {
-            "principal": BOB,
-            "namespace": BOB_NS,
-            "idempotency_key": f"{name}-{uuid.uuid4().hex[:6]}",
-            "candidate": {"kind": "episodic", "content": f"Asked about order {i}"},
-            "token": token,
-        }
-        for i, (name, token) in enumerate(bad.items())
-    ]
-    result = await client.temporal.execute_workflow(
-        "WriteBatch",
-        {"requests": requests},
-        id=f"raw/{uuid.uuid4().hex}",
-        task_queue=client.settings.task_queue,
-    )
-    reasons = [item["outcomes"][0]["reason"] for item in result["items"]]
-    assert reasons == ["unauthenticated"] * len(bad)
-    assert client.stores.canonical.records.namespace_heads(BOB_NS) == []
-
-
-async def test_a_summary_must_prove_its_principal(client: MemoryClient) -> None:
+async def test_every_door_refuses_an_unproven_caller(client: MemoryClient) -> None:
     client.register_principal(BOT)
-    await client.observe(BOB, BOB_NS, "Please deliver after 6pm", thread="t-id", at=T0)
-    for token in bad_tokens(client, BOT.ref).values():
-        raw = {"principal": BOT.ref, "tenant": "shop-a", "thread": "t-id", "token": token}
-        await _refused(client, "SummarizeThread", raw)
-
-
-async def test_a_review_answer_must_prove_its_reviewer(client: MemoryClient) -> None:
-    from memory.models import Principal
-
     lead = Principal(type="reviewer", tenant="shop-a", id="lead", approve=["tenant/shop-a/**"])
     client.register_principal(DRAFTER)
     client.register_principal(lead)
+    await client.observe(BOB, BOB_NS, "Please deliver after 6pm", thread="t-id", at=T0)
     deferred = await client.write(DRAFTER.ref, NS, sms(), at=T0)
     assert deferred.outcome.review_id is not None
-    review = client.stores.canonical.reviews.get(deferred.outcome.review_id)
-    handle = client.temporal.get_workflow_handle(review.workflow_id)
-    for token in bad_tokens(client, lead.ref).values():
-        answer = {
-            "reviewer": lead.ref,
-            "decision": "approve",
-            "approve": ["tenant/shop-a/**"],
-            "token": token,
-        }
-        with pytest.raises(WorkflowUpdateFailedError):
-            await handle.execute_update("review", answer)
-    assert client.stores.canonical.reviews.get(review.review_id).status == "open"
-    settled = await client.review(lead.ref, review.review_id, "approve", at=T0 + timedelta(hours=1))
+    started = await _runs(client)
+    for name, token in bad_tokens(client, BOB).items():
+        if token is None:
+            continue
+        door = client.bound(token)
+        with pytest.raises(Unauthenticated):
+            await door.write(BOB, BOB_NS, sms(), idempotency_key=uuid.uuid4().hex)
+        with pytest.raises(Unauthenticated):
+            await door.write_batch([door.write_request(BOB, BOB_NS, sms())])
+        with pytest.raises(Unauthenticated):
+            await door.forget(BOB, {"namespace": BOB_NS})
+        with pytest.raises(Unauthenticated):
+            await door.summarize(BOB, "t-id")
+        with pytest.raises(Unauthenticated):
+            await door.review(BOB, deferred.outcome.review_id, "approve")
+        assert name
+    assert await _runs(client) == started
+    assert client.stores.canonical.records.namespace_heads(BOB_NS) == []
+    # the principal's own token: the same request goes through
+    own = client.bound(client.token_for(BOB))
+    result = await own.write(BOB, BOB_NS, sms())
+    assert result.outcome.decision == "add"
+    settled = await client.bound(client.token_for(lead.ref)).review(
+        lead.ref, deferred.outcome.review_id, "approve", at=T0 + timedelta(hours=1)
+    )
     assert settled.status == "approved"
 
 

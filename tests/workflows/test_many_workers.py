@@ -320,11 +320,12 @@ async def run_the_story(
 
         async def relay() -> None:
             nonlocal relayed
+            start = client.start_for(RelayRequest())
             handle = await client.temporal.start_workflow(
-                "RelayOutbox",
-                RelayRequest(),
-                id=f"sweep/relay/{uuid.uuid4().hex}",
-                task_queue=client.settings.task_queue,
+                start.workflow,
+                start.input,
+                id=start.workflow_id,
+                task_queue=start.task_queue,
                 result_type=RelayResult,
             )
             relays.append(handle.id)

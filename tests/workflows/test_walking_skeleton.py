@@ -19,6 +19,7 @@ from memory.errors import (
     NotFound,
     UnauthorizedNamespace,
 )
+from memory.models import Candidate, WriteRequest
 from memory.stores.schema import audit_events
 from shell.client import MemoryClient
 from tests.factories import BOT, NS, T0, USER, email, sms
@@ -177,13 +178,15 @@ async def test_bad_input_reaching_a_workflow_fails_it_without_retrying(
     assert isinstance(info.value.cause, ApplicationError)
     assert info.value.cause.type == "InvalidInput"
 
-    foreign = {
-        "principal": USER,
-        "namespace": "tenant/shop-a/user/999",
-        "idempotency_key": "raw-2",
-        "candidate": sms(),
-        "token": client.token_for(USER),  # proven, but not allowed there
-    }
+    # Granted (as if the door had let it through), proven, but not allowed there: the
+    # pipeline's own check against the registry refuses it.
+    foreign = WriteRequest(
+        principal=USER,
+        namespace="tenant/shop-a/user/999",
+        idempotency_key="raw-2",
+        candidate=Candidate.model_validate(sms()),
+    )
+    foreign.grant = client.grant("WriteMemory", "raw-2", foreign, USER, "shop-a")
     with pytest.raises(WorkflowFailureError) as info:
         await temporal_client.execute_workflow(
             "WriteMemory", foreign, id="raw-2", task_queue=client.settings.task_queue
