@@ -2,6 +2,10 @@
 
 `memctl schedules apply` is idempotent: a schedule that exists is updated to this definition,
 one that does not is created. Overlaps are skipped (a sweep still running is not doubled).
+
+A scheduled run is admitted like any other, by a grant (memory.grants): the schedule's action
+carries one the service signs for the schedule (its workflow type, the id prefix its runs take,
+its input), valid for the runs it starts over years; applying the schedules again renews it.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from pydantic import BaseModel
 from temporalio.client import (
     Client,
     Schedule,
@@ -23,7 +28,11 @@ from temporalio.client import (
 )
 from temporalio.service import RPCError, RPCStatusCode
 
+from memory.grants import SYSTEM, Grants
+from memory.models import ExpireRequest, RepairRequest
+from memory.secrets import ServiceKeys
 from memory.settings import Settings
+from memory.sync.relay import RelayRequest
 from workflows.attributes import ALL_TENANTS, search_attributes
 
 
@@ -32,7 +41,7 @@ class SweepSchedule:
     name: str
     workflow: str
     every: timedelta
-    arg: dict[str, Any]
+    arg: BaseModel
 
     def schedule_id(self, settings: Settings) -> str:
         """`<task queue>-<name>`: `memory-expire` for the default deployment. Deployments that
@@ -42,18 +51,21 @@ class SweepSchedule:
 
 
 SCHEDULES = (
-    SweepSchedule("relay", "RelayOutbox", timedelta(minutes=1), {}),
-    SweepSchedule("expire", "ExpireMemories", timedelta(hours=1), {}),
-    SweepSchedule("repair", "RepairProjections", timedelta(minutes=10), {}),
+    SweepSchedule("relay", "RelayOutbox", timedelta(minutes=1), RelayRequest()),
+    SweepSchedule("expire", "ExpireMemories", timedelta(hours=1), ExpireRequest()),
+    SweepSchedule("repair", "RepairProjections", timedelta(minutes=10), RepairRequest()),
 )
 
 
 def _schedule(sweep: SweepSchedule, settings: Settings) -> Schedule:
+    runs = f"sweep/{sweep.schedule_id(settings)}"  # each run's id: this, "-" and its time
+    grants = Grants(ServiceKeys.for_settings(settings))
+    grant = grants.issue(sweep.workflow, runs, sweep.arg, SYSTEM, "*", scheduled=True)
     return Schedule(
         action=ScheduleActionStartWorkflow(
             sweep.workflow,
-            sweep.arg,
-            id=f"sweep/{sweep.schedule_id(settings)}",
+            sweep.arg.model_copy(update={"grant": grant}),
+            id=runs,
             task_queue=settings.task_queue,
             execution_timeout=timedelta(hours=1),
             typed_search_attributes=search_attributes(ALL_TENANTS, f"sweep_{sweep.workflow}"),

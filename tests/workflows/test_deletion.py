@@ -516,6 +516,17 @@ async def test_schedules_are_applied_idempotently(client: MemoryClient) -> None:
     assert isinstance(action, ScheduleActionStartWorkflow)
     assert action.task_queue == client.settings.task_queue
     assert described.schedule.spec.intervals[0].every == timedelta(hours=1)
+    # a run the schedule starts is admitted by the grant its action carries
+    await client.temporal.get_schedule_handle(expire).trigger()
+    query = f'WorkflowType = "ExpireMemories" AND TaskQueue = "{client.settings.task_queue}"'
+    for _ in range(100):
+        runs = [r async for r in client.temporal.list_workflows(query)]
+        if runs and all(r.status is not None and r.status.name != "RUNNING" for r in runs):
+            break
+        await asyncio.sleep(0.2)
+    assert runs
+    assert {r.status.name for r in runs if r.status is not None} == {"COMPLETED"}
+    await client.temporal.get_schedule_handle(expire).delete()
 
 
 async def test_a_deletion_is_found_by_its_hashed_subject(client: MemoryClient) -> None:
