@@ -10,8 +10,12 @@ starts, carrying the caller's own token, and reads run here through the service'
   `code` (the same as the client's exceptions) and the `field` at fault.
 - Each response carries `X-Request-Id` (the caller's, when it sent a sane one), and the logs of
   the request are bound to it.
-- Bodies are bounded (`MEMORY_API_MAX_BODY_BYTES`), and each principal has a token-bucket rate
-  limit (`MEMORY_API_RATE_PER_SECOND`, `MEMORY_API_BURST`): `429` with `Retry-After`.
+- Bodies are bounded (`MEMORY_API_MAX_BODY_BYTES`).
+- Requests are rate-limited per client address before their token is looked at (every request,
+  `MEMORY_API_CLIENT_RATE_PER_SECOND`/`_BURST`; refused tokens, `MEMORY_API_REFUSED_RATE_PER_
+  SECOND`/`_BURST`), then per principal (`MEMORY_API_RATE_PER_SECOND`, `MEMORY_API_BURST`):
+  `429` with `Retry-After`. Refused tokens are counted (`memory_auth_refusals_total{reason}`),
+  and audited at most once a minute per client and reason (`memory.services.gate`).
 - `/healthz` (the process answers), `/readyz` (the canonical store and Temporal answer),
   `/metrics` (requests and latency by route, Prometheus).
 """
@@ -65,6 +69,7 @@ from memory.models import (
 )
 from memory.services.access import Caller, MemoryExport
 from memory.services.feedback import FeedbackOutcome, RunOutcome, RunReport
+from memory.settings import Settings
 from memory.write.batch import MAX_BATCH, BatchResult
 from shell.client import MemoryClient
 
@@ -219,26 +224,96 @@ class RateLimited(MemoryServiceError):
         self.retry_after = retry_after
 
 
-class RateLimits:
-    """A token bucket per principal."""
+RATE_LIMITED = Counter(
+    "memory_api_rate_limited",
+    "HTTP API requests refused with 429, by bucket (client, refused, principal).",
+    ["bucket"],
+)
 
-    def __init__(self, rate: float, burst: int) -> None:
+
+#: Keys a bucket set keeps before it forgets the idle ones.
+_KEPT = 100_000
+
+
+class Buckets:
+    """A token bucket per key (a client address, a principal): `rate` a second sustained,
+    `burst` at once."""
+
+    def __init__(self, rate: float, burst: int, name: str = "principal") -> None:
         self.rate = rate
         self.burst = burst
+        self.name = name
         self._buckets: dict[str, tuple[float, float]] = {}
+        self._sweep_at = _KEPT
         self._lock = threading.Lock()
 
-    def take(self, who: str) -> None:
+    def _level(self, key: str, now: float) -> float:
+        tokens, last = self._buckets.get(key, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - last) * self.rate)
+
+    def _limited(self, tokens: float) -> RateLimited:
+        RATE_LIMITED.labels(self.name).inc()
+        return RateLimited((1 - tokens) / self.rate)
+
+    def take(self, key: str) -> None:
+        """One token of `key`'s bucket, or `RateLimited` when it is empty."""
         now = time.monotonic()
         with self._lock:
-            tokens, last = self._buckets.get(who, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            tokens = self._level(key, now)
             if tokens < 1:
-                self._buckets[who] = (tokens, now)
-                raise RateLimited((1 - tokens) / self.rate)
-            self._buckets[who] = (tokens - 1, now)
-            if len(self._buckets) > 100_000:  # forget the idle ones
-                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+                self._buckets[key] = (tokens, now)
+                raise self._limited(tokens)
+            self._buckets[key] = (tokens - 1, now)
+            self._forget_idle(now)
+
+    def check(self, key: str) -> None:
+        """`RateLimited` when `key`'s bucket is empty; takes nothing."""
+        now = time.monotonic()
+        with self._lock:
+            tokens = self._level(key, now)
+            if tokens < 1:
+                raise self._limited(tokens)
+
+    def spend(self, key: str) -> None:
+        """One token of `key`'s bucket, down to empty, never refused (what `check` then sees)."""
+        now = time.monotonic()
+        with self._lock:
+            self._buckets[key] = (max(0.0, self._level(key, now) - 1), now)
+            self._forget_idle(now)
+
+    def _forget_idle(self, now: float) -> None:
+        """Past `_KEPT` keys, forgets those full again (as good as new); the next look is when
+        the keys have doubled, so that many busy keys do not make every request a sweep."""
+        if len(self._buckets) <= self._sweep_at:
+            return
+        self._buckets = {
+            k: (t, last)
+            for k, (t, last) in self._buckets.items()
+            if t + (now - last) * self.rate < self.burst
+        }
+        if len(self._buckets) > 8 * _KEPT:  # a flood of addresses: start again, bounded
+            self._buckets.clear()
+        self._sweep_at = max(_KEPT, 2 * len(self._buckets))
+
+
+class Limits:
+    """The request rates of the API: each client address's, taken before its token is looked
+    at (every request, and the tokens it had refused), then each principal's."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.clients = Buckets(
+            settings.api_client_rate_per_second, settings.api_client_burst, "client"
+        )
+        self.refused = Buckets(
+            settings.api_refused_rate_per_second, settings.api_refused_burst, "refused"
+        )
+        self.principals = Buckets(settings.api_rate_per_second, settings.api_burst, "principal")
+
+    def before_token(self, address: str) -> None:
+        """An address whose refused tokens emptied its bucket is refused whatever it sends
+        now (its token is not even verified); every request takes one of its client bucket."""
+        self.refused.check(address)
+        self.clients.take(address)
 
 
 # ------------------------------------------------------------------------------ bodies
@@ -381,17 +456,36 @@ class Session:
         return self.caller.ref
 
 
-def session(request: Request) -> Session:
-    """The caller of a request: its bearer token (or the memory page's cookie) verified, its
-    rate taken, and a client that acts only for it."""
+def client_address(request: Request) -> str:
+    """Where a request comes from: the peer's address (uvicorn puts a trusted proxy's
+    `X-Forwarded-For` there: `FORWARDED_ALLOW_IPS`)."""
+    return request.client.host if request.client else "-"
+
+
+def authenticate(request: Request, token: str | None) -> Session:
+    """The caller `token` proves: the client address's rate taken first (an address whose
+    refused tokens emptied its bucket is refused before its token is even verified), then the
+    token verified (a refusal is counted against the address), then the principal's rate."""
     client: MemoryClient = request.app.state.client
-    token = _bearer(request)
-    caller = client.access.caller(token)
-    request.app.state.limits.take(caller.ref)
+    limits: Limits = request.app.state.limits
+    address = client_address(request)
+    limits.before_token(address)
+    try:
+        caller = client.access.caller(token, client=address)
+    except Unauthenticated:
+        limits.refused.spend(address)
+        raise
+    limits.principals.take(caller.ref)
     request.state.principal = caller.ref
     structlog.contextvars.bind_contextvars(principal=caller.ref)
     assert token is not None
     return Session(caller, client.bound(token), token)
+
+
+def session(request: Request) -> Session:
+    """The caller of a request: its bearer token (or the memory page's cookie) verified, its
+    rates taken, and a client that acts only for it."""
+    return authenticate(request, _bearer(request))
 
 
 Caller_ = Annotated[Session, Depends(session)]
@@ -406,7 +500,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         description=__doc__,
     )
     app.state.client = client
-    app.state.limits = RateLimits(settings.api_rate_per_second, settings.api_burst)
+    app.state.limits = Limits(settings)
 
     @app.exception_handler(MemoryServiceError)
     async def service_error(request: Request, exc: MemoryServiceError) -> JSONResponse:

@@ -108,12 +108,24 @@ class Access(GatedService):
     # ------------------------------------------------------------------------ who asks
 
     def caller(
-        self, token: str | None, principal: str | None = None, *, namespace: str | None = None
+        self,
+        token: str | None,
+        principal: str | None = None,
+        *,
+        namespace: str | None = None,
+        client: str | None = None,
     ) -> Caller:
-        """The proven caller of a read: `token` must prove `principal` when one is named."""
+        """The proven caller of a read: `token` must prove `principal` when one is named.
+        `client` (an HTTP client's address) is kept in the trace of refused tokens."""
         tenant = _tenant_of(principal)
         claims = self.gate.admit(
-            token, principal, tenant=tenant, namespace=namespace, workflow_id=None, at=utcnow()
+            token,
+            principal,
+            tenant=tenant,
+            namespace=namespace,
+            workflow_id=None,
+            at=utcnow(),
+            client=client,
         )
         return self._caller(claims)
 
