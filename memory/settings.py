@@ -109,6 +109,8 @@ class Settings(BaseSettings):
     api_client_burst: int = Field(default=400, ge=1)
     api_refused_rate_per_second: float = Field(default=1.0, gt=0)
     api_refused_burst: int = Field(default=30, ge=1)
+    #: The deepest nesting of arrays and objects a JSON body may have (refused before parsing).
+    api_max_json_depth: int = Field(default=64, ge=2, le=1000)
     #: Principal tokens (memory.identity): who issues them and for whom, the public keys that
     #: verify them (PEM files, or an identity provider's JWKS file), and, on the embedded
     #: default, the signing key (default `identity-signing-key.pem` in the data folder, made on
