@@ -111,6 +111,9 @@ class Settings(BaseSettings):
     api_refused_burst: int = Field(default=30, ge=1)
     #: The deepest nesting of arrays and objects a JSON body may have (refused before parsing).
     api_max_json_depth: int = Field(default=64, ge=2, le=1000)
+    #: The origins the memory page is served at (`https://memory.example.com`), which its forms
+    #: must come from (`Origin`); empty: the origin the request itself names (scheme and Host).
+    api_origins: list[str] = Field(default_factory=list)
     #: Principal tokens (memory.identity): who issues them and for whom, the public keys that
     #: verify them (PEM files, or an identity provider's JWKS file), and, on the embedded
     #: default, the signing key (default `identity-signing-key.pem` in the data folder, made on

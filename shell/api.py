@@ -18,6 +18,8 @@ starts, carrying the caller's own token, and reads run here through the service'
   SECOND`/`_BURST`), then per principal (`MEMORY_API_RATE_PER_SECOND`, `MEMORY_API_BURST`):
   `429` with `Retry-After`. Refused tokens are counted (`memory_auth_refusals_total{reason}`),
   and audited at most once a minute per client and reason (`memory.services.gate`).
+- Only the `Authorization` header authenticates the API: the memory page's session cookie is
+  the page's alone (shell/page.py), so no other site can make a browser call the API.
 - `/healthz` (the process answers), `/readyz` (the canonical store and Temporal answer),
   `/metrics` (requests and latency by route, Prometheus).
 """
@@ -580,14 +582,16 @@ class Health(Model):
 
 
 def _bearer(request: Request) -> str | None:
+    """The request's bearer token: the `Authorization` header only (never a cookie)."""
     header = request.headers.get("authorization", "")
     scheme, _, value = header.partition(" ")
     if scheme.lower() == "bearer" and value.strip():
         return value.strip()
-    return request.cookies.get(SESSION_COOKIE)
+    return None
 
 
-#: The memory page's session: the token itself, in an HttpOnly, SameSite=Strict cookie.
+#: The memory page's session (shell/page.py): the token itself, in an HttpOnly, SameSite=Strict
+#: cookie that only the page's own paths read.
 SESSION_COOKIE = "memory_session"
 
 
@@ -631,8 +635,8 @@ def authenticate(request: Request, token: str | None) -> Session:
 
 
 def session(request: Request) -> Session:
-    """The caller of a request: its bearer token (or the memory page's cookie) verified, its
-    rates taken, and a client that acts only for it."""
+    """The caller of an API request: its bearer token verified, its rates taken, and a client
+    that acts only for it."""
     return authenticate(request, _bearer(request))
 
 
