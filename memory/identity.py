@@ -27,8 +27,9 @@ from typing import Any
 
 import jwt
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from pydantic import Field
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
+from pydantic import Field, ValidationError
 
 from memory.errors import InvalidInput, Unauthenticated
 from memory.models import Model
@@ -53,6 +54,27 @@ class Claims(Model):
     iat: int
 
 
+class TokenRefusal(Exception):
+    """Why a token was refused, in one word (`expired`, `bad_signature`, …): the cause of the
+    `Unauthenticated` the verifier raises, so that the gate can count refusals by reason while
+    the error that crosses Temporal and HTTP stays the one typed `Unauthenticated`."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def refusal_reason(exc: BaseException) -> str:
+    """The reason a token was refused (`unauthenticated` when the verifier did not say)."""
+    cause = exc.__cause__
+    return cause.reason if isinstance(cause, TokenRefusal) else "unauthenticated"
+
+
+#: The key type each accepted algorithm verifies with: a token is checked only against the keys
+#: of its header's algorithm, so a key of another type is never handed to the wrong algorithm.
+_KEY_TYPES: dict[str, type[Any]] = {"EdDSA": Ed25519PublicKey, "RS256": RSAPublicKey}
+
+
 @dataclass
 class Verifier:
     keys: Sequence[Any]
@@ -61,45 +83,78 @@ class Verifier:
     _seen: dict[str, Claims] = field(default_factory=dict)
 
     def verify(self, token: str | None) -> Claims:
-        """The claims of a valid token, or `Unauthenticated` saying why not."""
+        """The claims of a valid token, or `Unauthenticated` saying why not. Whatever is wrong
+        with the token (missing, not a JWT, an algorithm or key it was not signed for, a
+        signature no configured key verifies, expired, another issuer or audience, claims of the
+        wrong shape), the answer is `Unauthenticated`, never another error."""
         if not token:
-            raise Unauthenticated("a principal token is required", field="token")
+            raise Unauthenticated("a principal token is required", field="token") from TokenRefusal(
+                "missing"
+            )
         seen = self._seen.get(token)
         if seen is not None and seen.exp > time.time():
             return seen
-        last: Exception | None = None
+        try:
+            header = jwt.get_unverified_header(token)
+        except Exception:
+            raise Unauthenticated("the token is not a signed JWT", field="token") from TokenRefusal(
+                "malformed"
+            )
+        alg = header.get("alg")
+        if not isinstance(alg, str) or alg not in _KEY_TYPES:
+            raise Unauthenticated(
+                f"the token's algorithm is not accepted (accepted: {', '.join(ALGORITHMS)})",
+                field="token",
+            ) from TokenRefusal("unsupported_algorithm")
         for key in self.keys:
+            if not isinstance(key, _KEY_TYPES[alg]):
+                continue
             try:
                 found = jwt.decode(
                     token,
                     key,
-                    algorithms=ALGORITHMS,
+                    algorithms=[alg],
                     audience=self.audience,
                     issuer=self.issuer,
                     options={"require": ["sub", "exp", "iat", "iss", "aud"]},
                 )
-            except jwt.InvalidSignatureError as exc:
-                last = exc
+            except jwt.InvalidSignatureError:
                 continue
             except jwt.ExpiredSignatureError:
-                raise Unauthenticated("the token has expired", field="token") from None
+                raise Unauthenticated("the token has expired", field="token") from TokenRefusal(
+                    "expired"
+                )
             except jwt.InvalidAudienceError:
-                raise Unauthenticated("the token is for another audience", field="token") from None
+                raise Unauthenticated(
+                    "the token is for another audience", field="token"
+                ) from TokenRefusal("wrong_audience")
             except jwt.InvalidIssuerError:
-                raise Unauthenticated("the token is from another issuer", field="token") from None
+                raise Unauthenticated(
+                    "the token is from another issuer", field="token"
+                ) from TokenRefusal("wrong_issuer")
             except jwt.PyJWTError as exc:
-                raise Unauthenticated(f"the token is not valid: {exc}", field="token") from None
-            claims = Claims.model_validate(
-                {"tenant": "", **{k: found[k] for k in Claims.model_fields if k in found}}
-            )
+                raise Unauthenticated(
+                    f"the token is not valid: {exc}", field="token"
+                ) from TokenRefusal("invalid")
+            except Exception:  # a key or token the crypto library chokes on
+                raise Unauthenticated(
+                    "the token is not a signed JWT", field="token"
+                ) from TokenRefusal("malformed")
+            try:
+                claims = Claims.model_validate(
+                    {"tenant": "", **{k: found[k] for k in Claims.model_fields if k in found}}
+                )
+            except ValidationError:
+                raise Unauthenticated(
+                    "the token's claims are malformed", field="token"
+                ) from TokenRefusal("invalid_claims")
             if len(self._seen) >= _CACHE:
                 self._seen.clear()
             self._seen[token] = claims
             return claims
         raise Unauthenticated(
-            "the token's signature does not verify" + (f" ({last})" if last else ""),
-            field="token",
-        )
+            "the token's signature does not verify", field="token"
+        ) from TokenRefusal("bad_signature")
 
     def principal(self, token: str | None, claimed: str) -> Claims:
         """The verified claims of a request that names `claimed` as its principal."""
@@ -107,7 +162,7 @@ class Verifier:
         if claims.sub != claimed:
             raise Unauthenticated(
                 f"the token proves {claims.sub}, not {claimed}", field="principal"
-            )
+            ) from TokenRefusal("wrong_principal")
         return claims
 
 

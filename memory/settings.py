@@ -109,6 +109,20 @@ class Settings(BaseSettings):
     api_max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, le=256 * 1024 * 1024)
     api_rate_per_second: float = Field(default=50.0, gt=0)
     api_burst: int = Field(default=100, ge=1)
+    #: Each client address's buckets, taken before its token is even looked at: every request
+    #: (`api_client_rate_per_second` sustained, `api_client_burst` at once: room for the many
+    #: principals of one host or NAT), and refused tokens (`api_refused_rate_per_second`,
+    #: `api_refused_burst`): an address whose refused tokens used up its bucket gets `429`
+    #: until it refills, whatever token it sends meanwhile.
+    api_client_rate_per_second: float = Field(default=200.0, gt=0)
+    api_client_burst: int = Field(default=400, ge=1)
+    api_refused_rate_per_second: float = Field(default=1.0, gt=0)
+    api_refused_burst: int = Field(default=30, ge=1)
+    #: The deepest nesting of arrays and objects a JSON body may have (refused before parsing).
+    api_max_json_depth: int = Field(default=64, ge=2, le=1000)
+    #: The origins the memory page is served at (`https://memory.example.com`), which its forms
+    #: must come from (`Origin`); empty: the origin the request itself names (scheme and Host).
+    api_origins: list[str] = Field(default_factory=list)
     #: Principal tokens (memory.identity): who issues them and for whom, the public keys that
     #: verify them (PEM files, or an identity provider's JWKS file), and, on the embedded
     #: default, the signing key (default `identity-signing-key.pem` in the data folder, made on

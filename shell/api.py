@@ -10,8 +10,16 @@ starts, carrying the caller's own token, and reads run here through the service'
   `code` (the same as the client's exceptions) and the `field` at fault.
 - Each response carries `X-Request-Id` (the caller's, when it sent a sane one), and the logs of
   the request are bound to it.
-- Bodies are bounded (`MEMORY_API_MAX_BODY_BYTES`), and each principal has a token-bucket rate
-  limit (`MEMORY_API_RATE_PER_SECOND`, `MEMORY_API_BURST`): `429` with `Retry-After`.
+- Bodies are bounded (`MEMORY_API_MAX_BODY_BYTES`, `413` whether the size is declared or only
+  streamed), and a JSON body must be UTF-8, well-formed and nested at most
+  `MEMORY_API_MAX_JSON_DEPTH` deep (`400` otherwise), before any of it reaches a model.
+- Requests are rate-limited per client address before their token is looked at (every request,
+  `MEMORY_API_CLIENT_RATE_PER_SECOND`/`_BURST`; refused tokens, `MEMORY_API_REFUSED_RATE_PER_
+  SECOND`/`_BURST`), then per principal (`MEMORY_API_RATE_PER_SECOND`, `MEMORY_API_BURST`):
+  `429` with `Retry-After`. Refused tokens are counted (`memory_auth_refusals_total{reason}`),
+  and audited at most once a minute per client and reason (`memory.services.gate`).
+- Only the `Authorization` header authenticates the API: the memory page's session cookie is
+  the page's alone (shell/page.py), so no other site can make a browser call the API.
 - `/healthz` (the process answers), `/readyz` (the canonical store and Temporal answer),
   `/metrics` (requests and latency by route, Prometheus).
 """
@@ -25,6 +33,7 @@ import threading
 import time
 import uuid
 from datetime import datetime
+from http import HTTPStatus
 from typing import Annotated, Any
 
 import structlog
@@ -34,6 +43,7 @@ from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
 from pydantic import Field
 from sqlalchemy import text
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memory.context import ContextBudget, ContextPackage, ContextValidation
@@ -65,6 +75,7 @@ from memory.models import (
 )
 from memory.services.access import Caller, MemoryExport
 from memory.services.feedback import FeedbackOutcome, RunOutcome, RunReport
+from memory.settings import Settings
 from memory.write.batch import MAX_BATCH, BatchResult
 from shell.client import MemoryClient
 
@@ -100,72 +111,216 @@ def status_of(exc: MemoryServiceError) -> int:
     return 500
 
 
-def problem(
-    status: int, code: str, title: str, detail: str, request: Request, field: str | None = None
-) -> JSONResponse:
+def problem_body(
+    status: int,
+    code: str,
+    title: str,
+    detail: str,
+    instance: str,
+    request_id: str | None,
+    field: str | None = None,
+) -> dict[str, Any]:
     body: dict[str, Any] = {
         "type": f"https://governed-memory.dev/errors/{code}",
         "title": title,
         "status": status,
         "detail": detail,
         "code": code,
-        "instance": request.url.path,
-        "request_id": getattr(request.state, "request_id", None),
+        "instance": instance,
+        "request_id": request_id,
     }
     if field is not None:
         body["field"] = field
+    return body
+
+
+def problem(
+    status: int, code: str, title: str, detail: str, request: Request, field: str | None = None
+) -> JSONResponse:
+    request_id = getattr(request.state, "request_id", None)
+    body = problem_body(status, code, title, detail, request.url.path, request_id, field)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
+
+
+#: The code of a refusal Starlette or FastAPI makes itself (no route, wrong method, …).
+HTTP_CODES = {
+    400: "malformed_body",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "content_too_large",
+    415: "unsupported_media_type",
+}
 
 
 # ------------------------------------------------------------------------------ limits
 
 
-class BodyLimit:
-    """Refuses a request body larger than `limit` bytes (413) before any of it is parsed: by its
-    Content-Length, or, without one, as it streams in (`ContentTooLarge` from the read)."""
+class BodyRefused(Exception):
+    """A request body refused before the app sees it: its status, code and why."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, status: int, code: str, title: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.title = title
+        self.detail = detail
+
+
+#: A `\uXXXX` escape of a surrogate: only then can a strictly decoded body hold a lone one.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _is_json(headers: dict[bytes, bytes], body: bytes) -> bool:
+    """Whether FastAPI would read this body as JSON: a JSON media type, or none at all."""
+    if not body:  # no body: the route's own model says whether it needs one
+        return False
+    kind = headers.get(b"content-type")
+    if kind is None:
+        return True
+    media = kind.split(b";", 1)[0].strip().lower()
+    return media == b"application/json" or (
+        media.startswith(b"application/") and media.endswith(b"+json")
+    )
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _nesting(value: Any, limit: int) -> int:
+    """How deep arrays and objects nest in `value` (without recursion; stops past `limit`)."""
+    if not isinstance(value, dict | list):
+        return 0
+    deepest = 0
+    stack: list[tuple[dict[str, Any] | list[Any], int]] = [(value, 1)]
+    while stack and deepest <= limit:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return deepest
+
+
+def check_json(body: bytes, max_depth: int) -> None:
+    """Refuses (`BodyRefused`) a JSON body that is not UTF-8, not JSON (NaN and Infinity are
+    not, nor is a lone surrogate), or nested deeper than `max_depth`."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BodyRefused(
+            400, "malformed_body", "MalformedBody", f"the body is not UTF-8 (byte {exc.start})"
+        ) from None
+    too_deep = BodyRefused(
+        400,
+        "json_too_deep",
+        "JsonTooDeep",
+        f"the body nests arrays and objects more than {max_depth} deep",
+    )
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:  # deeper than the parser goes: deeper than any limit allowed
+        raise too_deep from None
+    except ValueError as exc:
+        raise BodyRefused(
+            400, "malformed_body", "MalformedBody", f"the body is not JSON: {exc}"
+        ) from None
+    if _nesting(value, max_depth) > max_depth:
+        raise too_deep
+    if _SURROGATE_ESCAPE.search(text):
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise BodyRefused(
+                400, "malformed_body", "MalformedBody", "the body holds a lone surrogate"
+            ) from None
+
+
+class BodyGuard:
+    """Reads a request's whole body before the app does and refuses, as a problem detail, one
+    larger than `limit` bytes (413: by its Content-Length, or as it streams in without one,
+    read no further than the limit), and a JSON body that `check_json` refuses (400). The app
+    then reads the same bytes. Plain ASGI: it answers before FastAPI's body parsing, which
+    would turn any error of the read into a bare 400."""
+
+    def __init__(self, app: ASGIApp, limit: int, max_depth: int = 64) -> None:
         self.app = app
         self.limit = limit
+        self.max_depth = max_depth
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            body = json.dumps(
-                {
-                    "type": "https://governed-memory.dev/errors/content_too_large",
-                    "title": "ContentTooLarge",
-                    "status": 413,
-                    "detail": f"the body is larger than {self.limit} bytes",
-                    "code": "content_too_large",
-                    "instance": scope.get("path", ""),
-                }
-            ).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 413,
-                    "headers": [(b"content-type", PROBLEM.encode()), (b"connection", b"close")],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+        headers = dict(scope.get("headers") or [])
+        try:
+            chunks, last = await self._read(headers, receive)
+            body = b"".join(chunks)
+            if _is_json(headers, body):
+                check_json(body, self.max_depth)
+        except BodyRefused as refused:
+            await self._refuse(scope, send, refused)
             return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                if last is not None:
+                    return last
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _read(
+        self, headers: dict[bytes, bytes], receive: Receive
+    ) -> tuple[list[bytes], Message | None]:
+        """The body's chunks; or, when the client went away first, the message that says so."""
+        too_large = BodyRefused(
+            413,
+            "content_too_large",
+            "ContentTooLarge",
+            f"the body is larger than {self.limit} bytes",
+        )
+        declared = headers.get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            raise too_large
+        chunks: list[bytes] = []
         seen = 0
-
-        async def bounded() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise ContentTooLarge(f"the body is larger than {self.limit} bytes")
-            return message
+            if message["type"] != "http.request":
+                return chunks, message
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                raise too_large
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return chunks, None
 
-        await self.app(scope, bounded, send)
+    @staticmethod
+    async def _refuse(scope: Scope, send: Send, refused: BodyRefused) -> None:
+        request_id = (scope.get("state") or {}).get("request_id")
+        body = problem_body(
+            refused.status,
+            refused.code,
+            refused.title,
+            refused.detail,
+            scope.get("path", ""),
+            request_id,
+            "body",
+        )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": refused.status,
+                "headers": [(b"content-type", PROBLEM.encode()), (b"connection", b"close")],
+            }
+        )
+        await send({"type": "http.response.body", "body": json.dumps(body).encode()})
 
 
 class Observed:
@@ -219,26 +374,96 @@ class RateLimited(MemoryServiceError):
         self.retry_after = retry_after
 
 
-class RateLimits:
-    """A token bucket per principal."""
+RATE_LIMITED = Counter(
+    "memory_api_rate_limited",
+    "HTTP API requests refused with 429, by bucket (client, refused, principal).",
+    ["bucket"],
+)
 
-    def __init__(self, rate: float, burst: int) -> None:
+
+#: Keys a bucket set keeps before it forgets the idle ones.
+_KEPT = 100_000
+
+
+class Buckets:
+    """A token bucket per key (a client address, a principal): `rate` a second sustained,
+    `burst` at once."""
+
+    def __init__(self, rate: float, burst: int, name: str = "principal") -> None:
         self.rate = rate
         self.burst = burst
+        self.name = name
         self._buckets: dict[str, tuple[float, float]] = {}
+        self._sweep_at = _KEPT
         self._lock = threading.Lock()
 
-    def take(self, who: str) -> None:
+    def _level(self, key: str, now: float) -> float:
+        tokens, last = self._buckets.get(key, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - last) * self.rate)
+
+    def _limited(self, tokens: float) -> RateLimited:
+        RATE_LIMITED.labels(self.name).inc()
+        return RateLimited((1 - tokens) / self.rate)
+
+    def take(self, key: str) -> None:
+        """One token of `key`'s bucket, or `RateLimited` when it is empty."""
         now = time.monotonic()
         with self._lock:
-            tokens, last = self._buckets.get(who, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            tokens = self._level(key, now)
             if tokens < 1:
-                self._buckets[who] = (tokens, now)
-                raise RateLimited((1 - tokens) / self.rate)
-            self._buckets[who] = (tokens - 1, now)
-            if len(self._buckets) > 100_000:  # forget the idle ones
-                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+                self._buckets[key] = (tokens, now)
+                raise self._limited(tokens)
+            self._buckets[key] = (tokens - 1, now)
+            self._forget_idle(now)
+
+    def check(self, key: str) -> None:
+        """`RateLimited` when `key`'s bucket is empty; takes nothing."""
+        now = time.monotonic()
+        with self._lock:
+            tokens = self._level(key, now)
+            if tokens < 1:
+                raise self._limited(tokens)
+
+    def spend(self, key: str) -> None:
+        """One token of `key`'s bucket, down to empty, never refused (what `check` then sees)."""
+        now = time.monotonic()
+        with self._lock:
+            self._buckets[key] = (max(0.0, self._level(key, now) - 1), now)
+            self._forget_idle(now)
+
+    def _forget_idle(self, now: float) -> None:
+        """Past `_KEPT` keys, forgets those full again (as good as new); the next look is when
+        the keys have doubled, so that many busy keys do not make every request a sweep."""
+        if len(self._buckets) <= self._sweep_at:
+            return
+        self._buckets = {
+            k: (t, last)
+            for k, (t, last) in self._buckets.items()
+            if t + (now - last) * self.rate < self.burst
+        }
+        if len(self._buckets) > 8 * _KEPT:  # a flood of addresses: start again, bounded
+            self._buckets.clear()
+        self._sweep_at = max(_KEPT, 2 * len(self._buckets))
+
+
+class Limits:
+    """The request rates of the API: each client address's, taken before its token is looked
+    at (every request, and the tokens it had refused), then each principal's."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.clients = Buckets(
+            settings.api_client_rate_per_second, settings.api_client_burst, "client"
+        )
+        self.refused = Buckets(
+            settings.api_refused_rate_per_second, settings.api_refused_burst, "refused"
+        )
+        self.principals = Buckets(settings.api_rate_per_second, settings.api_burst, "principal")
+
+    def before_token(self, address: str) -> None:
+        """An address whose refused tokens emptied its bucket is refused whatever it sends
+        now (its token is not even verified); every request takes one of its client bucket."""
+        self.refused.check(address)
+        self.clients.take(address)
 
 
 # ------------------------------------------------------------------------------ bodies
@@ -357,14 +582,16 @@ class Health(Model):
 
 
 def _bearer(request: Request) -> str | None:
+    """The request's bearer token: the `Authorization` header only (never a cookie)."""
     header = request.headers.get("authorization", "")
     scheme, _, value = header.partition(" ")
     if scheme.lower() == "bearer" and value.strip():
         return value.strip()
-    return request.cookies.get(SESSION_COOKIE)
+    return None
 
 
-#: The memory page's session: the token itself, in an HttpOnly, SameSite=Strict cookie.
+#: The memory page's session (shell/page.py): the token itself, in an HttpOnly, SameSite=Strict
+#: cookie that only the page's own paths read.
 SESSION_COOKIE = "memory_session"
 
 
@@ -381,17 +608,36 @@ class Session:
         return self.caller.ref
 
 
-def session(request: Request) -> Session:
-    """The caller of a request: its bearer token (or the memory page's cookie) verified, its
-    rate taken, and a client that acts only for it."""
+def client_address(request: Request) -> str:
+    """Where a request comes from: the peer's address (uvicorn puts a trusted proxy's
+    `X-Forwarded-For` there: `FORWARDED_ALLOW_IPS`)."""
+    return request.client.host if request.client else "-"
+
+
+def authenticate(request: Request, token: str | None) -> Session:
+    """The caller `token` proves: the client address's rate taken first (an address whose
+    refused tokens emptied its bucket is refused before its token is even verified), then the
+    token verified (a refusal is counted against the address), then the principal's rate."""
     client: MemoryClient = request.app.state.client
-    token = _bearer(request)
-    caller = client.access.caller(token)
-    request.app.state.limits.take(caller.ref)
+    limits: Limits = request.app.state.limits
+    address = client_address(request)
+    limits.before_token(address)
+    try:
+        caller = client.access.caller(token, client=address)
+    except Unauthenticated:
+        limits.refused.spend(address)
+        raise
+    limits.principals.take(caller.ref)
     request.state.principal = caller.ref
     structlog.contextvars.bind_contextvars(principal=caller.ref)
     assert token is not None
     return Session(caller, client.bound(token), token)
+
+
+def session(request: Request) -> Session:
+    """The caller of an API request: its bearer token verified, its rates taken, and a client
+    that acts only for it."""
+    return authenticate(request, _bearer(request))
 
 
 Caller_ = Annotated[Session, Depends(session)]
@@ -406,7 +652,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         description=__doc__,
     )
     app.state.client = client
-    app.state.limits = RateLimits(settings.api_rate_per_second, settings.api_burst)
+    app.state.limits = Limits(settings)
 
     @app.exception_handler(MemoryServiceError)
     async def service_error(request: Request, exc: MemoryServiceError) -> JSONResponse:
@@ -417,6 +663,25 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         status = status_of(exc)
         title = type(exc).__name__
         return problem(status, exc.code, title, exc.message, request, exc.field)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(exc.status_code, "http_error")
+        try:
+            title = HTTPStatus(exc.status_code).phrase
+        except ValueError:
+            title = "Error"
+        response = problem(exc.status_code, code, title, str(exc.detail), request)
+        for name, value in (exc.headers or {}).items():
+            response.headers.setdefault(name, value)
+        return response
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, exc: Exception) -> JSONResponse:
+        log.error("request failed", error=type(exc).__name__, exc_info=exc)
+        return problem(
+            500, "internal_error", "Internal Server Error", "the request failed", request
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -667,7 +932,9 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         from shell.page import page_router
 
         app.include_router(page_router())
-    app.add_middleware(BodyLimit, limit=settings.api_max_body_bytes)
+    app.add_middleware(
+        BodyGuard, limit=settings.api_max_body_bytes, max_depth=settings.api_max_json_depth
+    )
     app.add_middleware(Observed)
     return app
 

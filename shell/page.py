@@ -1,30 +1,54 @@
 """The memory page: a person sees, corrects, exports and deletes what is remembered about them.
 
-Served by the HTTP API, as plain HTML forms: no JavaScript, no build step. A person signs in
-with a token link (`/page/login?token=…`, from `memctl token issue user:shop-a/123` or the
-identity provider); the token then lives in an HttpOnly, SameSite=Strict cookie, so another site
-can neither read it nor post the page's forms with it. Every action goes through the same API
-operations, under the person's own token:
+Served by the HTTP API, as plain HTML forms: no JavaScript, no build step. A person signs in by
+posting their token (from `memctl token issue user:shop-a/123` or the identity provider) to the
+sign-in form: a token never travels in a URL, so it is in no history, log or `Referer`. The
+token then lives in an HttpOnly, SameSite=Strict cookie that only the page's paths read (the API
+takes bearer tokens only). Every action goes through the same API operations, under the
+person's own token:
 
 - `/page`: each memory kept about them, with its source, validity, who wrote it and when;
 - `/page/memories/{id}`: its history, version by version;
 - correcting a value writes a user assertion through the whole write pipeline;
 - deleting one memory or everything runs DeleteSubject and shows the receipt;
 - `/page/export`: everything, as a JSON download.
+
+SameSite does not tell one port or subdomain of a site from another, so every request that
+changes something (sign-in, sign-out, correct, delete) must come from the page itself:
+
+- its `Origin` (lacking one, its `Referer`) is the service's own origin (`MEMORY_API_ORIGINS`,
+  or the scheme and Host the request names), and its `Sec-Fetch-Site`, when the browser sends
+  one, is `same-origin`;
+- and, once signed in, it carries the session's CSRF token, which each form holds: an HMAC of
+  the session token (keyed with the token itself, which no other page can read: nothing to
+  configure or share between replicas).
+
+Anything else is refused with a problem detail (`cross_origin_request`, `csrf_token_invalid`,
+403) before it is read, and changes nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import html
 import json
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Depends, Form, Query, Request, Response
+from fastapi import APIRouter, Depends, Form, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from memory.errors import MemoryServiceError
+from memory.errors import Forbidden, MemoryServiceError, Unauthenticated
 from memory.models import DeletionReceipt, MemoryRecord
-from shell.api import SESSION_COOKIE, CorrectionBody, Session, correction, session
+from shell.api import (
+    SESSION_COOKIE,
+    CorrectionBody,
+    RateLimited,
+    Session,
+    authenticate,
+    correction,
+)
 from shell.api import _own as own_namespace
 
 STYLE = """
@@ -52,10 +76,32 @@ def _e(value: Any) -> str:
     return html.escape("" if value is None else str(value))
 
 
-def _page(title: str, body: str, who: str | None = None) -> HTMLResponse:
+#: What a page may load and where its forms may go: nothing but its own inline style and itself.
+POLICY = (
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'"
+)
+#: The form field that carries the session's CSRF token.
+CSRF_FIELD = "csrf"
+
+
+def csrf_token(session_token: str) -> str:
+    """The CSRF token of a session: an HMAC keyed with the session's own token, which only the
+    page's requests carry (HttpOnly) — no other site can compute it."""
+    return hmac.new(
+        session_token.encode("utf-8"), b"memory-page/csrf/v1", hashlib.sha256
+    ).hexdigest()
+
+
+def _csrf_input(who: Session) -> str:
+    return f'<input type=hidden name={CSRF_FIELD} value="{csrf_token(who.token)}">'
+
+
+def _page(title: str, body: str, who: Session | None = None, *, status: int = 200) -> HTMLResponse:
     signed = (
-        f'<span>{_e(who)} · <a href="/page/export">export</a> · '
-        f'<a href="/page/logout">sign out</a></span>'
+        f'<span>{_e(who.ref)} · <a href="/page/export">export</a> · '
+        '<form class=inline method=post action="/page/logout">'
+        f"{_csrf_input(who)}<button id=sign-out>sign out</button></form></span>"
         if who
         else ""
     )
@@ -65,7 +111,14 @@ def _page(title: str, body: str, who: str | None = None) -> HTMLResponse:
         f'<header><strong><a href="/page" style="color:#fff;text-decoration:none">'
         f"What is remembered about you</a></strong>{signed}</header>"
         f"<main><h1>{_e(title)}</h1>{body}</main></body></html>",
-        headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY"},
+        status_code=status,
+        headers={
+            "Cache-Control": "no-store",
+            "X-Frame-Options": "DENY",
+            "Content-Security-Policy": POLICY,
+            "Referrer-Policy": "same-origin",
+            "X-Content-Type-Options": "nosniff",
+        },
     )
 
 
@@ -82,10 +135,11 @@ def _validity(m: MemoryRecord) -> str:
     return f"{start} → {end}{expiry}"
 
 
-def _row(m: MemoryRecord) -> str:
+def _row(m: MemoryRecord, who: Session) -> str:
     mid = _e(m.memory_id)
+    csrf = _csrf_input(who)
     correct = (
-        f'<form class=inline method=post action="/page/memories/{mid}/correct">'
+        f'<form class=inline method=post action="/page/memories/{mid}/correct">{csrf}'
         f'<input type=text name=value aria-label="corrected value for {mid}" '
         f'placeholder="corrected value"> <button>Correct</button></form>'
         if m.status == "active"
@@ -100,7 +154,7 @@ def _row(m: MemoryRecord) -> str:
         f"<td>{_validity(m)}</td>"
         f"<td>{_e(m.written_by)}<br><small>{m.recorded_at:%Y-%m-%d %H:%M}</small></td>"
         f"<td>{correct}"
-        f'<form class=inline method=post action="/page/memories/{mid}/delete">'
+        f'<form class=inline method=post action="/page/memories/{mid}/delete">{csrf}'
         f'<button class=danger aria-label="delete {mid}">Delete</button></form></td></tr>'
     )
 
@@ -125,10 +179,57 @@ def _receipt(r: DeletionReceipt) -> str:
     )
 
 
+class CrossOriginRequest(Forbidden):
+    """A request to change something that does not come from the page itself."""
+
+    code = "cross_origin_request"
+
+
+class CsrfTokenInvalid(Forbidden):
+    """A signed-in request to change something without its session's CSRF token."""
+
+    code = "csrf_token_invalid"
+
+
+def own_origins(request: Request) -> set[str]:
+    """The origins the page is served at: the configured ones, else the request's own."""
+    configured = request.app.state.client.settings.api_origins
+    if configured:
+        return {o.rstrip("/").lower() for o in configured}
+    host = request.headers.get("host")
+    return {f"{request.url.scheme}://{host}".lower()} if host else set()
+
+
+def same_origin(request: Request) -> None:
+    """Refuses (`CrossOriginRequest`) a request that does not come from the page's own origin:
+    its `Sec-Fetch-Site` (when sent) must be `same-origin`, and its `Origin` (lacking one, its
+    `Referer`'s origin) must be one of `own_origins` — another port or subdomain is another
+    origin, and a request that says nothing of where it comes from is refused too."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site != "same-origin":
+        raise CrossOriginRequest(f"a {site} request may not change anything here", field="origin")
+    origin = request.headers.get("origin")
+    if origin is None and (referer := request.headers.get("referer")):
+        parts = urlsplit(referer)
+        origin = f"{parts.scheme}://{parts.netloc}"
+    if origin is None:
+        raise CrossOriginRequest("the request does not say where it comes from", field="origin")
+    if origin.lower() not in own_origins(request):
+        raise CrossOriginRequest(
+            f"a request from {origin} may not change anything here", field="origin"
+        )
+
+
 def signed_in(request: Request) -> Session | None:
-    """The signed-in person, or None (the page then asks to sign in)."""
+    """The signed-in person (their session cookie's token), or None (the page then asks to
+    sign in). A client over its rate is refused (429), signed in or not."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token:
+        return None
     try:
-        return session(request)
+        return authenticate(request, token)
+    except RateLimited:
+        raise
     except MemoryServiceError:
         return None
 
@@ -136,37 +237,74 @@ def signed_in(request: Request) -> Session | None:
 Who = Annotated[Session | None, Depends(signed_in)]
 
 
+def changing(request: Request, csrf: Annotated[str | None, Form()] = None) -> Session | None:
+    """The signed-in person of a request that changes something: from the page's own origin
+    (`same_origin`), and carrying the session's CSRF token; checked before the session is."""
+    same_origin(request)
+    who = signed_in(request)
+    if who is not None and not (csrf and hmac.compare_digest(csrf, csrf_token(who.token))):
+        raise CsrfTokenInvalid(
+            "the form does not carry this session's CSRF token: reload the page", field="csrf"
+        )
+    return who
+
+
+Changing = Annotated[Session | None, Depends(changing)]
+
+
+def _session_cookie(response: Response, request: Request, token: str) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+        path="/page",
+        max_age=3600,
+    )
+
+
 def page_router() -> APIRouter:
     router = APIRouter(prefix="/page", include_in_schema=False)
 
-    def sign_in_page(message: str = "") -> HTMLResponse:
+    def sign_in_page(message: str = "", status: int = 200) -> HTMLResponse:
         note = f"<p class=error>{_e(message)}</p>" if message else ""
         return _page(
             "Sign in",
-            note + "<p>Open the sign-in link you were given (it ends in "
-            "<code>/page/login?token=…</code>).</p>",
+            note + "<p>Paste the token you were given (<code>memctl token issue …</code> or "
+            "your identity provider's) to sign in.</p>"
+            '<form method=post action="/page/login" id=sign-in>'
+            '<input type=password name=token id=token aria-label="your token" '
+            "autocomplete=off required> <button>Sign in</button></form>",
+            status=status,
         )
 
     @router.get("/login")
-    async def login(request: Request, token: Annotated[str, Query()]) -> Response:
+    async def login_page(request: Request) -> Response:
+        if "token" in request.query_params:  # an old sign-in link: never used, never kept
+            return sign_in_page(
+                "Sign-in links are not accepted (a token in a link ends up in histories and "
+                "logs): paste the token below.",
+                status=400,
+            )
+        return sign_in_page()
+
+    @router.post("/login")
+    def login(request: Request, token: Annotated[str, Form()]) -> Response:
+        same_origin(request)
         try:
-            request.scope["headers"] = [
-                *request.scope["headers"],
-                (b"authorization", f"Bearer {token}".encode()),
-            ]
-            session(Request(request.scope))
-        except MemoryServiceError as exc:
-            return sign_in_page(f"This sign-in link does not work: {exc.message}")
+            authenticate(request, token.strip())
+        except Unauthenticated as exc:
+            return sign_in_page(f"This token does not work: {exc.message}", status=401)
         response = RedirectResponse("/page", status_code=303)
-        response.set_cookie(
-            SESSION_COOKIE, token, httponly=True, samesite="strict", path="/", max_age=3600
-        )
+        _session_cookie(response, request, token.strip())
         return response
 
-    @router.get("/logout")
-    async def logout() -> Response:
+    @router.post("/logout")
+    async def logout(who: Changing) -> Response:
         response = RedirectResponse("/page", status_code=303)
-        response.delete_cookie(SESSION_COOKIE, path="/")
+        response.delete_cookie(SESSION_COOKIE, path="/page")
+        response.delete_cookie(SESSION_COOKIE, path="/")  # a session from before it moved
         return response
 
     @router.get("")
@@ -176,22 +314,22 @@ def page_router() -> APIRouter:
         try:
             own = who.caller.principal.own_namespace
             if own is None:
-                return _page("Not a person", "<p>This page is for users.</p>", who.ref)
+                return _page("Not a person", "<p>This page is for users.</p>", who)
             kept = [m for m in who.client.export(who.ref, own).memories if m.status != "deleted"]
         except MemoryServiceError as exc:
-            return _page("Error", f"<p class=error>{_e(exc.message)}</p>", who.ref)
+            return _page("Error", f"<p class=error>{_e(exc.message)}</p>", who)
         kept.sort(key=lambda m: m.recorded_at, reverse=True)
-        rows = "".join(_row(m) for m in kept) or (
+        rows = "".join(_row(m, who) for m in kept) or (
             "<tr><td colspan=7 id=empty>Nothing is remembered about you.</td></tr>"
         )
         body = (
             f"<p>{len(kept)} memories about you in <code>{_e(own)}</code>.</p>"
             "<table id=memories><tr><th>what</th><th>value</th><th>status</th><th>source</th>"
             f"<th>valid</th><th>written by</th><th></th></tr>{rows}</table>"
-            '<p><form method=post action="/page/delete-all">'
+            f'<p><form method=post action="/page/delete-all">{_csrf_input(who)}'
             "<button class=danger id=delete-all>Delete everything about me</button></form></p>"
         )
-        return _page("Your memories", body, who.ref)
+        return _page("Your memories", body, who)
 
     @router.get("/memories/{memory_id}")
     async def history(memory_id: str, who: Who) -> Response:
@@ -200,7 +338,7 @@ def page_router() -> APIRouter:
         try:
             versions = who.client.history(who.ref, memory_id)
         except MemoryServiceError as exc:
-            return _page("Not found", f"<p class=error>{_e(exc.message)}</p>", who.ref)
+            return _page("Not found", f"<p class=error>{_e(exc.message)}</p>", who)
         rows = "".join(
             f"<tr><td>{v.version}</td><td>{_value(v)}</td><td>{_e(v.status)}</td>"
             f"<td>{_e(v.source_type)}</td><td>{_validity(v)}</td><td>{_e(v.written_by)}</td>"
@@ -212,10 +350,10 @@ def page_router() -> APIRouter:
             f"<th>valid</th><th>written by</th><th>recorded</th></tr>{rows}</table>"
             '<p><a href="/page">back</a></p>'
         )
-        return _page(f"History of {memory_id}", body, who.ref)
+        return _page(f"History of {memory_id}", body, who)
 
     @router.post("/memories/{memory_id}/correct")
-    async def correct(memory_id: str, value: Annotated[str, Form()], who: Who) -> Response:
+    async def correct(memory_id: str, value: Annotated[str, Form()], who: Changing) -> Response:
         if who is None:
             return sign_in_page()
         try:
@@ -228,17 +366,17 @@ def page_router() -> APIRouter:
             )
             result = await who.client.write(who.ref, _own(who), correction(who, body))
         except MemoryServiceError as exc:
-            return _page("Not corrected", f"<p class=error>{_e(exc.message)}</p>", who.ref)
+            return _page("Not corrected", f"<p class=error>{_e(exc.message)}</p>", who)
         o = result.outcome
         return _page(
             "Correction recorded",
             f"<p id=outcome>{_e(o.decision)} ({_e(o.relation or '')}"
             f"{', ' + _e(o.reason) if o.reason else ''})</p><p><a href=/page>back</a></p>",
-            who.ref,
+            who,
         )
 
     @router.post("/memories/{memory_id}/delete")
-    async def delete_one(memory_id: str, who: Who) -> Response:
+    async def delete_one(memory_id: str, who: Changing) -> Response:
         if who is None:
             return sign_in_page()
         try:
@@ -246,18 +384,18 @@ def page_router() -> APIRouter:
                 who.ref, {"namespace": _own(who), "memory_id": memory_id}
             )
         except MemoryServiceError as exc:
-            return _page("Not deleted", f"<p class=error>{_e(exc.message)}</p>", who.ref)
-        return _page("Deleted", _receipt(receipt), who.ref)
+            return _page("Not deleted", f"<p class=error>{_e(exc.message)}</p>", who)
+        return _page("Deleted", _receipt(receipt), who)
 
     @router.post("/delete-all")
-    async def delete_all(who: Who) -> Response:
+    async def delete_all(who: Changing) -> Response:
         if who is None:
             return sign_in_page()
         try:
             receipt = await who.client.forget(who.ref, {"namespace": _own(who)})
         except MemoryServiceError as exc:
-            return _page("Not deleted", f"<p class=error>{_e(exc.message)}</p>", who.ref)
-        return _page("Everything deleted", _receipt(receipt), who.ref)
+            return _page("Not deleted", f"<p class=error>{_e(exc.message)}</p>", who)
+        return _page("Everything deleted", _receipt(receipt), who)
 
     @router.get("/export")
     async def export(who: Who) -> Response:
@@ -267,7 +405,10 @@ def page_router() -> APIRouter:
         return Response(
             data.model_dump_json(indent=2),
             media_type="application/json",
-            headers={"Content-Disposition": 'attachment; filename="my-memories.json"'},
+            headers={
+                "Content-Disposition": 'attachment; filename="my-memories.json"',
+                "Cache-Control": "no-store",
+            },
         )
 
     return router

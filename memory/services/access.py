@@ -28,7 +28,13 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from memory.context import ContextBuilder, ContextPackage, ContextRequest, ContextValidation
+from memory.context import (
+    ChangedItem,
+    ContextBuilder,
+    ContextPackage,
+    ContextRequest,
+    ContextValidation,
+)
 from memory.errors import Forbidden, InvalidInput, NotFound, from_validation_error
 from memory.identity import Claims, Identity
 from memory.models import (
@@ -108,12 +114,24 @@ class Access(GatedService):
     # ------------------------------------------------------------------------ who asks
 
     def caller(
-        self, token: str | None, principal: str | None = None, *, namespace: str | None = None
+        self,
+        token: str | None,
+        principal: str | None = None,
+        *,
+        namespace: str | None = None,
+        client: str | None = None,
     ) -> Caller:
-        """The proven caller of a read: `token` must prove `principal` when one is named."""
+        """The proven caller of a read: `token` must prove `principal` when one is named.
+        `client` (an HTTP client's address) is kept in the trace of refused tokens."""
         tenant = _tenant_of(principal)
         claims = self.gate.admit(
-            token, principal, tenant=tenant, namespace=namespace, workflow_id=None, at=utcnow()
+            token,
+            principal,
+            tenant=tenant,
+            namespace=namespace,
+            workflow_id=None,
+            at=utcnow(),
+            client=client,
         )
         return self._caller(claims)
 
@@ -151,7 +169,63 @@ class Access(GatedService):
             _tenant_of(package.principal) or ""
         ):
             raise Forbidden(f"{caller.ref} may not check {package.principal}'s context")
-        return self.contexts.validate(package)
+        return self._validate_visible(caller, package)
+
+    def _validate_visible(self, caller: Caller, package: ContextPackage) -> ContextValidation:
+        """The package checked as far as `caller` may read: a package is the caller's to write,
+        so it may pin any memory id and cite any message; each it may not read (another
+        tenant's, a namespace outside its grants) is answered exactly as an id that does not
+        exist (`missing`), so that validating is no oracle of what others keep."""
+        heads = self.stores.canonical.records.heads(p.memory_id for p in package.pinned)
+        readable = {
+            memory_id
+            for memory_id, head in heads.items()
+            if caller.may_see(head.tenant_id, head.namespace)
+        }
+        said = [i for i in package.items if i.kind == "conversation_slice" and not i.omitted]
+        cites = bool(said and package.namespaces)
+        visible: set[str] = set()
+        if cites:
+            tenant = parse_namespace(package.namespaces[0]).tenant
+            found = self.stores.canonical.messages.by_refs(
+                tenant, [r for i in said for r in i.source_refs]
+            )
+            visible = {r for r, m in found.items() if caller.may_see(m.tenant_id, m.namespace)}
+        shown = package.model_copy(
+            update={
+                "pinned": [p for p in package.pinned if p.memory_id in readable],
+                "items": [
+                    i.model_copy(update={"source_refs": [r for r in i.source_refs if r in visible]})
+                    if i.kind == "conversation_slice"
+                    else i
+                    for i in package.items
+                ],
+            }
+        )
+        checked = self.contexts.validate(shown)
+        pins = {
+            (c.memory_id, c.pinned_version): c for c in checked.changed if c.message_ref is None
+        }
+        cited = {(c.item_id, c.message_ref): c for c in checked.changed if c.message_ref}
+        changed: list[ChangedItem] = []
+        for pin in package.pinned:
+            if pin.memory_id in readable:
+                changed += [c for c in [pins.get((pin.memory_id, pin.version))] if c is not None]
+            else:  # as ContextBuilder.validate answers an id it does not find
+                changed.append(
+                    ChangedItem(
+                        memory_id=pin.memory_id, pinned_version=pin.version, reason="missing"
+                    )
+                )
+        for item in said if cites else []:
+            for ref in item.source_refs:
+                if ref in visible:
+                    changed += [c for c in [cited.get((item.item_id, ref))] if c is not None]
+                else:
+                    changed.append(
+                        ChangedItem(item_id=item.item_id, message_ref=ref, reason="missing")
+                    )
+        return ContextValidation(valid=not changed, changed=changed)
 
     # ------------------------------------------------------------------------ records of runs
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -32,7 +33,10 @@ async def served(
     url = f"http://127.0.0.1:{port}"
     try:
         async with httpx.AsyncClient() as http:
-            for _ in range(200):
+            # it starts in seconds, but a loaded machine (parallel test workers) can take longer:
+            # wait for it, and say so if it never answers rather than run tests against nothing
+            deadline = time.monotonic() + 120
+            while True:
                 try:
                     if (await http.get(f"{url}/healthz")).status_code == 200:
                         break
@@ -40,6 +44,10 @@ async def served(
                     pass
                 if proc.returncode is not None:
                     pytest.fail(f"memctl serve exited: {(tmp_path / 'serve.log').read_text()}")
+                if time.monotonic() > deadline:
+                    pytest.fail(
+                        f"memctl serve never answered: {(tmp_path / 'serve.log').read_text()}"
+                    )
                 await asyncio.sleep(0.1)
         yield url
     finally:

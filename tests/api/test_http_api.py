@@ -222,7 +222,7 @@ async def test_bad_input_is_a_problem_and_changes_nothing(
     malformed = await api.post(
         "/v1/memories", content=b"{not json", headers={**me, "Content-Type": "application/json"}
     )
-    assert_problem(malformed, 422, "invalid_input")
+    assert_problem(malformed, 400, "malformed_body")
     missing = await api.post("/v1/recall", json={"task": "x"}, headers=me)
     assert assert_problem(missing, 422, "invalid_input")["field"] == "namespaces"
     bad_ns = await api.post("/v1/recall", json={"namespaces": ["tenant/shop-a/usr/1"]}, headers=me)

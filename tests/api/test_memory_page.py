@@ -1,7 +1,7 @@
 """The memory page in a real headless browser (Debian's chromium, driven by playwright): a
-person signs in with a token link, sees each memory with its source, validity and writer, reads
-its history, corrects a value, deletes one memory and then everything, sees the receipts, and
-downloads the export. Each page is screenshotted and the screenshot checked; with
+person signs in by posting their token, sees each memory with its source, validity and writer,
+reads its history, corrects a value, deletes one memory and then everything, sees the receipts,
+and downloads the export. Each page is screenshotted and the screenshot checked; with
 `MEMORY_DOCS_SCREENSHOTS=1` they are also written to `docs/` for the README."""
 
 from __future__ import annotations
@@ -83,12 +83,16 @@ async def test_a_person_sees_corrects_exports_and_deletes_in_a_browser(
             # without signing in: the sign-in page, nothing else
             await page.goto(f"{served}/page")
             assert await page.locator("h1").inner_text() == "Sign in"
-            await page.goto(f"{served}/page/login?token=forged")
+            await page.fill("#token", "forged")
+            await page.click("#sign-in button")
             assert "does not work" in await page.locator(".error").inner_text()
             await _shot(page, "page-sign-in", tmp_path)
 
-            await page.goto(f"{served}/page/login?token={token}")
-            assert page.url.endswith("/page")
+            # signing in posts the token: it is in no URL, before or after
+            await page.fill("#token", token)
+            await page.click("#sign-in button")
+            assert page.url == f"{served}/page"
+            assert token not in page.url
             rows = page.locator("#memories tr[data-memory]")
             assert await rows.count() == 2
             table = await page.locator("#memories").inner_text()
