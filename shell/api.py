@@ -34,14 +34,14 @@ import time
 import uuid
 from datetime import datetime
 from http import HTTPStatus
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import structlog
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
-from pydantic import Field
+from pydantic import BaseModel, Field
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -76,8 +76,8 @@ from memory.models import (
 from memory.services.access import Caller, MemoryExport
 from memory.services.feedback import FeedbackOutcome, RunOutcome, RunReport
 from memory.settings import Settings
-from memory.write.batch import MAX_BATCH, BatchResult
-from shell.client import MemoryClient
+from memory.write.batch import MAX_BATCH, BatchRequest, BatchResult
+from shell.client import GrantedStart, MemoryClient
 
 log = structlog.get_logger("shell.api")
 
@@ -497,6 +497,23 @@ class BatchBody(Model):
     requests: list[BatchEntry] = Field(min_length=1, max_length=MAX_BATCH)
 
 
+class GrantBody(Model):
+    """What an agent wants to start from its own Temporal client, as the caller (the token's
+    principal): a write (`namespace` with `candidate` or `text`), a batch (`requests`), a
+    deletion (`scope`) or a summary (`thread`)."""
+
+    workflow: Literal["WriteMemory", "WriteBatch", "DeleteSubject", "SummarizeThread"]
+    namespace: str | None = None
+    candidate: Candidate | dict[str, Any] | None = None
+    text: str | None = None
+    thread: str | None = None
+    idempotency_key: str | None = None
+    requests: list[BatchEntry] | None = Field(default=None, max_length=MAX_BATCH)
+    scope: DeletionScope | None = None
+    range: tuple[int, int] | None = None
+    at: datetime | None = None
+
+
 class ContextBody(Model):
     namespaces: list[str] = Field(min_length=1, max_length=64)
     task: str
@@ -780,6 +797,14 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         ]
         return await s.client.write_batch(requests)
 
+    @v1.post("/grants", tags=["writes"])
+    async def grant(body: GrantBody, s: Caller_) -> GrantedStart:
+        """What to start from your own Temporal client, and the grant it runs by: the
+        workflow, its id and task queue, and the input (screened: a secret is redacted) with
+        a grant signed for that run alone. Start exactly that; the worker refuses anything
+        else (and any input not encrypted with the service's codec key)."""
+        return s.client.start_for(_granted_request(s, body))
+
     @v1.get("/outcomes/{tenant}/{idempotency_key}", tags=["writes"])
     async def outcome(tenant: str, idempotency_key: str, s: Caller_) -> list[CandidateOutcome]:
         """The decision of the caller's own write by its idempotency key."""
@@ -937,6 +962,47 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     )
     app.add_middleware(Observed)
     return app
+
+
+def _granted_request(s: Session, body: GrantBody) -> BaseModel:
+    """The request `body` asks a grant for, built through the door as the caller's own."""
+    client = s.client
+    if body.workflow == "WriteMemory":
+        if body.namespace is None:
+            raise InvalidInput("a write names its namespace", field="namespace")
+        return client.write_request(
+            s.ref,
+            body.namespace,
+            body.candidate,
+            text=body.text,
+            thread=body.thread,
+            idempotency_key=body.idempotency_key,
+            at=body.at,
+        )
+    if body.workflow == "WriteBatch":
+        if not body.requests:
+            raise InvalidInput("a batch lists its requests", field="requests")
+        return BatchRequest(
+            requests=[
+                client.write_request(
+                    s.ref,
+                    e.namespace,
+                    e.candidate,
+                    text=e.text,
+                    thread=e.thread,
+                    idempotency_key=e.idempotency_key,
+                    at=e.at,
+                )
+                for e in body.requests
+            ]
+        )
+    if body.workflow == "DeleteSubject":
+        if body.scope is None:
+            raise InvalidInput("a deletion names its scope", field="scope")
+        return client.delete_request(s.ref, body.scope, at=body.at)
+    if body.thread is None:
+        raise InvalidInput("a summary names its thread", field="thread")
+    return client.summarize_request(s.ref, body.thread, range=body.range, at=body.at)
 
 
 def _own(s: Session) -> str:

@@ -310,3 +310,54 @@ async def test_feedback_through_http(api: httpx.AsyncClient, client: MemoryClien
         'memory_feedback_events_total{effect="confidence_raised",source="user",type="confirmed"}'
         in metrics
     )
+
+
+async def test_an_agent_gets_a_grant_and_starts_from_its_own_temporal_client(
+    api: httpx.AsyncClient, client: MemoryClient
+) -> None:
+    """`POST /v1/grants`: the door proves the caller, screens the text and signs the start; the
+    agent's own Temporal client starts exactly that, and nothing else is admitted."""
+    from temporalio.client import WorkflowFailureError
+
+    client.register_principal(BOT)
+    password = f"Qz{uuid.uuid4().hex[:6]}Pw!7"
+    response = await api.post(
+        "/v1/grants",
+        headers=auth(client, BOT.ref),
+        json={"workflow": "WriteMemory", "namespace": NS, "candidate": sms()},
+    )
+    assert response.status_code == 200, response.text
+    start = response.json()
+    assert start["workflow"] == "WriteMemory"
+    assert start["input"]["principal"] == BOT.ref
+    assert start["input"]["grant"]
+    result = await client.temporal.execute_workflow(
+        start["workflow"], start["input"], id=start["workflow_id"], task_queue=start["task_queue"]
+    )
+    assert result["outcomes"][0]["decision"] == "add"
+    # a secret is redacted at the door: the input the agent gets (and starts) holds none
+    observed = await api.post(
+        "/v1/grants",
+        headers=auth(client, USER),
+        json={"workflow": "WriteMemory", "namespace": NS, "text": f"my password is {password}"},
+    )
+    assert observed.status_code == 200, observed.text
+    assert password not in observed.text
+    # the grant is for that input only: the agent cannot change what it starts
+    forged = observed.json()
+    forged["input"]["namespace"] = "tenant/shop-a/user/999"
+    with pytest.raises(WorkflowFailureError):
+        await client.temporal.execute_workflow(
+            forged["workflow"],
+            forged["input"],
+            id=forged["workflow_id"],
+            task_queue=forged["task_queue"],
+        )
+    # a caller gets grants for its own requests only, and for no sweep
+    for body in (
+        {"workflow": "WriteMemory", "namespace": "tenant/shop-a/user/999", "candidate": sms()},
+        {"workflow": "RelayOutbox"},
+    ):
+        refused = await api.post("/v1/grants", headers=auth(client, USER), json=body)
+        assert refused.status_code in (403, 422), refused.text
+        assert refused.headers["content-type"].startswith("application/problem+json")

@@ -60,7 +60,10 @@ async def test_every_read_must_prove_its_principal(client: MemoryClient) -> None
             with pytest.raises(Unauthenticated):
                 read(token)
             assert name  # the read named in a failure
-    assert _refusals(client) - before == len(reads) * (len(tokens) - 1)
+    # refusals are counted (memory_auth_refusals_total) and traced boundedly: at most one audit
+    # row per claimed principal, client and reason a minute, not one per refused request
+    refused = _refusals(client) - before
+    assert 0 < refused <= 2 * (len(tokens) - 1)
     # the token naming another principal than the recall's own is refused too
     with pytest.raises(Unauthenticated, match="not user:shop-a/456"):
         await client.recall(BOB, [BOB_NS], task="x", token=tokens["someone_else"])
