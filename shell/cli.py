@@ -170,8 +170,10 @@ def dev(
     typer.echo(f"data folder {cfg.data_dir.resolve()}; Ctrl-C stops everything")
 
     async def _main() -> None:
+        from memory.stores import open_stores
         from shell.api import serve as serve_api
         from shell.client import MemoryClient
+        from shell.temporal import connect
 
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -180,11 +182,13 @@ def dev(
         if not api:
             await run_worker(cfg, stop)
             return
-        client = await MemoryClient.connect(cfg)
+        # One process opens its stores once: the worker and the API share them.
+        stores = open_stores(cfg)
         try:
-            await asyncio.gather(run_worker(cfg, stop), serve_api(client, stop))
+            client = MemoryClient(await connect(cfg), cfg, stores)
+            await asyncio.gather(run_worker(cfg, stop, stores), serve_api(client, stop))
         finally:
-            client.close()
+            stores.close()
 
     try:
         run(_main())

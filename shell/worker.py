@@ -137,7 +137,10 @@ def serve_metrics(settings: Settings, stores: Stores) -> Runtime | None:
 async def run_worker(
     settings: Settings, stop: asyncio.Event | None = None, stores: Stores | None = None
 ) -> None:
-    """Run the worker until `stop` is set; it closes the stores (opened here unless given)."""
+    """Run the worker until `stop` is set. Given `stores`, it works with them and leaves them
+    open (they are the caller's: `memctl dev` shares its one set with the API); otherwise it
+    opens its own and closes them."""
+    opened = stores is None
     stores = stores or open_stores(settings)
     client = await connect(settings, serve_metrics(settings, stores))
     await ensure_search_attributes(client, settings.temporal_namespace)
@@ -152,7 +155,8 @@ async def run_worker(
         async with worker:
             await (stop or asyncio.Event()).wait()
     finally:
-        stores.close()
+        if opened:
+            stores.close()
         log.info("worker stopped")
 
 

@@ -4,9 +4,11 @@ every page written since the last checkpoint; `secure_delete` does not reach it)
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
+import uuid
 from pathlib import Path
 
 #: Suffixes SQLite adds beside a database file.
@@ -21,12 +23,26 @@ def private_dir(path: Path) -> Path:
 
 def private_database(path: Path) -> Path:
     """A SQLite file (created empty if new) and its side files, 0600 in a 0700 folder. SQLite
-    gives a new WAL or shared-memory file the database file's mode."""
+    gives a new WAL or shared-memory file the database file's mode.
+
+    It never opens a file that exists. SQLite's locks are POSIX locks, held per process and
+    file, and closing *any* descriptor of the file drops every one of them: a connection this
+    process has open would be left holding no lock, and the next process to close its last
+    connection would take itself for the only one and delete the live `-wal` and `-shm`, so
+    that every later write of this process went into a deleted file, lost in a crash. A new
+    file is made whole under another name and linked into place once no descriptor of it is
+    open; an existing one is only chmod-ed, which touches no lock."""
     private_dir(path.parent)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    os.close(fd)
+    if not path.exists():
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}")
+        os.close(os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+        try:
+            with contextlib.suppress(FileExistsError):  # another process made it meanwhile
+                os.link(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
     for p in (path, *(Path(f"{path}{s}") for s in SIDE_FILES)):
-        if p.exists():
+        with contextlib.suppress(FileNotFoundError):  # a side file comes and goes with SQLite
             os.chmod(p, 0o600)
     return path
 
