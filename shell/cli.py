@@ -1008,7 +1008,7 @@ def codec_server(
 ) -> None:
     """Serve /decode and /encode to operators holding a token (see `codec-server token`). Point
     the UI at it (`memctl dev` does) and the CLI with `--codec-endpoint URL --codec-auth
-    "Bearer TOKEN"`; a browser signs in once at /login?token=TOKEN."""
+    "Bearer TOKEN"`; a browser signs in once with the form at /login."""
     if ctx.invoked_subcommand is not None:
         return
     import uvicorn
@@ -1041,7 +1041,7 @@ def codec_token(name: str) -> None:
     token = OperatorTokens(cfg.codec_operators_path).issue(name)
     typer.echo(token)
     typer.echo(
-        f"UI sign-in: {cfg.codec_server_url}/login?token={token}\n"
+        f"UI sign-in: the form at {cfg.codec_server_url}/login (paste the token)\n"
         f"CLI: temporal workflow show -w ID --codec-endpoint {cfg.codec_server_url} "
         f'--codec-auth "Bearer {token}"',
         err=True,

@@ -8,8 +8,9 @@ for whoever proves to be an operator:
   `temporal.api.common.v1.Payloads`), the namespace in `X-Namespace`; what the UI and the CLI
   send.
 - An operator proves itself with a token: `Authorization: Bearer <token>` (the CLI's
-  `--codec-auth "Bearer …"`), or the session cookie that `GET /login?token=…` sets for the UI
-  (its codec setting "include cross-origin credentials" sends it). Tokens are random, issued by
+  `--codec-auth "Bearer …"`), or the session cookie that signing in at `/login` (a form, POSTed
+  from this server's own page: no token in any URL) sets for the UI (its codec setting "include
+  cross-origin credentials" sends it). Tokens are random, issued by
   `memctl codec-server token NAME`, and kept only as SHA-256 hashes with the operator's name in
   a 0600 file of the data folder (`codec-operators.json`); a token can be revoked.
 - CORS answers only the configured UI origins, with credentials.
@@ -172,9 +173,32 @@ def create_app(keyring: Keyring, tokens: OperatorTokens, origins: list[str]) -> 
         return await convert(request, True, authorization, memory_codec_session, x_namespace)
 
     @app.get("/login", response_class=HTMLResponse)
-    async def login(token: str) -> HTMLResponse:
-        """Sign a browser in for the UI: the token becomes an HttpOnly session cookie."""
-        name = tokens.operator(token)
+    async def login_form(request: Request) -> HTMLResponse:
+        """The sign-in form. A token in the URL signs nobody in (it would stay in the
+        browser's history and the server's logs)."""
+        if "token" in request.query_params:
+            raise HTTPException(
+                status_code=400,
+                detail="sign in with the form (a POST): a token never goes in a URL",
+            )
+        return HTMLResponse(
+            "<form method=post action=/login><label>Operator token "
+            "<input type=password name=token autocomplete=off required></label>"
+            "<button>Sign in</button></form>"
+        )
+
+    @app.post("/login", response_class=HTMLResponse)
+    async def login(request: Request) -> HTMLResponse:
+        """Sign a browser in for the UI: the token becomes an HttpOnly session cookie. Only
+        from this server's own page (another origin cannot sign a browser in as it likes)."""
+        origin = request.headers.get("origin")
+        own = f"{request.url.scheme}://{request.url.netloc}"
+        if origin is not None and origin != own:
+            log.warning("codec login refused", reason="cross-origin")
+            raise HTTPException(status_code=403, detail="sign in from this server's own page")
+        form = await request.form()
+        token = form.get("token")
+        name = tokens.operator(token if isinstance(token, str) else None)
         if name is None:
             log.warning("codec login refused", reason="unknown token")
             raise HTTPException(status_code=401, detail="unknown operator token")
@@ -183,7 +207,7 @@ def create_app(keyring: Keyring, tokens: OperatorTokens, origins: list[str]) -> 
             f"<p>Signed in as operator <b>{name}</b>: the Temporal UI can now decode payloads "
             "(codec endpoint set to this server, cross-origin credentials included).</p>"
         )
-        page.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=8 * 3600)
+        page.set_cookie(COOKIE, str(token), httponly=True, samesite="lax", max_age=8 * 3600)
         return page
 
     @app.get("/health")

@@ -103,8 +103,16 @@ def test_the_ui_origin_signs_in_with_a_cookie(api: TestClient, tokens: OperatorT
     elsewhere = api.options("/decode", headers={**preflight, "Origin": "http://evil.example"})
     assert "access-control-allow-origin" not in elsewhere.headers
     token = tokens.issue("carol-ops")
-    assert api.get("/login", params={"token": "op_forged"}).status_code == 401
-    signed = api.get("/login", params={"token": token})
+    # a token in a URL signs nobody in; the form posts it, from this server's page only
+    assert api.get("/login", params={"token": token}).status_code == 400
+    assert "set-cookie" not in api.get("/login", params={"token": token}).headers
+    assert api.post("/login", data={"token": "op_forged"}).status_code == 401
+    elsewhere_login = api.post(
+        "/login", data={"token": token}, headers={"Origin": "http://evil.example"}
+    )
+    assert elsewhere_login.status_code == 403
+    assert "set-cookie" not in elsewhere_login.headers
+    signed = api.post("/login", data={"token": token})
     assert signed.status_code == 200
     assert "httponly" in signed.headers["set-cookie"].lower()
     decoded = api.post("/decode", content=_sealed('"via cookie"'), headers={"Origin": UI})
