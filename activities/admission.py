@@ -22,19 +22,23 @@ class AdmissionActivities:
     @activity.defn(name="memory.admit")
     @typed_errors
     def admit(self, inp: AdmitInput) -> Admitted:
-        if activity.in_activity():
-            # Which run asks is Temporal's to say: the workflow's own account must agree.
-            info = activity.info()
-            if (info.workflow_type, info.workflow_id) != (inp.operation, inp.workflow_id):
-                raise Unauthenticated("the admission names another run", field="grant")
+        _own_run(inp.operation, inp.workflow_id)
         return self.admission.admit(inp)
 
     @activity.defn(name="memory.continuation")
     @typed_errors
     def continuation(self, inp: ContinueInput) -> str:
-        if activity.in_activity():
-            # Only for the asking run's own type and id.
-            info = activity.info()
-            if (info.workflow_type, info.workflow_id) != (inp.operation, inp.workflow_id):
-                raise Unauthenticated("a continuation is for the asking run only", field="grant")
+        _own_run(inp.operation, inp.workflow_id)
         return self.admission.continuation(inp)
+
+
+def _own_run(operation: str, workflow_id: str) -> None:
+    """Admission runs only as a local activity (so only for a run this worker's own workflow
+    code runs: no stranger's workflow can schedule it) and only for the asking run itself."""
+    if not activity.in_activity():
+        return  # called directly (tests): the caller is the service
+    info = activity.info()
+    if not info.is_local:
+        raise Unauthenticated("admission runs inside the service's own runs only", field="grant")
+    if (info.workflow_type, info.workflow_id) != (operation, workflow_id):
+        raise Unauthenticated("an admission is for the asking run only", field="grant")

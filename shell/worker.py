@@ -21,6 +21,7 @@ from temporalio.service import RPCError
 from temporalio.worker import Worker
 
 from activities import all_activities
+from activities.callers import ServiceCallersOnly
 from activities.temporal_info import TemporalActivities
 from memory import metrics
 from memory.settings import Settings
@@ -69,15 +70,21 @@ def build_worker(
     if strict is not config["data_converter"]:
         config["data_converter"] = strict
         client = Client(**config)
+    queue = task_queue or settings.task_queue
+    # only the service's own runs (its workflow types, on this queue) may have its regular
+    # activities run (activities.callers)
+    callers = ServiceCallersOnly(
+        client, queue, [w.__temporal_workflow_definition.name for w in WORKFLOWS]
+    )
     return Worker(
         client,
-        task_queue=task_queue or settings.task_queue,
+        task_queue=queue,
         workflows=list(WORKFLOWS),
         activities=[
             *all_activities(stores, settings, summarizer=summarizer),
             *TemporalActivities(client, settle=settings.temporal_delete_settle).activities(),
         ],
-        interceptors=[LogContext()],
+        interceptors=[LogContext(), callers],
         # Activities are synchronous (SQLAlchemy, SQLite, numpy): they run on this pool.
         activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=16),
         max_concurrent_activities=16,

@@ -106,6 +106,25 @@ def record_outcome(outcome: str) -> None:
     workflow.upsert_search_attributes([OUTCOME.value_set(outcome[:200])])
 
 
+def admission(
+    request: BaseModel, *, principals: Sequence[str] = (), tenant: str | None = None
+) -> AdmitInput:
+    """What this run presents to be admitted: who it is and how it runs (Temporal's account,
+    not its input's), the digest of its input and its grant."""
+    info = workflow.info()
+    return AdmitInput(
+        operation=info.workflow_type,
+        workflow_id=info.workflow_id,
+        started_at=info.workflow_start_time,
+        digest=digest_of(request),
+        grant=getattr(request, "grant", None),
+        principals=list(principals),
+        tenant=tenant,
+        attempt=info.attempt,
+        cron_schedule=info.cron_schedule or None,
+    )
+
+
 async def admit(
     request: BaseModel, *, principals: Sequence[str] = (), tenant: str | None = None
 ) -> Admitted:
@@ -113,18 +132,8 @@ async def admit(
     this workflow id and exactly this input, in time for the run's start; `principals` (whom the
     input names) must be the grant's. Refused, the run fails with `Unauthenticated` before it
     touches anything."""
-    info = workflow.info()
     admitted: Admitted = await run_local(
-        AdmissionActivities.admit,
-        AdmitInput(
-            operation=info.workflow_type,
-            workflow_id=info.workflow_id,
-            started_at=info.workflow_start_time,
-            digest=digest_of(request),
-            grant=getattr(request, "grant", None),
-            principals=list(principals),
-            tenant=tenant,
-        ),
+        AdmissionActivities.admit, admission(request, principals=principals, tenant=tenant)
     )
     return admitted
 

@@ -26,7 +26,6 @@ with workflow.unsafe.imports_passed_through():
     from activities.failures import VERIFICATION_FAILED
     from activities.projection import ProjectionActivities
     from activities.temporal_info import TemporalActivities
-    from memory.grants import digest_of
     from memory.models import (
         DeleteRequest,
         DeletionReceipt,
@@ -35,7 +34,6 @@ with workflow.unsafe.imports_passed_through():
         ProbeResult,
     )
     from memory.plans import EraseResult
-    from memory.services.admission import AdmitInput
     from memory.services.deletions import (
         CloseInput,
         CloseReceiptInput,
@@ -49,7 +47,7 @@ with workflow.unsafe.imports_passed_through():
         VerifyInput,
     )
     from memory.services.projections import ProjectInput
-    from workflows import admit, parse_input, record_outcome, run_task
+    from workflows import admission, admit, parse_input, record_outcome, run_task
 
 #: After a failed verification: repair, verify again, this many times at most.
 MAX_VERIFICATIONS = 3
@@ -204,13 +202,7 @@ class CloseDeletionReceipt:
         self._timer = await run_task(
             DeletionActivities.receipt_timer,
             ReceiptTimerInput(
-                admission=AdmitInput(
-                    operation=info.workflow_type,
-                    workflow_id=info.workflow_id,
-                    started_at=info.workflow_start_time,
-                    digest=digest_of(task),
-                    grant=task.grant,
-                ),
+                admission=admission(task),
                 deletion_id=task.deletion_id,
                 parent_workflow_id=info.parent.workflow_id if info.parent else None,
                 now=workflow.now(),

@@ -39,8 +39,7 @@ class ExpireMemories:
         # Keep each run's history short: the rest of the sweep goes on in a new run.
         workflow.continue_as_new(
             await continued(
-                ExpireRequest(
-                    at=request.at or now, batch_size=request.batch_size, expired_so_far=expired
-                )
+                # the same evaluation clock, if any (with none, each run sweeps at its now)
+                ExpireRequest(at=request.at, batch_size=request.batch_size, expired_so_far=expired)
             )
         )

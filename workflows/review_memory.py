@@ -8,15 +8,18 @@ stored review, or whose review is settled. What settling needs (the write, the d
 on) is kept with the review row; the plan an answer makes is staged there too and committed by id.
 
 A reviewer answers through the `review` Update, with a grant the door signed for that answer: its
-validator refuses an answer that is malformed or comes too late, and the handler's activity
-checks the grant and the reviewer's rights against the stored review and the registry before
-anything changes. Without an answer within the policy's timeout the review is rejected
-(`review_timeout`) and audited; a timed-out conflict loses only the sides the stored review names
-among those the opening write added.
+validator refuses an answer that is malformed, carries no grant or comes too late, and the
+handler's activity checks the grant and the reviewer's rights against the stored review and the
+registry before anything changes. Answers and the timeout take turns: a refused answer changes
+nothing, and answers sent to hold the review open cannot keep the timeout from settling it.
+Without an answer within the policy's timeout the review is rejected (`review_timeout`) and
+audited; a timed-out conflict loses only the sides the stored review names among those the
+opening write added.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import Any
 
@@ -27,11 +30,9 @@ from temporalio.workflow import ParentClosePolicy
 with workflow.unsafe.imports_passed_through():
     from activities.review import ReviewActivities
     from activities.write import WriteActivities
-    from memory.grants import digest_of
     from memory.models import ReviewDecision, ReviewOutcome, ReviewStart
-    from memory.services.admission import AdmitInput
     from memory.services.reviews import OpenReviewInput, ReviewOpened, StageReviewInput
-    from workflows import decide_and_commit, parse_input, run_local, run_task
+    from workflows import admission, decide_and_commit, parse_input, run_local, run_task
 
 
 @workflow.defn(name="ReviewMemory")
@@ -42,7 +43,10 @@ class ReviewMemory:
         #: The review as stored, once the run is admitted.
         self._opened: ReviewOpened | None = None
         self._outcome: ReviewOutcome | None = None
-        self._settling = False
+        #: Answers, and the timeout, settle one at a time (a refused answer changes nothing and
+        #: lets the next one, or the timeout, have its turn).
+        self._turn = asyncio.Lock()
+        self._timed_out = False
         # Malformed input fails in `run`.
         with contextlib.suppress(ApplicationError):
             self._start = parse_input(ReviewStart, raw)
@@ -50,18 +54,10 @@ class ReviewMemory:
     @workflow.run
     async def run(self, raw: ReviewStart | dict[str, Any]) -> ReviewOutcome:
         start = self._start or parse_input(ReviewStart, raw)
-        info = workflow.info()
         self._opened = await run_local(
             ReviewActivities.open_review,
             OpenReviewInput(
-                admission=AdmitInput(
-                    operation=info.workflow_type,
-                    workflow_id=info.workflow_id,
-                    started_at=info.workflow_start_time,
-                    digest=digest_of(start),
-                    grant=start.grant,
-                    tenant=start.review.tenant_id,
-                ),
+                admission=admission(start, tenant=start.review.tenant_id),
                 start=start.model_copy(update={"grant": None}),
             ),
         )
@@ -70,11 +66,11 @@ class ReviewMemory:
                 lambda: self._outcome is not None, timeout=self._opened.timeout
             )
         except TimeoutError:
-            if not self._settling:
-                self._settling = True
-                self._outcome = await self._settle(None)
-            else:  # an answer is being applied right now: let it finish
-                await workflow.wait_condition(lambda: self._outcome is not None)
+            # From now on an answer is too late; one being applied right now finishes first.
+            self._timed_out = True
+            async with self._turn:
+                if self._outcome is None:
+                    self._outcome = await self._settle(None)
         assert self._outcome is not None
         return self._outcome
 
@@ -90,26 +86,27 @@ class ReviewMemory:
     async def review(self, decision: ReviewDecision) -> ReviewOutcome:
         # An answer sent right after the review opened waits for the run's admission.
         await workflow.wait_condition(lambda: self._opened is not None)
-        if self._settling or self._outcome is not None:
-            raise ApplicationError(
-                "the review is already settled",
-                {"code": "policy_refusal", "field": "review"},
-                type="PolicyRefusal",
-                non_retryable=True,
-            )
-        self._check(decision)
-        self._settling = True
-        try:
+        async with self._turn:
+            if self._outcome is not None or self._timed_out:
+                raise ApplicationError(
+                    "the review is already settled"
+                    if self._outcome is not None
+                    else "the review timed out",
+                    {"code": "policy_refusal", "field": "review"},
+                    type="PolicyRefusal",
+                    non_retryable=True,
+                )
+            self._check(decision)
+            # a refused answer raises here and changes nothing: the review stays open
             self._outcome = await self._settle(decision)
-        except BaseException:
-            self._settling = False  # a refused answer changes nothing; the review stays open
-            raise
         return self._outcome
 
     @review.validator
     def _validate(self, decision: ReviewDecision) -> None:
-        if self._settling or self._outcome is not None:
+        if self._outcome is not None or self._timed_out:
             raise ValueError("the review is already settled")
+        if not decision.grant:
+            raise ValueError("an answer carries the grant the service signed for it")
         if self._opened is not None:
             self._check(decision)
 

@@ -22,6 +22,9 @@ from memory.settings import Settings
 
 log = structlog.get_logger("memory.services.admission")
 
+#: The workflows that continue as new (each continuation is granted afresh).
+CONTINUING = frozenset({"ExpireMemories", "RepairProjections"})
+
 
 class AdmitInput(Model):
     """What a run (or an Update) presents: who it is (from Temporal, not from its input), the
@@ -39,6 +42,11 @@ class AdmitInput(Model):
     principals: list[str] = Field(default_factory=list)
     #: The tenant the input is about, if it names one.
     tenant: str | None = None
+    #: How Temporal runs it: a run the service starts is never retried nor repeated by
+    #: Temporal (a grant is for one run; a retry policy or a cron schedule on a raw start
+    #: would make one grant admit many).
+    attempt: int = 1
+    cron_schedule: str | None = None
 
 
 class Admitted(Model):
@@ -61,6 +69,10 @@ class Admission:
     def verify(self, inp: AdmitInput) -> Grant:
         """The run's grant, verified against the run itself and whom its input names."""
         try:
+            if inp.attempt != 1 or inp.cron_schedule:
+                raise Unauthenticated(
+                    "a run is started once: not retried or repeated by Temporal", field="grant"
+                )
             grant = self.grants.verify(
                 inp.grant,
                 operation=inp.operation,
@@ -92,6 +104,9 @@ class Admission:
         return Admitted(principal=grant.principal, tenant=grant.tenant)
 
     def continuation(self, inp: ContinueInput) -> str:
-        """The grant a run's continuation (continue-as-new: the same type and id, a new input)
-        is admitted by: the service vouches for what its own workflow code carries on."""
+        """The grant a sweep's continuation (continue-as-new: the same type and id, a new input)
+        is admitted by: the service vouches for what its own workflow code carries on. Only the
+        sweeps continue as new."""
+        if inp.operation not in CONTINUING:
+            raise Unauthenticated(f"{inp.operation} does not continue as new", field="grant")
         return self.grants.issue(inp.operation, inp.workflow_id, inp.digest, SYSTEM, "*")
