@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from memory.models import CandidateOutcome, Principal, WriteRequest
+from memory.models import Candidate, CandidateOutcome, ExtractorInfo, Principal, WriteRequest
 from memory.stores import Stores
 from memory.write.extraction import RuleExtractor
+from memory.write.extraction.models import ExtractedCandidate, Extraction
 from memory.write.pipeline import decide
 from memory.write.stages import IdSource
 from memory.write.state import StoreView
@@ -232,6 +233,80 @@ def test_a_writer_cannot_promote_its_own_source(stores: Stores, source_type: str
         principal=principal,
     )
     assert (o.decision, o.reason) == ("reject", "source_not_allowed")
+
+
+@pytest.mark.parametrize(
+    ("subject", "who", "allowed"),
+    [
+        ("user:123", "user", True),  # the writer's own subject
+        ("user:shop-a/123", "user", True),
+        ("tenant/shop-a/user/123", "user", True),
+        ("user:456", "user", False),  # another user, planted in the writer's own namespace
+        ("user:shop-a/456", "user", False),
+        ("tenant/shop-a/user/456", "user", False),
+        ("team:ops", "user", False),  # a namespace the user may not write
+        ("tenant:shop-a", "user", False),
+        ("thread:t1", "user", False),
+        ("agent:support-bot", "user", False),
+        ("order:ORD-1", "user", True),  # business entities: anyone may name them
+        ("parcel:SF123", "user", True),
+        ("account:A-9", "user", True),
+        ("user:456", "agent", True),  # the agent may write every user's namespace
+        ("team:ops", "agent", False),
+        ("agent:bot", "agent", True),  # its own subject
+    ],
+)
+def test_a_writer_names_only_subjects_it_may_speak_for(
+    stores: Stores, subject: str, who: str, allowed: bool
+) -> None:
+    principal = USER if who == "user" else RELAY
+    (o,) = run(
+        stores,
+        candidate={"kind": "semantic", "content": "喜欢在周末收货", "subject_ref": subject},
+        principal=principal,
+    )
+    if allowed:  # (an order's claim still needs its tool: `unverified_business_fact`)
+        assert o.decision == "add" or o.reason == "unverified_business_fact", o
+        return
+    assert (o.decision, o.reason) == ("reject", "subject_not_allowed")
+    trail = stores.canonical.audit.trail()
+    assert any(
+        row["stage"] == "subject_validation" and row["outcome"] == "not_allowed" for row in trail
+    )
+    assert stores.canonical.records.subject_heads("shop-a", "user:456") == []
+
+
+class _NamesAnotherUser:
+    """An extractor (a model's, say) that reads an utterance as being about another user."""
+
+    info = ExtractorInfo(name="stub", version="1")
+
+    def extract(self, text: str, *, default_timezone: str) -> Extraction:
+        candidate = Candidate(kind="episodic", content=text, subject_ref="user:456")
+        return Extraction(candidates=[ExtractedCandidate(candidate=candidate, clause=text)])
+
+
+def test_an_observed_candidate_about_another_user_is_refused(stores: Stores) -> None:
+    request = WriteRequest(
+        principal=USER.ref,
+        namespace=NS,
+        idempotency_key=uuid.uuid4().hex,
+        utterance={"text": "456 每天很晚才回家"},
+    )
+    decision = decide(
+        request,
+        USER,
+        stores.policy,
+        StoreView(stores),
+        _NamesAnotherUser(),
+        workflow_id="w",
+        at=T0,
+        ids=IdSource(seed=uuid.uuid4().hex),
+    )
+    assert [(o.decision, o.reason) for o in decision.outcomes] == [
+        ("reject", "subject_not_allowed")
+    ]
+    assert not decision.commits
 
 
 @pytest.mark.parametrize(
