@@ -533,6 +533,12 @@ def forget(
 
     receipt = run(_main())
     emit(receipt)
+    if receipt.withheld:
+        typer.echo(
+            f"deletion {receipt.deletion_id}: {receipt.withheld} item(s) in "
+            f"{receipt.withheld_namespaces} namespace(s) you may not delete were left alone",
+            err=True,
+        )
     status = receipt.verification_status
     if status != "passed":
         typer.echo(f"deletion {receipt.deletion_id}: {status}", err=True)

@@ -785,7 +785,8 @@ class MemoryClient:
             raise from_validation_error(exc, "deletion scope") from None
         self._check_clock(at)
         # The same resolution the workflow makes, to refuse before anything starts.
-        authorize_deletion(who, request.tenant, resolve(self.stores, request.tenant, s))
+        resolved = resolve(self.stores, request.tenant, s, may_delete=who.can_delete)
+        authorize_deletion(who, request.tenant, resolved)
         return request
 
     async def forget(

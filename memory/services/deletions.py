@@ -153,8 +153,9 @@ class Deletions:
         self.extractor = extractor or RuleExtractor()
 
     def start(self, inp: StartDeletionInput) -> StartedDeletion:
-        """Resolve the scope (words included), authorize it all or nothing, and persist a
-        pending receipt. A refusal is audited and deletes nothing."""
+        """Resolve the scope (words included) within what the requester may delete, authorize
+        it, and persist a pending receipt (with what it leaves alone, counted). A refusal is
+        audited and deletes nothing."""
         request = inp.request
         canonical = self.stores.canonical
         deletion_id = "del_" + self.keys.derive("deletion-id", inp.seed, length=24)
@@ -165,7 +166,9 @@ class Deletions:
             return StartedDeletion.model_validate(before)
         at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
         principal = canonical.principals.get(request.principal)
-        resolved = resolve(self.stores, request.tenant, request.scope)
+        resolved = resolve(
+            self.stores, request.tenant, request.scope, may_delete=principal.can_delete
+        )
         try:
             authorize_deletion(principal, request.tenant, resolved)
         except PolicyRefusal as refusal:
@@ -198,7 +201,31 @@ class Deletions:
             backup_retention_deadline=at + self.stores.policy.backup.retention,
             workflow_id=inp.workflow_id,
             storage_limits=canonical.db.erasure_limits(),
+            withheld=resolved.withheld,
+            withheld_namespaces=resolved.withheld_namespaces,
         )
+        if resolved.withheld:
+            # What the scope covers beyond the requester's namespaces stays, counted (never
+            # named: not which namespaces, not what they hold).
+            canonical.commits.record_audit(
+                request.tenant,
+                request.scope.namespace,
+                inp.workflow_id,
+                [
+                    AuditEvent(
+                        stage="delete_authorize",
+                        outcome="partial",
+                        reason_code="unauthorized_namespace",
+                        principal=principal.ref,
+                        details={
+                            "scope": request.scope.describe(),
+                            "withheld": resolved.withheld,
+                            "withheld_namespaces": resolved.withheld_namespaces,
+                        },
+                    )
+                ],
+                at,
+            )
         marks = canonical.generations.read(resolved.namespaces)
         started = StartedDeletion(
             receipt=receipt,

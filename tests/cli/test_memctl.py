@@ -344,3 +344,28 @@ async def test_feedback_from_the_command_line(
     assert err.startswith("error: forbidden: ")
     assert "Traceback" not in err + out
     assert len(client.feedback_on(USER, memory_id)) == 2
+
+
+async def test_forget_prints_what_it_left_alone(
+    client: MemoryClient, temporal_env: WorkflowEnvironment, settings: Settings
+) -> None:
+    """A subject's deletion erases what its requester may delete; the receipt and the command
+    say how much it left alone elsewhere (counts, never where)."""
+    victim = f"v{uuid.uuid4().hex[:8]}"
+    scribe = BOT.model_copy(update={"id": "scribe"})
+    client.register_principal(scribe)
+    await client.write(f"user:shop-a/{victim}", f"tenant/shop-a/user/{victim}", sms())
+    await client.write(
+        scribe.ref,
+        NS,
+        {"kind": "semantic", "content": "邻居说他总在凌晨遛狗", "subject_ref": f"user:{victim}"},
+    )
+    env = env_for(settings, temporal_env)
+    rc, out, err = await memctl(
+        env, "forget", "--principal", f"user:shop-a/{victim}", "--subject", f"user:{victim}"
+    )
+    assert rc == 0, err
+    receipt = json.loads(out)
+    assert (receipt["withheld"], receipt["withheld_namespaces"]) == (1, 1)
+    assert "1 item(s) in 1 namespace(s) you may not delete were left alone" in err
+    assert NS not in out + err
