@@ -49,6 +49,7 @@ from activities.failures import (
     service_error,
 )
 from memory import metrics
+from memory.consents import Consent, ConsentRequest, ConsentRevocation
 from memory.context import (
     ContextBudget,
     ContextPackage,
@@ -96,6 +97,7 @@ from memory.namespaces import check_tenant
 from memory.retrieval import Reader
 from memory.secrets import ServiceKeys
 from memory.services.access import Access, Caller, MemoryExport
+from memory.services.consents import ConsentService
 from memory.services.feedback import (
     FeedbackOutcome,
     FeedbackService,
@@ -162,6 +164,7 @@ class MemoryClient:
         self.access = Access(stores, settings, self.identity, reader=self.reader)
         self.contexts = self.access.contexts
         self.feedbacks = FeedbackService(stores, settings, self.access)
+        self.consent_registry = ConsentService(stores, settings)
         #: The service's own keys: the grants it signs for the runs it starts, and the ids
         #: nobody else can compute.
         self.keys = ServiceKeys.for_settings(settings)
@@ -233,6 +236,33 @@ class MemoryClient:
         """A tool vouches for references it issued, so agents may relay its facts as
         `verified_tool_fact` (memory/services/access.py)."""
         return self.access.attest(token or self.token_for(tool), refs)
+
+    # ------------------------------------------------------------------------ consents
+
+    def give_consent(
+        self, principal: str, subject: str, purpose: str, *, at: datetime | None = None
+    ) -> Consent:
+        """Record a consent `subject` gave for `purpose`, as `principal` (the subject themself,
+        or a principal that may write the subject's namespace). Its id is what a candidate's
+        `consent_ref` names."""
+        self._check_clock(at)
+        caller = self.prove(principal)
+        try:
+            request = ConsentRequest(subject=subject, purpose=purpose)
+        except ValidationError as exc:
+            raise from_validation_error(exc, "consent") from None
+        return self.consent_registry.give(caller, request, at=at)
+
+    def consents(self, principal: str, subject: str | None = None) -> list[Consent]:
+        """The consents of `subject` (default: the principal's own) `principal` may see."""
+        return self.consent_registry.of_subject(self.prove(principal), subject)
+
+    def revoke_consent(
+        self, principal: str, consent_id: str, *, at: datetime | None = None
+    ) -> ConsentRevocation:
+        """Revoke a consent: what depended on it is invalidated, out of every read path."""
+        self._check_clock(at)
+        return self.consent_registry.revoke(self.prove(principal), consent_id, at=at)
 
     # ------------------------------------------------------------------------ writes
 

@@ -49,8 +49,11 @@ def erase(
     resolved: ResolvedScope,
     at: datetime,
     extractor: Extractor,
+    *,
+    by: str = "system",
 ) -> EraseResult:
-    """Erase memories, messages (or their stating clauses) and derived summaries at once."""
+    """Erase memories, messages (or their stating clauses), derived summaries and the subject's
+    consents at once (what else depended on those consents is invalidated, as `by` asked)."""
     canonical = stores.canonical
     tenant = _tenant_of(resolved)
     originals = {
@@ -66,6 +69,7 @@ def erase(
         memory_ids=resolved.all_memory_ids,
         messages=[(e.message_id, e.key) for e in erasures],
         committed_at=at,
+        consents=resolved.consents,
     )
     pending = PendingScope(
         tenant_id=tenant,
@@ -80,6 +84,9 @@ def erase(
         messages=erasures,
         ledger=ledger,
         pending=pending,
+        consents=resolved.consents,
+        tenant_id=tenant,
+        by=by,
     )
 
 

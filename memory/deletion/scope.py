@@ -24,7 +24,7 @@ from memory.models import DeletionScope, MemoryRecord, Model, Principal
 from memory.namespaces import parse_namespace
 from memory.stores import Stores
 from memory.stores.canonical import CanonicalStore
-from memory.subjects import canonical_subject
+from memory.subjects import canonical_subject, subject_namespace, subject_of
 from memory.summary import ThreadSummary
 from memory.vocabulary import keys_to_forget
 
@@ -114,11 +114,13 @@ class ResolvedScope(Model):
     #: summaries and messages, and in how many namespaces (counts only).
     withheld: int = 0
     withheld_namespaces: int = 0
+    #: The subject's consents (a subject's deletion, or its whole namespace's), by id.
+    consents: list[str] = Field(default_factory=list)
 
     @property
     def empty(self) -> bool:
-        """The scope matched nothing: no memory, message or summary."""
-        return not (self.memory_ids or self.messages or self.summaries)
+        """The scope matched nothing: no memory, message, summary or consent."""
+        return not (self.memory_ids or self.messages or self.summaries or self.consents)
 
     @property
     def all_memory_ids(self) -> list[str]:
@@ -159,16 +161,40 @@ def resolve(
     summaries = [
         t for t in _summary_targets(canonical, summary_ids) if withheld.keeps(t.namespace, allowed)
     ]
+    subject, consents = _consents(canonical, tenant, scope, allowed)
+    namespaces = _covered_namespaces(scope, live, by_message, summaries, allowed)
     return ResolvedScope(
         scope=scope,
         memory_ids=memory_ids,
         messages=list(by_message.values()),
         summaries=summaries,
-        namespaces=_covered_namespaces(scope, live, by_message, summaries, allowed),
+        namespaces=sorted({*namespaces, *([subject] if consents and subject else [])}),
         keys=sorted({r.key for r in live if r.key and r.kind != "summary"}),
         withheld=withheld.count,
         withheld_namespaces=len(withheld.namespaces),
+        consents=consents,
     )
+
+
+def _consents(
+    canonical: CanonicalStore, tenant: str, scope: DeletionScope, allowed: Callable[[str], bool]
+) -> tuple[str | None, list[str]]:
+    """The namespace of the subject a deletion is of (a subject, or a whole namespace's) and
+    that subject's consents, when the requester may delete there: a subject erased keeps no
+    consent (its purpose is the subject's own words)."""
+    if scope.subject_ref is not None:
+        subject = scope.subject_ref
+    elif scope.whole_namespace:
+        assert scope.namespace is not None
+        subject = subject_of(scope.namespace)
+    else:
+        return None, []
+    namespace = subject_namespace(subject, tenant)
+    if not namespace or not allowed(namespace):
+        return None, []
+    if scope.namespace is not None and scope.namespace != namespace:
+        return None, []  # the subject within another namespace: its consents are not there
+    return namespace, [c.consent_id for c in canonical.consents.of_subject(tenant, subject)]
 
 
 class _Withheld:

@@ -238,7 +238,18 @@ class Deletions:
 
     def erase(self, inp: EraseInput, progress: Progress = no_progress) -> EraseResult:
         progress("erasing")
-        result = erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
+        requester = self.stores.canonical.receipts.get(inp.deletion_id).requested_by
+        result = erase(
+            self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor, by=requester
+        )
+        if result.invalidated:
+            # Memories elsewhere that stood on the subject's consents: out of every read path.
+            sync(
+                self.stores.canonical,
+                self.stores.projection,
+                result.invalidated,
+                result.invalidated_seqs,
+            )
         self._journal(inp.deletion_id)
         log.info(
             "scope erased",
@@ -277,7 +288,9 @@ class Deletions:
         """Erase again (idempotent) and project every touched memory from canonical: what a
         failed probe found is removed from every index."""
         progress("repairing")
-        erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
+        erased = erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
+        if erased.invalidated:
+            sync(self.stores.canonical, self.stores.projection, erased.invalidated)
         ids = [*inp.resolved.all_memory_ids, *inp.regenerated]
         sync(self.stores.canonical, self.stores.projection, ids)
         return len(ids)

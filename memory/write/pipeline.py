@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
+from memory.consents import Consent
 from memory.feedback import MemoryFeedbackEvent, emitted
 from memory.models import (
     DIRECT_EXTRACTOR,
@@ -70,6 +71,10 @@ class StateView(Protocol):
 
     def attested(self, tenant_id: str, refs: Sequence[str]) -> set[str]:
         """Of these references, those a tool of the tenant has attested."""
+        ...
+
+    def consent(self, consent_id: str) -> Consent | None:
+        """The consent recorded under this id (revoked or not), if any."""
         ...
 
 
@@ -378,6 +383,13 @@ def _check(
     )
     if refusal is not None:
         return _finish(ctx, trail, draft, decision="reject", reason=refusal)
+    if record.consent_ref is not None:
+        consent = view.consent(record.consent_ref)
+        if consent is None or not consent.in_force(record.tenant_id, record.subject_ref, ctx.at):
+            # A consent is what the subject recorded, not a string: one made up, another
+            # subject's or revoked changes nothing.
+            trail.append(_event(ctx, "consent", "unknown", record=record))
+            return _finish(ctx, trail, draft, decision="reject", reason="consent_unknown")
     sensitive = any(d.reason == "sensitive_category" for d in found)
     if sensitive:
         record = record.model_copy(update={"sensitivity": "restricted"})

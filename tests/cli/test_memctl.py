@@ -369,3 +369,36 @@ async def test_forget_prints_what_it_left_alone(
     assert (receipt["withheld"], receipt["withheld_namespaces"]) == (1, 1)
     assert "1 item(s) in 1 namespace(s) you may not delete were left alone" in err
     assert NS not in out + err
+
+
+async def test_consents_from_the_command_line(settings: Settings) -> None:
+    env = env_for(settings)
+    who = f"c{uuid.uuid4().hex[:8]}"
+    user = f"user:shop-a/{who}"
+    rc, out, err = await memctl(
+        env, "consent", "give", f"user:{who}", "--purpose", "记住我的饮食禁忌", "--principal", user
+    )
+    assert rc == 0, err
+    consent = json.loads(out)
+    assert consent["consent_id"].startswith("cns_")
+    assert (consent["subject_ref"], consent["given_by"]) == (f"user:{who}", user)
+    rc, out, err = await memctl(env, "consent", "list", "--principal", user)
+    assert rc == 0, err
+    assert [c["consent_id"] for c in json.loads(out)] == [consent["consent_id"]]
+    rc, out, err = await memctl(
+        env, "consent", "revoke", consent["consent_id"], "--principal", "user:shop-a/999"
+    )
+    assert rc == 2
+    assert err.startswith("error: not_found: ")
+    rc, out, err = await memctl(
+        env, "consent", "revoke", consent["consent_id"], "--principal", user
+    )
+    assert rc == 0, err
+    revoked = json.loads(out)
+    assert revoked["consent"]["revoked_by"] == user
+    assert revoked["invalidated"] == []
+    rc, out, err = await memctl(
+        env, "consent", "give", "order:ORD-1", "--purpose", "x", "--principal", user
+    )
+    assert rc == 2
+    assert err.startswith("error: invalid_input: ")

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from memory.consents import Consent, new_consent_id
+from memory.errors import VersionConflict
 from memory.models import Candidate, CandidateOutcome, ExtractorInfo, Principal, WriteRequest
 from memory.stores import Stores
 from memory.write.extraction import RuleExtractor
@@ -95,13 +97,29 @@ def test_sensitive_category_without_consent(stores: Stores, text: str) -> None:
     assert any(o.decision == "reject" and o.reason == "sensitive_category" for o in outcomes)
 
 
+def consent_of(stores: Stores, subject: str = "user:123", **over: Any) -> str:
+    """A consent recorded for `subject` (as the consent service records one): its id."""
+    fields: dict[str, Any] = {
+        "consent_id": new_consent_id(),
+        "tenant_id": "shop-a",
+        "subject_ref": subject,
+        "purpose": "记住我的饮食禁忌",
+        "given_by": USER.ref,
+        "given_at": T0 - timedelta(days=1),
+        **over,
+    }
+    consent = Consent(**fields)
+    stores.canonical.consents.record(consent)
+    return consent.consent_id
+
+
 def test_sensitive_category_with_consent_is_stored_restricted(stores: Stores) -> None:
     outcomes = run(
         stores,
         candidate={
             "kind": "semantic",
             "content": "用户对花生过敏",
-            "consent_ref": "consent://memory/2026-07-15/7",
+            "consent_ref": consent_of(stores),
         },
     )
     (o,) = outcomes
@@ -109,6 +127,59 @@ def test_sensitive_category_with_consent_is_stored_restricted(stores: Stores) ->
     head = stores.canonical.records.head(o.memory_id or "")
     assert head is not None
     assert head.sensitivity == "restricted"
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "consent://memory/2026-07-15/7",  # made up: any string used to pass
+        "OTHER",  # another subject's consent
+        "REVOKED",  # revoked before the write
+        "OTHER_TENANT",
+    ],
+)
+@pytest.mark.parametrize("content", ["用户对花生过敏", "用户喜欢周末收货"])
+def test_a_consent_ref_must_name_a_consent_of_the_subject_in_force(
+    stores: Stores, ref: str, content: str
+) -> None:
+    if ref == "OTHER":
+        ref = consent_of(stores, "user:456")
+    elif ref == "REVOKED":
+        ref = consent_of(stores, revoked_at=T0 - timedelta(hours=1), revoked_by=USER.ref)
+    elif ref == "OTHER_TENANT":
+        ref = consent_of(stores, tenant_id="shop-b")
+    (o,) = run(stores, candidate={"kind": "semantic", "content": content, "consent_ref": ref})
+    assert (o.decision, o.reason) == ("reject", "consent_unknown")
+    assert stores.canonical.records.namespace_heads(NS) == []
+    trail = stores.canonical.audit.trail()
+    assert any(row["stage"] == "consent" and row["outcome"] == "unknown" for row in trail)
+
+
+def test_a_consent_revoked_after_the_write_was_decided_stops_its_commit(stores: Stores) -> None:
+    """A write decided while its consent held, committed after the consent was revoked: the
+    commit refuses it (the workflow decides again, and is refused)."""
+    ref = consent_of(stores)
+    request = WriteRequest(
+        principal=USER.ref,
+        namespace=NS,
+        idempotency_key=uuid.uuid4().hex,
+        candidate={"kind": "semantic", "content": "用户对花生过敏", "consent_ref": ref},
+    )
+    decision = decide(
+        request,
+        USER,
+        stores.policy,
+        StoreView(stores),
+        RuleExtractor(),
+        workflow_id="w",
+        at=T0,
+        ids=IdSource(seed=uuid.uuid4().hex),
+    )
+    assert decision.outcomes[0].decision == "add"
+    stores.canonical.consents.revoke("shop-a", ref, USER.ref, T0 - timedelta(minutes=1))
+    with pytest.raises(VersionConflict):
+        stores.canonical.commits.apply(decision.plan(uuid.uuid4().hex))
+    assert stores.canonical.records.namespace_heads(NS) == []
 
 
 @pytest.mark.parametrize(
