@@ -551,10 +551,13 @@ def forget(
 def summarize(
     thread: Annotated[str, typer.Argument(help="thread id")],
     principal: Annotated[str, typer.Option(help="who asks: type:tenant/id")],
+    namespace: Annotated[
+        str | None, typer.Option(help="the thread's namespace (default: a user's own)")
+    ] = None,
     first: Annotated[int | None, typer.Option(help="first message position (1-based)")] = None,
     last: Annotated[int | None, typer.Option(help="last message position")] = None,
 ) -> None:
-    """Run SummarizeThread and print the new summary version."""
+    """Run SummarizeThread on a namespace's thread and print the new summary version."""
     from shell.client import MemoryClient
 
     if (first is None) != (last is None):
@@ -564,7 +567,7 @@ def summarize(
     async def _main() -> Any:
         client = await MemoryClient.connect(settings())
         try:
-            return await client.summarize(principal, thread, range=span)
+            return await client.summarize(principal, thread, namespace=namespace, range=span)
         finally:
             client.close()
 

@@ -763,11 +763,13 @@ class MemoryClient:
         principal: str,
         thread: str,
         *,
+        namespace: str | None = None,
         range: tuple[int, int] | None = None,
         at: datetime | None = None,
     ) -> SummaryResult:
-        """Run SummarizeThread: a new summary version of a thread (or of a message range)."""
-        request = self.summarize_request(principal, thread, range=range, at=at)
+        """Run SummarizeThread: a new summary version of a namespace's thread (or of a message
+        range); a user's own namespace by default."""
+        request = self.summarize_request(principal, thread, namespace=namespace, range=range, at=at)
         handle = await self._start(request, SummaryResult)
         result: SummaryResult = await self._result(handle)
         if result.content is None and result.memory_id and not result.unchanged:
@@ -781,16 +783,26 @@ class MemoryClient:
         principal: str,
         thread: str,
         *,
+        namespace: str | None = None,
         range: tuple[int, int] | None = None,
         at: datetime | None = None,
     ) -> SummarizeRequest:
-        """The door of a summary: the principal proven, the request validated."""
+        """The door of a summary: the principal proven, the request validated. A thread is a
+        namespace's: a user's own by default; anyone else names it."""
         self._check_clock(at)
-        self.prove(principal)
+        self.prove(principal, namespace=namespace)
         who = self.stores.canonical.principals.get(principal)
+        namespace = namespace or who.own_namespace
+        if namespace is None:
+            raise InvalidInput("name the namespace whose thread to summarise", field="namespace")
         try:
             return SummarizeRequest(
-                principal=principal, tenant=who.tenant, thread=thread, range=range, at=at
+                principal=principal,
+                tenant=who.tenant,
+                namespace=namespace,
+                thread=thread,
+                range=range,
+                at=at,
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "summarize") from None
@@ -810,6 +822,9 @@ class MemoryClient:
             s = scope if isinstance(scope, DeletionScope) else DeletionScope.model_validate(scope)
             self.prove(principal, namespace=s.namespace)
             who = self.stores.canonical.principals.get(principal)
+            if (s.source_ref or "").startswith("msg://") and s.namespace is None:
+                # a message is of a namespace's thread: a user's own by default
+                s = s.model_copy(update={"namespace": who.own_namespace})
             request = DeleteRequest(principal=principal, tenant=who.tenant, scope=s, at=at)
         except ValidationError as exc:
             raise from_validation_error(exc, "deletion scope") from None

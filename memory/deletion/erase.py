@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memory.deletion.scope import ResolvedScope, SummaryTarget
-from memory.errors import InvalidInput, UnauthorizedNamespace
+from memory.errors import InvalidInput, NotFound, UnauthorizedNamespace
 from memory.fingerprints import squash
 from memory.models import ConversationMessage
 from memory.plans import EraseResult, LedgerEntry, MessageErasure, PendingScope
@@ -123,13 +123,14 @@ def regenerate_summaries(
     """Summaries built on erased sources, written again from what remains (the erased ones are
     gone with everything else). A thread with nothing left keeps no summary."""
     made: list[str] = []
-    latest: dict[str, SummaryTarget] = {}
+    latest: dict[tuple[str, str], SummaryTarget] = {}
     for target in resolved.summaries:
-        if target.thread not in latest or target.last > latest[target.thread].last:
-            latest[target.thread] = target
+        conversation = (target.namespace, target.thread)
+        if conversation not in latest or target.last > latest[conversation].last:
+            latest[conversation] = target
     tenant = _tenant_of(resolved)
-    for thread, target in latest.items():
-        remaining = stores.canonical.messages.in_thread(tenant, thread)
+    for (namespace, thread), target in sorted(latest.items()):
+        remaining = stores.canonical.messages.in_thread(tenant, namespace, thread)
         span = [m.position for m in remaining if target.first <= m.position <= target.last]
         if not span:
             continue
@@ -140,6 +141,7 @@ def regenerate_summaries(
                 SummarizeRequest(
                     principal=target.writer,
                     tenant=tenant,
+                    namespace=namespace,
                     thread=thread,
                     range=(min(span), max(span)),
                 ),
@@ -147,9 +149,9 @@ def regenerate_summaries(
                 workflow_id=f"regenerate/{deletion_id}",
                 memory_id=memory_id,
                 at=at,
-                commit_id=f"regenerate/{deletion_id}/{thread}",
+                commit_id=f"regenerate/{deletion_id}/{namespace}/{thread}",
             )
-        except (InvalidInput, UnauthorizedNamespace):
+        except (InvalidInput, NotFound, UnauthorizedNamespace):
             continue  # nothing left to summarise, or its writer lost the right: stays erased
         if planned.plan is None or not planned.plan.new_records:
             continue

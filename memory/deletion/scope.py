@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from pydantic import Field
 
 from memory.errors import InvalidInput, UnauthorizedNamespace
-from memory.models import DeletionScope, MemoryRecord, Model, Principal
+from memory.models import ConversationMessage, DeletionScope, MemoryRecord, Model, Principal
 from memory.namespaces import parse_namespace
 from memory.stores import Stores
 from memory.stores.canonical import CanonicalStore
@@ -237,6 +237,12 @@ def _plain(canonical: CanonicalStore, scope: DeletionScope, tenant: str) -> Dele
     if scope.subject_ref is not None:
         subject = canonical_subject(scope.subject_ref, tenant)
         scope = scope.model_copy(update={"subject_ref": subject})
+    source = scope.source_ref or ""
+    if source.startswith("msg://") and scope.namespace is None:
+        raise InvalidInput(
+            "a message reference needs its namespace: thread ids are a namespace's",
+            field="scope.namespace",
+        )
     return scope
 
 
@@ -249,8 +255,10 @@ def _named(
     whole_messages: dict[str, str] = {}
     if scope.source_ref is not None:
         records = canonical.records.citing(tenant, scope.source_ref)
-        cited = canonical.messages.by_refs(tenant, [scope.source_ref])
-        whole_messages.update({m.message_id: m.namespace for m in cited.values()})
+        if scope.namespace is not None:
+            records = [r for r in records if r.namespace == scope.namespace]
+            cited = canonical.messages.by_refs(tenant, scope.namespace, [scope.source_ref])
+            whole_messages.update({m.message_id: m.namespace for m in cited.values()})
     elif scope.memory_id is not None:
         head = canonical.records.head(scope.memory_id)
         records = [head] if head is not None and head.namespace == scope.namespace else []
@@ -300,11 +308,20 @@ def _message_targets(
     state its key, for anything else the whole message; then the messages named whole. Adds
     the messages of keyless memories to `whole_messages`."""
     by_message: dict[str, MessageTarget] = {}
-    refs = {ref for r in live for ref in r.source_refs if ref.startswith("msg://")}
-    found = canonical.messages.by_refs(tenant, refs)
+    found: dict[str, dict[str, ConversationMessage]] = {}
+    for namespace in sorted({r.namespace for r in live}):
+        # a memory cites its own namespace's conversation
+        refs = {
+            ref
+            for r in live
+            if r.namespace == namespace
+            for ref in r.source_refs
+            if ref.startswith("msg://")
+        }
+        found[namespace] = canonical.messages.by_refs(tenant, namespace, refs) if refs else {}
     for r in live:
         for ref in r.source_refs:
-            message = found.get(ref)
+            message = found[r.namespace].get(ref)
             if message is None or r.kind == "summary":
                 continue
             target = by_message.setdefault(

@@ -264,8 +264,12 @@ conversation_messages = Table(
     # The highest level of what the message says (sensitive categories make it restricted):
     # the conversation slice shows it only to principals whose ceiling reaches it.
     Column("sensitivity", String(16), nullable=False, server_default="internal"),
-    UniqueConstraint("tenant_id", "conversation", "position", name="uq_message_position"),
-    Index("ix_messages_thread", "tenant_id", "thread", "position"),
+    # A conversation (a thread, or the namespace's messages off-thread) is a namespace's: thread
+    # `t` of two namespaces is two conversations.
+    UniqueConstraint(
+        "tenant_id", "namespace", "conversation", "position", name="uq_message_position"
+    ),
+    Index("ix_messages_thread", "tenant_id", "namespace", "thread", "position"),
 )
 
 # Open and settled reviews: a deferred write waiting for approval, or a conflict group.

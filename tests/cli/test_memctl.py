@@ -247,7 +247,7 @@ async def test_import_messages_as_history_and_episodes(
     assert "12 messages stored" in out
     assert "reject 1" in out  # the password line is refused like any write
     assert "add 5" in out
-    history = client.stores.canonical.messages.in_thread("shop-a", thread)
+    history = client.stores.canonical.messages.in_thread("shop-a", NS, thread)
     assert [m.position for m in history] == list(range(1, 13))
     assert history[1].speaker == "agent:shop-a/support-bot"
     found = await client.recall(USER, [NS], query="包裹 PKG-0003 到哪了")
