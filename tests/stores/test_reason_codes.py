@@ -306,45 +306,52 @@ def test_a_writer_cannot_promote_its_own_source(stores: Stores, source_type: str
     assert (o.decision, o.reason) == ("reject", "source_not_allowed")
 
 
-@pytest.mark.parametrize(
-    ("subject", "who", "allowed"),
-    [
-        ("user:123", "user", True),  # the writer's own subject
-        ("user:shop-a/123", "user", True),
-        ("tenant/shop-a/user/123", "user", True),
-        ("user:456", "user", False),  # another user, planted in the writer's own namespace
-        ("user:shop-a/456", "user", False),
-        ("tenant/shop-a/user/456", "user", False),
-        ("team:ops", "user", False),  # a namespace the user may not write
-        ("tenant:shop-a", "user", False),
-        ("thread:t1", "user", False),
-        ("agent:support-bot", "user", False),
-        ("order:ORD-1", "user", True),  # business entities: anyone may name them
-        ("parcel:SF123", "user", True),
-        ("account:A-9", "user", True),
-        ("user:456", "agent", True),  # the agent may write every user's namespace
-        ("team:ops", "agent", False),
-        ("agent:bot", "agent", True),  # its own subject
-    ],
-)
-def test_a_writer_names_only_subjects_it_may_speak_for(
-    stores: Stores, subject: str, who: str, allowed: bool
-) -> None:
-    principal = USER if who == "user" else RELAY
-    (o,) = run(
-        stores,
-        candidate={"kind": "semantic", "content": "喜欢在周末收货", "subject_ref": subject},
-        principal=principal,
-    )
-    if allowed:  # (an order's claim still needs its tool: `unverified_business_fact`)
-        assert o.decision == "add" or o.reason == "unverified_business_fact", o
-        return
-    assert (o.decision, o.reason) == ("reject", "subject_not_allowed")
-    trail = stores.canonical.audit.trail()
-    assert any(
-        row["stage"] == "subject_validation" and row["outcome"] == "not_allowed" for row in trail
-    )
-    assert stores.canonical.records.subject_heads("shop-a", "user:456") == []
+#: (subject named, writer, may it?): a user speaks for itself and business entities; an agent
+#: for every subject whose namespace it may write (all users' here) and for itself.
+SUBJECTS = [
+    ("user:123", "user", True),  # the writer's own subject, in every accepted form
+    ("user:shop-a/123", "user", True),
+    ("tenant/shop-a/user/123", "user", True),
+    ("user:456", "user", False),  # another user, planted in the writer's own namespace
+    ("user:shop-a/456", "user", False),
+    ("tenant/shop-a/user/456", "user", False),
+    ("team:ops", "user", False),  # namespaces the user may not write
+    ("tenant:shop-a", "user", False),
+    ("thread:t1", "user", False),
+    ("agent:support-bot", "user", False),
+    ("order:ORD-1", "user", True),  # business entities: anyone may name them
+    ("parcel:SF123", "user", True),
+    ("account:A-9", "user", True),
+    ("user:456", "agent", True),  # the agent may write every user's namespace
+    ("team:ops", "agent", False),
+    ("agent:bot", "agent", True),  # its own subject
+]
+
+
+def test_a_writer_names_only_subjects_it_may_speak_for(stores: Stores) -> None:
+    for i, (subject, who, allowed) in enumerate(SUBJECTS):
+        principal = USER if who == "user" else RELAY
+        (o,) = run(
+            stores,
+            candidate={
+                "kind": "semantic",
+                "content": f"第 {i} 件事：喜欢在周末收货",
+                "subject_ref": subject,
+            },
+            principal=principal,
+        )
+        if allowed:  # (an order's claim still needs its tool: `unverified_business_fact`)
+            assert o.decision == "add" or o.reason == "unverified_business_fact", (subject, o)
+        else:
+            assert (o.decision, o.reason) == ("reject", "subject_not_allowed"), (subject, o)
+    refused = [
+        row
+        for row in stores.canonical.audit.trail()
+        if row["stage"] == "subject_validation" and row["outcome"] == "not_allowed"
+    ]
+    assert len(refused) == sum(not allowed for _, _, allowed in SUBJECTS)
+    about = stores.canonical.records.subject_heads("shop-a", "user:456")
+    assert {r.written_by for r in about} == {RELAY.ref}  # only the agent's, which may
 
 
 class _NamesAnotherUser:
