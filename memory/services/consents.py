@@ -28,6 +28,7 @@ from memory.settings import Settings
 from memory.stores import Stores
 from memory.subjects import canonical_subject, own_subject, subject_namespace
 from memory.sync.apply import sync
+from memory.write.screening import redact_secrets
 from memory.write.stages import effective_time
 
 
@@ -55,7 +56,8 @@ class ConsentService:
             consent_id=new_consent_id(),
             tenant_id=caller.tenant,
             subject_ref=subject,
-            purpose=request.purpose,
+            # a secret said in the purpose is not kept (as in every message kept)
+            purpose=redact_secrets(request.purpose),
             given_by=caller.ref,
             given_at=when,
         )

@@ -180,3 +180,12 @@ async def test_a_subjects_deletion_deletes_its_consents(client: MemoryClient) ->
     assert head is not None
     assert (head.status, head.content) == ("invalidated", "客户要求生日前一周提醒")
     assert client.stores.projection.state([head.memory_id]) == {}
+
+
+async def test_a_secret_in_a_consents_purpose_is_not_kept(client: MemoryClient) -> None:
+    user, _, subject = someone()
+    consent = client.give_consent(user, subject, "可以保存我的支付密码是 884213 这件事")
+    assert "884213" not in consent.purpose
+    assert "[REDACTED:" in consent.purpose
+    (kept,) = client.consents(user)
+    assert "884213" not in kept.purpose

@@ -92,6 +92,17 @@ class Consents(Part):
             }
         )
 
+    def lock(self, conn: Connection, consent_ids: Sequence[str]) -> None:
+        """Take these consents' row locks first (an erasure does, so that it and a commit
+        citing one of them lock in the same order: consent, then slots)."""
+        for chunk in chunks(sorted(set(consent_ids))):
+            conn.execute(
+                select(consents.c.consent_id)
+                .where(consents.c.consent_id.in_(chunk))
+                .order_by(consents.c.consent_id)
+                .with_for_update()
+            ).all()
+
     def revoke(self, tenant_id: str, consent_id: str, by: str, at: datetime) -> Invalidated:
         """Revoke a consent (again: it stays revoked as first) and invalidate, in the same
         transaction, every readable memory that cites it: a new version each, its outbox event,

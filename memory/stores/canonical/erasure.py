@@ -50,6 +50,7 @@ class Erasure(Part):
         writes nothing."""
         s = self.store
         with self.db.write() as conn:
+            s.consents.lock(conn, consents)
             rows = s.records.locked_heads(conn, memory_ids)
             live = [r for r in rows if not (r.status == "deleted" and r.content == "")]
             namespaces = {r.namespace for r in rows}
