@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from memory.consents import Consent, new_consent_id
 from memory.errors import VersionConflict
 from memory.models import Candidate, CandidateOutcome, ExtractorInfo, Principal, WriteRequest
 from memory.stores import Stores
@@ -99,6 +98,8 @@ def test_sensitive_category_without_consent(stores: Stores, text: str) -> None:
 
 def consent_of(stores: Stores, subject: str = "user:123", **over: Any) -> str:
     """A consent recorded for `subject` (as the consent service records one): its id."""
+    from memory.consents import Consent, new_consent_id
+
     fields: dict[str, Any] = {
         "consent_id": new_consent_id(),
         "tenant_id": "shop-a",
