@@ -335,29 +335,31 @@ class ContextBuilder:
     def _add_conversation(
         self, request: ContextRequest, conversation: _Section, at: datetime
     ) -> None:
-        """The thread's latest messages in the requested namespaces that this principal may
-        read, said by `at` (thread ids are the tenant's: another user's thread of the same name
-        stays out)."""
+        """The thread's latest messages that this principal may read, said by `at`, in the
+        first requested namespace that holds the thread (thread ids are a namespace's: thread
+        `t` of another namespace is another conversation, and stays out)."""
         stores = self.reader.stores
         # Looked up with or without a thread: an unknown principal fails here, before recall.
         principal = stores.canonical.principals.get(request.principal)
         if request.thread is None:
             return
         tenant = parse_namespace(request.namespaces[0]).tenant
-        messages = stores.canonical.messages.in_thread(tenant, request.thread)
-        wanted = set(request.namespaces)
         ceiling = SENSITIVITY_ORDER[principal.sensitivity_ceiling]
-        readable = [
-            m
-            for m in messages
-            if m.namespace in wanted
-            and principal.can_read(m.namespace)
-            and m.at <= at
-            and SENSITIVITY_ORDER[m.sensitivity] <= ceiling
-        ]
-        recent = readable[-stores.policy.context.conversation_messages :]
-        for message in recent:
-            conversation.add(_message_line(message), source_refs=[message.ref])
+        for namespace in dict.fromkeys(request.namespaces):
+            if parse_namespace(namespace).tenant != tenant or not principal.can_read(namespace):
+                continue
+            messages = stores.canonical.messages.in_thread(tenant, namespace, request.thread)
+            if not messages:
+                continue
+            readable = [
+                m for m in messages if m.at <= at and SENSITIVITY_ORDER[m.sensitivity] <= ceiling
+            ]
+            recent = readable[-stores.policy.context.conversation_messages :]
+            for message in recent:
+                conversation.add(
+                    _message_line(message), source_refs=[message.ref], namespace=namespace
+                )
+            return
 
     def validate(
         self, package: ContextPackage, *, now: datetime | None = None
@@ -393,10 +395,12 @@ class ContextBuilder:
         if not said or not package.namespaces:
             return []
         tenant = parse_namespace(package.namespaces[0]).tenant
-        refs = [r for i in said for r in i.source_refs]
-        messages = self.reader.stores.canonical.messages.by_refs(tenant, refs)
+        canonical = self.reader.stores.canonical
         changed: list[ChangedItem] = []
         for item in said:
+            # (a package built before threads were a namespace's names none: its first)
+            namespace = item.namespace or package.namespaces[0]
+            messages = canonical.messages.by_refs(tenant, namespace, item.source_refs)
             for ref in item.source_refs:
                 reason = _message_change(item, messages.get(ref))
                 if reason is not None:

@@ -673,6 +673,11 @@ class DeletionReceipt(Model):
     temporal_runs_deleted: int = 0
     #: What this deletion cannot guarantee, by the stores it ran on (backups, Postgres WAL).
     storage_limits: list[str] = Field(default_factory=list)
+    #: What the scope covers that the requester may not delete (memories, summaries and
+    #: messages in other principals' namespaces), left alone: how many, and in how many
+    #: namespaces. Counts only: never which namespaces, never what they hold.
+    withheld: int = 0
+    withheld_namespaces: int = 0
 
 
 # --------------------------------------------------------------------------------------------

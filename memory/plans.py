@@ -169,6 +169,8 @@ class LedgerEntry(Model):
     messages: list[tuple[str, str | None]] = Field(default_factory=list)
     fences: list[tuple[str, str]] = Field(default_factory=list)
     committed_at: AwareDatetime
+    #: The subject's consents it deleted (what depended on them was invalidated).
+    consents: list[str] = Field(default_factory=list)
 
 
 class EraseResult(Model):
@@ -181,3 +183,7 @@ class EraseResult(Model):
     namespaces: list[str]
     outbox_seqs: list[int]
     slots: list[tuple[str, str]] = Field(default_factory=list)
+    #: Memories outside the scope invalidated because a consent they depended on was deleted,
+    #: and their outbox events (projected by whoever erased, apart from the scope's).
+    invalidated: list[str] = Field(default_factory=list)
+    invalidated_seqs: list[int] = Field(default_factory=list)

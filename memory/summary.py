@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from pydantic import AwareDatetime, Field
+from pydantic import AwareDatetime, Field, field_validator
 
 from memory.errors import InvalidInput, NotFound, UnauthorizedNamespace
 from memory.models import (
@@ -30,6 +30,7 @@ from memory.models import (
     Principal,
     Stored,
 )
+from memory.namespaces import parse_namespace
 from memory.plans import CommitPlan, CommitRef, LineageLink, RecordChange, SlotCheck, slot_for
 from memory.stores import Stores
 from memory.write.detectors import detect
@@ -243,16 +244,24 @@ def render(summary: ThreadSummary) -> str:
 
 
 class SummarizeRequest(Stored):
-    """Input of the SummarizeThread workflow."""
+    """Input of the SummarizeThread workflow: a thread of a namespace (thread ids are a
+    namespace's: thread `t` of another namespace is another conversation)."""
 
     principal: str
     tenant: str
+    namespace: str
     thread: str = Field(min_length=1, max_length=128)
     #: [first, last] message positions (1-based); default: everything since the last summary.
     range: tuple[int, int] | None = None
     at: AwareDatetime | None = None
     #: What the service lets this run do (memory.grants).
     grant: str | None = Field(default=None, repr=False)
+
+    @field_validator("namespace")
+    @classmethod
+    def _namespace(cls, v: str) -> str:
+        parse_namespace(v)
+        return v
 
 
 class SummaryPlan(Model):
@@ -384,22 +393,23 @@ def _load_thread(
     stores: Stores, request: SummarizeRequest
 ) -> tuple[Principal, list[ConversationMessage], str]:
     """The requesting principal, the thread's messages and its namespace, once the principal is
-    known to be of the tenant, the thread to exist, and the principal to read all of it and
-    write its namespace."""
+    known to be of the tenant, to read the namespace and write there, and the thread to exist
+    in it. A thread the principal may not read is no thread to it: the answer is the same
+    `NotFound` whether or not someone else's namespace holds a thread of that id."""
     canonical = stores.canonical
     principal = canonical.principals.get(request.principal)
-    if principal.tenant != request.tenant:
+    namespace = request.namespace
+    if principal.tenant != request.tenant or parse_namespace(namespace).tenant != request.tenant:
         raise UnauthorizedNamespace(f"{principal.ref} is not in tenant {request.tenant}")
-    thread_messages = canonical.messages.in_thread(request.tenant, request.thread)
+    readable = principal.can_read(namespace)
+    thread_messages = (
+        canonical.messages.in_thread(request.tenant, namespace, request.thread) if readable else []
+    )
     if not thread_messages:
-        raise NotFound(f"no thread {request.thread!r} in tenant {request.tenant}", field="thread")
-    denied = sorted({m.namespace for m in thread_messages if not principal.can_read(m.namespace)})
-    namespace = thread_messages[0].namespace
-    if denied or not principal.can_write(namespace):
+        raise NotFound(f"no thread {request.thread!r} to summarise", field="thread")
+    if not principal.can_write(namespace):
         raise UnauthorizedNamespace(
-            f"{principal.ref} may not summarise thread {request.thread} "
-            f"({', '.join(denied) or namespace})",
-            field="thread",
+            f"{principal.ref} may not write a summary in {namespace}", field="namespace"
         )
     return principal, thread_messages, namespace
 

@@ -11,7 +11,8 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from functools import wraps
 from pathlib import Path
@@ -537,6 +538,12 @@ def forget(
 
     receipt = run(_main())
     emit(receipt)
+    if receipt.withheld:
+        typer.echo(
+            f"deletion {receipt.deletion_id}: {receipt.withheld} item(s) in "
+            f"{receipt.withheld_namespaces} namespace(s) you may not delete were left alone",
+            err=True,
+        )
     status = receipt.verification_status
     if status != "passed":
         typer.echo(f"deletion {receipt.deletion_id}: {status}", err=True)
@@ -548,10 +555,13 @@ def forget(
 def summarize(
     thread: Annotated[str, typer.Argument(help="thread id")],
     principal: Annotated[str, typer.Option(help="who asks: type:tenant/id")],
+    namespace: Annotated[
+        str | None, typer.Option(help="the thread's namespace (default: a user's own)")
+    ] = None,
     first: Annotated[int | None, typer.Option(help="first message position (1-based)")] = None,
     last: Annotated[int | None, typer.Option(help="last message position")] = None,
 ) -> None:
-    """Run SummarizeThread and print the new summary version."""
+    """Run SummarizeThread on a namespace's thread and print the new summary version."""
     from shell.client import MemoryClient
 
     if (first is None) != (last is None):
@@ -561,7 +571,7 @@ def summarize(
     async def _main() -> Any:
         client = await MemoryClient.connect(settings())
         try:
-            return await client.summarize(principal, thread, range=span)
+            return await client.summarize(principal, thread, namespace=namespace, range=span)
         finally:
             client.close()
 
@@ -760,6 +770,65 @@ def feedback_show(
             assert run_id is not None
             found = service.of_run(reads.token(None), run_id)
     emit([e.model_dump(mode="json") for e in found])
+
+
+# ------------------------------------------------------------------------------ consents
+
+consent_app = typer.Typer(
+    help="Consents subjects gave: record one, list them, revoke one.", no_args_is_help=True
+)
+app.add_typer(consent_app, name="consent")
+
+
+@contextmanager
+def _consents(principal: str) -> Iterator[tuple[Any, Any]]:
+    """The consent registry and the caller `principal` proven (its MEMORY_TOKEN, or a token the
+    embedded signing key mints for it)."""
+    from memory.services.consents import ConsentService
+
+    cfg = settings()
+    with Reads(cfg, principal) as reads:
+        caller = reads.access.caller(reads.token(None), principal)
+        yield ConsentService(reads.stores, cfg), caller
+
+
+@consent_app.command("give")
+@guarded
+def consent_give(
+    subject: Annotated[str, typer.Argument(help="whose consent: user:456, user:shop-a/456 …")],
+    purpose: Annotated[str, typer.Option(help="what it allows, in words")],
+    principal: Annotated[str, typer.Option(help="who records it: the subject, or a writer")],
+) -> None:
+    """Record a consent and print it: its consent_id is what a memory's consent_ref names."""
+    from memory.consents import ConsentRequest
+
+    request = _validated(ConsentRequest, subject=subject, purpose=purpose)
+    with _consents(principal) as (service, caller):
+        emit(service.give(caller, request))
+
+
+@consent_app.command("list")
+@guarded
+def consent_list(
+    principal: Annotated[str, typer.Option(help="who asks")],
+    subject: Annotated[
+        str | None, typer.Argument(help="whose consents (default: the principal's own)")
+    ] = None,
+) -> None:
+    """Print a subject's consents (revoked ones too), as far as the principal may see them."""
+    with _consents(principal) as (service, caller):
+        emit([c.model_dump(mode="json") for c in service.of_subject(caller, subject)])
+
+
+@consent_app.command("revoke")
+@guarded
+def consent_revoke(
+    consent_id: Annotated[str, typer.Argument(help="the consent (cns_…)")],
+    principal: Annotated[str, typer.Option(help="who revokes it: the subject, or a writer")],
+) -> None:
+    """Revoke a consent and print it with the memories its revocation invalidated."""
+    with _consents(principal) as (service, caller):
+        emit(service.revoke(caller, consent_id))
 
 
 # ------------------------------------------------------------------------------ sweeps

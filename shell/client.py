@@ -49,6 +49,7 @@ from activities.failures import (
     service_error,
 )
 from memory import metrics
+from memory.consents import Consent, ConsentRequest, ConsentRevocation
 from memory.context import (
     ContextBudget,
     ContextPackage,
@@ -96,6 +97,7 @@ from memory.namespaces import check_tenant
 from memory.retrieval import Reader
 from memory.secrets import ServiceKeys
 from memory.services.access import Access, Caller, MemoryExport
+from memory.services.consents import ConsentService
 from memory.services.feedback import (
     FeedbackOutcome,
     FeedbackService,
@@ -162,6 +164,7 @@ class MemoryClient:
         self.access = Access(stores, settings, self.identity, reader=self.reader)
         self.contexts = self.access.contexts
         self.feedbacks = FeedbackService(stores, settings, self.access)
+        self.consent_registry = ConsentService(stores, settings)
         #: The service's own keys: the grants it signs for the runs it starts, and the ids
         #: nobody else can compute.
         self.keys = ServiceKeys.for_settings(settings)
@@ -233,6 +236,33 @@ class MemoryClient:
         """A tool vouches for references it issued, so agents may relay its facts as
         `verified_tool_fact` (memory/services/access.py)."""
         return self.access.attest(token or self.token_for(tool), refs)
+
+    # ------------------------------------------------------------------------ consents
+
+    def give_consent(
+        self, principal: str, subject: str, purpose: str, *, at: datetime | None = None
+    ) -> Consent:
+        """Record a consent `subject` gave for `purpose`, as `principal` (the subject themself,
+        or a principal that may write the subject's namespace). Its id is what a candidate's
+        `consent_ref` names."""
+        self._check_clock(at)
+        caller = self.prove(principal)
+        try:
+            request = ConsentRequest(subject=subject, purpose=purpose)
+        except ValidationError as exc:
+            raise from_validation_error(exc, "consent") from None
+        return self.consent_registry.give(caller, request, at=at)
+
+    def consents(self, principal: str, subject: str | None = None) -> list[Consent]:
+        """The consents of `subject` (default: the principal's own) `principal` may see."""
+        return self.consent_registry.of_subject(self.prove(principal), subject)
+
+    def revoke_consent(
+        self, principal: str, consent_id: str, *, at: datetime | None = None
+    ) -> ConsentRevocation:
+        """Revoke a consent: what depended on it is invalidated, out of every read path."""
+        self._check_clock(at)
+        return self.consent_registry.revoke(self.prove(principal), consent_id, at=at)
 
     # ------------------------------------------------------------------------ writes
 
@@ -733,11 +763,13 @@ class MemoryClient:
         principal: str,
         thread: str,
         *,
+        namespace: str | None = None,
         range: tuple[int, int] | None = None,
         at: datetime | None = None,
     ) -> SummaryResult:
-        """Run SummarizeThread: a new summary version of a thread (or of a message range)."""
-        request = self.summarize_request(principal, thread, range=range, at=at)
+        """Run SummarizeThread: a new summary version of a namespace's thread (or of a message
+        range); a user's own namespace by default."""
+        request = self.summarize_request(principal, thread, namespace=namespace, range=range, at=at)
         handle = await self._start(request, SummaryResult)
         result: SummaryResult = await self._result(handle)
         if result.content is None and result.memory_id and not result.unchanged:
@@ -751,16 +783,26 @@ class MemoryClient:
         principal: str,
         thread: str,
         *,
+        namespace: str | None = None,
         range: tuple[int, int] | None = None,
         at: datetime | None = None,
     ) -> SummarizeRequest:
-        """The door of a summary: the principal proven, the request validated."""
+        """The door of a summary: the principal proven, the request validated. A thread is a
+        namespace's: a user's own by default; anyone else names it."""
         self._check_clock(at)
-        self.prove(principal)
+        self.prove(principal, namespace=namespace)
         who = self.stores.canonical.principals.get(principal)
+        namespace = namespace or who.own_namespace
+        if namespace is None:
+            raise InvalidInput("name the namespace whose thread to summarise", field="namespace")
         try:
             return SummarizeRequest(
-                principal=principal, tenant=who.tenant, thread=thread, range=range, at=at
+                principal=principal,
+                tenant=who.tenant,
+                namespace=namespace,
+                thread=thread,
+                range=range,
+                at=at,
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "summarize") from None
@@ -780,12 +822,16 @@ class MemoryClient:
             s = scope if isinstance(scope, DeletionScope) else DeletionScope.model_validate(scope)
             self.prove(principal, namespace=s.namespace)
             who = self.stores.canonical.principals.get(principal)
+            if (s.source_ref or "").startswith("msg://") and s.namespace is None:
+                # a message is of a namespace's thread: a user's own by default
+                s = s.model_copy(update={"namespace": who.own_namespace})
             request = DeleteRequest(principal=principal, tenant=who.tenant, scope=s, at=at)
         except ValidationError as exc:
             raise from_validation_error(exc, "deletion scope") from None
         self._check_clock(at)
         # The same resolution the workflow makes, to refuse before anything starts.
-        authorize_deletion(who, request.tenant, resolve(self.stores, request.tenant, s))
+        resolved = resolve(self.stores, request.tenant, s, may_delete=who.can_delete)
+        authorize_deletion(who, request.tenant, resolved)
         return request
 
     async def forget(

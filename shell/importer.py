@@ -90,8 +90,9 @@ def batches(items: list[ImportMessage], size: int) -> Iterator[list[ImportMessag
 
 
 def _message_id(m: ImportMessage) -> str:
-    """Stable per (tenant, thread, position), so a second import of a file adds nothing."""
-    raw = f"{m.tenant}/{m.thread}/{m.position}".encode()
+    """Stable per (namespace, thread, position), so a second import of a file adds nothing
+    (thread `t` of another namespace is another conversation)."""
+    raw = f"{m.namespace}/{m.thread}/{m.position}".encode()
     return f"msg_imp_{hashlib.sha256(raw).hexdigest()[:32]}"
 
 

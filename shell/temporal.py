@@ -120,9 +120,10 @@ def delete_workflow_id(keys: ServiceKeys, tenant: str, principal: str, scope: De
     return f"delete/{tenant}/{keys.derive('delete', tenant, principal, scope.fingerprint())}"
 
 
-def summarize_workflow_id(keys: ServiceKeys, tenant: str, thread: str) -> str:
-    """One running summary per thread."""
-    return f"summarize/{tenant}/{keys.derive('summarize', tenant, thread)}"
+def summarize_workflow_id(keys: ServiceKeys, tenant: str, namespace: str, thread: str) -> str:
+    """One running summary per thread of a namespace (thread `t` of another namespace is
+    another conversation, summarised apart). Keyed: it gives neither away."""
+    return f"summarize/{tenant}/{keys.derive('summarize', tenant, namespace, thread)}"
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,7 @@ def route(keys: ServiceKeys, request: BaseModel) -> Route:
             DELETE_EXECUTION_TIMEOUT, allow,
         )  # fmt: skip
     if isinstance(request, SummarizeRequest):
-        wid = summarize_workflow_id(keys, request.tenant, request.thread)
+        wid = summarize_workflow_id(keys, request.tenant, request.namespace, request.thread)
         return Route(
             "SummarizeThread", wid, request.principal, request.tenant, "summarize",
             WRITE_EXECUTION_TIMEOUT, allow,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memory.deletion.scope import ResolvedScope, SummaryTarget
-from memory.errors import InvalidInput, UnauthorizedNamespace
+from memory.errors import InvalidInput, NotFound, UnauthorizedNamespace
 from memory.fingerprints import squash
 from memory.models import ConversationMessage
 from memory.plans import EraseResult, LedgerEntry, MessageErasure, PendingScope
@@ -49,8 +49,11 @@ def erase(
     resolved: ResolvedScope,
     at: datetime,
     extractor: Extractor,
+    *,
+    by: str = "system",
 ) -> EraseResult:
-    """Erase memories, messages (or their stating clauses) and derived summaries at once."""
+    """Erase memories, messages (or their stating clauses), derived summaries and the subject's
+    consents at once (what else depended on those consents is invalidated, as `by` asked)."""
     canonical = stores.canonical
     tenant = _tenant_of(resolved)
     originals = {
@@ -66,6 +69,7 @@ def erase(
         memory_ids=resolved.all_memory_ids,
         messages=[(e.message_id, e.key) for e in erasures],
         committed_at=at,
+        consents=resolved.consents,
     )
     pending = PendingScope(
         tenant_id=tenant,
@@ -80,6 +84,9 @@ def erase(
         messages=erasures,
         ledger=ledger,
         pending=pending,
+        consents=resolved.consents,
+        tenant_id=tenant,
+        by=by,
     )
 
 
@@ -116,13 +123,14 @@ def regenerate_summaries(
     """Summaries built on erased sources, written again from what remains (the erased ones are
     gone with everything else). A thread with nothing left keeps no summary."""
     made: list[str] = []
-    latest: dict[str, SummaryTarget] = {}
+    latest: dict[tuple[str, str], SummaryTarget] = {}
     for target in resolved.summaries:
-        if target.thread not in latest or target.last > latest[target.thread].last:
-            latest[target.thread] = target
+        conversation = (target.namespace, target.thread)
+        if conversation not in latest or target.last > latest[conversation].last:
+            latest[conversation] = target
     tenant = _tenant_of(resolved)
-    for thread, target in latest.items():
-        remaining = stores.canonical.messages.in_thread(tenant, thread)
+    for (namespace, thread), target in sorted(latest.items()):
+        remaining = stores.canonical.messages.in_thread(tenant, namespace, thread)
         span = [m.position for m in remaining if target.first <= m.position <= target.last]
         if not span:
             continue
@@ -133,6 +141,7 @@ def regenerate_summaries(
                 SummarizeRequest(
                     principal=target.writer,
                     tenant=tenant,
+                    namespace=namespace,
                     thread=thread,
                     range=(min(span), max(span)),
                 ),
@@ -140,9 +149,9 @@ def regenerate_summaries(
                 workflow_id=f"regenerate/{deletion_id}",
                 memory_id=memory_id,
                 at=at,
-                commit_id=f"regenerate/{deletion_id}/{thread}",
+                commit_id=f"regenerate/{deletion_id}/{namespace}/{thread}",
             )
-        except (InvalidInput, UnauthorizedNamespace):
+        except (InvalidInput, NotFound, UnauthorizedNamespace):
             continue  # nothing left to summarise, or its writer lost the right: stays erased
         if planned.plan is None or not planned.plan.new_records:
             continue

@@ -44,13 +44,22 @@ def reapply(stores: Stores, entries: list[LedgerEntry], extractor: Extractor) ->
             for m in canonical.messages.in_namespace(ns)
         }
         erasures = _message_erasures(entry, messages, extractor, timezone)
-        if not back and not erasures:
+        consents = entry.consents if canonical.consents.remaining(entry.consents) else []
+        if not back and not erasures and not consents:
             continue
         result = canonical.erasure.erase(
-            entry.deletion_id, back, entry.committed_at, messages=erasures, ledger=entry
+            entry.deletion_id,
+            back,
+            entry.committed_at,
+            messages=erasures,
+            ledger=entry,
+            consents=consents,
+            tenant_id=entry.tenant_id,
         )
         canonical.erasure.drop_probes(entry.deletion_id)
         sync(canonical, stores.projection, entry.memory_ids, result.outbox_seqs)
+        if result.invalidated:
+            sync(canonical, stores.projection, result.invalidated, result.invalidated_seqs)
         counts["reapplied"] += 1
         counts["memories"] += len(result.memory_ids)
         counts["messages"] += len(erasures)

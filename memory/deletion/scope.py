@@ -3,21 +3,28 @@
 A scope (subject, namespace, key, source, or a request in words) resolves to memories, the
 messages they were extracted from, and every summary derived from either (through lineage,
 transitively). The result names everything by id only: it travels through workflow history.
+
+A scope that names a namespace needs the right to delete there. A scope that spans namespaces (a
+subject, a tool's reference) covers what lies in the namespaces its requester may delete; what
+lies elsewhere is left alone and only counted (`withheld`, `withheld_namespaces`: numbers, never
+which namespaces or what they hold), so a user's deletion of themselves erases everything they
+may erase however many copies someone else keeps. A scope its requester may delete none of is
+refused.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from pydantic import Field
 
 from memory.errors import InvalidInput, UnauthorizedNamespace
-from memory.models import DeletionScope, MemoryRecord, Model, Principal
+from memory.models import ConversationMessage, DeletionScope, MemoryRecord, Model, Principal
 from memory.namespaces import parse_namespace
 from memory.stores import Stores
 from memory.stores.canonical import CanonicalStore
-from memory.subjects import canonical_subject
+from memory.subjects import canonical_subject, subject_namespace, subject_of
 from memory.summary import ThreadSummary
 from memory.vocabulary import keys_to_forget
 
@@ -103,11 +110,17 @@ class ResolvedScope(Model):
     summaries: list[SummaryTarget] = Field(default_factory=list)
     namespaces: list[str] = Field(default_factory=list)
     keys: list[str] = Field(default_factory=list)
+    #: What the scope covers in namespaces its requester may not delete, left alone: memories,
+    #: summaries and messages, and in how many namespaces (counts only).
+    withheld: int = 0
+    withheld_namespaces: int = 0
+    #: The subject's consents (a subject's deletion, or its whole namespace's), by id.
+    consents: list[str] = Field(default_factory=list)
 
     @property
     def empty(self) -> bool:
-        """The scope matched nothing: no memory, message or summary."""
-        return not (self.memory_ids or self.messages or self.summaries)
+        """The scope matched nothing: no memory, message, summary or consent."""
+        return not (self.memory_ids or self.messages or self.summaries or self.consents)
 
     @property
     def all_memory_ids(self) -> list[str]:
@@ -119,27 +132,97 @@ def _check_tenant(namespace: str, tenant: str) -> None:
         raise InvalidInput(f"namespace {namespace} is not in tenant {tenant}", field="scope")
 
 
-def resolve(stores: Stores, tenant: str, scope: DeletionScope) -> ResolvedScope:
-    """Every memory, message and derived summary the scope covers, within one tenant."""
+def resolve(
+    stores: Stores,
+    tenant: str,
+    scope: DeletionScope,
+    may_delete: Callable[[str], bool] | None = None,
+) -> ResolvedScope:
+    """Every memory, message and derived summary the scope covers, within one tenant; with
+    `may_delete`, only what lies in the namespaces it allows (the rest is counted, not named)."""
     canonical = stores.canonical
+    allowed = may_delete or (lambda _: True)
+    withheld = _Withheld()
     scope = _plain(canonical, scope, tenant)
     records, whole_messages = _named(canonical, tenant, scope)
+    records = withheld.apart(records, allowed)
+    whole_messages = {m: ns for m, ns in whole_messages.items() if withheld.keeps(ns, allowed)}
     records = _with_same_content(canonical, _summaries_last(records))
     live = [r for r in records if not (r.status == "deleted" and not r.content)]
-    by_message = _message_targets(canonical, tenant, live, whole_messages)
+    by_message = {
+        m: target
+        for m, target in _message_targets(canonical, tenant, live, whole_messages).items()
+        if withheld.keeps(target.namespace, allowed)
+    }
     memory_ids = [r.memory_id for r in live if r.kind != "summary"]
     summary_ids = _derived_summaries(
         canonical, list(by_message), memory_ids, [r.memory_id for r in live if r.kind == "summary"]
     )
-    summaries = _summary_targets(canonical, summary_ids)
+    summaries = [
+        t for t in _summary_targets(canonical, summary_ids) if withheld.keeps(t.namespace, allowed)
+    ]
+    subject, consents = _consents(canonical, tenant, scope, allowed)
+    namespaces = _covered_namespaces(scope, live, by_message, summaries, allowed)
     return ResolvedScope(
         scope=scope,
         memory_ids=memory_ids,
         messages=list(by_message.values()),
         summaries=summaries,
-        namespaces=_covered_namespaces(scope, live, by_message, summaries),
+        namespaces=sorted({*namespaces, *([subject] if consents and subject else [])}),
         keys=sorted({r.key for r in live if r.key and r.kind != "summary"}),
+        withheld=withheld.count,
+        withheld_namespaces=len(withheld.namespaces),
+        consents=consents,
     )
+
+
+def _consents(
+    canonical: CanonicalStore, tenant: str, scope: DeletionScope, allowed: Callable[[str], bool]
+) -> tuple[str | None, list[str]]:
+    """The namespace of the subject a deletion is of (a subject, or a whole namespace's) and
+    that subject's consents, when the requester may delete there: a subject erased keeps no
+    consent (its purpose is the subject's own words)."""
+    if scope.subject_ref is not None:
+        subject = scope.subject_ref
+    elif scope.whole_namespace:
+        assert scope.namespace is not None
+        subject = subject_of(scope.namespace)
+    else:
+        return None, []
+    namespace = subject_namespace(subject, tenant)
+    if not namespace or not allowed(namespace):
+        return None, []
+    if scope.namespace is not None and scope.namespace != namespace:
+        return None, []  # the subject within another namespace: its consents are not there
+    return namespace, [c.consent_id for c in canonical.consents.of_subject(tenant, subject)]
+
+
+class _Withheld:
+    """What a scope covers where its requester may not delete: counted, left alone."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.namespaces: set[str] = set()
+
+    def keeps(self, namespace: str, allowed: Callable[[str], bool]) -> bool:
+        if allowed(namespace):
+            return True
+        self.count += 1
+        self.namespaces.add(namespace)
+        return False
+
+    def apart(
+        self, records: list[MemoryRecord], allowed: Callable[[str], bool]
+    ) -> list[MemoryRecord]:
+        """The records the requester may delete; the others counted (erased ones are nothing
+        to withhold)."""
+        kept = []
+        for r in records:
+            if allowed(r.namespace):
+                kept.append(r)
+            elif r.content or r.status != "deleted":
+                self.keeps(r.namespace, allowed)
+        return kept
 
 
 def _plain(canonical: CanonicalStore, scope: DeletionScope, tenant: str) -> DeletionScope:
@@ -154,6 +237,12 @@ def _plain(canonical: CanonicalStore, scope: DeletionScope, tenant: str) -> Dele
     if scope.subject_ref is not None:
         subject = canonical_subject(scope.subject_ref, tenant)
         scope = scope.model_copy(update={"subject_ref": subject})
+    source = scope.source_ref or ""
+    if source.startswith("msg://") and scope.namespace is None:
+        raise InvalidInput(
+            "a message reference needs its namespace: thread ids are a namespace's",
+            field="scope.namespace",
+        )
     return scope
 
 
@@ -166,8 +255,10 @@ def _named(
     whole_messages: dict[str, str] = {}
     if scope.source_ref is not None:
         records = canonical.records.citing(tenant, scope.source_ref)
-        cited = canonical.messages.by_refs(tenant, [scope.source_ref])
-        whole_messages.update({m.message_id: m.namespace for m in cited.values()})
+        if scope.namespace is not None:
+            records = [r for r in records if r.namespace == scope.namespace]
+            cited = canonical.messages.by_refs(tenant, scope.namespace, [scope.source_ref])
+            whole_messages.update({m.message_id: m.namespace for m in cited.values()})
     elif scope.memory_id is not None:
         head = canonical.records.head(scope.memory_id)
         records = [head] if head is not None and head.namespace == scope.namespace else []
@@ -217,11 +308,20 @@ def _message_targets(
     state its key, for anything else the whole message; then the messages named whole. Adds
     the messages of keyless memories to `whole_messages`."""
     by_message: dict[str, MessageTarget] = {}
-    refs = {ref for r in live for ref in r.source_refs if ref.startswith("msg://")}
-    found = canonical.messages.by_refs(tenant, refs)
+    found: dict[str, dict[str, ConversationMessage]] = {}
+    for namespace in sorted({r.namespace for r in live}):
+        # a memory cites its own namespace's conversation
+        refs = {
+            ref
+            for r in live
+            if r.namespace == namespace
+            for ref in r.source_refs
+            if ref.startswith("msg://")
+        }
+        found[namespace] = canonical.messages.by_refs(tenant, namespace, refs) if refs else {}
     for r in live:
         for ref in r.source_refs:
-            message = found.get(ref)
+            message = found[r.namespace].get(ref)
             if message is None or r.kind == "summary":
                 continue
             target = by_message.setdefault(
@@ -285,28 +385,43 @@ def _covered_namespaces(
     live: list[MemoryRecord],
     by_message: dict[str, MessageTarget],
     summaries: list[SummaryTarget],
+    allowed: Callable[[str], bool],
 ) -> list[str]:
-    """Every namespace anything covered lives in (and the scope's own): what deleting needs
-    the right to, and whose generations move."""
+    """Every namespace anything covered lives in (and the scope's own, when it may be deleted):
+    what deleting needs the right to, and whose generations move."""
+    named = [scope.namespace] if scope.namespace and allowed(scope.namespace) else []
     return sorted(
         {
             *(r.namespace for r in live),
             *(m.namespace for m in by_message.values()),
             *(s.namespace for s in summaries),
-            *([scope.namespace] if scope.namespace else []),
+            *named,
         }
     )
 
 
 def authorize_deletion(principal: Principal, tenant: str, resolved: ResolvedScope) -> None:
-    """All or nothing: a principal that may not delete in every covered namespace deletes
-    nothing. A user may delete within its own namespace; others need a delete grant."""
+    """Refuse what the principal may not ask at all: a deletion in another tenant, a scope that
+    names a namespace it may not delete, or one that covers only what it may not delete. What a
+    spanning scope covers beyond the principal's namespaces was left out by `resolve` (counted in
+    `withheld`). A user may delete within its own namespace; others need a delete grant. No
+    refusal names a namespace the requester did not name itself."""
     if principal.tenant != tenant:
         raise UnauthorizedNamespace(
             f"{principal.ref} may not delete in tenant {tenant}", field="scope"
         )
-    denied = [ns for ns in resolved.namespaces if not principal.can_delete(ns)]
-    if denied:
+    named = resolved.scope.namespace
+    if named is not None and not principal.can_delete(named):
+        raise UnauthorizedNamespace(f"{principal.ref} may not delete in {named}", field="scope")
+    if resolved.withheld and not resolved.namespaces:
         raise UnauthorizedNamespace(
-            f"{principal.ref} may not delete in {', '.join(denied)}", field="scope"
+            f"{principal.ref} may delete nothing {resolved.scope.describe()} covers",
+            field="scope",
+        )
+    if any(not principal.can_delete(ns) for ns in resolved.namespaces):
+        # resolved without the principal's rights (`resolve(..., may_delete=...)` leaves out
+        # what it may not delete): nothing of it
+        raise UnauthorizedNamespace(
+            f"{principal.ref} may not delete all {resolved.scope.describe()} covers",
+            field="scope",
         )

@@ -82,8 +82,8 @@ def verify_erased(
     """Ask every read path for what was erased; each probe passes only if nothing comes back:
     canonical by id and by key, keyword search with the erased text, vector search with its
     embedding, recall and context building as the owner and as an agent, summaries,
-    conversation history, feedback, projection rows, and the cache (every namespace's generation
-    moved)."""
+    conversation history, feedback, the subject's consents, projection rows, and the cache
+    (every namespace's generation moved)."""
     erased = set(resolved.all_memory_ids)
     salt = next((str(p["salt"]) for p in probes if p["salt"]), None)
     needles = Fingerprints(salt, [str(p["fingerprint"]) for p in probes])
@@ -96,6 +96,7 @@ def verify_erased(
     _probe_summaries(run)
     _probe_conversation_history(run)
     _probe_feedback(run)
+    _probe_consents(run)
     _probe_cache(run, generations_before)
     _probe_storage(run)
     return run.results
@@ -266,6 +267,15 @@ def _probe_feedback(run: _Probing) -> None:
     )
 
 
+def _probe_consents(run: _Probing) -> None:
+    """No consent of the erased subject is kept (nor its purpose)."""
+    run.probe(
+        "consents",
+        run.stores.canonical.consents.remaining(run.resolved.consents),
+        f"{len(run.resolved.consents)} consents of the subject deleted",
+    )
+
+
 #: The canonical tables an erase rewrites (what Postgres vacuums after it).
 ERASED_TABLES = (
     "memory_heads",
@@ -276,6 +286,7 @@ ERASED_TABLES = (
     "deletion_probes",
     "memory_feedback",
     "memory_signals",
+    "consents",
 )
 
 

@@ -153,8 +153,9 @@ class Deletions:
         self.extractor = extractor or RuleExtractor()
 
     def start(self, inp: StartDeletionInput) -> StartedDeletion:
-        """Resolve the scope (words included), authorize it all or nothing, and persist a
-        pending receipt. A refusal is audited and deletes nothing."""
+        """Resolve the scope (words included) within what the requester may delete, authorize
+        it, and persist a pending receipt (with what it leaves alone, counted). A refusal is
+        audited and deletes nothing."""
         request = inp.request
         canonical = self.stores.canonical
         deletion_id = "del_" + self.keys.derive("deletion-id", inp.seed, length=24)
@@ -165,7 +166,9 @@ class Deletions:
             return StartedDeletion.model_validate(before)
         at = effective_time(request.at, inp.now, self.settings.allow_clock_override)
         principal = canonical.principals.get(request.principal)
-        resolved = resolve(self.stores, request.tenant, request.scope)
+        resolved = resolve(
+            self.stores, request.tenant, request.scope, may_delete=principal.can_delete
+        )
         try:
             authorize_deletion(principal, request.tenant, resolved)
         except PolicyRefusal as refusal:
@@ -198,7 +201,31 @@ class Deletions:
             backup_retention_deadline=at + self.stores.policy.backup.retention,
             workflow_id=inp.workflow_id,
             storage_limits=canonical.db.erasure_limits(),
+            withheld=resolved.withheld,
+            withheld_namespaces=resolved.withheld_namespaces,
         )
+        if resolved.withheld:
+            # What the scope covers beyond the requester's namespaces stays, counted (never
+            # named: not which namespaces, not what they hold).
+            canonical.commits.record_audit(
+                request.tenant,
+                request.scope.namespace,
+                inp.workflow_id,
+                [
+                    AuditEvent(
+                        stage="delete_authorize",
+                        outcome="partial",
+                        reason_code="unauthorized_namespace",
+                        principal=principal.ref,
+                        details={
+                            "scope": request.scope.describe(),
+                            "withheld": resolved.withheld,
+                            "withheld_namespaces": resolved.withheld_namespaces,
+                        },
+                    )
+                ],
+                at,
+            )
         marks = canonical.generations.read(resolved.namespaces)
         started = StartedDeletion(
             receipt=receipt,
@@ -211,7 +238,18 @@ class Deletions:
 
     def erase(self, inp: EraseInput, progress: Progress = no_progress) -> EraseResult:
         progress("erasing")
-        result = erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
+        requester = self.stores.canonical.receipts.get(inp.deletion_id).requested_by
+        result = erase(
+            self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor, by=requester
+        )
+        if result.invalidated:
+            # Memories elsewhere that stood on the subject's consents: out of every read path.
+            sync(
+                self.stores.canonical,
+                self.stores.projection,
+                result.invalidated,
+                result.invalidated_seqs,
+            )
         self._journal(inp.deletion_id)
         log.info(
             "scope erased",
@@ -250,7 +288,9 @@ class Deletions:
         """Erase again (idempotent) and project every touched memory from canonical: what a
         failed probe found is removed from every index."""
         progress("repairing")
-        erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
+        erased = erase(self.stores, inp.deletion_id, inp.resolved, inp.at, self.extractor)
+        if erased.invalidated:
+            sync(self.stores.canonical, self.stores.projection, erased.invalidated)
         ids = [*inp.resolved.all_memory_ids, *inp.regenerated]
         sync(self.stores.canonical, self.stores.projection, ids)
         return len(ids)

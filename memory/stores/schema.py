@@ -107,6 +107,8 @@ memory_heads = Table(
     Index("ix_heads_ns_gist", "namespace", "gist"),
     Index("ix_heads_tenant_subject", "tenant_id", "subject_ref"),
     Index("ix_heads_expires", "expires_at"),
+    # What depends on a consent: invalidated when it is revoked.
+    Index("ix_heads_consent", "tenant_id", "consent_ref"),
 )
 
 # One row per (namespace, slot): the unit of optimistic concurrency for a key (or, for a memory
@@ -262,8 +264,12 @@ conversation_messages = Table(
     # The highest level of what the message says (sensitive categories make it restricted):
     # the conversation slice shows it only to principals whose ceiling reaches it.
     Column("sensitivity", String(16), nullable=False, server_default="internal"),
-    UniqueConstraint("tenant_id", "conversation", "position", name="uq_message_position"),
-    Index("ix_messages_thread", "tenant_id", "thread", "position"),
+    # A conversation (a thread, or the namespace's messages off-thread) is a namespace's: thread
+    # `t` of two namespaces is two conversations.
+    UniqueConstraint(
+        "tenant_id", "namespace", "conversation", "position", name="uq_message_position"
+    ),
+    Index("ix_messages_thread", "tenant_id", "namespace", "thread", "position"),
 )
 
 # Open and settled reviews: a deferred write waiting for approval, or a conflict group.
@@ -448,10 +454,28 @@ memory_signals = Table(
     Index("ix_signals_lowered", "tenant_id", "rank_weight"),
 )
 
+# Consents a subject gave (memory/consents.py): a memory's `consent_ref` names one. Revoking it
+# invalidates what depends on it; a deletion of its subject deletes the row (the purpose is the
+# subject's own words).
+consents = Table(
+    "consents",
+    metadata,
+    Column("consent_id", String(64), primary_key=True),
+    Column("tenant_id", String(64), nullable=False),
+    Column("subject_ref", String(256), nullable=False),
+    Column("purpose", Text, nullable=False),
+    Column("given_by", String(256), nullable=False),
+    Column("given_at", UTCDateTime, nullable=False),
+    Column("revoked_at", UTCDateTime),
+    Column("revoked_by", String(256)),
+    Index("ix_consents_subject", "tenant_id", "subject_ref"),
+)
+
 __all__ = [
     "applied_commits",
     "audit_events",
     "cache_generations",
+    "consents",
     "conversation_messages",
     "deletion_fences",
     "deletion_ledger",

@@ -1,5 +1,6 @@
-"""The write pipeline: extraction → normalisation → detection → consent and retention → source
-validation → confidence → duplicate and conflict resolution → mutation proposal → policy decision.
+"""The write pipeline: extraction → normalisation → source and subject validation → detection →
+consent and retention → business-fact validation → confidence → duplicate and conflict
+resolution → mutation proposal → policy decision.
 
 `decide()` is pure given a `StateView` (reads of the canonical store and the projection): it
 returns one `CandidateDecision` per candidate, each with its outcome, proposal, the changes to
@@ -14,6 +15,7 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
+from memory.consents import Consent
 from memory.feedback import MemoryFeedbackEvent, emitted
 from memory.models import (
     DIRECT_EXTRACTOR,
@@ -35,6 +37,7 @@ from memory.models import (
 from memory.namespaces import parse_namespace
 from memory.plans import CommitPlan, RecordChange, SlotCheck, SlotState, WriteOutcome
 from memory.policy import Policy
+from memory.subjects import may_speak_for
 from memory.vocabulary import TIMEZONE
 from memory.write.detectors import Detection, detect
 from memory.write.extraction import Extractor
@@ -68,6 +71,10 @@ class StateView(Protocol):
 
     def attested(self, tenant_id: str, refs: Sequence[str]) -> set[str]:
         """Of these references, those a tool of the tenant has attested."""
+        ...
+
+    def consent(self, consent_id: str) -> Consent | None:
+        """The consent recorded under this id (revoked or not), if any."""
         ...
 
 
@@ -337,14 +344,23 @@ def _check(
     detections: list[Detection],
     view: StateView,
 ) -> Draft | CandidateDecision:
-    """Detection, consent and retention, source validation, confidence: a refusal, or the draft
-    as it goes on (restricted when it states a special category)."""
+    """Source and subject validation, detection, consent and retention, business facts,
+    confidence: a refusal, or the draft as it goes on (restricted when it states a special
+    category)."""
     record = draft.record
     if not source_allowed(ctx.principal, record.source_type, approved=ctx.approved_by is not None):
         # A writer cannot promote itself: the source says who vouches for the memory.
         source = {"source_type": record.source_type, "principal_type": ctx.principal.type}
         trail.append(_event(ctx, "source_validation", "not_allowed", record=record, details=source))
         return _finish(ctx, trail, draft, decision="reject", reason="source_not_allowed")
+    if not may_speak_for(ctx.principal, record.subject_ref):
+        # A writer speaks only for itself, for subjects whose namespace it may write, or about
+        # business entities: a memory about someone else would sit where they cannot erase it.
+        subject = {"subject_kind": record.subject_ref.partition(":")[0]}
+        trail.append(
+            _event(ctx, "subject_validation", "not_allowed", record=record, details=subject)
+        )
+        return _finish(ctx, trail, draft, decision="reject", reason="subject_not_allowed")
     if record.source_type == "verified_tool_fact" and ctx.approved_by is None:
         attested = view.attested(record.tenant_id, [r for r, _ in pinning_refs(record)])
         if not tool_vouches(ctx.principal, record, attested):
@@ -367,6 +383,13 @@ def _check(
     )
     if refusal is not None:
         return _finish(ctx, trail, draft, decision="reject", reason=refusal)
+    if record.consent_ref is not None:
+        consent = view.consent(record.consent_ref)
+        if consent is None or not consent.in_force(record.tenant_id, record.subject_ref, ctx.at):
+            # A consent is what the subject recorded, not a string: one made up, another
+            # subject's or revoked changes nothing.
+            trail.append(_event(ctx, "consent", "unknown", record=record))
+            return _finish(ctx, trail, draft, decision="reject", reason="consent_unknown")
     sensitive = any(d.reason == "sensitive_category" for d in found)
     if sensitive:
         record = record.model_copy(update={"sensitivity": "restricted"})

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from memory.consents import Consent
 from memory.plans import SlotState
 from memory.stores import Stores
 from memory.stores.projection import SearchFilters
@@ -44,6 +45,9 @@ class StoreView:
             for r, h in ((heads.get(h.memory_id), h) for h in hits)
             if r is not None and r.status == "active" and r.key is None and r.kind == kind
         ]
+
+    def consent(self, consent_id: str) -> Consent | None:
+        return self.stores.canonical.consents.get(consent_id)
 
     def attested(self, tenant_id: str, refs: Sequence[str]) -> set[str]:
         return self.stores.canonical.attestations.attested(tenant_id, refs) if refs else set()

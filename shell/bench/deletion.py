@@ -63,9 +63,11 @@ async def _subject_with_history(client: MemoryClient, user: str, n: int) -> str:
         )
     for batch in cut(requests):
         await client.write_batch(batch)
-    threads = sorted({m.thread for m in messages})
-    for thread in threads:
-        await client.summarize("agent:bench/summarizer", thread, at=at + timedelta(days=1))
+    threads = sorted({(m.namespace, m.thread) for m in messages if m.thread})
+    for ns, thread in threads:
+        await client.summarize(
+            "agent:bench/summarizer", thread, namespace=ns, at=at + timedelta(days=1)
+        )
     return f"user:{user}"
 
 

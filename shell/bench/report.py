@@ -244,7 +244,7 @@ def _print_retrieval_set(r: dict[str, Any], label: str) -> None:
     if consented:
         v = consented["product"]["overall"]
         console.print(
-            f"  the same import with a consent ({consented['consent_ref']}): written "
+            f"  the same import with a consent ({consented['consent_purpose']}): written "
             f"{consented['written']} of {r['turns']}, refused {consented['refused'] or 'none'}"
             " (the consented turns are stored restricted, above the asking user's ceiling, so"
             f" withheld from recall); product R@5 / R@10 / R@20 {v['R@5']} / {v['R@10']} /"

@@ -221,16 +221,18 @@ def _long_retention() -> Path:
     return path
 
 
-#: The consent an import can carry: the people in the conversations agreed to keeping them,
-#: special categories included (the write path then stores those turns as restricted).
-IMPORT_CONSENT = "consent://locomo/recorded-with-consent"
+#: The consent an import can carry, as its purpose: the people in the conversations agreed to
+#: keeping them, special categories included (the write path then stores those turns as
+#: restricted). Each conversation's user records it first; its id is each write's consent_ref.
+IMPORT_CONSENT = "keeping these recorded conversations, special categories included"
 
 
 async def run_product(
     conversations: list[Conversation], consent: str | None = None
 ) -> dict[str, Any]:
-    """Write every turn through write_batch (with `consent` as each write's consent_ref, when
-    given), ask every question through recall."""
+    """Write every turn through write_batch (with, when `consent` is given, a consent for that
+    purpose recorded by each conversation's user and cited by each write), ask every question
+    through recall."""
     from memory.write.batch import cut
     from shell.bench.service import service
 
@@ -242,6 +244,9 @@ async def run_product(
     write_seconds = 0.0
     async with service("retrieval", _long_retention()) as (client, _env):
         for conv in conversations:
+            consent_ref = (
+                client.give_consent(conv.user, conv.user, consent).consent_id if consent else None
+            )
             requests = [
                 client.write_request(
                     conv.user,
@@ -251,7 +256,7 @@ async def run_product(
                         "content": t.content,
                         "source_refs": [t.source],
                         "valid_from": t.at.isoformat(),
-                        **({"consent_ref": consent} if consent else {}),
+                        **({"consent_ref": consent_ref} if consent_ref else {}),
                     },
                     idempotency_key=f"{conv.sample_id}-{t.dia_id}",
                 )
@@ -336,7 +341,7 @@ async def _measure(path: Path, language: str) -> dict[str, Any]:
         # given: governance, not search, is what the refused turns' questions lack.
         consented = await run_product(conversations, IMPORT_CONSENT)
         report["with_consent"] = {
-            "consent_ref": IMPORT_CONSENT,
+            "consent_purpose": IMPORT_CONSENT,
             "written": consented["written"],
             "refused": consented["refused"],
             "product": consented["scores"].table(),

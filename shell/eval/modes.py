@@ -312,13 +312,18 @@ class TaskModes:
         run.memory_items = len(items)
         tenant = parse_namespace(spec.namespaces[0]).tenant
         refs = {r for i in items for r in i.source_refs}
-        messages = self.canonical.messages.by_refs(tenant, refs)
-        said = {ref for ref, m in messages.items() if m.status != "erased"}
+        said: set[tuple[str | None, str]] = set()
+        for namespace in {i.namespace for i in items if i.namespace}:
+            # a memory cites its own namespace's conversation
+            cited = {r for i in items if i.namespace == namespace for r in i.source_refs}
+            messages = self.canonical.messages.by_refs(tenant, namespace, cited)
+            said |= {(namespace, ref) for ref, m in messages.items() if m.status != "erased"}
         attested = self.canonical.attestations.attested(
             tenant, [r for r in refs if not r.startswith("msg://")]
         )
         run.cited_items = sum(
-            bool(i.source_refs) and all(r in said or r in attested for r in i.source_refs)
+            bool(i.source_refs)
+            and all((i.namespace, r) in said or r in attested for r in i.source_refs)
             for i in items
         )
 

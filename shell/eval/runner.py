@@ -222,6 +222,9 @@ class _CaseRun:
         self.result = result
         self.records: dict[str, StepRecord] = {}
         self.clock: datetime | None = None
+        #: The namespace each thread was said in (a thread is a namespace's): where a summarize
+        #: step without a namespace finds its thread.
+        self.threads: dict[str, str] = {}
         explicit = any(s.op == "task" for s in case._all_steps())
         self.tasks = tasks
         #: Tasks are implied by recall and context steps only in a case without `task` steps.
@@ -310,6 +313,8 @@ class _CaseRun:
         who = self.principal(step)
         assert step.namespace is not None
         assert step.text is not None
+        if step.thread is not None:
+            self.threads.setdefault(step.thread, step.namespace)
         await self._write(
             index,
             step,
@@ -460,7 +465,13 @@ class _CaseRun:
         who = self.principal(step) if step.actor else self._runner_principal()
         expect = step.expect if isinstance(step.expect, dict) else {}
         try:
-            result = await self.client.summarize(who.ref, step.thread, range=step.range, at=at)
+            result = await self.client.summarize(
+                who.ref,
+                step.thread,
+                namespace=step.namespace or self.threads.get(step.thread),
+                range=step.range,
+                at=at,
+            )
         except MemoryServiceError as exc:
             refused = expect.get("refused")
             self.check(

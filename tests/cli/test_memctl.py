@@ -247,7 +247,7 @@ async def test_import_messages_as_history_and_episodes(
     assert "12 messages stored" in out
     assert "reject 1" in out  # the password line is refused like any write
     assert "add 5" in out
-    history = client.stores.canonical.messages.in_thread("shop-a", thread)
+    history = client.stores.canonical.messages.in_thread("shop-a", NS, thread)
     assert [m.position for m in history] == list(range(1, 13))
     assert history[1].speaker == "agent:shop-a/support-bot"
     found = await client.recall(USER, [NS], query="包裹 PKG-0003 到哪了")
@@ -344,3 +344,61 @@ async def test_feedback_from_the_command_line(
     assert err.startswith("error: forbidden: ")
     assert "Traceback" not in err + out
     assert len(client.feedback_on(USER, memory_id)) == 2
+
+
+async def test_forget_prints_what_it_left_alone(
+    client: MemoryClient, temporal_env: WorkflowEnvironment, settings: Settings
+) -> None:
+    """A subject's deletion erases what its requester may delete; the receipt and the command
+    say how much it left alone elsewhere (counts, never where)."""
+    victim = f"v{uuid.uuid4().hex[:8]}"
+    scribe = BOT.model_copy(update={"id": "scribe"})
+    client.register_principal(scribe)
+    await client.write(f"user:shop-a/{victim}", f"tenant/shop-a/user/{victim}", sms())
+    await client.write(
+        scribe.ref,
+        NS,
+        {"kind": "semantic", "content": "邻居说他总在凌晨遛狗", "subject_ref": f"user:{victim}"},
+    )
+    env = env_for(settings, temporal_env)
+    rc, out, err = await memctl(
+        env, "forget", "--principal", f"user:shop-a/{victim}", "--subject", f"user:{victim}"
+    )
+    assert rc == 0, err
+    receipt = json.loads(out)
+    assert (receipt["withheld"], receipt["withheld_namespaces"]) == (1, 1)
+    assert "1 item(s) in 1 namespace(s) you may not delete were left alone" in err
+    assert NS not in out + err
+
+
+async def test_consents_from_the_command_line(settings: Settings) -> None:
+    env = env_for(settings)
+    who = f"c{uuid.uuid4().hex[:8]}"
+    user = f"user:shop-a/{who}"
+    rc, out, err = await memctl(
+        env, "consent", "give", f"user:{who}", "--purpose", "记住我的饮食禁忌", "--principal", user
+    )
+    assert rc == 0, err
+    consent = json.loads(out)
+    assert consent["consent_id"].startswith("cns_")
+    assert (consent["subject_ref"], consent["given_by"]) == (f"user:{who}", user)
+    rc, out, err = await memctl(env, "consent", "list", "--principal", user)
+    assert rc == 0, err
+    assert [c["consent_id"] for c in json.loads(out)] == [consent["consent_id"]]
+    rc, out, err = await memctl(
+        env, "consent", "revoke", consent["consent_id"], "--principal", "user:shop-a/999"
+    )
+    assert rc == 2
+    assert err.startswith("error: not_found: ")
+    rc, out, err = await memctl(
+        env, "consent", "revoke", consent["consent_id"], "--principal", user
+    )
+    assert rc == 0, err
+    revoked = json.loads(out)
+    assert revoked["consent"]["revoked_by"] == user
+    assert revoked["invalidated"] == []
+    rc, out, err = await memctl(
+        env, "consent", "give", "order:ORD-1", "--purpose", "x", "--principal", user
+    )
+    assert rc == 2
+    assert err.startswith("error: invalid_input: ")

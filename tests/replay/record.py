@@ -245,7 +245,7 @@ async def summaries(client: MemoryClient, temporal: Client) -> list[str]:
         ]
     ):
         await client.observe(who, NS, text, thread="rec-t2", at=T0 + timedelta(minutes=i))
-    first = await client.summarize(BOT.ref, "rec-t2", at=T0 + timedelta(minutes=10))
+    first = await client.summarize(BOT.ref, "rec-t2", namespace=NS, at=T0 + timedelta(minutes=10))
     return [first.workflow_id]
 
 

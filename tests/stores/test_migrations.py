@@ -144,3 +144,58 @@ def test_outcomes_written_before_0013_take_their_writer(tmp_path: Path) -> None:
     assert found.workflow_id == "write/shop-a/k1"
     assert store.outcomes.get("shop-a", "user:shop-a/2", "k1") is None
     store.close()
+
+
+def test_threads_become_a_namespaces_own_and_keep_their_messages(tmp_path: Path) -> None:
+    """0018: a message's position is unique within its namespace's conversation, so thread `t`
+    of another namespace starts at 1; the messages kept before stay where they were."""
+    from datetime import UTC, datetime
+
+    url = f"sqlite:///{tmp_path / 'threads.db'}"
+    store = CanonicalStore(url)
+    store.migrate("0017")
+    row = {
+        "message_id": "msg_old",
+        "tenant_id": "shop-a",
+        "namespace": "tenant/shop-a/user/1",
+        "thread": "support",
+        "conversation": "support",
+        "position": 1,
+        "speaker": "user:shop-a/1",
+        "speaker_type": "user",
+        "text": "我的耳机坏了",
+        "at": "2026-07-01 00:00:00",
+        "status": "active",
+        "content_hash": "sha256:x",
+    }
+    with store.engine.begin() as conn:
+        columns = ", ".join(row)
+        values = ", ".join(f":{k}" for k in row)
+        conn.execute(text(f"INSERT INTO conversation_messages ({columns}) VALUES ({values})"), row)
+    store.migrate()
+    at = datetime(2026, 7, 2, tzinfo=UTC)
+    other = store.messages.append(
+        message_id="msg_new",
+        tenant_id="shop-a",
+        namespace="tenant/shop-a/user/2",
+        thread="support",
+        speaker="user:shop-a/2",
+        speaker_type="user",
+        text="我要退款",
+        at=at,
+    )
+    assert other.position == 1
+    (kept,) = store.messages.in_thread("shop-a", "tenant/shop-a/user/1", "support")
+    assert (kept.message_id, kept.position, kept.text) == ("msg_old", 1, "我的耳机坏了")
+    same = store.messages.append(
+        message_id="msg_next",
+        tenant_id="shop-a",
+        namespace="tenant/shop-a/user/1",
+        thread="support",
+        speaker="user:shop-a/1",
+        speaker_type="user",
+        text="还没修好",
+        at=at,
+    )
+    assert same.position == 2
+    store.close()

@@ -89,7 +89,7 @@ def test_a_secret_in_a_message_is_never_stored(
     _say(stores, text)
     assert secret not in _stored_bytes(stores, settings)
     # The conversation still reads, with the secret replaced.
-    [message] = stores.canonical.messages.in_thread("shop-a", "t-1")
+    [message] = stores.canonical.messages.in_thread("shop-a", NS, "t-1")
     assert "[REDACTED:" in message.text
     shown = _context(stores, BOT, "how to notify the user").text()
     assert "[REDACTED:" in shown

@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
-from memory.models import CandidateOutcome, Principal, WriteRequest
+from memory.errors import VersionConflict
+from memory.models import Candidate, CandidateOutcome, ExtractorInfo, Principal, WriteRequest
 from memory.stores import Stores
 from memory.write.extraction import RuleExtractor
+from memory.write.extraction.models import ExtractedCandidate, Extraction
 from memory.write.pipeline import decide
 from memory.write.stages import IdSource
 from memory.write.state import StoreView
@@ -94,13 +96,31 @@ def test_sensitive_category_without_consent(stores: Stores, text: str) -> None:
     assert any(o.decision == "reject" and o.reason == "sensitive_category" for o in outcomes)
 
 
+def consent_of(stores: Stores, subject: str = "user:123", **over: Any) -> str:
+    """A consent recorded for `subject` (as the consent service records one): its id."""
+    from memory.consents import Consent, new_consent_id
+
+    fields: dict[str, Any] = {
+        "consent_id": new_consent_id(),
+        "tenant_id": "shop-a",
+        "subject_ref": subject,
+        "purpose": "记住我的饮食禁忌",
+        "given_by": USER.ref,
+        "given_at": T0 - timedelta(days=1),
+        **over,
+    }
+    consent = Consent(**fields)
+    stores.canonical.consents.record(consent)
+    return consent.consent_id
+
+
 def test_sensitive_category_with_consent_is_stored_restricted(stores: Stores) -> None:
     outcomes = run(
         stores,
         candidate={
             "kind": "semantic",
             "content": "用户对花生过敏",
-            "consent_ref": "consent://memory/2026-07-15/7",
+            "consent_ref": consent_of(stores),
         },
     )
     (o,) = outcomes
@@ -108,6 +128,59 @@ def test_sensitive_category_with_consent_is_stored_restricted(stores: Stores) ->
     head = stores.canonical.records.head(o.memory_id or "")
     assert head is not None
     assert head.sensitivity == "restricted"
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "consent://memory/2026-07-15/7",  # made up: any string used to pass
+        "OTHER",  # another subject's consent
+        "REVOKED",  # revoked before the write
+        "OTHER_TENANT",
+    ],
+)
+@pytest.mark.parametrize("content", ["用户对花生过敏", "用户喜欢周末收货"])
+def test_a_consent_ref_must_name_a_consent_of_the_subject_in_force(
+    stores: Stores, ref: str, content: str
+) -> None:
+    if ref == "OTHER":
+        ref = consent_of(stores, "user:456")
+    elif ref == "REVOKED":
+        ref = consent_of(stores, revoked_at=T0 - timedelta(hours=1), revoked_by=USER.ref)
+    elif ref == "OTHER_TENANT":
+        ref = consent_of(stores, tenant_id="shop-b")
+    (o,) = run(stores, candidate={"kind": "semantic", "content": content, "consent_ref": ref})
+    assert (o.decision, o.reason) == ("reject", "consent_unknown")
+    assert stores.canonical.records.namespace_heads(NS) == []
+    trail = stores.canonical.audit.trail()
+    assert any(row["stage"] == "consent" and row["outcome"] == "unknown" for row in trail)
+
+
+def test_a_consent_revoked_after_the_write_was_decided_stops_its_commit(stores: Stores) -> None:
+    """A write decided while its consent held, committed after the consent was revoked: the
+    commit refuses it (the workflow decides again, and is refused)."""
+    ref = consent_of(stores)
+    request = WriteRequest(
+        principal=USER.ref,
+        namespace=NS,
+        idempotency_key=uuid.uuid4().hex,
+        candidate={"kind": "semantic", "content": "用户对花生过敏", "consent_ref": ref},
+    )
+    decision = decide(
+        request,
+        USER,
+        stores.policy,
+        StoreView(stores),
+        RuleExtractor(),
+        workflow_id="w",
+        at=T0,
+        ids=IdSource(seed=uuid.uuid4().hex),
+    )
+    assert decision.outcomes[0].decision == "add"
+    stores.canonical.consents.revoke("shop-a", ref, USER.ref, T0 - timedelta(minutes=1))
+    with pytest.raises(VersionConflict):
+        stores.canonical.commits.apply(decision.plan(uuid.uuid4().hex))
+    assert stores.canonical.records.namespace_heads(NS) == []
 
 
 @pytest.mark.parametrize(
@@ -232,6 +305,87 @@ def test_a_writer_cannot_promote_its_own_source(stores: Stores, source_type: str
         principal=principal,
     )
     assert (o.decision, o.reason) == ("reject", "source_not_allowed")
+
+
+#: (subject named, writer, may it?): a user speaks for itself and business entities; an agent
+#: for every subject whose namespace it may write (all users' here) and for itself.
+SUBJECTS = [
+    ("user:123", "user", True),  # the writer's own subject, in every accepted form
+    ("user:shop-a/123", "user", True),
+    ("tenant/shop-a/user/123", "user", True),
+    ("user:456", "user", False),  # another user, planted in the writer's own namespace
+    ("user:shop-a/456", "user", False),
+    ("tenant/shop-a/user/456", "user", False),
+    ("team:ops", "user", False),  # namespaces the user may not write
+    ("tenant:shop-a", "user", False),
+    ("thread:t1", "user", False),
+    ("agent:support-bot", "user", False),
+    ("order:ORD-1", "user", True),  # business entities: anyone may name them
+    ("parcel:SF123", "user", True),
+    ("account:A-9", "user", True),
+    ("user:456", "agent", True),  # the agent may write every user's namespace
+    ("team:ops", "agent", False),
+    ("agent:bot", "agent", True),  # its own subject
+]
+
+
+def test_a_writer_names_only_subjects_it_may_speak_for(stores: Stores) -> None:
+    for i, (subject, who, allowed) in enumerate(SUBJECTS):
+        principal = USER if who == "user" else RELAY
+        (o,) = run(
+            stores,
+            candidate={
+                "kind": "semantic",
+                "content": f"第 {i} 件事：喜欢在周末收货",
+                "subject_ref": subject,
+            },
+            principal=principal,
+        )
+        if allowed:  # (an order's claim still needs its tool: `unverified_business_fact`)
+            assert o.decision == "add" or o.reason == "unverified_business_fact", (subject, o)
+        else:
+            assert (o.decision, o.reason) == ("reject", "subject_not_allowed"), (subject, o)
+    refused = [
+        row
+        for row in stores.canonical.audit.trail()
+        if row["stage"] == "subject_validation" and row["outcome"] == "not_allowed"
+    ]
+    assert len(refused) == sum(not allowed for _, _, allowed in SUBJECTS)
+    about = stores.canonical.records.subject_heads("shop-a", "user:456")
+    assert {r.written_by for r in about} == {RELAY.ref}  # only the agent's, which may
+
+
+class _NamesAnotherUser:
+    """An extractor (a model's, say) that reads an utterance as being about another user."""
+
+    info = ExtractorInfo(name="stub", version="1")
+
+    def extract(self, text: str, *, default_timezone: str) -> Extraction:
+        candidate = Candidate(kind="episodic", content=text, subject_ref="user:456")
+        return Extraction(candidates=[ExtractedCandidate(candidate=candidate, clause=text)])
+
+
+def test_an_observed_candidate_about_another_user_is_refused(stores: Stores) -> None:
+    request = WriteRequest(
+        principal=USER.ref,
+        namespace=NS,
+        idempotency_key=uuid.uuid4().hex,
+        utterance={"text": "456 每天很晚才回家"},
+    )
+    decision = decide(
+        request,
+        USER,
+        stores.policy,
+        StoreView(stores),
+        _NamesAnotherUser(),
+        workflow_id="w",
+        at=T0,
+        ids=IdSource(seed=uuid.uuid4().hex),
+    )
+    assert [(o.decision, o.reason) for o in decision.outcomes] == [
+        ("reject", "subject_not_allowed")
+    ]
+    assert not decision.commits
 
 
 @pytest.mark.parametrize(

@@ -49,14 +49,16 @@ async def story(client: MemoryClient, thread: str) -> None:
     await client.observe(
         USER, NS, "记住我喜欢周末送货", thread=thread, at=T0 + timedelta(minutes=2)
     )
-    summary = await client.summarize(BOT.ref, thread, at=T0 + timedelta(minutes=5))
+    summary = await client.summarize(BOT.ref, thread, namespace=NS, at=T0 + timedelta(minutes=5))
     assert summary.content is not None
     assert "短信" in summary.content
 
 
 def everything_said(client: MemoryClient, thread: str) -> str:
     canonical = client.stores.canonical
-    texts = [m.text for m in canonical.messages.in_thread("shop-a", thread, include_erased=True)]
+    texts = [
+        m.text for m in canonical.messages.in_thread("shop-a", NS, thread, include_erased=True)
+    ]
     texts += [r.content for r in canonical.records.namespace_heads(NS) if r.status != "deleted"]
     return "\n".join(texts)
 

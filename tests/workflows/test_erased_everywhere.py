@@ -73,7 +73,7 @@ async def test_a_passed_deletion_leaves_no_byte_of_what_it_erased(client: Memory
         thread=thread,
         at=T0 + timedelta(minutes=2),
     )
-    await client.summarize(BOT.ref, thread, at=T0 + timedelta(minutes=5))
+    await client.summarize(BOT.ref, thread, namespace=NS, at=T0 + timedelta(minutes=5))
     # A deferred write waits for a reviewer: what settling needs is kept with the review row.
     client.register_principal(DRAFTER)
     deferred = await client.write(

@@ -224,14 +224,14 @@ async def test_delete_subject(client: MemoryClient) -> None:
 async def test_summarize_thread(client: MemoryClient) -> None:
     setup(client)
     await client.observe(USER, NS, "请周五前把耳机换新的送到", thread="t-victim", at=T0)
-    victim = SummarizeRequest(principal=BOT.ref, tenant="shop-a", thread="t-victim")
+    victim = SummarizeRequest(principal=BOT.ref, tenant="shop-a", namespace=NS, thread="t-victim")
     await three_ways(
         client,
         "SummarizeThread",
         bare(victim),
         client.summarize_request(STRANGER, "t-stranger"),
         client.summarize_request(ATTACKER, "t-mine"),
-        {"principal": BOT.ref, "thread": "t-victim"},
+        {"principal": BOT.ref, "namespace": NS, "thread": "t-victim"},
     )
     assert not [
         r for r in client.stores.canonical.records.namespace_heads(NS) if r.kind == "summary"

@@ -162,7 +162,7 @@ async def test_a_days_histories_hold_no_token_and_no_refused_secret(
     await client.feedback(
         USER, other, "corrected", correction={"text": "我问的是订单 42"}, occurred_at=day[10]
     )
-    await client.summarize(BOT.ref, "t-day", at=day[11])
+    await client.summarize(BOT.ref, "t-day", namespace=NS, at=day[11])
     # (read before the deletions, which delete the runs that carried what they erase)
     histories = await _every_history(client)
     assert len(histories) >= 10, sorted(histories)

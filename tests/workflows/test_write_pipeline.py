@@ -29,7 +29,7 @@ async def test_observe_keeps_the_message_and_extracts(client: MemoryClient) -> N
     assert any(
         o.decision == "reject" and o.reason == "unverified_business_fact" for o in result.outcomes
     )
-    messages = client.stores.canonical.messages.in_thread("shop-a", "t1")
+    messages = client.stores.canonical.messages.in_thread("shop-a", NS, "t1")
     assert [(m.position, m.speaker) for m in messages] == [(1, USER)]
     head = client.stores.canonical.records.head(pref.memory_id or "")
     assert head is not None
@@ -38,7 +38,7 @@ async def test_observe_keeps_the_message_and_extracts(client: MemoryClient) -> N
 
     chat = await client.observe(USER, NS, "好的，谢谢！", thread="t1", at=T0 + timedelta(minutes=1))
     assert [(o.decision, o.reason) for o in chat.outcomes] == [("no_op", "not_memorable")]
-    assert [m.position for m in client.stores.canonical.messages.in_thread("shop-a", "t1")] == [
+    assert [m.position for m in client.stores.canonical.messages.in_thread("shop-a", NS, "t1")] == [
         1,
         2,
     ]

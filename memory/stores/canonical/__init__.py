@@ -17,6 +17,7 @@ Split by aspect; `CanonicalStore` composes the parts over one database:
     staged       plans decided and not yet committed, by commit id
     erasure      erase and expire; ledger, probes
     feedback     feedback events on memories and what they taught recall
+    consents     consents subjects gave, revoked with what depends on them
     receipts     deletion receipts
     sweeps       projection watermarks and repair records
 
@@ -42,6 +43,7 @@ from memory.stores.canonical._db import Database, DatabaseOptions
 from memory.stores.canonical.attestations import Attestations
 from memory.stores.canonical.audit import Audit
 from memory.stores.canonical.commits import Commits
+from memory.stores.canonical.consents import Consents
 from memory.stores.canonical.erasure import Erasure
 from memory.stores.canonical.feedback import Feedback
 from memory.stores.canonical.generations import Generations
@@ -85,6 +87,7 @@ class CanonicalStore:
         self.receipts = Receipts(self.db)
         self.sweeps = Sweeps(self.db)
         self.feedback = Feedback(self.db)
+        self.consents = Consents(self)
         self.commits = Commits(self)
         self.erasure = Erasure(self)
 

@@ -97,6 +97,13 @@ class Commits(Part):
                     field="namespace",
                 )
         _within_scope(plan)
+        cited = [(r.consent_ref, r.subject_ref) for r in plan.new_records if r.consent_ref]
+        if cited:
+            # A consent revoked since the write was decided: what depends on it is not written
+            # (the write decides again, and is refused).
+            lapsed = s.consents.held(conn, plan.tenant_id, cited, plan.at)
+            if lapsed:
+                raise VersionConflict(f"consent {lapsed[0]} is no longer in force")
         for check in sorted(plan.slots, key=lambda c: c.slot):
             s.slots.advance(conn, plan.namespace, check.slot, check.expected_version, plan.at)
         written = [

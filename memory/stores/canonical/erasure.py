@@ -40,12 +40,17 @@ class Erasure(Part):
         messages: Sequence[MessageErasure] = (),
         ledger: LedgerEntry | None = None,
         pending: PendingScope | None = None,
+        consents: Sequence[str] = (),
+        tenant_id: str | None = None,
+        by: str = "deletion",
     ) -> EraseResult:
         """Erase in one transaction. Ids, versions, times and source refs stay (the audit needs
-        them); content, structured value and hashes go. Idempotent: erasing what is erased writes
-        nothing."""
+        them); content, structured value and hashes go. A subject's `consents` (of `tenant_id`)
+        are deleted, and what depended on them invalidated. Idempotent: erasing what is erased
+        writes nothing."""
         s = self.store
         with self.db.write() as conn:
+            s.consents.lock(conn, consents)
             rows = s.records.locked_heads(conn, memory_ids)
             live = [r for r in rows if not (r.status == "deleted" and r.content == "")]
             namespaces = {r.namespace for r in rows}
@@ -78,6 +83,8 @@ class Erasure(Part):
             )
             probes += message_probes
             namespaces |= message_namespaces
+            if consents and pending is not None:
+                namespaces |= set(pending.namespaces)  # the subject's, whose consents go
             if probes:
                 conn.execute(insert(deletion_probes), probes)
             if pending is not None:
@@ -95,7 +102,14 @@ class Erasure(Part):
             erased = [(t["memory_id"], t["version"], t["namespace"]) for t in tombstones]
             seqs = self._events(conn, f"erase:{deletion_id}", erased, "erase", at)
             s.generations.bump(namespaces, at, conn)
+            withdrawn = (
+                s.consents.withdraw(conn, tenant_id, consents, by, at)
+                if consents and tenant_id is not None
+                else None
+            )
         return EraseResult(
+            invalidated=withdrawn.memory_ids if withdrawn else [],
+            invalidated_seqs=withdrawn.outbox_seqs if withdrawn else [],
             memory_ids=[m for m, _, _ in erased],
             versions_erased=versions + len(tombstones),
             messages_erased=len(message_probes),

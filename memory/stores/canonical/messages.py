@@ -1,4 +1,7 @@
-"""Conversation messages: raw utterances per conversation (a thread, or the namespace), in order."""
+"""Conversation messages: raw utterances per conversation, in order. A conversation is a
+namespace's: a thread of it, or its messages off-thread. Thread `t` of one namespace and thread
+`t` of another are two conversations, so every lookup by thread (positions, `msg://t/n`
+references) names the namespace."""
 
 from __future__ import annotations
 
@@ -56,6 +59,7 @@ class Messages(Part):
                         conn.execute(
                             select(func.max(conversation_messages.c.position)).where(
                                 conversation_messages.c.tenant_id == tenant_id,
+                                conversation_messages.c.namespace == namespace,
                                 conversation_messages.c.conversation == conversation,
                             )
                         ).scalar()
@@ -113,8 +117,11 @@ class Messages(Part):
                 )
             return len(new)
 
-    def by_refs(self, tenant_id: str, refs: Iterable[str]) -> dict[str, ConversationMessage]:
-        """The messages cited as `msg://{thread}/{position}` or `msg://{message id}`."""
+    def by_refs(
+        self, tenant_id: str, namespace: str, refs: Iterable[str]
+    ) -> dict[str, ConversationMessage]:
+        """The messages of `namespace` cited as `msg://{thread}/{position}` or
+        `msg://{message id}` (a citation means the namespace's own thread)."""
         wanted: dict[tuple[str, int], str] = {}
         ids: dict[str, str] = {}
         for ref in refs:
@@ -126,12 +133,15 @@ class Messages(Part):
             else:
                 ids[ref.removeprefix("msg://")] = ref
         found: dict[str, ConversationMessage] = {}
+        mine = (
+            conversation_messages.c.tenant_id == tenant_id,
+            conversation_messages.c.namespace == namespace,
+        )
         with self.db.read() as conn:
             if wanted:
                 rows = conn.execute(
                     select(conversation_messages).where(
-                        conversation_messages.c.tenant_id == tenant_id,
-                        conversation_messages.c.thread.in_({t for t, _ in wanted}),
+                        *mine, conversation_messages.c.thread.in_({t for t, _ in wanted})
                     )
                 )
                 for r in rows:
@@ -141,8 +151,7 @@ class Messages(Part):
             if ids:
                 rows = conn.execute(
                     select(conversation_messages).where(
-                        conversation_messages.c.tenant_id == tenant_id,
-                        conversation_messages.c.message_id.in_(list(ids)),
+                        *mine, conversation_messages.c.message_id.in_(list(ids))
                     )
                 )
                 for r in rows:
@@ -177,16 +186,19 @@ class Messages(Part):
     def in_thread(
         self,
         tenant_id: str,
+        namespace: str,
         thread: str,
         *,
         first: int | None = None,
         last: int | None = None,
         include_erased: bool = False,
     ) -> list[ConversationMessage]:
+        """The messages of `namespace`'s thread `thread`, in order."""
         query = (
             select(conversation_messages)
             .where(
                 conversation_messages.c.tenant_id == tenant_id,
+                conversation_messages.c.namespace == namespace,
                 conversation_messages.c.thread == thread,
             )
             .order_by(conversation_messages.c.position)
