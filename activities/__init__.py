@@ -40,7 +40,7 @@ def all_activities(
     from memory.services.writes import Writes
 
     keys = ServiceKeys.for_settings(settings)  # grants and ids: the same keys as the door's
-    admission = Admission(keys, settings)
+    admission = Admission(keys, settings, stores.canonical)
     groups: list[ActivityGroup] = [
         AdmissionActivities(admission),
         WriteActivities(Writes(stores, settings, keys, extractor)),

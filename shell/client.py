@@ -23,7 +23,7 @@ import sys
 import time
 import uuid
 from collections.abc import Coroutine, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn, TypeVar
 
 import structlog
@@ -115,7 +115,7 @@ from memory.write.batch import (
     BatchResult,
     request_size,
 )
-from memory.write.screening import redact_request
+from memory.write.screening import redact_request, redact_secrets
 from memory.write.stages import check_content_size, check_write_allowed
 from shell.temporal import (
     connect,
@@ -480,7 +480,7 @@ class MemoryClient:
                 break
             else:
                 raise _Squatter(handle.run_id)
-            if started.workflow_type.name != workflow:
+            if not self._as_started(workflow, started):
                 raise _Squatter(handle.run_id)
             (found,) = await self.temporal.data_converter.decode(
                 list(started.input.payloads), [dict]
@@ -510,6 +510,22 @@ class MemoryClient:
             )
         return handle
 
+    def _as_started(self, workflow: str, started: Any) -> bool:
+        """Whether a run was started the way this client starts runs: the workflow type, on
+        the service's task queue, once (no cron schedule, no retry policy, no start delay) and
+        from outside (no parent, not a continuation). A granted input started any other way
+        (read from a history and started again) is not a run the service started."""
+        return (
+            started.workflow_type.name == workflow
+            and started.task_queue.name == self.settings.task_queue
+            and not started.cron_schedule
+            and not started.HasField("retry_policy")
+            and started.attempt <= 1
+            and started.first_workflow_task_backoff.ToTimedelta() <= timedelta(0)
+            and not started.HasField("parent_workflow_execution")
+            and not started.continued_execution_run_id
+        )
+
     async def _result(self, handle: WorkflowHandle[Any, S]) -> S:
         try:
             return await self._waited(handle)
@@ -525,6 +541,13 @@ class MemoryClient:
             )
         except TimeoutError:
             pass
+        except (WorkflowFailureError, RPCError):
+            raise
+        except Exception as exc:  # a result this service's converter cannot read
+            raise ServiceUnavailable(
+                f"run {handle.id} answered with a result the service did not write "
+                f"({type(exc).__name__}: not encrypted with its key, or not of its shape)"
+            ) from None
         queue = self.settings.task_queue
         if not await self.workers_polling():
             raise ServiceUnavailable(
@@ -825,6 +848,9 @@ class MemoryClient:
             if (s.source_ref or "").startswith("msg://") and s.namespace is None:
                 # a message is of a namespace's thread: a user's own by default
                 s = s.model_copy(update={"namespace": who.own_namespace})
+            if s.text is not None:
+                # a request in words is screened like any text: no secret enters a history
+                s = s.model_copy(update={"text": redact_secrets(s.text)})
             request = DeleteRequest(principal=principal, tenant=who.tenant, scope=s, at=at)
         except ValidationError as exc:
             raise from_validation_error(exc, "deletion scope") from None
@@ -851,14 +877,28 @@ class MemoryClient:
             request, DeletionReceipt, subject=deletion_subject(request.scope)
         )
         try:
-            return await self._waited(handle)
+            claimed = await self._waited(handle)
         except WorkflowFailureError as exc:
             # A failed verification fails the run; its receipt travels with the failure.
-            if failure_type(exc) == VERIFICATION_FAILED:
-                return DeletionReceipt.model_validate(failure_details(exc)[0])
-            raise client_error(exc) from None
+            if failure_type(exc) != VERIFICATION_FAILED:
+                raise client_error(exc) from None
+            claimed = DeletionReceipt.model_validate(failure_details(exc)[0])
         except RPCError as exc:
             raise client_error(exc) from None
+        return self._stored_receipt(claimed, handle.id)
+
+    def _stored_receipt(self, claimed: DeletionReceipt, workflow_id: str) -> DeletionReceipt:
+        """A run's result is a claim too: the receipt is the one the canonical store keeps for
+        that deletion, saved by this very workflow."""
+        try:
+            stored = self.stores.canonical.receipts.get(claimed.deletion_id)
+        except NotFound:
+            stored = None
+        if stored is None or stored.workflow_id != workflow_id:
+            raise ServiceUnavailable(
+                f"run {workflow_id} answered with a receipt the store does not hold"
+            )
+        return stored
 
     async def expire(self, *, at: datetime | None = None) -> ExpireSummary:
         """Run the expiry sweep now (ExpireMemories); `at` is the evaluation clock."""

@@ -6,10 +6,10 @@ Temporal's history, its UI and its database hold ciphertext only.
 Keys come from the setting `MEMORY_CODEC_KEYS` (``id:base64key,id2:base64key``; the first one
 encrypts, all of them decrypt), else from a key file (`MEMORY_CODEC_KEY_FILE`, default
 `codec-keys.json` in the data folder, 0600), which the embedded default creates on first use.
-A client reads a payload without encryption metadata as it is (recorded histories replay in
-tests). A worker does not: its codec requires encryption (`requiring_encryption`), and reads a
-plaintext payload as a marker that fails the run's admission (`workflows.parse_input`), so an
-input written by someone without the key does nothing.
+Neither a worker nor a client reads a payload without encryption metadata: the codec reads it
+as a marker (a worker's run then fails its admission, `workflows.parse_input`; a client refuses
+the result), so what someone without the key wrote does nothing. The codec server shows any
+payload as it is, and the replay tests read the plaintext histories they recorded.
 """
 
 from __future__ import annotations
@@ -145,9 +145,12 @@ class EncryptionCodec(PayloadCodec):
         return out
 
 
-def data_converter(keyring: Keyring, *, require_encryption: bool = False) -> DataConverter:
+def data_converter(keyring: Keyring, *, require_encryption: bool = True) -> DataConverter:
     """The service's converter: pydantic models, encrypted. A failure's message and stack trace
-    are encrypted too (moved into an encoded attribute): an error can quote what was said."""
+    are encrypted too (moved into an encoded attribute): an error can quote what was said. It
+    reads no plaintext payload (a worker's input, a client's result: whoever wrote it did not
+    hold the key); only a tool that must show any payload (the codec server) reads them as
+    they are."""
     return dataclasses.replace(
         pydantic_data_converter,
         payload_codec=EncryptionCodec(keyring, require_encryption=require_encryption),

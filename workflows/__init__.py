@@ -115,6 +115,7 @@ def admission(
     return AdmitInput(
         operation=info.workflow_type,
         workflow_id=info.workflow_id,
+        run_id=info.run_id,
         started_at=info.workflow_start_time,
         digest=digest_of(request),
         grant=getattr(request, "grant", None),

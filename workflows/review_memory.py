@@ -140,6 +140,7 @@ class ReviewMemory:
                 StageReviewInput(
                     review_id=opened.review.review_id,
                     workflow_id=opened.review.workflow_id,
+                    run_id=run_id,
                     newcomers=opened.newcomers,
                     decision=decision,
                     now=now,

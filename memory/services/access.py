@@ -187,10 +187,11 @@ class Access(GatedService):
         visible: set[str] = set()
         if cites:
             tenant = parse_namespace(package.namespaces[0]).tenant
-            found = self.stores.canonical.messages.by_refs(
-                tenant, [r for i in said for r in i.source_refs]
-            )
-            visible = {r for r, m in found.items() if caller.may_see(m.tenant_id, m.namespace)}
+            for item in said:
+                # a thread is its namespace's (a package that names none: its first)
+                namespace = item.namespace or package.namespaces[0]
+                found = self.stores.canonical.messages.by_refs(tenant, namespace, item.source_refs)
+                visible |= {r for r, m in found.items() if caller.may_see(m.tenant_id, m.namespace)}
         shown = package.model_copy(
             update={
                 "pinned": [p for p in package.pinned if p.memory_id in readable],

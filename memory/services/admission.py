@@ -8,7 +8,7 @@ changes) is read from the canonical store by id, by the service that acts on it.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 import structlog
 from pydantic import Field
@@ -19,6 +19,7 @@ from memory.grants import SYSTEM, Grant, Grants
 from memory.models import Model
 from memory.secrets import ServiceKeys
 from memory.settings import Settings
+from memory.stores.canonical import CanonicalStore
 
 log = structlog.get_logger("memory.services.admission")
 
@@ -33,6 +34,8 @@ class AdmitInput(Model):
     #: The workflow type, or `Workflow.update` for an Update.
     operation: str
     workflow_id: str
+    #: The run (for an Update: the run it is sent to): a grant admits one run only.
+    run_id: str
     #: When Temporal accepted the run (for an Update: when the workflow received it).
     started_at: datetime
     digest: str
@@ -63,8 +66,9 @@ class ContinueInput(Model):
 
 
 class Admission:
-    def __init__(self, keys: ServiceKeys, settings: Settings) -> None:
+    def __init__(self, keys: ServiceKeys, settings: Settings, canonical: CanonicalStore) -> None:
         self.grants = Grants(keys, start_seconds=settings.grant_start_seconds)
+        self.canonical = canonical
 
     def verify(self, inp: AdmitInput) -> Grant:
         """The run's grant, verified against the run itself and whom its input names."""
@@ -88,6 +92,13 @@ class Admission:
                         )
             if inp.tenant is not None and grant.tenant not in (inp.tenant, "*"):
                 raise Unauthenticated("the grant is for another tenant", field="tenant")
+            # One grant, one run (a Schedule's grant is for the runs it starts, each its own id).
+            if not grant.scheduled and inp.grant is not None:
+                holder = self.canonical.admissions.claim(
+                    inp.grant, inp.run_id, inp.workflow_id, datetime.now(UTC)
+                )
+                if holder != inp.run_id:
+                    raise Unauthenticated("the grant admitted another run already", field="grant")
         except Unauthenticated as refused:
             metrics.ADMISSIONS_REFUSED.labels(inp.operation).inc()
             log.warning(

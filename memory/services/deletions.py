@@ -364,8 +364,11 @@ class Deletions:
         at = effective_time(inp.at, inp.now, self.settings.allow_clock_override)
         canonical = self.stores.canonical
         result = canonical.erasure.expire(at, inp.limit)
-        # Plans a failed run staged and never committed go after a day.
+        # Plans a failed run staged and never committed go after a day; the record of which run
+        # a grant admitted, once the grant could admit nothing any more (its start window).
         canonical.staged.sweep(at - STAGED_PLANS_KEPT)
+        window = timedelta(seconds=self.settings.grant_start_seconds)
+        canonical.admissions.sweep(inp.now - 2 * window)
         if result.memory_ids:
             sync(canonical, self.stores.projection, result.memory_ids, result.outbox_seqs)
             log.info("expired", count=len(result.memory_ids), namespaces=len(result.namespaces))

@@ -57,8 +57,9 @@ class ReviewOpened(Model):
 
 class StageReviewInput(Model):
     review_id: str
-    #: The run's own workflow id: the stored review's must be it.
+    #: The run's own workflow id (the stored review's must be it) and run id.
     workflow_id: str
+    run_id: str
     #: What a timeout may invalidate (as `open` found it).
     newcomers: list[str] = Field(default_factory=list)
     #: None when the review timed out.
@@ -134,7 +135,9 @@ class Reviews:
             else None
         )
         newcomers = [m for m in inp.newcomers if m in review.memory_ids]
-        planned = self._plan(review, work, newcomers, inp.decision, inp.now, inp.commit_id)
+        planned = self._plan(
+            review, work, newcomers, inp.decision, inp.now, inp.commit_id, inp.run_id
+        )
         ref = self.stores.canonical.staged.put(planned.plan, planned.plan.at)
         return ReviewStaged(commit=ref, outcome=planned.outcome)
 
@@ -146,6 +149,7 @@ class Reviews:
         decision: ReviewDecision | None,
         now: datetime,
         commit_id: str,
+        run_id: str,
     ) -> _Planned:
         """Check the answer's grant and the reviewer against the stored review and the registry
         (a refusal changes nothing; a reviewer without the right is audited), then plan: a
@@ -160,6 +164,7 @@ class Reviews:
                 AdmitInput(
                     operation=ANSWER,
                     workflow_id=review.workflow_id,
+                    run_id=run_id,
                     started_at=now,
                     digest=digest_of(decision),
                     grant=decision.grant,

@@ -314,6 +314,17 @@ staged_plans = Table(
     Index("ix_staged_at", "staged_at"),
 )
 
+# The run each grant admitted (memory.grants): a grant admits one run. Hashes and ids only.
+admitted_grants = Table(
+    "admitted_grants",
+    metadata,
+    Column("grant_hash", String(80), primary_key=True),
+    Column("run_id", String(64), nullable=False),
+    Column("workflow_id", String(256), nullable=False),
+    Column("admitted_at", UTCDateTime, nullable=False),
+    Index("ix_admitted_grants_at", "admitted_at"),
+)
+
 # The decision of every write by idempotency key: a key decided once is never decided again,
 # whether it came alone (WriteMemory) or in a batch (WriteBatch). Keys are the writer's own: the
 # same key from another principal is another write.

@@ -75,6 +75,11 @@ def redact_request(request: WriteRequest) -> WriteRequest:
     the candidate's content and structured value) redacted at the door. The pipeline still
     refuses the write for it (a redaction mark is a secret finding), and the raw value appears in
     no history, log or row."""
+    if request.candidate is not None and request.candidate.source_refs:
+        refs = [redact_secrets(r) for r in request.candidate.source_refs]
+        if refs != request.candidate.source_refs:
+            cited = request.candidate.model_copy(update={"source_refs": refs})
+            request = request.model_copy(update={"candidate": cited})
     if request.utterance is not None:
         text = redact_secrets(request.utterance.text)
         if text == request.utterance.text:

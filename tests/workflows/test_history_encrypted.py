@@ -48,8 +48,8 @@ async def test_payloads_round_trip_and_refuse_a_wrong_key() -> None:
     [sealed] = await codec.encode([payload])
     assert b"hello" not in sealed.SerializeToString()
     assert await codec.decode([sealed]) == [payload]
-    # An unencrypted payload is read as it is by a client (recorded histories replay in
-    # tests); a worker's codec refuses it, reading a marker that fails the run's admission.
+    # An unencrypted payload is shown as it is by the codec server's codec; the service's
+    # (a worker's, a client's) refuses it, reading a marker that fails the run's admission.
     assert await codec.decode([payload]) == [payload]
     [refused] = await EncryptionCodec(KEYRING, require_encryption=True).decode([payload])
     assert b"hello" not in refused.data

@@ -40,6 +40,7 @@ from alembic import command
 from alembic.config import Config
 
 from memory.stores.canonical._db import Database, DatabaseOptions
+from memory.stores.canonical.admissions import Admissions
 from memory.stores.canonical.attestations import Attestations
 from memory.stores.canonical.audit import Audit
 from memory.stores.canonical.commits import Commits
@@ -88,6 +89,7 @@ class CanonicalStore:
         self.sweeps = Sweeps(self.db)
         self.feedback = Feedback(self.db)
         self.consents = Consents(self)
+        self.admissions = Admissions(self.db)
         self.commits = Commits(self)
         self.erasure = Erasure(self)
 
