@@ -46,6 +46,7 @@ from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from memory.consents import Consent, ConsentRevocation
 from memory.context import ContextBudget, ContextPackage, ContextValidation
 from memory.errors import (
     ContentTooLarge,
@@ -538,6 +539,19 @@ class ForgetBody(Model):
     at: datetime | None = None
 
 
+class ConsentBody(Model):
+    """A consent a subject gave, for one purpose; its id is what a candidate's `consent_ref`
+    names."""
+
+    subject: str = Field(
+        min_length=1,
+        max_length=256,
+        description="whose consent: `user:<tenant>/<id>`, or a namespace's subject",
+    )
+    purpose: str = Field(min_length=1, max_length=500, description="what it was given for")
+    at: datetime | None = None
+
+
 class ReviewBody(Model):
     decision: str
     memory_id: str | None = None
@@ -871,6 +885,29 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     @v1.get("/receipts/{deletion_id}", tags=["deletion"])
     async def receipt(deletion_id: str, s: Caller_) -> DeletionReceipt:
         return s.client.receipt(deletion_id, s.ref)
+
+    # -------------------------------------------------------------------- consents
+    # Plain `def`: each is a short SQL transaction, run in the threadpool.
+
+    @v1.post("/consents", tags=["consents"], status_code=201)
+    def give_consent(body: ConsentBody, s: Caller_) -> Consent:
+        """Record a consent (the subject themself, or a principal that may write its
+        namespace)."""
+        return s.client.give_consent(s.ref, body.subject, body.purpose, at=body.at)
+
+    @v1.get("/consents", tags=["consents"])
+    def consents(s: Caller_, subject: Annotated[str | None, Query()] = None) -> list[Consent]:
+        """A subject's consents, revoked ones too (default: the caller's own); a subject the
+        caller may not see has none to show."""
+        return s.client.consents(s.ref, subject)
+
+    @v1.post("/consents/{consent_id}/revoke", tags=["consents"])
+    def revoke_consent(
+        consent_id: str, s: Caller_, at: Annotated[datetime | None, Query()] = None
+    ) -> ConsentRevocation:
+        """Revoke a consent: every memory that cited it is invalidated, out of every read
+        path, in the same transaction."""
+        return s.client.revoke_consent(s.ref, consent_id, at=at)
 
     # -------------------------------------------------------------------- feedback
 

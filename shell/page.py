@@ -173,7 +173,14 @@ def _receipt(r: DeletionReceipt) -> str:
         f"<li>summaries regenerated: {r.summaries_regenerated}</li>"
         f"<li>indexes cleaned: {_e(', '.join(r.indexes_removed) or '—')}</li>"
         f"<li>Temporal runs deleted: {r.temporal_runs_deleted}</li>"
-        f"<li>backups keep it until: {_e(r.backup_retention_deadline)}</li></ul>"
+        f"<li>backups keep it until: {_e(r.backup_retention_deadline)}</li>"
+        + (
+            f"<li>not erased: {r.withheld} item(s) in {r.withheld_namespaces} space(s) "
+            "others keep, which you may not erase from (ask whoever runs them)</li>"
+            if r.withheld
+            else ""
+        )
+        + "</ul>"
         + (f"<table><tr><th>read path</th><th>result</th></tr>{probes}</table>" if probes else "")
         + '<p><a href="/page">back to your memories</a></p></div>'
     )

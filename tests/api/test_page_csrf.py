@@ -141,3 +141,24 @@ async def test_the_page_cookie_does_not_authenticate_the_api(
     assert_problem(await api.delete("/v1/me/memories", headers=cookie), 401, "unauthenticated")
     assert_problem(await api.get("/v1/me/memories", headers=cookie), 401, "unauthenticated")
     assert active(client) == 2
+
+
+def test_a_receipt_says_what_it_left_in_spaces_others_keep() -> None:
+    """A partial deletion's receipt on the page counts what stayed, never where or what."""
+    from datetime import UTC, datetime
+
+    from memory.models import DeletionReceipt, DeletionScope
+    from shell.page import _receipt
+
+    base = DeletionReceipt(
+        deletion_id="del_x",
+        tenant_id="shop-a",
+        subject_ref="user:123",
+        scope=DeletionScope(subject_ref="user:shop-a/123"),
+        requested_by="user:shop-a/123",
+        requested_at=datetime(2026, 1, 1, tzinfo=UTC),
+        verification_status="passed",
+    )
+    assert "not erased" not in _receipt(base)
+    partial = _receipt(base.model_copy(update={"withheld": 3, "withheld_namespaces": 2}))
+    assert "not erased: 3 item(s) in 2 space(s)" in partial
