@@ -78,6 +78,17 @@ class Retrieval(_Section):
     context_next: float = Field(default=0.25, ge=0, le=1)
     context_decay: float = Field(default=0.5, ge=0, le=1)
     context_window: int = Field(default=2, ge=0, le=8)
+    #: The graph walk (`Reader._add_graph`): a memory that shares an entity with a relevant one
+    #: takes `graph_share` of its relevance, weighed by how specific the entity is (an entity
+    #: of degree d lends 1 / (1 + ln d)), `graph_decay` times less at the second hop; from the
+    #: `graph_seeds` most relevant candidates, through entities at most `graph_max_degree`
+    #: readable memories mention, reaching at most `graph_budget` memories (0: no walk).
+    graph_share: float = Field(default=0.6, ge=0, le=1)
+    graph_decay: float = Field(default=0.5, ge=0, le=1)
+    graph_hops: int = Field(default=2, ge=0, le=2)
+    graph_seeds: int = Field(default=8, ge=0, le=64)
+    graph_max_degree: int = Field(default=40, ge=1, le=1000)
+    graph_budget: int = Field(default=200, ge=0, le=5000)
     weights: Weights = Field(default_factory=Weights)
 
 

@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from memory import metrics
 from memory.errors import InvalidInput
+from memory.graph import extract
 from memory.models import (
     READABLE_STATUSES,
     SENSITIVITY_ORDER,
@@ -46,7 +47,7 @@ from memory.namespaces import parse_namespace
 from memory.policy import Policy
 from memory.sameness import redundant, same_statement
 from memory.stores import Stores
-from memory.stores.projection import Hit, SearchFilters
+from memory.stores.projection import Hit, SearchFilters, graph_of
 from memory.vocabulary import SOURCE_TRUST, implied_keys
 
 #: Seconds a reader trusts its copy of a principal's grants.
@@ -260,6 +261,7 @@ class Reader:
         admitted = self._admit(found, principal, allowed, kinds, at, valid_at)
         if text:
             self._add_context(admitted, filters, query.k, principal, allowed, kinds, at, valid_at)
+            self._add_graph(admitted, filters, text, principal, allowed, kinds, at, valid_at)
         self._add_conflict_sides(admitted, allowed, at, valid_at)
         for c in admitted.values():
             c.score = self._score(c, at)
@@ -439,6 +441,96 @@ class Reader:
             c = admitted[m]
             c.relevance += lent[place]
             c.reasons.append(f"context:{lent[place]:.2f}")
+
+    def _add_graph(
+        self,
+        admitted: dict[str, _Candidate],
+        filters: SearchFilters,
+        text: str,
+        principal: Principal,
+        allowed: list[str],
+        kinds: tuple[Kind, ...] | None,
+        at: datetime,
+        valid_at: datetime,
+    ) -> None:
+        """The graph walk: from the entities the question names and those of the most relevant
+        candidates, one or two hops to memories that mention the same entity (or one the text
+        says is the same: "my sister Anna"). A memory reached takes `graph_share` of the
+        relevance of what led there, weighed by how specific the entity is and `graph_decay`
+        times less at the second hop, and says the path in its reasons. Everything reached is
+        read from canonical and admitted like any candidate (`_may_read`): a memory the reader
+        may not read, or that is not active at `at`, is neither reached nor reaching."""
+        policy = self.policy.retrieval
+        graph = graph_of(self.stores.projection)
+        if graph is None or policy.graph_hops == 0 or policy.graph_budget == 0:
+            return
+        # Sources: the question (relevance 1 for the entities it names) and the best candidates.
+        named = graph.known_entities(
+            list(dict.fromkeys(m.key for m in extract(text).mentions)), filters
+        )
+        sources = sorted(
+            (c for c in admitted.values() if c.relevance > 0),
+            key=lambda c: (-c.relevance, c.record.memory_id),
+        )[: policy.graph_seeds]
+        lent: dict[str, tuple[float, str]] = {}
+        frontier: dict[str, float] = {c.record.memory_id: c.relevance for c in sources}
+        question = dict.fromkeys(named, 1.0)
+        budget = policy.graph_budget
+        for hop in range(policy.graph_hops):
+            decay = policy.graph_decay**hop
+            by_entity: dict[str, tuple[float, str]] = {}
+            for memory_id, keys in graph.entities_of(list(frontier), filters).items():
+                for key in keys:
+                    if frontier[memory_id] > by_entity.get(key, (0.0, ""))[0]:
+                        by_entity[key] = (frontier[memory_id], memory_id)
+            for key, weight in question.items():
+                if weight > by_entity.get(key, (0.0, ""))[0]:
+                    by_entity[key] = (weight, "question")
+            question = {}
+            if not by_entity:
+                break
+            # An alias stands for its entity: what mentions either is reached.
+            for key, others in graph.aliases(list(by_entity), filters).items():
+                source = by_entity.get(key)
+                if source is None:
+                    continue
+                for other in others:
+                    if source[0] > by_entity.get(other, (0.0, ""))[0]:
+                        by_entity[other] = source
+            reached = graph.mentioning(
+                sorted(by_entity, key=lambda k: -by_entity[k][0]),
+                filters,
+                max_degree=policy.graph_max_degree,
+                limit=budget,
+            )
+            budget -= len(reached)
+            frontier = {}
+            for r in reached:
+                relevance, via = by_entity[r.entity]
+                if via == r.memory_id:
+                    continue
+                share = policy.graph_share * decay * relevance / (1.0 + math.log(r.degree))
+                if share > lent.get(r.memory_id, (0.0, ""))[0]:
+                    label = _entity_label(r.entity)
+                    lent[r.memory_id] = (share, f"graph:{share:.2f} via {label} ← {via}")
+                    frontier[r.memory_id] = share
+            if budget <= 0 or not frontier:
+                break
+        floor = policy.min_relevance
+        lent = {m: v for m, v in lent.items() if v[0] >= floor}
+        if not lent:
+            return
+        missing = [m for m in lent if m not in admitted]
+        found = {m: _Candidate(r) for m, r in self.stores.canonical.records.heads(missing).items()}
+        self._known_at(found, at)
+        for m, c in found.items():
+            if _may_read(c.record, principal, allowed, kinds, at, valid_at):
+                c.reasons.append("canonical_checked")
+                admitted[m] = c
+        for m, (share, reason) in lent.items():
+            if m in admitted:
+                admitted[m].relevance += share
+                admitted[m].reasons.append(reason)
 
     def _lent(self, admitted: dict[str, _Candidate]) -> dict[Place, float]:
         """The relevance each place takes from its neighbours: shares of the best relevance
@@ -621,6 +713,14 @@ class Reader:
             retrieval_reasons=c.reasons,
             conflict_group=r.conflict_group,
         )
+
+
+def _entity_label(key: str) -> str:
+    """An entity key as a reason shows it: `entity Anna`, `role sister`, `id ORDA1B2`."""
+    kind, _, name = key.partition(":")
+    if kind in ("role", "id") and name:
+        return f"{kind} {name}"
+    return f"entity {key}"
 
 
 def _text_and_keys(query: RecallQuery) -> tuple[str, list[str]]:

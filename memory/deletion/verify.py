@@ -23,7 +23,7 @@ from memory.models import READABLE_STATUSES, MemoryRecord, Principal, ProbeResul
 from memory.namespaces import parse_namespace
 from memory.retrieval import Reader
 from memory.stores import Stores
-from memory.stores.projection import SearchFilters
+from memory.stores.projection import SearchFilters, graph_of
 from memory.vocabulary import PROFILE_KEYS
 
 #: Recall and context probes ask with at most this many of the scope's queries (spread over the
@@ -160,6 +160,16 @@ def _probe_search(run: _Probing, tenant: str) -> None:
         len(set(projection.state(list(run.erased))) | indexed),
         "no indexed row is an erased memory or holds an erased text",
     )
+    graph = graph_of(projection)
+    if graph is not None:
+        # An entity is the mentions of its key: with no mention, alias or relation of an erased
+        # memory left (and none whose memory row is gone), its names are unreachable.
+        said = graph.entities_of(list(run.erased), wide)
+        run.probe(
+            "graph",
+            graph.graph_leftovers() + sum(len(keys) for keys in said.values()),
+            "no entity mention, alias or relation of an erased memory is left",
+        )
 
 
 def _leaking(run: _Probing, ids: set[str], found_heads: dict[str, MemoryRecord]) -> int:

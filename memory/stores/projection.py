@@ -31,13 +31,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from memory.embedding import Embedder
+from memory.graph import EXTRACTOR_VERSION, extract
 from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord, Place, place_of
+from memory.stores import graph
 from memory.stores.files import checkpoint, private_database, wal_size
 from memory.terms import WORD_TOKENIZER, index_words, query_trigrams, query_words
 
@@ -97,6 +99,9 @@ class ProjectedState:
     version: int
     content_hash: str
     namespace: str
+    #: Whether the row's graph (mentions, aliases, relations) is derived at this version by
+    #: this release's extractor: a row without is `stale` to the repair.
+    graph: bool = True
 
 
 class Projection(Protocol):
@@ -131,6 +136,29 @@ class Projection(Protocol):
     #: After a removal: no copy of removed rows left in the index's own files (done, detail).
     def compact(self) -> tuple[bool, str]: ...
     def close(self) -> None: ...
+
+
+def graph_of(projection: Projection) -> GraphReads | None:
+    """The projection's graph, if it keeps one (the embedded projection does; the Weaviate
+    projection does not yet, and recall then walks no graph)."""
+    if "graph" in projection.indexes:
+        return cast("GraphReads", projection)
+    return None
+
+
+class GraphReads(Protocol):
+    """The graph's read side (`memory.stores.graph`), for a projection that keeps one."""
+
+    def entities_of(
+        self, memory_ids: Sequence[str], filters: SearchFilters
+    ) -> dict[str, list[str]]: ...
+    def aliases(self, keys: Sequence[str], filters: SearchFilters) -> dict[str, set[str]]: ...
+    def known_entities(self, keys: Sequence[str], filters: SearchFilters) -> set[str]: ...
+    def mentioning(
+        self, keys: Sequence[str], filters: SearchFilters, *, max_degree: int, limit: int
+    ) -> list[graph.Reached]: ...
+    def entity(self, key: str, filters: SearchFilters, limit: int) -> graph.EntityRows: ...
+    def graph_leftovers(self) -> int: ...
 
 
 _SCHEMA = (
@@ -364,7 +392,7 @@ class _Matrix:
 
 class EmbeddedProjection:
     name: str = "embedded"
-    indexes: tuple[str, ...] = ("vector", "search")
+    indexes: tuple[str, ...] = ("vector", "search", "graph")
 
     def __init__(self, path: Path, embedder: Embedder) -> None:
         self.path = path
@@ -447,11 +475,19 @@ class EmbeddedProjection:
                 # A read model of another shape: drop it, repair rebuilds it from canonical.
                 self._drop_all(conn)
                 conn.execute("DELETE FROM proj_meta")
-            for statement in _SCHEMA:
+            for statement in (*_SCHEMA, *graph.SCHEMA):
                 conn.execute(statement)
             conn.execute(
                 "INSERT OR REPLACE INTO proj_meta VALUES ('schema', ?), ('embedder', ?)",
                 (SCHEMA_VERSION, self.embedder.name),
+            )
+            if meta and meta.get("graph") != EXTRACTOR_VERSION:
+                # Another extractor's graph: dropped, and a new epoch makes the next repair
+                # compare every row, finding each graph missing and deriving it again.
+                graph.clear(conn)
+                conn.execute("DELETE FROM proj_meta WHERE k = 'epoch'")
+            conn.execute(
+                "INSERT OR REPLACE INTO proj_meta VALUES ('graph', ?)", (EXTRACTOR_VERSION,)
             )
             conn.execute("INSERT OR IGNORE INTO proj_meta VALUES ('epoch', ?)", (uuid.uuid4().hex,))
             conn.execute("INSERT OR IGNORE INTO proj_meta VALUES ('written', '0')")
@@ -546,7 +582,10 @@ class EmbeddedProjection:
                 if old is not None and (old[3], old[6]) == (record.version, record.content_hash):
                     # Held as it is: another writer (the relay, another worker's projection of
                     # the same memory) wrote it after our caller looked. Checked here, inside the
-                    # write lock, so that a version is written once whoever races.
+                    # write lock, so that a version is written once whoever races. Only its
+                    # graph may be missing (dropped, or derived by another extractor).
+                    if graph.done(conn, [old[0]]).get(old[0]) != record.version:
+                        graph.index(conn, old[0], record.version, extract(record.content))
                     continue
                 words = index_words(record.content)
                 place = place_of(record.namespace, record.source_refs)
@@ -597,6 +636,7 @@ class EmbeddedProjection:
                     (rid, record.content),
                 )
                 conn.execute(f"INSERT INTO {fts}_w(rowid, content) VALUES (?, ?)", (rid, words))
+                graph.index(conn, int(rid or 0), record.version, extract(record.content))
                 self._count(conn, record.tenant_id, 1, n_words, n_grams)
                 conn.execute(
                     "INSERT INTO proj_applied VALUES (?, ?, 1) ON CONFLICT(memory_id, version)"
@@ -637,6 +677,7 @@ class EmbeddedProjection:
                 rid, namespace, tenant_id, n_words, n_grams = row
                 self._unindex(conn, tenant_id, rid)
                 self._count(conn, tenant_id, -1, n_words, n_grams)
+                graph.unindex(conn, rid)
                 conn.execute("DELETE FROM proj_memories WHERE rid = ?", (rid,))
                 touched[namespace] = tenant_id
             self._bump(conn, touched)
@@ -665,11 +706,12 @@ class EmbeddedProjection:
         for i in range(0, len(ids), 500):
             chunk = ids[i : i + 500]
             rows = conn.execute(
-                "SELECT memory_id, version, content_hash, namespace FROM proj_memories"
-                f" WHERE memory_id IN ({','.join('?' * len(chunk))})",
+                "SELECT p.memory_id, p.version, p.content_hash, p.namespace, g.version"
+                " FROM proj_memories p LEFT JOIN graph_done g ON g.rid = p.rid"
+                f" WHERE p.memory_id IN ({','.join('?' * len(chunk))})",
                 chunk,
             ).fetchall()
-            out.update({r[0]: ProjectedState(r[1], r[2], r[3]) for r in rows})
+            out.update({r[0]: ProjectedState(r[1], r[2], r[3], r[4] == r[1]) for r in rows})
         return out
 
     @property
@@ -689,11 +731,12 @@ class EmbeddedProjection:
             params.append(upto)
         clause = f" WHERE {' AND '.join(where)}" if where else ""
         rows = self._conn().execute(
-            "SELECT memory_id, version, content_hash, namespace FROM proj_memories"
-            f"{clause} ORDER BY memory_id LIMIT ?",
+            "SELECT p.memory_id, p.version, p.content_hash, p.namespace, g.version"
+            " FROM proj_memories p LEFT JOIN graph_done g ON g.rid = p.rid"
+            f"{clause.replace('memory_id', 'p.memory_id')} ORDER BY p.memory_id LIMIT ?",
             [*params, limit],
         )
-        return {r[0]: ProjectedState(r[1], r[2], r[3]) for r in rows}
+        return {r[0]: ProjectedState(r[1], r[2], r[3], r[4] == r[1]) for r in rows}
 
     def rows_written_after(self, written: int, limit: int) -> list[tuple[int, str]]:
         """(write mark, memory id) of rows written (added or overwritten) after mark
@@ -733,6 +776,54 @@ class EmbeddedProjection:
             )
             out.update({(r[0], r[1]): r[2] for r in rows})
         return out
+
+    # ------------------------------------------------------------------------ the graph
+
+    def _graph_filters(self, filters: SearchFilters) -> tuple[str, list[object]]:
+        where, params = _filter_sql(filters)
+        return f"{where} AND p.tenant_id = ?", [*params, filters.tenant_id]
+
+    def entities_of(
+        self, memory_ids: Sequence[str], filters: SearchFilters
+    ) -> dict[str, list[str]]:
+        return graph.entities_of(self._conn(), memory_ids, *self._graph_filters(filters))
+
+    def aliases(self, keys: Sequence[str], filters: SearchFilters) -> dict[str, set[str]]:
+        return graph.aliases(self._conn(), keys, *self._graph_filters(filters))
+
+    def known_entities(self, keys: Sequence[str], filters: SearchFilters) -> set[str]:
+        return graph.known(self._conn(), keys, *self._graph_filters(filters))
+
+    def mentioning(
+        self, keys: Sequence[str], filters: SearchFilters, *, max_degree: int, limit: int
+    ) -> list[graph.Reached]:
+        return graph.mentioning(
+            self._conn(), keys, *self._graph_filters(filters), max_degree=max_degree, limit=limit
+        )
+
+    def entity(self, key: str, filters: SearchFilters, limit: int) -> graph.EntityRows:
+        return graph.entity(self._conn(), key, *self._graph_filters(filters), limit)
+
+    def graph_leftovers(self) -> int:
+        """Graph rows of memory rows that are gone (a deletion's `graph` probe: 0)."""
+        return graph.orphans(self._conn())
+
+    def graph_counts(self) -> dict[str, int]:
+        return graph.counts(self._conn())
+
+    def drop_graph(self) -> None:
+        """Drop the graph (every mention, alias and relation) and start a new epoch: the next
+        repair compares every row, finds each graph missing and derives it from canonical."""
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            graph.clear(conn)
+            conn.execute("UPDATE proj_meta SET v = ? WHERE k = 'epoch'", (uuid.uuid4().hex,))
+            self._epoch = conn.execute("SELECT v FROM proj_meta WHERE k = 'epoch'").fetchone()[0]
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
 
     def _matrix(self, conn: sqlite3.Connection, namespace: str, rev: int) -> _Matrix:
         with self._lock:

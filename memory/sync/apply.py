@@ -82,9 +82,10 @@ def project(
         row = held.get(memory_id)
         if projectable(digest, at):
             assert digest is not None
-            if row is None or (row.version, row.content_hash) != (
-                digest.version,
-                digest.content_hash,
+            if (
+                row is None
+                or (row.version, row.content_hash) != (digest.version, digest.content_hash)
+                or not row.graph
             ):
                 write.append(memory_id)
         elif row is not None:

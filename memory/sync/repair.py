@@ -110,6 +110,8 @@ def classify(digest: HeadDigest | None, row: ProjectedState | None, at: datetime
             return "rolled_back"
         if (row.version, row.content_hash) != (digest.version, digest.content_hash):
             return "stale"
+        if not row.graph:
+            return "stale"  # the row is current, its graph is missing or another extractor's
         return None
     return "tombstoned" if row is not None else None
 

@@ -73,6 +73,7 @@ def assert_passed(receipt: DeletionReceipt) -> None:
         "keyword_search",
         "vector_search",
         "projection_rows",
+        "graph",
         "recall_as_owner",
         "context_as_owner",
         "recall_as_agent",
@@ -85,6 +86,7 @@ def assert_passed(receipt: DeletionReceipt) -> None:
         "temporal_history",
     ):
         assert expected in probes, expected
+    assert receipt.indexes_removed == ["vector", "search", "graph"] or not receipt.canonical_records
     # What it cannot guarantee is stated, by the stores it ran on.
     assert any("backup" in limit for limit in receipt.storage_limits)
 

@@ -1,0 +1,26 @@
+"""The graph: entities and relations derived from memories, for multi-hop recall and entity views.
+
+A memory *mentions* entities (people, places, organisations, products, ids …) and may say how
+two are *related* (sister of, lives in, moved to, ordered …). Nothing here is stored on its own:
+the graph is a projection, derived from canonical records by the one sync path and erased with
+them (`memory.stores.graph` keeps it beside the other indexes). This package is the pure part:
+what a text says (`extract`) and the names entities go by (`entity_key`).
+"""
+
+from memory.graph.extract import (
+    EXTRACTOR_VERSION,
+    GraphFacts,
+    Mention,
+    Relation,
+    entity_key,
+    extract,
+)
+
+__all__ = [
+    "EXTRACTOR_VERSION",
+    "GraphFacts",
+    "Mention",
+    "Relation",
+    "entity_key",
+    "extract",
+]

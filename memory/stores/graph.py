@@ -1,0 +1,275 @@
+"""The graph index of the embedded projection: entities, aliases and relations, per memory row.
+
+Kept in the projection's own SQLite file, written and removed in the same transaction as the
+memory's row (`EmbeddedProjection.upsert`/`remove`), so the graph never holds what the row does
+not: a memory's mentions, aliases and relations are replaced with each version it is projected
+at and erased with it (`secure_delete` zeroes their pages; `compact` checkpoints the WAL). An
+entity is not a row of its own: it is the set of mentions of its key, so an entity nothing
+mentions any more is gone with its names. `graph_done` records the version each memory's graph
+was derived at (and `proj_meta.graph` the extractor's version): a row whose graph is missing or
+older is `stale` to the repair, which derives it again from canonical.
+
+Every read joins the memory rows and their filters (tenant, namespaces, kinds, statuses, valid
+time, expiry, sensitivity), exactly as search does: a reader reaches through the graph only
+what it could find by search. Two namespaces that name the same entity never meet unless the
+reader may read both.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from memory.graph import GraphFacts
+
+SCHEMA: tuple[str, ...] = (
+    """
+    CREATE TABLE IF NOT EXISTS graph_mentions (
+        entity TEXT NOT NULL,
+        rid INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        PRIMARY KEY (entity, rid)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX IF NOT EXISTS ix_graph_mentions_rid ON graph_mentions(rid)",
+    """
+    CREATE TABLE IF NOT EXISTS graph_aliases (
+        alias TEXT NOT NULL,
+        entity TEXT NOT NULL,
+        rid INTEGER NOT NULL,
+        PRIMARY KEY (alias, entity, rid)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX IF NOT EXISTS ix_graph_aliases_entity ON graph_aliases(entity)",
+    "CREATE INDEX IF NOT EXISTS ix_graph_aliases_rid ON graph_aliases(rid)",
+    """
+    CREATE TABLE IF NOT EXISTS graph_relations (
+        subject TEXT NOT NULL,
+        predicate TEXT NOT NULL,
+        object TEXT NOT NULL,
+        rid INTEGER NOT NULL,
+        PRIMARY KEY (subject, predicate, object, rid)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX IF NOT EXISTS ix_graph_relations_object ON graph_relations(object)",
+    "CREATE INDEX IF NOT EXISTS ix_graph_relations_rid ON graph_relations(rid)",
+    """
+    CREATE TABLE IF NOT EXISTS graph_done (
+        rid INTEGER PRIMARY KEY,
+        version INTEGER NOT NULL
+    )
+    """,
+)
+
+TABLES = ("graph_mentions", "graph_aliases", "graph_relations", "graph_done")
+
+
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """A memory a walk reached: through which entity, how common that entity is among what the
+    reader may read (its degree), and the row's version and namespace."""
+
+    memory_id: str
+    version: int
+    namespace: str
+    entity: str
+    degree: int
+
+
+@dataclass(frozen=True, slots=True)
+class RelationRow:
+    subject: str
+    predicate: str
+    object: str
+    memory_id: str
+    valid_from: float | None
+    valid_to: float | None
+
+
+@dataclass
+class EntityRows:
+    """What the rows a reader may read say of one entity."""
+
+    key: str
+    names: dict[str, int] = field(default_factory=dict)
+    kinds: dict[str, int] = field(default_factory=dict)
+    aliases: set[str] = field(default_factory=set)
+    memory_ids: list[str] = field(default_factory=list)
+    relations: list[RelationRow] = field(default_factory=list)
+
+
+def index(conn: sqlite3.Connection, rid: int, version: int, facts: GraphFacts) -> None:
+    """Replace the graph of row `rid` with `facts` (inside the caller's transaction)."""
+    unindex(conn, rid)
+    conn.executemany(
+        "INSERT OR IGNORE INTO graph_mentions VALUES (?, ?, ?, ?)",
+        [(m.key, rid, m.name, m.kind) for m in facts.mentions],
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO graph_aliases VALUES (?, ?, ?)",
+        [(alias, key, rid) for alias, key in facts.aliases],
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO graph_relations VALUES (?, ?, ?, ?)",
+        [(r.subject, r.predicate, r.object, rid) for r in facts.relations],
+    )
+    conn.execute("INSERT OR REPLACE INTO graph_done VALUES (?, ?)", (rid, version))
+
+
+def unindex(conn: sqlite3.Connection, rid: int) -> None:
+    """Remove everything row `rid` said to the graph (inside the caller's transaction)."""
+    for table in TABLES:
+        conn.execute(f"DELETE FROM {table} WHERE rid = ?", (rid,))
+
+
+def clear(conn: sqlite3.Connection) -> None:
+    for table in TABLES:
+        conn.execute(f"DELETE FROM {table}")
+
+
+def done(conn: sqlite3.Connection, rids: Sequence[int]) -> dict[int, int]:
+    """The version each of these rows' graph was derived at (absent: none)."""
+    out: dict[int, int] = {}
+    for i in range(0, len(rids), 500):
+        chunk = list(rids[i : i + 500])
+        out.update(
+            conn.execute(
+                f"SELECT rid, version FROM graph_done WHERE rid IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+        )
+    return out
+
+
+def entities_of(
+    conn: sqlite3.Connection, memory_ids: Sequence[str], where: str, params: Sequence[object]
+) -> dict[str, list[str]]:
+    """The entity keys each of these memories mentions (rows the filters pass only)."""
+    out: dict[str, list[str]] = {}
+    for i in range(0, len(memory_ids), 500):
+        chunk = list(memory_ids[i : i + 500])
+        for memory_id, entity in conn.execute(
+            "SELECT p.memory_id, g.entity FROM proj_memories p JOIN graph_mentions g"
+            f" ON g.rid = p.rid WHERE p.memory_id IN ({','.join('?' * len(chunk))}) AND {where}",
+            [*chunk, *params],
+        ):
+            out.setdefault(memory_id, []).append(entity)
+    return out
+
+
+def aliases(
+    conn: sqlite3.Connection, keys: Sequence[str], where: str, params: Sequence[object]
+) -> dict[str, set[str]]:
+    """The keys each key is one entity with, as the rows the filters pass say (both ways)."""
+    out: dict[str, set[str]] = {}
+    if not keys:
+        return out
+    marks = ",".join("?" * len(keys))
+    for alias, entity in conn.execute(
+        "SELECT a.alias, a.entity FROM graph_aliases a JOIN proj_memories p ON p.rid = a.rid"
+        f" WHERE (a.alias IN ({marks}) OR a.entity IN ({marks})) AND {where}",
+        [*keys, *keys, *params],
+    ):
+        out.setdefault(alias, set()).add(entity)
+        out.setdefault(entity, set()).add(alias)
+    return out
+
+
+def mentioning(
+    conn: sqlite3.Connection,
+    keys: Sequence[str],
+    where: str,
+    params: Sequence[object],
+    *,
+    max_degree: int,
+    limit: int,
+) -> list[Reached]:
+    """The rows the filters pass that mention each key, with the key's degree among them; a key
+    mentioned by more than `max_degree` such rows names too much to link anything (a speaker,
+    "the customer"), and reaches nothing. At most `limit` rows in all, newest first per key."""
+    reached: list[Reached] = []
+    for key in keys:
+        rows = conn.execute(
+            "SELECT p.memory_id, p.version, p.namespace FROM graph_mentions g"
+            f" JOIN proj_memories p ON p.rid = g.rid WHERE g.entity = ? AND {where}"
+            " ORDER BY p.recorded_at DESC LIMIT ?",
+            [key, *params, max_degree + 1],
+        ).fetchall()
+        if len(rows) > max_degree:
+            continue
+        reached.extend(Reached(m, v, ns, key, len(rows)) for m, v, ns in rows)
+        if len(reached) >= limit:
+            break
+    return reached[:limit]
+
+
+def known(
+    conn: sqlite3.Connection, keys: Sequence[str], where: str, params: Sequence[object]
+) -> set[str]:
+    """Which of these keys some row the filters pass mentions."""
+    if not keys:
+        return set()
+    marks = ",".join("?" * len(keys))
+    return {
+        k
+        for (k,) in conn.execute(
+            "SELECT DISTINCT g.entity FROM graph_mentions g JOIN proj_memories p ON p.rid = g.rid"
+            f" WHERE g.entity IN ({marks}) AND {where}",
+            [*keys, *params],
+        )
+    }
+
+
+def entity(
+    conn: sqlite3.Connection, key: str, where: str, params: Sequence[object], limit: int
+) -> EntityRows:
+    """One entity as the rows the filters pass describe it: its names and kinds (with how many
+    memories use each), the keys it is one with, the memories that mention it (newest first)
+    and the relations they state of it, each with its memory's valid time."""
+    found = EntityRows(key)
+    keys = [key, *sorted(aliases(conn, [key], where, params).get(key, set()) - {key})]
+    found.aliases = set(keys[1:])
+    marks = ",".join("?" * len(keys))
+    seen: set[str] = set()
+    for memory_id, name, kind in conn.execute(
+        "SELECT p.memory_id, g.name, g.kind FROM graph_mentions g JOIN proj_memories p"
+        f" ON p.rid = g.rid WHERE g.entity IN ({marks}) AND {where}"
+        " ORDER BY p.recorded_at DESC",
+        [*keys, *params],
+    ):
+        found.names[name] = found.names.get(name, 0) + 1
+        found.kinds[kind] = found.kinds.get(kind, 0) + 1
+        if memory_id not in seen and len(seen) < limit:
+            seen.add(memory_id)
+            found.memory_ids.append(memory_id)
+    for s, pred, o, memory_id, vf, vt in conn.execute(
+        "SELECT r.subject, r.predicate, r.object, p.memory_id, p.valid_from, p.valid_to"
+        " FROM graph_relations r JOIN proj_memories p ON p.rid = r.rid"
+        f" WHERE (r.subject IN ({marks}) OR r.object IN ({marks})) AND {where}"
+        " ORDER BY p.valid_from",
+        [*keys, *keys, *params],
+    ):
+        found.relations.append(RelationRow(s, pred, o, memory_id, vf, vt))
+    return found
+
+
+def orphans(conn: sqlite3.Connection) -> int:
+    """Graph rows whose memory row is gone: a removal that left something behind."""
+    return sum(
+        conn.execute(
+            f"SELECT count(*) FROM {table} t WHERE NOT EXISTS"
+            " (SELECT 1 FROM proj_memories p WHERE p.rid = t.rid)"
+        ).fetchone()[0]
+        for table in TABLES
+    )
+
+
+def counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """Rows per graph table, and distinct entities."""
+    out = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+    out["entities"] = conn.execute("SELECT count(DISTINCT entity) FROM graph_mentions").fetchone()[
+        0
+    ]
+    return out

@@ -1,0 +1,172 @@
+"""The graph projection through the real service (Temporal, SQLite and Postgres canonical): a
+second hop linked only through an entity is recalled, in English and in Chinese; a restricted or
+erased memory is neither reached nor reaching; a deletion takes its mentions, aliases and
+relations with it (the `graph` probe); an entity two users both name stays apart per namespace;
+a dropped graph is derived again by the repair."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from memory.models import Principal
+from memory.retrieval import RecallCache
+from memory.stores.projection import SearchFilters
+from shell.client import MemoryClient
+from tests.factories import BOT, NS, T0, USER
+
+OTHER = "user:shop-a/456"
+OTHER_NS = "tenant/shop-a/user/456"
+LATER = T0 + timedelta(days=1)
+
+EN = [
+    "Every December the customer sends a gift parcel to their sister Anna.",
+    "Anna moved to Porto last spring.",
+]
+ZH = ["每学期开学前用户都给儿子小宇寄一箱零食。", "小宇现在在杭州读书。"]
+DISTRACTORS = [
+    "The customer prefers parcels to be left with the concierge.",
+    "The customer's colleague Ben lives in Leeds.",
+    "Customer asked for a refund on a broken kettle.",
+    "The customer likes green tea and dislikes coffee.",
+    "用户喜欢周末收快递。",
+    "用户的同事李明住在成都。",
+    "用户上次买的保温杯有划痕，已经退货。",
+    "用户希望包裹放在快递柜。",
+    "The customer's birthday gift wrapping should be plain.",
+    "The customer ordered a blue raincoat in March.",
+]
+
+
+async def _write(
+    client: MemoryClient, principal: str, namespace: str, text: str, **over: object
+) -> str:
+    result = await client.write(
+        principal, namespace, {"kind": "semantic", "content": text, **over}, at=T0
+    )
+    memory_id = result.outcome.memory_id
+    assert memory_id is not None, result.outcome
+    return memory_id
+
+
+async def _kept(client: MemoryClient, texts: list[str]) -> list[str]:
+    return [await _write(client, USER, NS, t) for t in texts]
+
+
+def _walk_off(client: MemoryClient) -> None:
+    retrieval = client.stores.policy.retrieval.model_copy(update={"graph_hops": 0})
+    client.stores.policy = client.stores.policy.model_copy(update={"retrieval": retrieval})
+
+
+async def _recalled(client: MemoryClient, question: str, principal: str = USER) -> dict[str, str]:
+    client.reader.cache = RecallCache(0, 0.0)  # each answer computed afresh
+    result = await client.recall(principal, [NS], query=question, k=5, at=LATER)
+    return {m.memory_id: " ".join(m.retrieval_reasons) for m in result.memories}
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "via"),
+    [
+        (EN, "Which city should this December's gift parcel go to?", "entity anna"),
+        (ZH, "开学前那箱零食应该寄到哪个城市？", "entity 小宇"),
+    ],
+    ids=["english", "chinese"],
+)
+async def test_a_second_hop_linked_only_by_an_entity_is_recalled(
+    client: MemoryClient, texts: list[str], question: str, via: str
+) -> None:
+    first, second = await _kept(client, texts)
+    await _kept(client, DISTRACTORS)
+    found = await _recalled(client, question)
+    assert first in found
+    assert second in found, found
+    assert f"via {via} ← {first}" in found[second]
+    # without the walk, the second hop is not found: the graph is what finds it
+    _walk_off(client)
+    assert second not in await _recalled(client, question)
+
+
+async def test_a_memory_above_the_readers_ceiling_is_neither_reached_nor_reaching(
+    client: MemoryClient,
+) -> None:
+    client.register_principal(BOT)
+    assert BOT.sensitivity_ceiling == "internal"
+    first = await _write(client, USER, NS, EN[0])
+    hidden = await _write(client, USER, NS, EN[1], sensitivity="confidential")
+    await _kept(client, DISTRACTORS)
+    question = "Which city should this December's gift parcel go to?"
+    assert hidden not in await _recalled(client, question, BOT.ref)
+    # reaching: a source above the ceiling lends nothing to what the reader may see
+    secret = await _write(
+        client,
+        USER,
+        NS,
+        "The customer's nephew Oskar keeps the spare key.",
+        sensitivity="confidential",
+    )
+    seen = await _write(client, USER, NS, "Oskar studies at Lund University.")
+    found = await _recalled(client, "who keeps the spare key?", BOT.ref)
+    assert secret not in found
+    assert seen not in found
+    del first
+
+
+async def test_an_erased_memory_leaves_nothing_in_the_graph(client: MemoryClient) -> None:
+    first, second = await _kept(client, EN)
+    graph = client.stores.projection
+    wide = SearchFilters(tenant_id="shop-a", namespaces=(NS,), statuses=None)
+    assert "porto" in graph.entities_of([second], wide)[second]  # type: ignore[attr-defined]
+    receipt = await client.forget(USER, {"namespace": NS, "memory_id": second}, at=LATER)
+    assert receipt.verification_status == "passed", [p for p in receipt.probes if not p.passed]
+    assert "graph" in receipt.indexes_removed
+    assert next(p for p in receipt.probes if p.probe == "graph").passed
+    assert graph.graph_leftovers() == 0  # type: ignore[attr-defined]
+    assert graph.entities_of([second], wide) == {}  # type: ignore[attr-defined]
+    anna = graph.entity("anna", wide, 50)  # type: ignore[attr-defined]
+    assert anna.memory_ids == [first]
+    assert all(r.memory_id == first for r in anna.relations)
+    # Porto was named by the erased memory only: no entity, no name left
+    porto = graph.entity("porto", wide, 50)  # type: ignore[attr-defined]
+    assert porto.names == {}
+    assert porto.memory_ids == []
+    # and the erased memory is not reached from the one that stays
+    found = await _recalled(client, "Which city should this December's gift parcel go to?")
+    assert second not in found
+
+
+async def test_an_entity_two_users_name_stays_apart(client: MemoryClient) -> None:
+    reader = Principal(
+        type="agent",
+        tenant="shop-a",
+        id="both",
+        read=["tenant/shop-a/user/*"],
+        write=["tenant/shop-a/user/*"],
+    )
+    client.register_principal(reader)
+    first = await _write(client, USER, NS, EN[0])
+    theirs = await _write(client, OTHER, OTHER_NS, "Anna moved to Porto last spring.")
+    await _kept(client, DISTRACTORS)
+    question = "Which city should this December's gift parcel go to?"
+    found = await client.recall(reader.ref, [NS], query=question, k=5, at=LATER)
+    ids = {m.memory_id for m in found.memories}
+    assert first in ids
+    assert theirs not in ids  # another user's Anna is not this user's sister
+    graph = client.stores.projection
+    mine = SearchFilters(tenant_id="shop-a", namespaces=(NS,))
+    assert graph.entity("anna", mine, 50).memory_ids == [first]  # type: ignore[attr-defined]
+
+
+async def test_a_dropped_graph_is_derived_again_by_the_repair(client: MemoryClient) -> None:
+    first, second = await _kept(client, EN)
+    graph = client.stores.projection
+    wide = SearchFilters(tenant_id="shop-a", namespaces=(NS,), statuses=None)
+    graph.drop_graph()  # type: ignore[attr-defined]
+    assert graph.entities_of([first, second], wide) == {}  # type: ignore[attr-defined]
+    report = await client.repair()
+    assert report.full  # a new epoch: every row compared
+    assert report.mismatches.get("stale", 0) >= 2, report
+    assert report.repaired >= 2, report
+    assert set(graph.entities_of([second], wide)[second]) == {"anna", "porto"}  # type: ignore[attr-defined]
+    again = await client.repair()
+    assert again.repaired == 0
