@@ -83,7 +83,7 @@ class Retrieval(_Section):
     #: of degree d lends 1 / (1 + ln d)), `graph_decay` times less at the second hop; from the
     #: `graph_seeds` most relevant candidates, through entities at most `graph_max_degree`
     #: readable memories mention, reaching at most `graph_budget` memories (0: no walk).
-    graph_share: float = Field(default=0.6, ge=0, le=1)
+    graph_share: float = Field(default=1.0, ge=0, le=1)
     graph_decay: float = Field(default=0.5, ge=0, le=1)
     graph_hops: int = Field(default=2, ge=0, le=2)
     graph_seeds: int = Field(default=8, ge=0, le=64)

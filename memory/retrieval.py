@@ -479,10 +479,13 @@ class Reader:
         for hop in range(policy.graph_hops):
             decay = policy.graph_decay**hop
             by_entity: dict[str, tuple[float, str]] = {}
-            for memory_id, keys in graph.entities_of(list(frontier), filters).items():
-                for key in keys:
-                    if frontier[memory_id] > by_entity.get(key, (0.0, ""))[0]:
-                        by_entity[key] = (frontier[memory_id], memory_id)
+            names: dict[str, str] = {}
+            for memory_id, mentioned in graph.entities_of(list(frontier), filters).items():
+                for e in mentioned:
+                    if frontier[memory_id] > by_entity.get(e.key, (0.0, ""))[0]:
+                        by_entity[e.key] = (frontier[memory_id], memory_id)
+                    if e.kind not in ("role", "id") and len(e.name) >= 2:
+                        names.setdefault(e.key, e.name)
             for key, weight in question.items():
                 if weight > by_entity.get(key, (0.0, ""))[0]:
                     by_entity[key] = (weight, "question")
@@ -497,11 +500,16 @@ class Reader:
                 for other in others:
                     if source[0] > by_entity.get(other, (0.0, ""))[0]:
                         by_entity[other] = source
+            ordered = sorted(by_entity, key=lambda k: -by_entity[k][0])
             reached = graph.mentioning(
-                sorted(by_entity, key=lambda k: -by_entity[k][0]),
+                ordered, filters, max_degree=policy.graph_max_degree, limit=budget
+            )
+            # and where the name is said without being taken for one
+            reached += graph.naming(
+                [(k, names[k]) for k in ordered if k in names],
                 filters,
                 max_degree=policy.graph_max_degree,
-                limit=budget,
+                limit=max(budget - len(reached), 0),
             )
             budget -= len(reached)
             frontier = {}

@@ -113,6 +113,17 @@ def index_words(text: str) -> str:
     return " ".join(_stem(_tokens(norm)) + _characters(norm, query=False))
 
 
+def name_terms(text: str) -> list[str]:
+    """The word-index terms every row that holds `text` holds: the stems of its Latin words and
+    the character pairs of its CJK runs (a lone character itself), however jieba cuts the row."""
+    norm = normalise(text)
+    stems = _stem([(w, False) for w, zh in _tokens(norm) if not zh])
+    pairs: list[str] = []
+    for run in _CJK.findall(norm):
+        pairs += [run[i : i + 2] for i in range(len(run) - 1)] or [run]
+    return list(dict.fromkeys(stems + pairs))
+
+
 def query_words(text: str) -> list[str]:
     """A query's word terms without function words (all of them, if that leaves none)."""
     norm = normalise(text)

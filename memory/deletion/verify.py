@@ -167,7 +167,7 @@ def _probe_search(run: _Probing, tenant: str) -> None:
         said = graph.entities_of(list(run.erased), wide)
         run.probe(
             "graph",
-            graph.graph_leftovers() + sum(len(keys) for keys in said.values()),
+            graph.graph_leftovers() + sum(len(named) for named in said.values()),
             "no entity mention, alias or relation of an erased memory is left",
         )
 

@@ -274,6 +274,7 @@ _REDUP_STOP = _words(
 #: Chinese words jieba tags as names that are not names in these notes.
 _NOT_NAMES_ZH = _words(
     "城市 地方 国内 国外 本地 当地 附近 老家 家里 公司 学校 单位 过敏 用户 客户 那箱 这箱"
+    " 顾客 买家 卖家 店铺 网店 商家 店家 客服 师傅 快递员"
     " 那个 这个 哪个 中国 全国 各地 外地 市区 郊区 小区 楼下 楼上 门口 前台 快递柜 驿站"
     " 东西 南北 上面 下面 里面 外面 时候 今天 明天 昨天 下次 以后 之前 上次"
 )
@@ -354,7 +355,8 @@ _POSSESSOR_EN = re.compile(
 _ALIAS_EN = re.compile(
     r"\(\s*(?:we call (?:her|him|them|it)|also called|called|aka|a\.k\.a\.|nicknamed|goes by)?"
     r"\s*[\"'“]?([A-Z][\w'-]+)[\"'”]?\s*\)|\b(?:aka|a\.k\.a\.|also known as|known as|nicknamed|"
-    r"goes by)\s+[\"'“]?([A-Z][\w'-]+)"
+    r"goes by|(?:whom|who) (?:\w+ ){0,2}calls?|(?:whom|who) (?:\w+ ){0,2}(?:knows?) as)"
+    r"\s+(?:her\s+|him\s+|them\s+)?[\"'“]?([A-Z][\w'-]+)"
 )
 
 
@@ -433,9 +435,12 @@ def _ids(s: str, found: _Found) -> list[_Span]:
         core = token.lstrip("#")
         has_digit = any(c.isdigit() for c in core)
         has_alpha = any(c.isascii() and c.isalpha() for c in core)
-        if not has_digit or _NOT_ID.match(core):
+        if not has_digit:
             continue
-        long_enough = len(core) >= 4 if has_alpha else (len(core) >= 8 or token[0] == "#")
+        if has_alpha:
+            long_enough = len(core) >= 4 and not _NOT_ID.match(core)
+        else:  # digits only: a ticket (#88213) or a tracking number, not a date or an amount
+            long_enough = token[0] == "#" or (len(core) >= 8 and core.isdigit())
         if long_enough:
             key = found.mention(token, "id")
             spans.append(_Span(m.start(), m.end(), key, "id"))
@@ -560,10 +565,32 @@ def _chinese(s: str, found: _Found) -> list[_Span]:
             continue
         cells.append((at, at + len(word), word, tag))
         pos = at + len(word)
+    cells = _split_name_verbs(cells)
+    for start, end, name in _called_zh(s):
+        key = found.mention(name, "thing")
+        spans.append(_Span(start, end, key, "thing"))
+    for m in _WORK_ZH.finditer(s):
+        if m.group(1) not in _NOT_NAMES_ZH:
+            key = found.mention(m.group(1), "organisation")
+            spans.append(_Span(m.start(1), m.end(1), key, "organisation"))
+    for start, end, name in _organisations_zh(cells):
+        key = found.mention(name, "organisation")
+        spans.append(_Span(start, end, key, "organisation"))
     i = 0
     while i < len(cells):
         start, end, word, tag = cells[i]
         nxt = cells[i + 1] if i + 1 < len(cells) else None
+        if _ROLES_ZH.get(word) in ("dog", "cat", "pet") and nxt is not None and nxt[0] == end:
+            # a pet and its name: 猫奶茶, 柯基可乐
+            role_key = found.mention(_ROLES_ZH[word], "role")
+            spans.append(_Span(start, end, role_key, "role"))
+            if _HAN.match(nxt[2]) and 2 <= len(nxt[2]) <= 3 and nxt[3] in ("n", "nz", "nr", "z"):
+                key = found.mention(nxt[2], "thing")
+                spans.append(_Span(nxt[0], nxt[1], key, "thing"))
+                found.alias(role_key, key)
+                found.relate(SELF, _ROLES_ZH[word], key)
+                i += 2
+                continue
         if word in _ROLES_ZH and not (tag in _PERSON_TAGS and len(word) == 1):
             role = _ROLES_ZH[word]
             role_key = found.mention(role, "role")
@@ -601,7 +628,75 @@ def _chinese(s: str, found: _Found) -> list[_Span]:
             spans.append(_Span(start, end, key, kind))
         del nxt
         i += 1
+    _alias_zh(s, spans, found)
     return spans
+
+
+def _alias_zh(s: str, spans: list[_Span], found: _Found) -> None:
+    """王思琪（家里都叫她琪琪）, 陈秀兰，小名兰姑: the name given is the person's named before."""
+    for m in _ALIAS_ZH.finditer(s):
+        alias = m.group(1) or m.group(2)
+        before = [sp for sp in spans if sp.end <= m.start() and sp.kind == "person"]
+        if alias and before:
+            key = found.mention(alias, "person")
+            spans.append(_Span(m.start(), m.end(), key, "person"))
+            found.alias(key, before[-1].key)
+
+
+_ALIAS_ZH = re.compile(
+    r"[（(，,]\s*(?:家里|大家|我们|家人|朋友们?)?都?(?:叫|喊|称)(?:她|他|它)?为?"
+    r"([\u3400-\u9fffA-Za-z]{2,4}?)\s*(?=[）)，,。]|$)|(?:小名|昵称|外号)(?:叫|是)?"
+    r"([\u3400-\u9fffA-Za-z]{2,4}?)(?=[）)，,。]|$)"
+)
+_VERB_TAILS = frozenset("订织买寄送给说做去来在和跟把被让叫请住搬是有要想也都又还带陪帮")
+_CALLED_ZH = re.compile(
+    r"(?:名叫|叫做|叫|取名为?|起名叫?|名字是|名为|昵称是?)([\u3400-\u9fff]{2,4}?)(?=[，。,.、！!？?；;）)\s]|$)"
+)
+_ORG_SUFFIXES = _words(
+    "公司 物流 科技 集团 银行 医院 诊所 学校 大学 中学 小学 幼儿园 酒店 宾馆 餐厅 饭店 超市"
+    " 商场 快递 工作室 小区 中心 研究所 事务所 仓 仓库 店 馆 厂 礼品 实验室 工厂 基地"
+)
+_NOT_NAME_PARTS = frozenset({"p", "uj", "ul", "r", "m", "q", "d", "c", "f", "t", "x", "u"})
+_WORK_ZH = re.compile(r"在([\u3400-\u9fff]{2,8}?)(?:工作|上班|做|当|实习|任职|打工)")
+
+
+def _split_name_verbs(cells: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+    """A name jieba glued to the verb after it (刘桂芬订, 林悦织): the name, then the verb."""
+    out: list[tuple[int, int, str, str]] = []
+    for start, end, word, tag in cells:
+        if tag in _PERSON_TAGS and len(word) in (3, 4) and word[-1] in _VERB_TAILS:
+            out.append((start, end - 1, word[:-1], tag))
+            out.append((end - 1, end, word[-1], "v"))
+        else:
+            out.append((start, end, word, tag))
+    return out
+
+
+def _called_zh(s: str) -> list[tuple[int, int, str]]:
+    """Names the text gives: 叫竹舍, 名叫可乐."""
+    return [(m.start(1), m.end(1), m.group(1)) for m in _CALLED_ZH.finditer(s)]
+
+
+def _organisations_zh(cells: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str]]:
+    """Organisations and named places: one or two words before a suffix that says what they
+    are (远航物流, 阳光实验小学, 翠苑小区), or where someone works (在远航物流做调度)."""
+    out: list[tuple[int, int, str]] = []
+    for i, (_start, end, word, _tag) in enumerate(cells):
+        if word not in _ORG_SUFFIXES or i == 0:
+            continue
+        j = i
+        while j > 0 and i - j < 2:
+            prev = cells[j - 1]
+            if prev[1] != cells[j][0] or not _HAN.match(prev[2]) or prev[3] in _NOT_NAME_PARTS:
+                break
+            if prev[3] == "v" and j - 1 > 0 and _HAN.match(cells[j - 2][2]):
+                break  # a verb starts a name only where the sentence starts (远航物流去年…)
+            if prev[2] in _NOT_NAMES_ZH or prev[2] in _ROLES_ZH:
+                break
+            j -= 1
+        if j < i:
+            out.append((cells[j][0], end, "".join(c[2] for c in cells[j : i + 1])))
+    return out
 
 
 def _zh_name(cells: list[tuple[int, int, str, str]], i: int) -> tuple[int, int, str, int] | None:

@@ -79,6 +79,15 @@ class Reached:
 
 
 @dataclass(frozen=True, slots=True)
+class Named:
+    """An entity a memory mentions: its key, the name the memory uses, its kind."""
+
+    key: str
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
 class RelationRow:
     subject: str
     predicate: str
@@ -145,17 +154,18 @@ def done(conn: sqlite3.Connection, rids: Sequence[int]) -> dict[int, int]:
 
 def entities_of(
     conn: sqlite3.Connection, memory_ids: Sequence[str], where: str, params: Sequence[object]
-) -> dict[str, list[str]]:
-    """The entity keys each of these memories mentions (rows the filters pass only)."""
-    out: dict[str, list[str]] = {}
+) -> dict[str, list[Named]]:
+    """The entities each of these memories mentions (rows the filters pass only)."""
+    out: dict[str, list[Named]] = {}
     for i in range(0, len(memory_ids), 500):
         chunk = list(memory_ids[i : i + 500])
-        for memory_id, entity in conn.execute(
-            "SELECT p.memory_id, g.entity FROM proj_memories p JOIN graph_mentions g"
-            f" ON g.rid = p.rid WHERE p.memory_id IN ({','.join('?' * len(chunk))}) AND {where}",
+        for memory_id, entity, name, kind in conn.execute(
+            "SELECT p.memory_id, g.entity, g.name, g.kind FROM proj_memories p"
+            " JOIN graph_mentions g ON g.rid = p.rid"
+            f" WHERE p.memory_id IN ({','.join('?' * len(chunk))}) AND {where}",
             [*chunk, *params],
         ):
-            out.setdefault(memory_id, []).append(entity)
+            out.setdefault(memory_id, []).append(Named(entity, name, kind))
     return out
 
 

@@ -41,7 +41,7 @@ from memory.graph import EXTRACTOR_VERSION, extract
 from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord, Place, place_of
 from memory.stores import graph
 from memory.stores.files import checkpoint, private_database, wal_size
-from memory.terms import WORD_TOKENIZER, index_words, query_trigrams, query_words
+from memory.terms import WORD_TOKENIZER, index_words, name_terms, query_trigrams, query_words
 
 SCHEMA_VERSION = "4"
 #: How many postings one keyword side may rank per query, and how many of the newest rows
@@ -151,11 +151,19 @@ class GraphReads(Protocol):
 
     def entities_of(
         self, memory_ids: Sequence[str], filters: SearchFilters
-    ) -> dict[str, list[str]]: ...
+    ) -> dict[str, list[graph.Named]]: ...
     def aliases(self, keys: Sequence[str], filters: SearchFilters) -> dict[str, set[str]]: ...
     def known_entities(self, keys: Sequence[str], filters: SearchFilters) -> set[str]: ...
     def mentioning(
         self, keys: Sequence[str], filters: SearchFilters, *, max_degree: int, limit: int
+    ) -> list[graph.Reached]: ...
+    def naming(
+        self,
+        names: Sequence[tuple[str, str]],
+        filters: SearchFilters,
+        *,
+        max_degree: int,
+        limit: int,
     ) -> list[graph.Reached]: ...
     def entity(self, key: str, filters: SearchFilters, limit: int) -> graph.EntityRows: ...
     def graph_leftovers(self) -> int: ...
@@ -785,8 +793,52 @@ class EmbeddedProjection:
 
     def entities_of(
         self, memory_ids: Sequence[str], filters: SearchFilters
-    ) -> dict[str, list[str]]:
+    ) -> dict[str, list[graph.Named]]:
         return graph.entities_of(self._conn(), memory_ids, *self._graph_filters(filters))
+
+    def naming(
+        self,
+        names: Sequence[tuple[str, str]],
+        filters: SearchFilters,
+        *,
+        max_degree: int,
+        limit: int,
+    ) -> list[graph.Reached]:
+        """The rows that hold each (key, name)'s name as written (found through the word index,
+        then checked by containment): an entity one memory names is reached in a memory that
+        says the name without the extractor taking it for one ("奶茶今年做了绝育"). A name more
+        than `max_degree` such rows hold reaches nothing."""
+        conn = self._conn()
+        _, words = _fts_tables(filters.tenant_id)
+        where, params = self._graph_filters(filters)
+        reached: list[graph.Reached] = []
+        for key, name in names:
+            terms = name_terms(name)
+            if not terms:
+                continue
+            try:
+                rows = conn.execute(
+                    f"SELECT p.memory_id, p.version, p.namespace FROM {words} f"
+                    " JOIN proj_memories p ON p.rid = f.rowid"
+                    f" WHERE {words} MATCH ? AND {where}"
+                    " AND (instr(p.content, ?) > 0 OR instr(lower(p.content), ?) > 0)"
+                    " ORDER BY p.recorded_at DESC LIMIT ?",
+                    [
+                        " ".join(_quoted(t) for t in terms),
+                        *params,
+                        name,
+                        name.lower(),
+                        max_degree + 1,
+                    ],
+                ).fetchall()
+            except sqlite3.OperationalError:
+                return []  # the tenant has no keyword index yet: nothing projected
+            if len(rows) > max_degree:
+                continue
+            reached.extend(graph.Reached(m, v, ns, key, len(rows)) for m, v, ns in rows)
+            if len(reached) >= limit:
+                break
+        return reached[:limit]
 
     def aliases(self, keys: Sequence[str], filters: SearchFilters) -> dict[str, set[str]]:
         return graph.aliases(self._conn(), keys, *self._graph_filters(filters))

@@ -236,13 +236,14 @@ async def run_product(
     from memory.write.batch import cut
     from shell.bench.service import service
 
-    product, kept_only = Scores(), Scores()
+    product, kept_only, graphless = Scores(), Scores(), Scores()
     refused: Counter[str] = Counter()
     refused_sources: set[str] = set()
     latencies: list[float] = []
     written = 0
     write_seconds = 0.0
     async with service("retrieval", _long_retention()) as (client, _env):
+        with_graph, without_graph = walking(client)
         for conv in conversations:
             consent_ref = (
                 client.give_consent(conv.user, conv.user, consent).consent_id if consent else None
@@ -282,12 +283,22 @@ async def run_product(
                 product.add(q.category, sources, q.evidence)
                 if not refused_sources & set(q.evidence):
                     kept_only.add(q.category, sources, q.evidence)
+                # the same question with no graph walk, for the difference it makes
+                client.stores.policy = without_graph
+                alone = await client.recall(conv.user, [conv.namespace], query=q.text, k=20)
+                client.stores.policy = with_graph
+                graphless.add(
+                    q.category,
+                    [m.source_refs[0] if m.source_refs else "" for m in alone.memories],
+                    q.evidence,
+                )
         embedder = client.stores.embedder.name
     turns = sum(len(c.turns) for c in conversations)
     ordered = sorted(latencies)
     return {
         "scores": product,
         "kept_only": kept_only,
+        "graphless": graphless,
         "refused_sources": refused_sources,
         "embedder": embedder,
         "turns": turns,
@@ -305,11 +316,26 @@ async def run_product(
 CHINESE_DEV = Path(__file__).parent / "corpora" / "locomo.zh.dev.json"
 
 
+def walking(client: Any) -> tuple[Any, Any]:
+    """The client's policy with and without the graph walk; results computed afresh each time
+    (no recall cache: the two must not answer for each other)."""
+    from memory.retrieval import RecallCache
+
+    client.reader.cache = RecallCache(0, 0.0)
+    policy = client.stores.policy
+    off = policy.retrieval.model_copy(update={"graph_hops": 0})
+    return policy, policy.model_copy(update={"retrieval": off})
+
+
 async def run_retrieval_bench(path: Path, chinese: Path | None = CHINESE_DEV) -> dict[str, Any]:
-    """The measure on the LoCoMo file at `path` and, when given, on the Chinese set."""
+    """The measure on the LoCoMo file at `path` and, when given, on the Chinese set; then the
+    two-hop set (`shell.eval.twohop`)."""
+    from shell.eval.twohop import run_twohop_bench
+
     report = await _measure(path, "en")
     if chinese is not None:
         report["chinese"] = await _measure(chinese, "zh")
+    report["twohop"] = await run_twohop_bench()
     return report
 
 
@@ -330,6 +356,8 @@ async def _measure(path: Path, language: str) -> dict[str, Any]:
         "writes_per_second": measured["writes_per_second"],
         "recall_ms": measured["recall_ms"],
         "product": measured["scores"].table(),
+        # The same run, each question asked again with no graph walk.
+        "product_without_graph": measured["graphless"].table(),
         # The same run, over the questions none of whose evidence the write path refused:
         # how well recall finds what was kept.
         "product_evidence_kept": measured["kept_only"].table(),
