@@ -491,6 +491,44 @@ class RetrievedMemory(Model):
     conflict_group: str | None = None
 
 
+class EntityRelation(Model):
+    """A relation a readable memory states of an entity, at that memory's valid time."""
+
+    subject: str
+    predicate: str
+    object: str
+    memory_id: str
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+
+
+class EntityMemory(Model):
+    """A readable memory that mentions an entity."""
+
+    memory_id: str
+    namespace: str
+    content: str
+    source_type: SourceType
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime
+
+
+class EntityView(Model):
+    """What the memories a reader may read say of one entity (`memory.stores.graph`): the names
+    it goes by and how many memories use each, the keys it is one with, the relations stated of
+    it (each with the memory behind it and its valid time) and the memories that mention it,
+    newest first. Every memory is re-checked against canonical as for recall."""
+
+    key: str
+    names: dict[str, int] = Field(default_factory=dict)
+    kinds: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=list)
+    relations: list[EntityRelation] = Field(default_factory=list)
+    memories: list[EntityMemory] = Field(default_factory=list)
+    refused_namespaces: list[str] = Field(default_factory=list)
+
+
 KeyState = Literal[
     "confirmed", "none_confirmed", "conflicting", "low_confidence_only", "needs_reconfirmation"
 ]

@@ -17,7 +17,7 @@ import math
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -27,10 +27,13 @@ import numpy.typing as npt
 
 from memory import metrics
 from memory.errors import InvalidInput
-from memory.graph import extract
+from memory.graph import entity_key, extract
 from memory.models import (
     READABLE_STATUSES,
     SENSITIVITY_ORDER,
+    EntityMemory,
+    EntityRelation,
+    EntityView,
     KeyState,
     KeyVerdict,
     Kind,
@@ -49,6 +52,9 @@ from memory.sameness import redundant, same_statement
 from memory.stores import Stores
 from memory.stores.projection import Hit, SearchFilters, graph_of
 from memory.vocabulary import SOURCE_TRUST, implied_keys
+
+#: The relevance a role the question names (my sister, 上司) lends the memories that name it.
+QUESTION_ROLE_RELEVANCE = 0.5
 
 #: Seconds a reader trusts its copy of a principal's grants.
 PRINCIPAL_TTL = 2.0
@@ -169,6 +175,73 @@ class Reader:
         names = list(dict.fromkeys(namespaces))
         allowed = [ns for ns in names if principal.can_read(ns)]
         return allowed, [ns for ns in names if ns not in allowed]
+
+    # ------------------------------------------------------------------------ entities
+
+    def entity(
+        self,
+        principal_ref: str,
+        name: str,
+        namespaces: Sequence[str],
+        *,
+        at: datetime | None = None,
+        limit: int = 50,
+    ) -> EntityView:
+        """What the memories `principal_ref` may read in `namespaces` say of the entity `name`
+        (a name, an id or a role word, as written or as its key). Every memory is read from
+        canonical and admitted as a recall candidate is; relations come only from those."""
+        principal = self._principal(principal_ref)
+        allowed, refused = self.allowed_namespaces(principal, namespaces)
+        graph = graph_of(self.stores.projection)
+        empty = EntityView(key=entity_key(name), refused_namespaces=refused)
+        if not allowed or graph is None:
+            return empty
+        when = at or utcnow()
+        filters = self._filters(principal, allowed, None, when, when, False)
+        rows = None
+        for key in _entity_keys(name):
+            rows = graph.entity(key, filters, limit)
+            if rows.memory_ids:
+                break
+        if rows is None or not rows.memory_ids:
+            return empty
+        ids = list(dict.fromkeys([*rows.memory_ids, *(r.memory_id for r in rows.relations)]))
+        heads = self.stores.canonical.records.heads(ids)
+        readable = {
+            m: r for m, r in heads.items() if _may_read(r, principal, allowed, None, when, when)
+        }
+        return EntityView(
+            key=rows.key,
+            names=rows.names,
+            kinds=sorted(rows.kinds, key=lambda k: -rows.kinds[k]),
+            aliases=sorted(rows.aliases),
+            relations=[
+                EntityRelation(
+                    subject=r.subject,
+                    predicate=r.predicate,
+                    object=r.object,
+                    memory_id=r.memory_id,
+                    valid_from=readable[r.memory_id].valid_from,
+                    valid_to=readable[r.memory_id].valid_to,
+                )
+                for r in rows.relations
+                if r.memory_id in readable
+            ],
+            memories=[
+                EntityMemory(
+                    memory_id=m,
+                    namespace=readable[m].namespace,
+                    content=readable[m].content,
+                    source_type=readable[m].source_type,
+                    valid_from=readable[m].valid_from,
+                    valid_to=readable[m].valid_to,
+                    recorded_at=readable[m].recorded_at,
+                )
+                for m in rows.memory_ids
+                if m in readable
+            ],
+            refused_namespaces=refused,
+        )
 
     # ------------------------------------------------------------------------ recall
 
@@ -486,20 +559,27 @@ class Reader:
                         by_entity[e.key] = (frontier[memory_id], memory_id)
                     if e.kind not in ("role", "id") and len(e.name) >= 2:
                         names.setdefault(e.key, e.name)
-            for key, weight in question.items():
-                if weight > by_entity.get(key, (0.0, ""))[0]:
-                    by_entity[key] = (weight, "question")
+            # An alias stands for its entity: what mentions either is reached. The question's
+            # own names reach only through their aliases ("my sister" → Anna): what says the
+            # name itself, search finds already.
+            asked = {k: (w, "question") for k, w in question.items()}
             question = {}
-            if not by_entity:
-                break
-            # An alias stands for its entity: what mentions either is reached.
-            for key, others in graph.aliases(list(by_entity), filters).items():
-                source = by_entity.get(key)
+            for key, others in graph.aliases([*by_entity, *asked], filters).items():
+                source = by_entity.get(key) or asked.get(key)
                 if source is None:
                     continue
                 for other in others:
-                    if source[0] > by_entity.get(other, (0.0, ""))[0]:
+                    if other not in asked and source[0] > by_entity.get(other, (0.0, ""))[0]:
                         by_entity[other] = source
+            if not by_entity:
+                break
+            # An entity the question says by name links nothing search does not find already;
+            # a role it names does (上司 and 领导, "my boss" and 老板 are one role).
+            for key in [k for k in by_entity if k in asked or _said_in(text, names.get(k))]:
+                del by_entity[key]
+            for key in asked:
+                if key.startswith("role:") and key not in by_entity:
+                    by_entity[key] = (QUESTION_ROLE_RELEVANCE, "question")
             ordered = sorted(by_entity, key=lambda k: -by_entity[k][0])
             reached = graph.mentioning(
                 ordered, filters, max_degree=policy.graph_max_degree, limit=budget
@@ -517,7 +597,9 @@ class Reader:
                 relevance, via = by_entity[r.entity]
                 if via == r.memory_id:
                     continue
-                share = policy.graph_share * decay * relevance / (1.0 + math.log(r.degree))
+                # the source's relevance, shared among the other memories naming the entity
+                sharing = r.degree - (0 if via == "question" else 1)
+                share = policy.graph_share * decay * relevance / max(sharing, 1)
                 if share > lent.get(r.memory_id, (0.0, ""))[0]:
                     label = _entity_label(r.entity)
                     lent[r.memory_id] = (share, f"graph:{share:.2f} via {label} ← {via}")
@@ -536,8 +618,10 @@ class Reader:
                 c.reasons.append("canonical_checked")
                 admitted[m] = c
         for m, (share, reason) in lent.items():
-            if m in admitted:
-                admitted[m].relevance += share
+            # at least as relevant as what led there says (a search hit already more relevant
+            # keeps its own relevance: the walk adds memories, it does not re-rank search)
+            if m in admitted and share > admitted[m].relevance:
+                admitted[m].relevance = share
                 admitted[m].reasons.append(reason)
 
     def _lent(self, admitted: dict[str, _Candidate]) -> dict[Place, float]:
@@ -721,6 +805,18 @@ class Reader:
             retrieval_reasons=c.reasons,
             conflict_group=r.conflict_group,
         )
+
+
+def _said_in(text: str, name: str | None) -> bool:
+    return name is not None and name.casefold() in text.casefold()
+
+
+def _entity_keys(name: str) -> list[str]:
+    """The keys a name asked for may be: as a name, an id, a role (`role:sister` as given)."""
+    if name.startswith(("role:", "id:")):
+        return [name]
+    keys = [entity_key(name), entity_key(name, "id"), entity_key(name, "role")]
+    return list(dict.fromkeys(k for k in keys if k not in ("id:", "role:")))
 
 
 def _entity_label(key: str) -> str:

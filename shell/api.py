@@ -65,6 +65,7 @@ from memory.models import (
     CandidateOutcome,
     DeletionReceipt,
     DeletionScope,
+    EntityView,
     MemoryRecord,
     Model,
     Principal,
@@ -854,6 +855,19 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     @v1.post("/context/validate", tags=["reads"])
     async def validate(body: ValidateBody, s: Caller_) -> ContextValidation:
         return s.client.validate_context(body.package)
+
+    @v1.get("/entities/{name}", tags=["reads"])
+    def entity(
+        name: str,
+        s: Caller_,
+        namespace: Annotated[list[str] | None, Query()] = None,
+        at: Annotated[datetime | None, Query()] = None,
+    ) -> EntityView:
+        """What the memories the caller may read say of one entity (a person, place, order id,
+        role such as `sister`): its names, the relations stated of it with their valid times
+        and the memories behind them. Namespaces as for recall (default: the caller's own).
+        Plain `def`: SQL, in the threadpool."""
+        return s.client.entity(s.ref, name, namespace or [_own(s)], at=at, token=s.token)
 
     @v1.get("/memories/{memory_id}/history", tags=["reads"])
     async def history(memory_id: str, s: Caller_) -> list[MemoryRecord]:

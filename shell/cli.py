@@ -453,6 +453,28 @@ def recall(
 
 @app.command()
 @guarded
+def graph(
+    entity: Annotated[str, typer.Argument(help="a name, an id, or a role word (sister, 儿子)")],
+    principal: Annotated[str, typer.Option(help="who reads: type:tenant/id")],
+    namespace: Annotated[list[str], typer.Option(help="namespace(s) to look in")],
+    at: Annotated[str | None, typer.Option(help="as known at this time (ISO-8601)")] = None,
+) -> None:
+    """An entity in the graph projection, as `principal` may read it: its names, its relations
+    over time and the memories behind each (the same ACL as recall)."""
+    from memory.retrieval import Reader
+    from memory.stores import open_stores
+
+    cfg = settings()
+    stores = open_stores(cfg)
+    try:
+        reader = Reader(stores, clock_override=cfg.allow_clock_override)
+        emit(reader.entity(principal, entity, namespace, at=parse_time(at, "at")))
+    finally:
+        stores.close()
+
+
+@app.command()
+@guarded
 def context(
     principal: Annotated[str, typer.Option(help="who reads: type:tenant/id")],
     namespace: Annotated[list[str], typer.Option(help="namespace(s) to read")],

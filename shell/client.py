@@ -76,6 +76,7 @@ from memory.models import (
     DeleteRequest,
     DeletionReceipt,
     DeletionScope,
+    EntityView,
     ExpireRequest,
     ExpireSummary,
     Kind,
@@ -745,6 +746,29 @@ class MemoryClient:
             raise from_validation_error(exc, "recall") from None
         with metrics.RECALL_SECONDS.time():
             return self.access.recall(token or self.token_for(principal), q)
+
+    def entity(
+        self,
+        principal: str,
+        name: str,
+        namespaces: Sequence[str] | None = None,
+        *,
+        at: datetime | None = None,
+        token: str | None = None,
+    ) -> EntityView:
+        """What the memories `principal` may read say of one entity (a name, an id, a role),
+        in `namespaces` (default: the principal's own)."""
+        self._check_clock(at)
+        if not name.strip():
+            raise InvalidInput("name the entity", field="name")
+        if namespaces is None:
+            own = self.stores.canonical.principals.get(principal).own_namespace
+            if own is None:
+                raise InvalidInput("name the namespaces to look in", field="namespaces")
+            namespaces = [own]
+        return self.access.entity(
+            token or self.token_for(principal), principal, name.strip(), list(namespaces), at=at
+        )
 
     async def build_context(
         self,

@@ -216,6 +216,19 @@ _ROLES_ZH = {
     "孩子": "child",
     "宝宝": "child",
     "狗": "dog",
+    "柯基": "dog",
+    "金毛": "dog",
+    "泰迪": "dog",
+    "哈士奇": "dog",
+    "柴犬": "dog",
+    "比熊": "dog",
+    "拉布拉多": "dog",
+    "边牧": "dog",
+    "萨摩耶": "dog",
+    "橘猫": "cat",
+    "布偶猫": "cat",
+    "英短": "cat",
+    "狸花猫": "cat",
     "小狗": "dog",
     "狗狗": "dog",
     "猫": "cat",
@@ -416,7 +429,7 @@ def extract(text: str) -> GraphFacts:
     for sentence in _SENTENCES.finditer(unicodedata.normalize("NFKC", text)):
         s = sentence.group()
         offset = sentence.start()
-        spans = _ids(s, found) + _english(s, found) + _chinese(s, found)
+        spans = _named(s, found) + _ids(s, found) + _english(s, found) + _chinese(s, found)
         spans.sort(key=lambda sp: (sp.start, -sp.end))
         kept: list[_Span] = []
         for sp in spans:  # overlapping spans: the first, longest one wins
@@ -426,6 +439,47 @@ def extract(text: str) -> GraphFacts:
         _relations(s, kept, found)
         del offset
     return found.facts()
+
+
+#: A name in quotation marks or title marks: a shop, a course, a product, a place's name.
+_QUOTED = re.compile(r"[“\"「『《]([^”\"」』》\n]{2,30})[”\"」』》]")
+#: A numbered place or thing: plot 27, room 12B, locker 15, gate B4.
+_NUMBERED = re.compile(
+    r"\b(plot|room|unit|flat|apartment|apt|locker|gate|bay|stall|desk|table|platform|seat|"
+    r"bed|ward|suite|lot|pitch|berth|dock|shelf|cabin|villa|house|building|block|pier)"
+    r"\s+(?:no\.?\s*)?([A-Z]?\d{1,5}[A-Z]?)\b",
+    re.IGNORECASE,
+)
+_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚"
+    "邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳"
+)
+_TITLES_ZH = (
+    "总监|经理|主任|老师|医生|大夫|律师|师傅|教练|阿姨|叔叔|先生|女士|小姐|老板|总|姐|哥|"
+    "大爷|大妈|奶奶|爷爷|科长|处长|局长|院长|校长|班主任|店长|主管|会计|护士"
+)
+_ADDRESSED_ZH = re.compile(
+    rf"(?:[老小阿][{_SURNAMES}](?![序车库区时])|[{_SURNAMES}](?:{_TITLES_ZH}))"
+)
+
+
+def _named(s: str, found: _Found) -> list[_Span]:
+    """Names the text marks: quoted (“星河少儿编程”, "Blue Door"), numbered (plot 27), and a
+    Chinese surname with a title or 老/小 (黄总监, 老郑)."""
+    spans: list[_Span] = []
+    for m in _QUOTED.finditer(s):
+        name = m.group(1).strip()
+        if name and len(name.split()) <= 5:
+            key = found.mention(name, "thing")
+            spans.append(_Span(m.start(1), m.end(1), key, "thing"))
+    for m in _NUMBERED.finditer(s):
+        key = found.mention(f"{m.group(1)} {m.group(2)}", "id")
+        spans.append(_Span(m.start(), m.end(), key, "id"))
+    for m in _ADDRESSED_ZH.finditer(s):
+        key = found.mention(m.group(), "person")
+        spans.append(_Span(m.start(), m.end(), key, "person"))
+    return spans
 
 
 def _ids(s: str, found: _Found) -> list[_Span]:
@@ -619,9 +673,7 @@ def _chinese(s: str, found: _Found) -> list[_Span]:
             kind = "place"
         elif tag in _ORG_TAGS:
             kind = "organisation"
-        elif tag in _THING_TAGS and len(word) >= 2 and word[0] not in "那这哪一每某":
-            kind = "thing"
-        elif tag in _PERSON_TAGS and len(word) >= 2 and _HAN.match(word):
+        elif tag in _PERSON_TAGS and len(word) >= 2 and _HAN.match(word) and word[0] in _SURNAMES:
             kind = "person"
         if kind is not None and word not in _NOT_NAMES_ZH and _HAN.match(word):
             key = found.mention(word, kind)
@@ -648,7 +700,11 @@ _ALIAS_ZH = re.compile(
     r"([\u3400-\u9fffA-Za-z]{2,4}?)\s*(?=[）)，,。]|$)|(?:小名|昵称|外号)(?:叫|是)?"
     r"([\u3400-\u9fffA-Za-z]{2,4}?)(?=[）)，,。]|$)"
 )
-_VERB_TAILS = frozenset("订织买寄送给说做去来在和跟把被让叫请住搬是有要想也都又还带陪帮")
+_VERB_TAILS = frozenset(
+    "订织买寄送给说做去来到回在和跟把被让叫请住搬是有要想也都又还带陪帮调练学教开卖讲问找看管换修装约就才会能"
+)
+#: A token jieba tags as a name that is a time (今年夏天) is none.
+_TIME_CHARS = frozenset("年月日天夏冬春秋季节点钟")
 _CALLED_ZH = re.compile(
     r"(?:名叫|叫做|叫|取名为?|起名叫?|名字是|名为|昵称是?)([\u3400-\u9fff]{2,4}?)(?=[，。,.、！!？?；;）)\s]|$)"
 )
@@ -663,12 +719,33 @@ _WORK_ZH = re.compile(r"在([\u3400-\u9fff]{2,8}?)(?:工作|上班|做|当|实�
 def _split_name_verbs(cells: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
     """A name jieba glued to the verb after it (刘桂芬订, 林悦织): the name, then the verb."""
     out: list[tuple[int, int, str, str]] = []
-    for start, end, word, tag in cells:
-        if tag in _PERSON_TAGS and len(word) in (3, 4) and word[-1] in _VERB_TAILS:
+    i = 0
+    while i < len(cells):
+        start, end, word, tag = cells[i]
+        nxt = cells[i + 1] if i + 1 < len(cells) else None
+        if tag in _PERSON_TAGS and any(c in _TIME_CHARS for c in word):
+            out.append((start, end, word, "t"))
+        elif tag in _PERSON_TAGS and len(word) in (3, 4) and word[-1] in _VERB_TAILS:
             out.append((start, end - 1, word[:-1], tag))
             out.append((end - 1, end, word[-1], "v"))
+        elif (
+            len(word) == 1
+            and word in _SURNAMES
+            and tag in _PERSON_TAGS
+            and nxt is not None
+            and nxt[0] == end
+            and len(nxt[2]) == 2
+            and _HAN.match(nxt[2])
+            and nxt[2][1] in _VERB_TAILS
+        ):
+            # a surname, then a given name glued to the verb after it (李 + 航寄)
+            out.append((start, end + 1, word + nxt[2][0], "nr"))
+            out.append((end + 1, nxt[1], nxt[2][1], "v"))
+            i += 2
+            continue
         else:
             out.append((start, end, word, tag))
+        i += 1
     return out
 
 
@@ -714,10 +791,18 @@ def _zh_name(cells: list[tuple[int, int, str, str]], i: int) -> tuple[int, int, 
     if tag in _PERSON_TAGS and 2 <= len(word) <= 4 and _HAN.match(word):
         if word in _NOT_NAMES_ZH or word in _ROLES_ZH or word in _ADDRESS_ZH:
             return None
-        return start, end, word, i + 1
+        if word[0] in _SURNAMES or word[0] in "小老阿":
+            return start, end, word, i + 1
+        return None  # jieba tags many a word as a name (明白, 上门): a name starts with a surname
     if len(word) == 2 and word[0] == word[1] and _HAN.match(word) and word not in _REDUP_STOP:
         return start, end, word, i + 1
-    if tag == "eng" and word[:1].isupper() and word.isalpha() and word.casefold() not in _NOT_NAMES:
+    if (
+        tag == "eng"
+        and len(word) >= 2
+        and word[:1].isupper()
+        and word.isalpha()
+        and word.casefold() not in _NOT_NAMES
+    ):
         return start, end, word, i + 1
     return None
 

@@ -40,6 +40,7 @@ from memory.identity import Claims, Identity
 from memory.models import (
     CandidateOutcome,
     DeletionReceipt,
+    EntityView,
     MemoryRecord,
     Model,
     Principal,
@@ -157,6 +158,19 @@ class Access(GatedService):
     def recall(self, token: str | None, query: RecallQuery) -> RecallResult:
         caller = self.caller(token, query.principal)
         return self.reader.recall(query, roles=caller.roles)
+
+    def entity(
+        self,
+        token: str | None,
+        principal: str,
+        name: str,
+        namespaces: Sequence[str],
+        *,
+        at: datetime | None = None,
+    ) -> EntityView:
+        """An entity as the caller may read it: the same ACL as recall."""
+        self.caller(token, principal)
+        return self.reader.entity(principal, name, namespaces, at=at)
 
     def context(self, token: str | None, request: ContextRequest) -> ContextPackage:
         caller = self.caller(token, request.principal)
