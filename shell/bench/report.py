@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -204,6 +205,30 @@ def _print_retrieval(r: dict[str, Any]) -> None:
     _print_retrieval_set(r, "LoCoMo")
     if "chinese" in r:
         _print_retrieval_set(r["chinese"], "the Chinese set")
+    for name in ("twohop", "twohop2"):
+        if name in r:
+            _print_twohop(r[name])
+
+
+def _print_twohop(r: dict[str, Any]) -> None:
+    table = Table(
+        title=f"two hops ({Path(r['path']).name}): both memories a question needs within the top"
+        f" {r['k']}, with the graph walk, without it, and BM25 over the same memories"
+    )
+    for col in ("set", "questions", "graph", "no graph", "bm25", "graph, evidence kept"):
+        table.add_column(col, justify="right")
+    for lang in ("en", "zh", "overall"):
+        v = r.get(lang)
+        if v:
+            table.add_row(
+                lang,
+                str(v["questions"]),
+                str(v["both_found_graph"]),
+                str(v["both_found_no_graph"]),
+                str(v["both_found_bm25"]),
+                f"{v['both_found_graph_evidence_kept']} of {v['questions_evidence_kept']}",
+            )
+    console.print(table)
 
 
 def _print_retrieval_set(r: dict[str, Any], label: str) -> None:
@@ -214,8 +239,8 @@ def _print_retrieval_set(r: dict[str, Any], label: str) -> None:
     )
     for col in ("retriever", "rows", "questions", "R@5", "R@10", "R@20"):
         table.add_column(col, justify="right")
-    for name in ("product", "bm25", "char_tfidf"):
-        for row, v in r[name].items():
+    for name in ("product", "product_without_graph", "bm25", "char_tfidf"):
+        for row, v in r.get(name, {}).items():
             table.add_row(
                 name if row == "overall" else "",
                 row,

@@ -330,12 +330,13 @@ def walking(client: Any) -> tuple[Any, Any]:
 async def run_retrieval_bench(path: Path, chinese: Path | None = CHINESE_DEV) -> dict[str, Any]:
     """The measure on the LoCoMo file at `path` and, when given, on the Chinese set; then the
     two-hop set (`shell.eval.twohop`)."""
-    from shell.eval.twohop import run_twohop_bench
+    from shell.eval.twohop import TWOHOP, TWOHOP2, run_twohop_bench
 
     report = await _measure(path, "en")
     if chinese is not None:
         report["chinese"] = await _measure(chinese, "zh")
-    report["twohop"] = await run_twohop_bench()
+    report["twohop"] = await run_twohop_bench(TWOHOP)
+    report["twohop2"] = await run_twohop_bench(TWOHOP2)
     return report
 
 

@@ -1,13 +1,15 @@
-"""The two-hop set: questions whose answer needs two memories linked only through an entity.
+"""The two-hop sets: questions whose answer needs two memories linked only through an entity.
 
-`corpora/twohop.heldout.json` was written for this project by a writer who had not seen the
-code: 32 users (16 English, 16 Chinese), each with 14 memories (the four its two questions need
-and at least ten distractors sharing words with the questions), each question naming something
-of its first memory and never the entity (`via`) that links it to the second, where the answer
-is. Each user's memories are written through `write_batch` into the user's own namespace, then
-each question is recalled (k = 5) as that user, with the graph walk and without it; a question
-counts as found when both memories it needs are among the five. Beside it, in the same run,
-BM25 over the same memories (jieba words for Chinese).
+`corpora/twohop.heldout.json` and `twohop.heldout2.json` were each written for this project by
+a writer who had not seen the code: 32 users (16 English, 16 Chinese), each with 14-16 memories
+(the four its two questions need and at least ten distractors sharing words with the
+questions), each question naming something of its first memory and never the entity (`via`)
+that links it to the second, where the answer is. Each user's memories are written through
+`write_batch` into the user's own namespace, then each question is recalled (k = 5) as that
+user, with the graph walk and without it; a question counts as found when both memories it
+needs are among the five. Beside it, in the same run, BM25 over the same memories (jieba words
+for Chinese). Some memories are refused by governance (a health detail without a consent): the
+`_evidence_kept` figures are over the questions none of whose memories was refused.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from typing import Any
 from memory.errors import InvalidInput
 
 TWOHOP = Path(__file__).parent / "corpora" / "twohop.heldout.json"
+#: A second set by another blind writer, measured once before anything was tuned on it (0.719
+#: of its questions with both memories in the top 5; after the extractor's next changes, 0.906).
+TWOHOP2 = Path(__file__).parent / "corpora" / "twohop.heldout2.json"
 #: With the graph walk, without it, BM25; and the first two over the questions none of whose
 #: memories the write path refused.
 SIDES = ("graph", "no_graph", "bm25", "graph_evidence_kept", "no_graph_evidence_kept")

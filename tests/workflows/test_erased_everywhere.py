@@ -10,6 +10,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
+from memory.stores.projection import SearchFilters
 from shell.client import MemoryClient
 from tests.factories import BOT, DRAFTER, NS, T0, USER
 
@@ -85,6 +86,10 @@ async def test_a_passed_deletion_leaves_no_byte_of_what_it_erased(client: Memory
     assert deferred.outcome.decision == "defer"
     before = stored_bytes(client)
     assert all(holding(before, m) for m in markers.values())
+    # the graph projection holds the names too (as written and as keys), and must lose them
+    wide = SearchFilters(tenant_id="shop-a", namespaces=(NS,), statuses=None)
+    named = client.stores.projection.entity(markers["memory"].lower(), wide, 10)  # type: ignore[attr-defined]
+    assert named.names == {markers["memory"]: 1}
 
     receipt = await client.forget(USER, {"namespace": NS}, at=LATER)
     assert receipt.verification_status == "passed", receipt.probes
@@ -96,6 +101,7 @@ async def test_a_passed_deletion_leaves_no_byte_of_what_it_erased(client: Memory
     # marker (lower-cased); a deleted row's terms must be merged out of its segments too.
     fragments = {name: holding(after, m[:3].lower()) for name, m in markers.items()}
     assert not any(fragments.values()), f"index fragments left: {fragments}"
+    assert client.stores.projection.graph_leftovers() == 0  # type: ignore[attr-defined]
     # What the files cannot show is stated on the receipt instead.
     on_postgres = client.stores.canonical.engine.dialect.name == "postgresql"
     assert any("WAL" in limit for limit in receipt.storage_limits) == on_postgres

@@ -172,3 +172,51 @@ async def test_a_dropped_graph_is_derived_again_by_the_repair(client: MemoryClie
     assert {e.key for e in said} == {"anna", "porto"}
     again = await client.repair()
     assert again.repaired == 0
+
+
+async def test_an_entity_is_shown_as_the_reader_may_read_it(client: MemoryClient) -> None:
+    """`GET /v1/entities/{name}`: names, relations with the memory behind each and its valid
+    time, the memories that mention it; another user sees nothing of it, and asking for a
+    namespace one may not read is refused by name, as recall refuses it."""
+    import httpx
+
+    from shell.api import create_app
+
+    first, second = await _kept(client, EN)
+    transport = httpx.ASGITransport(app=create_app(client))
+    async with httpx.AsyncClient(transport=transport, base_url="http://api") as http:
+        mine = await http.get(
+            "/v1/entities/Anna", headers={"Authorization": f"Bearer {client.token_for(USER)}"}
+        )
+        assert mine.status_code == 200, mine.text
+        view = mine.json()
+        assert view["key"] == "anna"
+        assert view["names"] == {"Anna": 2, "sister": 1}  # the names it goes by, counted
+        assert "role:sister" in view["aliases"]
+        assert {m["memory_id"] for m in view["memories"]} == {first, second}
+        relations = {
+            (r["subject"], r["predicate"], r["object"], r["memory_id"]) for r in view["relations"]
+        }
+        assert ("self", "sister", "anna", first) in relations
+        assert ("anna", "moved_to", "porto", second) in relations
+        # the role finds the same person
+        sister = await http.get(
+            "/v1/entities/sister", headers={"Authorization": f"Bearer {client.token_for(USER)}"}
+        )
+        assert sister.json()["key"] == "role:sister"
+        theirs = await http.get(
+            "/v1/entities/Anna",
+            params={"namespace": NS},
+            headers={"Authorization": f"Bearer {client.token_for(OTHER)}"},
+        )
+        assert theirs.status_code == 200, theirs.text
+        assert theirs.json()["memories"] == []
+        assert theirs.json()["relations"] == []
+        assert theirs.json()["refused_namespaces"] == [NS]
+        no_token = await http.get("/v1/entities/Anna")
+        assert no_token.status_code == 401
+    # erased: gone from the view
+    await client.forget(USER, {"namespace": NS, "memory_id": second}, at=LATER)
+    view_after = client.entity(USER, "Anna")
+    assert {m.memory_id for m in view_after.memories} == {first}
+    assert all(r.memory_id == first for r in view_after.relations)

@@ -1,0 +1,66 @@
+"""The offline extractor on what notes about people say, in English and Chinese: entities, the
+names a text says are one, and relations. Deterministic: the same text, the same facts."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.graph import entity_key, extract
+
+CASES = [
+    # (text, keys it must find, keys it must not find)
+    (
+        "Every December the customer sends a gift parcel to their sister Anna.",
+        {"anna", "role:sister"},
+        {"december", "customer"},
+    ),
+    ("Anna moved to Porto last spring.", {"anna", "porto"}, set()),
+    ("What do we know about order ORD-A1B2C3D4?", {"id:orda1b2c3d4"}, {"ord-a1b2c3d4"}),
+    ("Support ticket #88213 was escalated on 3 July.", {"id:88213"}, {"id:3"}),
+    (
+        "Customer prefers morning deliveries before 11am on 2025-11-03",
+        set(),
+        {"id:11am", "id:20251103"},
+    ),
+    ("He rents allotment plot 27 at the Fennick Road site.", {"id:plot27", "fennick road"}, set()),
+    ("每学期开学前给儿子小宇寄零食", {"role:son", "小宇"}, set()),
+    ("小宇现在在杭州读书", {"小宇", "杭州"}, set()),
+    ("订单DD20251103由李明签收", {"id:dd20251103", "李明"}, set()),
+    ("用户每个月给表哥李航寄一箱家乡腊肉。", {"role:cousin", "李航"}, {"李航寄"}),
+    ("今年夏天李航调到了成都分公司。", {"李航", "成都"}, {"今年夏天", "李航调"}),
+    ("用户在“力健健身”办了一张年卡。", {"力健健身"}, set()),
+    ("黄总监下周去深圳出差", {"黄总监", "深圳"}, set()),
+    ("用户的弟弟李明在远航物流做调度。", {"role:brother", "李明", "远航物流"}, set()),
+    ("用户装了个小程序提高工作效率", set(), {"小程", "高工"}),
+    ("张伟: 明白了，谢谢你。", {"张伟"}, {"明白"}),
+]
+
+
+@pytest.mark.parametrize(("text", "found", "absent"), CASES, ids=[c[0][:24] for c in CASES])
+def test_entities(text: str, found: set[str], absent: set[str]) -> None:
+    keys = set(extract(text).keys)
+    assert found <= keys, keys
+    assert not absent & keys, keys
+
+
+def test_aliases_and_relations() -> None:
+    annie = extract("The customer's sister Anna, whom the family calls Annie, collects parcels.")
+    assert ("annie", "anna") in annie.aliases
+    assert ("role:sister", "anna") in annie.aliases
+    moved = extract("Anna moved to Porto last spring.")
+    assert ("anna", "moved_to", "porto") in {
+        (r.subject, r.predicate, r.object) for r in moved.relations
+    }
+    qiqi = extract("用户的外甥女王思琪（家里都叫她琪琪）每年暑假来住一个月。")
+    assert ("琪琪", "王思琪") in qiqi.aliases
+    studies = extract("小宇现在在杭州读书")
+    assert ("小宇", "studies_at", "杭州") in {
+        (r.subject, r.predicate, r.object) for r in studies.relations
+    }
+
+
+def test_keys_join_forms_of_one_name() -> None:
+    assert entity_key("ORD-A1B2", "id") == entity_key("ord a1b2", "id") == "id:orda1b2"
+    assert entity_key("Dr. Müller") == entity_key("müller")
+    assert entity_key("Anna's") == "anna"
+    assert extract("同一句话") == extract("同一句话")
