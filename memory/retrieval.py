@@ -243,6 +243,23 @@ class Reader:
             refused_namespaces=refused,
         )
 
+    def known_about(
+        self, principal_ref: str, namespaces: Sequence[str], *, limit: int = 5
+    ) -> list[EntityView]:
+        """The entities the reader's memories mention most, each as `entity` shows it (the
+        memory page's "what is known about")."""
+        principal = self._principal(principal_ref)
+        allowed, _ = self.allowed_namespaces(principal, namespaces)
+        graph = graph_of(self.stores.projection)
+        if not allowed or graph is None:
+            return []
+        now = utcnow()
+        filters = self._filters(principal, allowed, None, now, now, False)
+        views = [
+            self.entity(principal_ref, key, allowed) for key in graph.top_entities(filters, limit)
+        ]
+        return [v for v in views if v.memories]
+
     # ------------------------------------------------------------------------ recall
 
     def recall(

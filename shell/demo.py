@@ -199,6 +199,24 @@ async def _story(
         console.print(f"4. {agent} recalls for 通知物流异常 (POST /v1/recall):")
         console.print(_recall_table(found))
 
+        for text in (
+            "Every December the customer sends a gift parcel to their sister Anna.",
+            "Anna moved to Porto last spring.",
+        ):
+            await as_user.write(namespace, {"kind": "semantic", "content": text})
+        question = "Which city should this December's gift parcel go to?"
+        hops = await as_agent.recall([namespace], query=question, k=3)
+        console.print(
+            f"4b. user 123 said two things about Anna; {agent} asks {question!r} and the graph"
+            " walks from the first to the second:"
+        )
+        console.print(_recall_table(hops))
+        anna = await as_agent.entity("Anna", [namespace])
+        console.print(
+            f"4c. GET /v1/entities/Anna — names {anna.names}; relations: "
+            + "; ".join(f"{r.subject} {r.predicate} {r.object}" for r in anna.relations)
+        )
+
         receipt = await as_user.forget({"namespace": namespace, "key": "notification.preference"})
         console.print("5. user 123: 忘掉我的通知偏好 → POST /v1/forget → DeleteSubject → receipt:")
         console.print(_receipt_table(receipt))

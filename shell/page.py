@@ -40,7 +40,7 @@ from fastapi import APIRouter, Depends, Form, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from memory.errors import Forbidden, MemoryServiceError, Unauthenticated
-from memory.models import DeletionReceipt, MemoryRecord
+from memory.models import DeletionReceipt, EntityView, MemoryRecord
 from shell.api import (
     SESSION_COOKIE,
     CorrectionBody,
@@ -157,6 +157,22 @@ def _row(m: MemoryRecord, who: Session) -> str:
         f'<form class=inline method=post action="/page/memories/{mid}/delete">{csrf}'
         f'<button class=danger aria-label="delete {mid}">Delete</button></form></td></tr>'
     )
+
+
+def _known(views: list[EntityView]) -> str:
+    """What is known about the people, places and things your memories name: each line cites
+    the memory it comes from (its history page)."""
+    if not views:
+        return ""
+    items = []
+    for v in views:
+        name = max(v.names, key=lambda n: v.names[n]) if v.names else v.key
+        said = "".join(
+            f'<li>{_e(m.content)} <a href="/page/memories/{_e(m.memory_id)}">source</a></li>'
+            for m in v.memories[:5]
+        )
+        items.append(f"<li><strong>{_e(name)}</strong><ul>{said}</ul></li>")
+    return f"<h2>What is known about</h2><ul id=known>{''.join(items)}</ul>"
 
 
 def _receipt(r: DeletionReceipt) -> str:
@@ -329,12 +345,17 @@ def page_router() -> APIRouter:
         rows = "".join(_row(m, who) for m in kept) or (
             "<tr><td colspan=7 id=empty>Nothing is remembered about you.</td></tr>"
         )
+        try:
+            known = who.client.reader.known_about(who.ref, [own])
+        except MemoryServiceError:
+            known = []
         body = (
             f"<p>{len(kept)} memories about you in <code>{_e(own)}</code>.</p>"
             "<table id=memories><tr><th>what</th><th>value</th><th>status</th><th>source</th>"
             f"<th>valid</th><th>written by</th><th></th></tr>{rows}</table>"
             f'<p><form method=post action="/page/delete-all">{_csrf_input(who)}'
             "<button class=danger id=delete-all>Delete everything about me</button></form></p>"
+            + _known(known)
         )
         return _page("Your memories", body, who)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel
@@ -27,6 +28,7 @@ from memory.errors import ERROR_TYPES, MemoryServiceError, ServiceUnavailable
 from memory.models import (
     DeletionReceipt,
     DeletionScope,
+    EntityView,
     MemoryRecord,
     Model,
     RecallResult,
@@ -143,6 +145,12 @@ class RemoteClient:
     ) -> RecallResult:
         body = _body(namespaces=list(namespaces), task=task, query=query, keys=list(keys), k=k)
         return RecallResult.model_validate(await self._call("POST", "/v1/recall", json=body))
+
+    async def entity(self, name: str, namespaces: Sequence[str] = ()) -> EntityView:
+        """An entity as the caller may read it (default: in the caller's own namespace)."""
+        params = [("namespace", ns) for ns in namespaces]
+        found = await self._call("GET", f"/v1/entities/{quote(name, safe='')}", params=params)
+        return EntityView.model_validate(found)
 
     async def build_context(
         self, namespaces: Sequence[str], task: str, budget: dict[str, Any], **extra: Any

@@ -265,6 +265,19 @@ def entity(
     return found
 
 
+def top(conn: sqlite3.Connection, where: str, params: Sequence[object], limit: int) -> list[str]:
+    """The keys the rows the filters pass mention most (people, places, ids; not roles)."""
+    return [
+        k
+        for (k,) in conn.execute(
+            "SELECT g.entity FROM graph_mentions g JOIN proj_memories p ON p.rid = g.rid"
+            f" WHERE g.kind != 'role' AND {where} GROUP BY g.entity"
+            " ORDER BY count(*) DESC, g.entity LIMIT ?",
+            [*params, limit],
+        )
+    ]
+
+
 def orphans(conn: sqlite3.Connection) -> int:
     """Graph rows whose memory row is gone: a removal that left something behind."""
     return sum(

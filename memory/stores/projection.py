@@ -166,6 +166,7 @@ class GraphReads(Protocol):
         limit: int,
     ) -> list[graph.Reached]: ...
     def entity(self, key: str, filters: SearchFilters, limit: int) -> graph.EntityRows: ...
+    def top_entities(self, filters: SearchFilters, limit: int) -> list[str]: ...
     def graph_leftovers(self) -> int: ...
 
 
@@ -855,6 +856,9 @@ class EmbeddedProjection:
 
     def entity(self, key: str, filters: SearchFilters, limit: int) -> graph.EntityRows:
         return graph.entity(self._conn(), key, *self._graph_filters(filters), limit)
+
+    def top_entities(self, filters: SearchFilters, limit: int) -> list[str]:
+        return graph.top(self._conn(), *self._graph_filters(filters), limit)
 
     def graph_leftovers(self) -> int:
         """Graph rows of memory rows that are gone (a deletion's `graph` probe: 0)."""

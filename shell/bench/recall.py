@@ -27,8 +27,13 @@ from shell.bench.report import console
 
 def _measure_recall(
     stores: Stores, namespace: str, texts: list[str], at: datetime
-) -> tuple[list[float], list[float]]:
+) -> tuple[list[float], list[float], list[float]]:
+    """Recall, the numpy scan, and recall again with no graph walk, per query."""
     reader = Reader(stores)
+    walking = stores.policy
+    plain = walking.model_copy(
+        update={"retrieval": walking.retrieval.model_copy(update={"graph_hops": 0})}
+    )
     matrix = np.frombuffer(
         b"".join(
             row[0]
@@ -40,6 +45,7 @@ def _measure_recall(
     ).reshape(-1, stores.embedder.dim)
     recall_ms: list[float] = []
     scan_ms: list[float] = []
+    plain_ms: list[float] = []
     for i, text in enumerate(texts):
         q = RecallQuery(principal="user:bench/u1", namespaces=[namespace], query=text, k=5, at=at)
         t0 = time.perf_counter()
@@ -50,12 +56,19 @@ def _measure_recall(
         top = np.argpartition(-scores, 5)[:5]
         _ = top[np.argsort(-scores[top])]
         t2 = time.perf_counter()
+        stores.policy = plain
+        try:
+            reader.recall(q, use_cache=False)
+        finally:
+            stores.policy = walking
+        t3 = time.perf_counter()
         if i >= 20:
             recall_ms.append((t1 - t0) * 1000)
             scan_ms.append((t2 - t1) * 1000)
+            plain_ms.append((t3 - t2) * 1000)
         assert result.memories, "recall returned nothing on a loaded namespace"
         assert all(m.namespace == namespace for m in result.memories)
-    return recall_ms, scan_ms
+    return recall_ms, scan_ms, plain_ms
 
 
 def _measure_context(stores: Stores, namespace: str, texts: list[str], at: datetime) -> list[float]:
@@ -131,19 +144,24 @@ def bench_recall(sizes: list[int], queries: int, tenants: int = 100) -> dict[str
             console.print(
                 f"· recall at {size}: alone p95 {entry['alone']['recall']['p95_ms']} ms, with "
                 f"{tenants} other tenants p95 {entry['isolated']['recall']['p95_ms']} ms"
+                f" ({entry['isolated']['recall_without_graph']['p95_ms']} ms without the graph"
+                " walk)"
             )
         finally:
             stores.close()
     return results
 
 
-def _series(recall_ms: list[float], scan_ms: list[float]) -> dict[str, Any]:
-    rs, ss = _stats(recall_ms), _stats(scan_ms)
+def _series(recall_ms: list[float], scan_ms: list[float], plain_ms: list[float]) -> dict[str, Any]:
+    rs, ss, ps = _stats(recall_ms), _stats(scan_ms), _stats(plain_ms)
     return {
         "recall": rs,
         "numpy_scan": ss,
         "ratio_p50": round(rs["p50_ms"] / ss["p50_ms"], 2),
         "ratio_p95": round(rs["p95_ms"] / ss["p95_ms"], 2),
+        # the same queries with no graph walk: what the walk costs
+        "recall_without_graph": ps,
+        "graph_ratio_p95": round(rs["p95_ms"] / ps["p95_ms"], 2) if ps["p95_ms"] else None,
     }
 
 

@@ -220,3 +220,25 @@ async def test_an_entity_is_shown_as_the_reader_may_read_it(client: MemoryClient
     view_after = client.entity(USER, "Anna")
     assert {m.memory_id for m in view_after.memories} == {first}
     assert all(r.memory_id == first for r in view_after.relations)
+
+
+async def test_the_memory_page_says_what_is_known_about_whom(client: MemoryClient) -> None:
+    import httpx
+
+    from shell.api import create_app
+
+    first, second = await _kept(client, EN)
+    transport = httpx.ASGITransport(app=create_app(client))
+    async with httpx.AsyncClient(transport=transport, base_url="http://api") as http:
+        signed = await http.post(
+            "/page/login",
+            data={"token": client.token_for(USER)},
+            headers={"Origin": "http://api"},
+        )
+        assert signed.status_code in (200, 303), signed.text
+        page = await http.get("/page")
+        assert "What is known about" in page.text
+        known = page.text[page.text.index("id=known") :]
+        assert "<strong>Anna</strong>" in known
+        assert f"/page/memories/{second}" in known  # each line cites its memory
+        assert f"/page/memories/{first}" in known
