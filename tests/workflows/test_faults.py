@@ -23,7 +23,7 @@ from temporalio.testing import WorkflowEnvironment
 from memory.models import MemoryRecord
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.stores.projection import EmbeddedProjection
+from memory.stores.projection import EmbeddedProjection, graph_of
 from memory.sync.repair import compare
 from shell.client import MemoryClient
 from shell.worker import build_worker
@@ -48,6 +48,11 @@ def assert_converged(stores: Stores, at: datetime = SOON, *, lost: Collection[st
     assert applies
     twice = {k: v for k, v in applies.items() if v != (2 if k[0] in lost else 1)}
     assert not twice, twice
+    # the graph is written with each row (compare finds a row whose graph is missing or older
+    # `stale`): none left of a row that is gone
+    graph = graph_of(stores.projection)
+    if graph is not None:
+        assert graph.graph_leftovers() == 0
 
 
 # ------------------------------------------------------------------ retries and the relay
