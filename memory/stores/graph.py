@@ -178,7 +178,7 @@ def aliases(
         return out
     marks = ",".join("?" * len(keys))
     for alias, entity in conn.execute(
-        "SELECT a.alias, a.entity FROM graph_aliases a JOIN proj_memories p ON p.rid = a.rid"
+        "SELECT a.alias, a.entity FROM graph_aliases a CROSS JOIN proj_memories p ON p.rid = a.rid"
         f" WHERE (a.alias IN ({marks}) OR a.entity IN ({marks})) AND {where}",
         [*keys, *keys, *params],
     ):
@@ -198,13 +198,14 @@ def mentioning(
 ) -> list[Reached]:
     """The rows the filters pass that mention each key, with the key's degree among them; a key
     mentioned by more than `max_degree` such rows names too much to link anything (a speaker,
-    "the customer"), and reaches nothing. At most `limit` rows in all, newest first per key."""
+    "the customer"), and reaches nothing. At most `limit` rows in all."""
     reached: list[Reached] = []
     for key in keys:
         rows = conn.execute(
             "SELECT p.memory_id, p.version, p.namespace FROM graph_mentions g"
-            f" JOIN proj_memories p ON p.rid = g.rid WHERE g.entity = ? AND {where}"
-            " ORDER BY p.recorded_at DESC LIMIT ?",
+            # CROSS JOIN: SQLite then walks the entity's mentions, never the namespace's rows
+            f" CROSS JOIN proj_memories p ON p.rid = g.rid WHERE g.entity = ? AND {where}"
+            " LIMIT ?",  # no order: over `max_degree` rows is all that is to know
             [key, *params, max_degree + 1],
         ).fetchall()
         if len(rows) > max_degree:
@@ -225,8 +226,8 @@ def known(
     return {
         k
         for (k,) in conn.execute(
-            "SELECT DISTINCT g.entity FROM graph_mentions g JOIN proj_memories p ON p.rid = g.rid"
-            f" WHERE g.entity IN ({marks}) AND {where}",
+            "SELECT DISTINCT g.entity FROM graph_mentions g"
+            f" CROSS JOIN proj_memories p ON p.rid = g.rid WHERE g.entity IN ({marks}) AND {where}",
             [*keys, *params],
         )
     }
@@ -244,7 +245,7 @@ def entity(
     marks = ",".join("?" * len(keys))
     seen: set[str] = set()
     for memory_id, name, kind in conn.execute(
-        "SELECT p.memory_id, g.name, g.kind FROM graph_mentions g JOIN proj_memories p"
+        "SELECT p.memory_id, g.name, g.kind FROM graph_mentions g CROSS JOIN proj_memories p"
         f" ON p.rid = g.rid WHERE g.entity IN ({marks}) AND {where}"
         " ORDER BY p.recorded_at DESC",
         [*keys, *params],
@@ -256,7 +257,7 @@ def entity(
             found.memory_ids.append(memory_id)
     for s, pred, o, memory_id, vf, vt in conn.execute(
         "SELECT r.subject, r.predicate, r.object, p.memory_id, p.valid_from, p.valid_to"
-        " FROM graph_relations r JOIN proj_memories p ON p.rid = r.rid"
+        " FROM graph_relations r CROSS JOIN proj_memories p ON p.rid = r.rid"
         f" WHERE (r.subject IN ({marks}) OR r.object IN ({marks})) AND {where}"
         " ORDER BY p.valid_from",
         [*keys, *keys, *params],

@@ -823,7 +823,7 @@ class EmbeddedProjection:
                     " JOIN proj_memories p ON p.rid = f.rowid"
                     f" WHERE {words} MATCH ? AND {where}"
                     " AND (instr(p.content, ?) > 0 OR instr(lower(p.content), ?) > 0)"
-                    " ORDER BY p.recorded_at DESC LIMIT ?",
+                    " LIMIT ?",
                     [
                         " ".join(_quoted(t) for t in terms),
                         *params,
