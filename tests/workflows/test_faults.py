@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 import uuid
 from collections.abc import Collection
 from contextlib import closing
@@ -413,14 +414,17 @@ async def test_metrics_on_the_worker_move_during_a_load(
         log,
     ).start()
     try:
-        for _ in range(100):
+        # a worker starts in seconds, but on a loaded machine (parallel test workers, the
+        # embeddings extra's imports) it can take far longer: wait for it, within reason
+        deadline = time.monotonic() + 120
+        while True:
             try:
                 before = await asyncio.to_thread(scrape, port)
                 break
             except OSError:
-                await asyncio.sleep(0.1)
-        else:
-            raise AssertionError(f"no /metrics on the worker: {worker.tail()}")
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"no /metrics on the worker: {worker.tail()}") from None
+                await asyncio.sleep(0.2)
         results = [await client.write(USER, NS, episode(i), at=T0) for i in range(5)]
         loaded = await asyncio.to_thread(scrape, port)
         added = 'memory_writes_total{decision="add"}'
