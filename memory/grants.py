@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -97,6 +98,9 @@ class Grants:
             "ten": tenant,
             "iat": int(issued.timestamp()),
             "sby": math.ceil((issued + within).timestamp()),
+            # each grant its own: two grants for the same request in the same second are two
+            # grants, and the one a run claimed is never another run's (`Admissions.claim`)
+            "jti": uuid.uuid4().hex,
         }
         if scheduled:
             claims["sch"] = True
