@@ -519,13 +519,10 @@ class Reader:
             if h.memory_id not in admitted
         }
         if hits:
-            found = {m: _Candidate(r) for m, r in self.stores.canonical.records.heads(hits).items()}
-            self._known_at(found, at)
-            for m, c in found.items():
+            for m, c in self._read_reached(hits, principal, allowed, kinds, at, valid_at).items():
                 place = _place(c)
-                if place in lent and _may_read(c.record, principal, allowed, kinds, at, valid_at):
+                if place in lent:
                     c.vector = hits[m].vector
-                    c.reasons.append("canonical_checked")
                     admitted[m], placed[m] = c, place
         for m, place in placed.items():
             c = admitted[m]
@@ -628,18 +625,37 @@ class Reader:
         if not lent:
             return
         missing = [m for m in lent if m not in admitted]
-        found = {m: _Candidate(r) for m, r in self.stores.canonical.records.heads(missing).items()}
-        self._known_at(found, at)
-        for m, c in found.items():
-            if _may_read(c.record, principal, allowed, kinds, at, valid_at):
-                c.reasons.append("canonical_checked")
-                admitted[m] = c
+        admitted.update(self._read_reached(missing, principal, allowed, kinds, at, valid_at))
         for m, (share, reason) in lent.items():
             # at least as relevant as what led there says (a search hit already more relevant
             # keeps its own relevance: the walk adds memories, it does not re-rank search)
             if m in admitted and share > admitted[m].relevance:
                 admitted[m].relevance = share
                 admitted[m].reasons.append(reason)
+
+    def _read_reached(
+        self,
+        memory_ids: Iterable[str],
+        principal: Principal,
+        allowed: list[str],
+        kinds: tuple[Kind, ...] | None,
+        at: datetime,
+        valid_at: datetime,
+    ) -> dict[str, _Candidate]:
+        """Memories a neighbour or a graph link brought in, read from canonical as known at `at`
+        and admitted as any candidate is (`_may_read`); the rest are dropped."""
+        found = {
+            m: _Candidate(r) for m, r in self.stores.canonical.records.heads(memory_ids).items()
+        }
+        self._known_at(found, at)
+        readable = {
+            m: c
+            for m, c in found.items()
+            if _may_read(c.record, principal, allowed, kinds, at, valid_at)
+        }
+        for c in readable.values():
+            c.reasons.append("canonical_checked")
+        return readable
 
     def _lent(self, admitted: dict[str, _Candidate]) -> dict[Place, float]:
         """The relevance each place takes from its neighbours: shares of the best relevance

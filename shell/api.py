@@ -73,6 +73,7 @@ from memory.models import (
     RecallResult,
     ReviewOutcome,
     ReviewRecord,
+    WriteRequest,
     WriteResult,
 )
 from memory.services.access import Caller, MemoryExport
@@ -798,18 +799,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     @v1.post("/memories/batch", tags=["writes"])
     async def batch(body: BatchBody, s: Caller_) -> BatchResult:
         """Many writes of the caller in one WriteBatch run (an import)."""
-        requests = [
-            s.client.write_request(
-                s.ref,
-                e.namespace,
-                e.candidate,
-                text=e.text,
-                thread=e.thread,
-                idempotency_key=e.idempotency_key,
-                at=e.at,
-            )
-            for e in body.requests
-        ]
+        requests = _entries(s, body.requests)
         return await s.client.write_batch(requests)
 
     @v1.post("/grants", tags=["writes"])
@@ -1015,6 +1005,22 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     return app
 
 
+def _entries(s: Session, entries: list[BatchEntry]) -> list[WriteRequest]:
+    """A batch's entries as the caller's write requests (validated and screened at the door)."""
+    return [
+        s.client.write_request(
+            s.ref,
+            e.namespace,
+            e.candidate,
+            text=e.text,
+            thread=e.thread,
+            idempotency_key=e.idempotency_key,
+            at=e.at,
+        )
+        for e in entries
+    ]
+
+
 def _granted_request(s: Session, body: GrantBody) -> BaseModel:
     """The request `body` asks a grant for, built through the door as the caller's own."""
     client = s.client
@@ -1033,20 +1039,7 @@ def _granted_request(s: Session, body: GrantBody) -> BaseModel:
     if body.workflow == "WriteBatch":
         if not body.requests:
             raise InvalidInput("a batch lists its requests", field="requests")
-        return BatchRequest(
-            requests=[
-                client.write_request(
-                    s.ref,
-                    e.namespace,
-                    e.candidate,
-                    text=e.text,
-                    thread=e.thread,
-                    idempotency_key=e.idempotency_key,
-                    at=e.at,
-                )
-                for e in body.requests
-            ]
-        )
+        return BatchRequest(requests=_entries(s, body.requests))
     if body.workflow == "DeleteSubject":
         if body.scope is None:
             raise InvalidInput("a deletion names its scope", field="scope")
