@@ -79,10 +79,10 @@ class Retrieval(_Section):
     context_decay: float = Field(default=0.5, ge=0, le=1)
     context_window: int = Field(default=2, ge=0, le=8)
     #: The graph walk (`Reader._add_graph`): a memory that shares an entity with a relevant one
-    #: takes `graph_share` of its relevance, weighed by how specific the entity is (an entity
-    #: of degree d lends 1 / (1 + ln d)), `graph_decay` times less at the second hop; from the
-    #: `graph_seeds` most relevant candidates, through entities at most `graph_max_degree`
-    #: readable memories mention, reaching at most `graph_budget` memories (0: no walk).
+    #: takes `graph_share` of its relevance, shared among the other readable memories that
+    #: mention the entity, `graph_decay` times less at the second hop; from the `graph_seeds`
+    #: most relevant candidates, through entities at most `graph_max_degree` readable memories
+    #: mention, reaching at most `graph_budget` memories (0: no walk).
     graph_share: float = Field(default=1.0, ge=0, le=1)
     graph_decay: float = Field(default=0.5, ge=0, le=1)
     graph_hops: int = Field(default=2, ge=0, le=2)

@@ -30,7 +30,7 @@ from typing import Literal
 import rjieba
 
 #: Bump when extraction changes: the graph projection is derived again from canonical.
-EXTRACTOR_VERSION = "1"
+EXTRACTOR_VERSION = "2"
 
 #: The person a memory is about (the namespace's subject), as a relation's end.
 SELF = "self"
@@ -50,6 +50,9 @@ class Mention:
     #: The name as written.
     name: str
     kind: EntityKind
+    #: Only a capitalised word opening a sentence ("Creating a family…", "Anna moved…"): a
+    #: name only where some other memory the reader may read writes it as one.
+    weak: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,10 +398,10 @@ class _Found:
     relations: dict[tuple[str, str, str], Relation] = field(default_factory=dict)
     aliases: dict[tuple[str, str], None] = field(default_factory=dict)
 
-    def mention(self, name: str, kind: EntityKind) -> str:
+    def mention(self, name: str, kind: EntityKind, *, weak: bool = False) -> str:
         key = entity_key(name, kind)
-        if key and key not in self.mentions:
-            self.mentions[key] = Mention(key, name.strip(), kind)
+        if key and (key not in self.mentions or (self.mentions[key].weak and not weak)):
+            self.mentions[key] = Mention(key, name.strip(), kind, weak)
         return key
 
     def relate(self, subject: str, predicate: str, obj: str) -> None:
@@ -408,6 +411,13 @@ class _Found:
     def alias(self, alias: str, key: str) -> None:
         if alias and key and alias != key:
             self.aliases[(alias, key)] = None
+
+    def forget(self, keys: set[str]) -> None:
+        """Drop these entities, with every relation and alias that names one."""
+        for key in keys:
+            self.mentions.pop(key, None)
+        self.relations = {k: r for k, r in self.relations.items() if not keys & {k[0], k[2]}}
+        self.aliases = {a: None for a in self.aliases if not keys & set(a)}
 
     def facts(self) -> GraphFacts:
         return GraphFacts(
@@ -426,6 +436,8 @@ class _Span:
 def extract(text: str) -> GraphFacts:
     """The entities `text` mentions, the names it says are one, and the relations it states."""
     found = _Found()
+    overlapped: set[str] = set()
+    spoken: set[str] = set()
     for sentence in _SENTENCES.finditer(unicodedata.normalize("NFKC", text)):
         s = sentence.group()
         offset = sentence.start()
@@ -434,10 +446,14 @@ def extract(text: str) -> GraphFacts:
         kept: list[_Span] = []
         for sp in spans:  # overlapping spans: the first, longest one wins
             if kept and sp.start < kept[-1].end:
+                overlapped.add(sp.key)
                 continue
             kept.append(sp)
+        spoken.update(sp.key for sp in kept)
         _relations(s, kept, found)
         del offset
+    # A name found only inside a longer one ("汪星" of "汪星厨房") is not an entity of its own.
+    found.forget(overlapped - spoken)
     return found.facts()
 
 
@@ -542,13 +558,15 @@ def _english(s: str, found: _Found) -> list[_Span]:
         while words and words[0].rstrip(".").casefold() in _TITLES and len(words) > 1:
             words = words[1:]
         name = " ".join(words)
-        if name and name.casefold() not in _NOT_NAMES and _bare(name) not in _TITLES:
+        # a single letter is a size, a grade or an initial, never a name that links anything
+        if len(name) > 1 and name.casefold() not in _NOT_NAMES and _bare(name) not in _TITLES:
             kind: EntityKind = "person"
             if name.isupper() and len(name) > 1:
                 kind = "organisation"  # an acronym
             elif _PLACE_BEFORE.search(s[:start]):
                 kind = "place"
-            key = found.mention(name, kind)
+            weak = len(words) == 1 and _sentence_start(s, start)
+            key = found.mention(name, kind, weak=weak)
             spans.append(_Span(start, end, key, kind))
             if len(words) == 2:
                 found.alias(entity_key(words[0]), key)  # "Anna" of "Anna Schmidt"

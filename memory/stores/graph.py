@@ -30,6 +30,8 @@ SCHEMA: tuple[str, ...] = (
         rid INTEGER NOT NULL,
         name TEXT NOT NULL,
         kind TEXT NOT NULL,
+        -- 1: only a word opening a sentence; a name where another row writes it as one
+        weak INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (entity, rid)
     ) WITHOUT ROWID
     """,
@@ -113,8 +115,8 @@ def index(conn: sqlite3.Connection, rid: int, version: int, facts: GraphFacts) -
     """Replace the graph of row `rid` with `facts` (inside the caller's transaction)."""
     unindex(conn, rid)
     conn.executemany(
-        "INSERT OR IGNORE INTO graph_mentions VALUES (?, ?, ?, ?)",
-        [(m.key, rid, m.name, m.kind) for m in facts.mentions],
+        "INSERT OR IGNORE INTO graph_mentions VALUES (?, ?, ?, ?, ?)",
+        [(m.key, rid, m.name, m.kind, int(m.weak)) for m in facts.mentions],
     )
     conn.executemany(
         "INSERT OR IGNORE INTO graph_aliases VALUES (?, ?, ?)",
@@ -138,6 +140,12 @@ def clear(conn: sqlite3.Connection) -> None:
         conn.execute(f"DELETE FROM {table}")
 
 
+def drop(conn: sqlite3.Connection) -> None:
+    """Drop the graph's tables (another extractor's, perhaps of another shape)."""
+    for table in TABLES:
+        conn.execute(f"DROP TABLE IF EXISTS {table}")
+
+
 def done(conn: sqlite3.Connection, rids: Sequence[int]) -> dict[int, int]:
     """The version each of these rows' graph was derived at (absent: none)."""
     out: dict[int, int] = {}
@@ -155,17 +163,24 @@ def done(conn: sqlite3.Connection, rids: Sequence[int]) -> dict[int, int]:
 def entities_of(
     conn: sqlite3.Connection, memory_ids: Sequence[str], where: str, params: Sequence[object]
 ) -> dict[str, list[Named]]:
-    """The entities each of these memories mentions (rows the filters pass only)."""
+    """The entities each of these memories mentions (rows the filters pass only). A word that
+    only opens a sentence is an entity only where some such row writes it as a name."""
     out: dict[str, list[Named]] = {}
+    weak: set[str] = set()
     for i in range(0, len(memory_ids), 500):
         chunk = list(memory_ids[i : i + 500])
-        for memory_id, entity, name, kind in conn.execute(
-            "SELECT p.memory_id, g.entity, g.name, g.kind FROM proj_memories p"
+        for memory_id, entity, name, kind, only_opens in conn.execute(
+            "SELECT p.memory_id, g.entity, g.name, g.kind, g.weak FROM proj_memories p"
             " JOIN graph_mentions g ON g.rid = p.rid"
             f" WHERE p.memory_id IN ({','.join('?' * len(chunk))}) AND {where}",
             [*chunk, *params],
         ):
             out.setdefault(memory_id, []).append(Named(entity, name, kind))
+            if only_opens:
+                weak.add(entity)
+    unconfirmed = weak - known(conn, sorted(weak), where, params)
+    if unconfirmed:
+        out = {m: [e for e in named if e.key not in unconfirmed] for m, named in out.items()}
     return out
 
 
@@ -219,18 +234,21 @@ def mentioning(
 def known(
     conn: sqlite3.Connection, keys: Sequence[str], where: str, params: Sequence[object]
 ) -> set[str]:
-    """Which of these keys some row the filters pass mentions."""
-    if not keys:
-        return set()
-    marks = ",".join("?" * len(keys))
-    return {
-        k
-        for (k,) in conn.execute(
-            "SELECT DISTINCT g.entity FROM graph_mentions g"
-            f" CROSS JOIN proj_memories p ON p.rid = g.rid WHERE g.entity IN ({marks}) AND {where}",
-            [*keys, *params],
+    """Which of these keys some row the filters pass mentions as a name (not only as a word
+    opening a sentence)."""
+    out: set[str] = set()
+    for i in range(0, len(keys), 500):
+        chunk = list(keys[i : i + 500])
+        out.update(
+            k
+            for (k,) in conn.execute(
+                "SELECT DISTINCT g.entity FROM graph_mentions g CROSS JOIN proj_memories p"
+                f" ON p.rid = g.rid WHERE g.entity IN ({','.join('?' * len(chunk))})"
+                f" AND g.weak = 0 AND {where}",
+                [*chunk, *params],
+            )
         )
-    }
+    return out
 
 
 def entity(
@@ -273,7 +291,7 @@ def top(conn: sqlite3.Connection, where: str, params: Sequence[object], limit: i
         for (k,) in conn.execute(
             "SELECT g.entity FROM graph_mentions g JOIN proj_memories p ON p.rid = g.rid"
             f" WHERE g.kind != 'role' AND {where} GROUP BY g.entity"
-            " ORDER BY count(*) DESC, g.entity LIMIT ?",
+            " HAVING min(g.weak) = 0 ORDER BY count(*) DESC, g.entity LIMIT ?",
             [*params, limit],
         )
     ]

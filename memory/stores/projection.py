@@ -484,17 +484,18 @@ class EmbeddedProjection:
                 # A read model of another shape: drop it, repair rebuilds it from canonical.
                 self._drop_all(conn)
                 conn.execute("DELETE FROM proj_meta")
+            if meta and meta.get("graph") != EXTRACTOR_VERSION:
+                # Another extractor's graph (of another shape, perhaps): dropped, and a new
+                # epoch makes the next repair compare every row, finding each graph missing
+                # and deriving it again.
+                graph.drop(conn)
+                conn.execute("DELETE FROM proj_meta WHERE k = 'epoch'")
             for statement in (*_SCHEMA, *graph.SCHEMA):
                 conn.execute(statement)
             conn.execute(
                 "INSERT OR REPLACE INTO proj_meta VALUES ('schema', ?), ('embedder', ?)",
                 (SCHEMA_VERSION, self.embedder.name),
             )
-            if meta and meta.get("graph") != EXTRACTOR_VERSION:
-                # Another extractor's graph: dropped, and a new epoch makes the next repair
-                # compare every row, finding each graph missing and deriving it again.
-                graph.clear(conn)
-                conn.execute("DELETE FROM proj_meta WHERE k = 'epoch'")
             conn.execute(
                 "INSERT OR REPLACE INTO proj_meta VALUES ('graph', ?)", (EXTRACTOR_VERSION,)
             )

@@ -64,3 +64,23 @@ def test_keys_join_forms_of_one_name() -> None:
     assert entity_key("Dr. Müller") == entity_key("müller")
     assert entity_key("Anna's") == "anna"
     assert extract("同一句话") == extract("同一句话")
+
+
+def test_a_letter_or_a_name_inside_a_longer_one_is_no_entity() -> None:
+    assert set(extract("王芳: 我上衣一般穿M，偶尔穿L。").keys) == {"王芳"}
+    assert set(extract("I take an M in shirts, sometimes an L.").keys) == set()
+    shop = extract('小秘: 已下单两袋"汪星厨房"三文鱼味狗粮。')
+    assert "汪星厨房" in shop.keys
+    assert "汪星" not in shop.keys  # only ever part of the shop's name
+
+
+def test_a_word_opening_a_sentence_is_a_name_only_weakly() -> None:
+    opened = {
+        m.key: m.weak for m in extract("Creating a family is my dream. Anna agrees.").mentions
+    }
+    assert opened == {"creating": True, "anna": True}
+    said = {m.key: m.weak for m in extract("We send a parcel to my sister Anna.").mentions}
+    assert said["anna"] is False
+    # written as a name anywhere in the text, it is one
+    both = {m.key: m.weak for m in extract("Anna called. I told Anna to wait.").mentions}
+    assert both["anna"] is False

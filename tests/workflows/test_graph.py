@@ -242,3 +242,15 @@ async def test_the_memory_page_says_what_is_known_about_whom(client: MemoryClien
         assert "<strong>Anna</strong>" in known
         assert f"/page/memories/{second}" in known  # each line cites its memory
         assert f"/page/memories/{first}" in known
+
+
+async def test_a_word_that_only_opens_sentences_links_nothing(client: MemoryClient) -> None:
+    """ "Lucky" opens two sentences and names nothing: the walk does not join what it opens
+    (a name the reader's memories write mid-sentence, like Anna above, does)."""
+    lake = await _write(client, USER, NS, "Lucky for us, the weather held at the lake cabin.")
+    desk = await _write(client, USER, NS, "Lucky charms cover the top of the customer's desk.")
+    await _kept(client, DISTRACTORS)
+    found = await _recalled(client, "how was the weather at the lake cabin?")
+    assert lake in found
+    assert not any("via entity lucky" in reasons for reasons in found.values()), found
+    del desk
