@@ -29,6 +29,7 @@ from typing import Any, Literal
 from pydantic import AwareDatetime, Field, model_validator
 
 from memory.errors import InvalidInput
+from memory.graph import extract
 from memory.models import (
     READABLE_STATUSES,
     SENSITIVITY_ORDER,
@@ -133,6 +134,9 @@ class ContextRequest(Model):
     output_contract: str | None = None
     k: int = Field(default=8, gt=0, le=50)
     at: AwareDatetime | None = None
+    #: Entities (names, ids, role words) to say what is known about, besides those the task
+    #: names.
+    entities: list[str] = Field(default_factory=list, max_length=20)
 
 
 class ContextItem(Model):
@@ -327,10 +331,65 @@ class ContextBuilder:
         )
         spent = state.used + facts.used + evidence.used + conversation.used + tools.used
         memory_room = budget.memory_tokens if budget.memory_tokens is not None else free - spent
-        memory = _Section("selected_memory", "untrusted", 7, max(memory_room, 0))
+        shares = stores.policy.context
+        known = _Section(
+            "entity_summary", "untrusted", 7, int(max(memory_room, 0) * shares.entity_share)
+        )
+        self._add_known(request, known, recall, shares.entities)
+        memory = _Section("selected_memory", "untrusted", 7, max(memory_room - known.used, 0))
         _add_recalled(recall, facts, memory)
-        sections = [fixed, goal, state, facts, evidence, conversation, memory, tools, contract]
+        sections = [
+            *(fixed, goal, state, facts, evidence, conversation, known, memory, tools, contract)
+        ]
         return _package(request, at, sections, recall.verdicts)
+
+    def _add_known(
+        self,
+        request: ContextRequest,
+        known: _Section,
+        recall: RecallResult,
+        limit: int,
+    ) -> None:
+        """What is known about the entities the request lists and the task names (the graph
+        projection, `Reader.entity`, read as this principal reads): each relation stated of
+        one, then the memories that mention it and recall did not bring, each pinned to its
+        memory's version."""
+        if limit == 0:
+            return
+        names = [*request.entities, *(m.name for m in extract(request.task).mentions)][:20]
+        recalled = {m.memory_id for m in recall.memories}
+        shown: set[str] = set()
+        told = 0
+        for name in dict.fromkeys(n.strip() for n in names if n.strip()):
+            view = self.reader.entity(request.principal, name, request.namespaces, at=request.at)
+            if not view.memories or view.key in shown:
+                continue
+            shown.add(view.key)
+            versions = {m.memory_id: m for m in view.memories}
+            about = view.name
+            for relation in view.relations:
+                memory = versions.get(relation.memory_id)
+                if memory is None:
+                    continue
+                known.add(
+                    relation.sentence(about),
+                    memory_id=memory.memory_id,
+                    version=memory.version,
+                    namespace=memory.namespace,
+                )
+            related = {r.memory_id for r in view.relations}
+            for memory in view.memories[:3]:
+                if memory.memory_id in recalled or memory.memory_id in related:
+                    continue
+                known.add(
+                    f"{about}: {memory.content}",
+                    memory_id=memory.memory_id,
+                    version=memory.version,
+                    namespace=memory.namespace,
+                )
+            told += 1
+            if told >= limit:
+                break
 
     def _add_conversation(
         self, request: ContextRequest, conversation: _Section, at: datetime

@@ -500,12 +500,32 @@ class EntityRelation(Model):
     memory_id: str
     valid_from: datetime | None = None
     valid_to: datetime | None = None
+    #: The names the memory uses for each end (None: the person the memory is about).
+    subject_name: str | None = None
+    object_name: str | None = None
+
+    def sentence(self, about: str) -> str:
+        """The relation as a person reads it ("the user's sister: Anna", "Anna moved to
+        Porto"), with its valid time; `about` names the entity when its own name is unknown."""
+        words = self.predicate.replace("_", " ")
+        obj = self.object_name or about
+        if self.subject == "self":
+            said = f"the user's {words}: {obj}"
+        else:
+            said = f"{self.subject_name or about} {words} {obj}"
+        if self.valid_from:
+            said += f" (from {self.valid_from:%Y-%m-%d}"
+            said += f" until {self.valid_to:%Y-%m-%d})" if self.valid_to else ")"
+        elif self.valid_to:
+            said += f" (until {self.valid_to:%Y-%m-%d})"
+        return said
 
 
 class EntityMemory(Model):
     """A readable memory that mentions an entity."""
 
     memory_id: str
+    version: int
     namespace: str
     content: str
     source_type: SourceType
@@ -527,6 +547,13 @@ class EntityView(Model):
     relations: list[EntityRelation] = Field(default_factory=list)
     memories: list[EntityMemory] = Field(default_factory=list)
     refused_namespaces: list[str] = Field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The name most of its memories use (a role's: the person it is an alias of)."""
+        if self.names:
+            return max(self.names, key=lambda n: (self.names[n], n))
+        return self.key.removeprefix("role:").removeprefix("id:")
 
 
 KeyState = Literal[

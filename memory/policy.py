@@ -99,6 +99,11 @@ class ContextShares(_Section):
     memory_share: float = Field(default=0.30, ge=0, le=1)
     tool_schema_share: float = Field(default=0.15, ge=0, le=1)
     conversation_messages: int = Field(default=20, ge=0)
+    #: What is known about the entities a task names (or the request lists): at most
+    #: `entities` of them, in at most `entity_share` of the memory room, each line a relation
+    #: or a memory that mentions the entity, cited and pinned like a recalled memory.
+    entities: int = Field(default=3, ge=0, le=20)
+    entity_share: float = Field(default=0.25, ge=0, le=1)
 
 
 class Retention(_Section):

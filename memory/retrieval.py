@@ -210,6 +210,14 @@ class Reader:
         readable = {
             m: r for m, r in heads.items() if _may_read(r, principal, allowed, None, when, when)
         }
+        stated = [r for r in rows.relations if r.memory_id in readable]
+        name_of = {
+            (m, e.key): e.name
+            for m, named in graph.entities_of(
+                list(dict.fromkeys(r.memory_id for r in stated)), filters
+            ).items()
+            for e in named
+        }
         return EntityView(
             key=rows.key,
             names=rows.names,
@@ -223,13 +231,15 @@ class Reader:
                     memory_id=r.memory_id,
                     valid_from=readable[r.memory_id].valid_from,
                     valid_to=readable[r.memory_id].valid_to,
+                    subject_name=name_of.get((r.memory_id, r.subject)),
+                    object_name=name_of.get((r.memory_id, r.object)),
                 )
-                for r in rows.relations
-                if r.memory_id in readable
+                for r in stated
             ],
             memories=[
                 EntityMemory(
                     memory_id=m,
+                    version=readable[m].version,
                     namespace=readable[m].namespace,
                     content=readable[m].content,
                     source_type=readable[m].source_type,

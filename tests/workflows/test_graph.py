@@ -254,3 +254,35 @@ async def test_a_word_that_only_opens_sentences_links_nothing(client: MemoryClie
     assert lake in found
     assert not any("via entity lucky" in reasons for reasons in found.values()), found
     del desk
+
+
+async def test_a_context_says_what_is_known_about_whom_the_task_names(
+    client: MemoryClient,
+) -> None:
+    """The context package's entity summary: each relation stated of the entity the task names,
+    as a sentence with its valid time, pinned to the memory that states it; a memory the
+    reader may not read states nothing there."""
+    client.register_principal(BOT)
+    sister = await _write(client, USER, NS, EN[0])
+    moved = await _write(client, USER, NS, EN[1], valid_from="2026-03-01T00:00:00Z")
+    hidden = await _write(
+        client, USER, NS, "Anna works at Nordbank in Porto.", sensitivity="confidential"
+    )
+    await _kept(client, DISTRACTORS)
+    package = await client.build_context(
+        BOT.ref, [NS], "Write a birthday card to Anna.", {"total_tokens": 4000}, at=LATER
+    )
+    known = {i.content: i for i in package.items if i.kind == "entity_summary"}
+    assert known[f"the user's sister: Anna (from {T0:%Y-%m-%d})"].memory_id == sister
+    assert known["Anna moved to Porto (from 2026-03-01)"].memory_id == moved
+    assert known["Anna moved to Porto (from 2026-03-01)"].version == 1
+    assert not any("Nordbank" in c for c in known), known
+    assert hidden not in {p.memory_id for p in package.pinned}
+    assert "[entity_summary | trust=untrusted]" in package.text()
+    # the caller may ask about an entity the task does not name; no entity, no section
+    asked = await client.build_context(
+        BOT.ref, [NS], "Summarise the week.", {"total_tokens": 4000}, at=LATER, entities=["Porto"]
+    )
+    assert any("Porto" in i.content for i in asked.items if i.kind == "entity_summary")
+    none = await client.build_context(BOT.ref, [NS], "Summarise the week.", {"total_tokens": 4000})
+    assert not [i for i in none.items if i.kind == "entity_summary"]
