@@ -565,17 +565,26 @@ class EmbeddedProjection:
         records: Sequence[MemoryRecord],
         vectors: npt.NDArray[np.float32] | None = None,
     ) -> None:
-        """Project these canonical states (embedding them unless `vectors` are given)."""
+        """Project these canonical states (embedding them unless `vectors` are given; a state
+        the index holds already is not embedded again: a repair that finds only graphs missing
+        derives the graphs and nothing else)."""
         if not records:
             return
-        if vectors is None:
-            vectors = self.embedder.embed([r.content for r in records])
+        if vectors is not None:
+            vector_of = dict(enumerate(vectors))
+        else:
+            held = self._held(records)
+            due = [i for i, r in enumerate(records) if r.memory_id not in held]
+            vector_of = {}
+            if due:
+                embedded = self.embedder.embed([records[i].content for i in due])
+                vector_of = dict(zip(due, embedded, strict=True))
         conn = self._conn()
         conn.execute("BEGIN IMMEDIATE")
         try:
             touched: dict[str, str] = {}
             written = int(conn.execute("SELECT v FROM proj_meta WHERE k = 'written'").fetchone()[0])
-            for record, vector in zip(records, vectors, strict=True):
+            for i, record in enumerate(records):
                 fts = self._ensure_fts(conn, record.tenant_id)
                 old = conn.execute(
                     "SELECT rid, namespace, tenant_id, version, words, trigrams, content_hash"
@@ -597,6 +606,9 @@ class EmbeddedProjection:
                     if graph.done(conn, [old[0]]).get(old[0]) != record.version:
                         graph.index(conn, old[0], record.version, extract(record.content))
                     continue
+                vector = vector_of.get(i)
+                if vector is None:  # written anew since we looked: embedded under the lock
+                    vector = self.embedder.embed([record.content])[0]
                 words = index_words(record.content)
                 place = place_of(record.namespace, record.source_refs)
                 n_words, n_grams = _word_length(words), _trigram_length(record.content)
@@ -660,6 +672,23 @@ class EmbeddedProjection:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+    def _held(self, records: Sequence[MemoryRecord]) -> set[str]:
+        """The memories whose row holds this very state (version and content) already."""
+        want = {r.memory_id: (r.version, r.content_hash) for r in records}
+        ids = list(want)
+        held: set[str] = set()
+        conn = self._conn()
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            for memory_id, version, digest in conn.execute(
+                "SELECT memory_id, version, content_hash FROM proj_memories"
+                f" WHERE memory_id IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ):
+                if want[memory_id] == (version, digest):
+                    held.add(memory_id)
+        return held
 
     def remove(self, memory_ids: Sequence[str], versions: Sequence[int] | None = None) -> None:
         """Remove these rows; with `versions` (the canonical versions that are not to be

@@ -52,15 +52,41 @@ _DETAILS_EN = [
 ]
 
 
+#: Recipients half the memories name (1,000 per language): an entity a few memories of a
+#: namespace share, so the graph walk has links to follow, as in real memories.
+def _names(text: str) -> list[str]:
+    return text.split()
+
+
+_FIRST_EN = _names(
+    "Anna Ben Clara David Emma Felix Grace Henry Iris Jonas Karin Leo Maya Noah Olga Paul Rosa"
+    " Sam Tara Umar Vera Will Yara Zoe Adam Bella Carl Dina Eric Fay Gil Hana Ivan Jade Kurt"
+    " Lena Milo Nina Otto Pia"
+)
+_LAST_EN = _names(
+    "Schmidt Kowalski Novak Larsen Moreau Rossi Silva Jensen Berg Weber Costa Dubois Hansen"
+    " Horvat Lindqvist Meyer Nowak Petrov Quinn Russo Sato Tanaka Varga Walsh Young"
+)
+_SURNAMES_ZH = list("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗")
+_GIVEN_ZH = _names(
+    "思远 晓峰 立新 雨桐 子涵 浩然 欣怡 俊杰 嘉怡 宇轩 梓萱 明轩 诗琪 一鸣 佳琪 博文 雅婷"
+    " 志强 婉清 天佑 若曦 承泽 可欣 文博 静怡 子墨 语嫣 泽宇 梦洁 建华 秀英 国栋 丽娟 海涛"
+    " 春燕 振宇 慧敏 永刚 晓东 美玲 德胜 玉兰 卫东 红霞 少华 秋月 家豪 思琪 宏伟 凤英"
+)
+
+
 def synthetic_text(rng: random.Random, i: int) -> str:
+    named = rng.random() < 0.5
     if rng.random() < 0.6:
+        who = f"，收件人{rng.choice(_SURNAMES_ZH)}{rng.choice(_GIVEN_ZH)}" if named else ""
         return (
             f"{rng.choice(_SUBJECTS_ZH)}关于{rng.choice(_TOPICS_ZH)}的记录：订单 ORD-{i:08d} "
-            f"{rng.choice(_DETAILS_ZH)}，{rng.choice(_TOPICS_ZH)}{rng.choice(_DETAILS_ZH)}"
+            f"{rng.choice(_DETAILS_ZH)}{who}，{rng.choice(_TOPICS_ZH)}{rng.choice(_DETAILS_ZH)}"
         )
+    who = f", for {rng.choice(_FIRST_EN)} {rng.choice(_LAST_EN)}" if named else ""
     return (
         f"The customer's {rng.choice(_TOPICS_EN)} for order ORD-{i:08d} "
-        f"{rng.choice(_DETAILS_EN)}; also {rng.choice(_TOPICS_EN)} {rng.choice(_DETAILS_EN)}"
+        f"{rng.choice(_DETAILS_EN)}{who}; also {rng.choice(_TOPICS_EN)} {rng.choice(_DETAILS_EN)}"
     )
 
 

@@ -136,6 +136,38 @@ def _print_projection(section: dict[str, Any]) -> None:
             str(r["repair"]["seconds"]),
         )
     console.print(table)
+    graph = Table(
+        title="graph projection — dropped, then derived again by a full repair, beside the"
+        " extraction alone"
+    )
+    for col in (
+        "memories",
+        "entities",
+        "mentions",
+        "relations",
+        "rebuild s",
+        "memories/s",
+        "nodes+edges/s",
+        "extract-only s",
+        "×extract",
+    ):
+        graph.add_column(col, justify="right")
+    for size, r in section.items():
+        g = r.get("graph")
+        if g is None:
+            continue
+        graph.add_row(
+            size,
+            str(g["entities"]),
+            str(g["mentions"]),
+            str(g["relations"]),
+            str(g["seconds"]),
+            str(g["memories_per_second"]),
+            str(g["nodes_and_edges_per_second"]),
+            str(g["extract_only_seconds"]),
+            str(g["ratio"]),
+        )
+    console.print(graph)
 
 
 def _print_recall(section: dict[str, Any]) -> None:
