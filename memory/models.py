@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
@@ -228,6 +229,112 @@ class ExtractorInfo(Model):
 DIRECT_EXTRACTOR = ExtractorInfo(name="caller", version="1")
 
 
+#: The relations the graph keeps (`memory.graph.extract` states them; a writer may propose them):
+#: between two entities, and the kin and roles of the person a memory is about (`self`).
+def _vocabulary(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+RELATION_PREDICATES = _vocabulary(
+    "allergic_to delivered_to lives_in located_in manages married_to moved_to ordered owns"
+    " replaced_by studies_at works_at"
+)
+ROLE_PREDICATES = _vocabulary(
+    "assistant aunt boss boyfriend brother brother-in-law cat child classmate colleague cousin"
+    " daughter daughter-in-law dog father father-in-law fiance friend girlfriend grandchild"
+    " granddaughter grandfather grandmother grandson husband landlord mother mother-in-law"
+    " neighbor nephew niece parent partner pet roommate sister sister-in-law son son-in-law"
+    " teacher twin uncle wife"
+)
+#: The person a memory is about, as a relation's end.
+SELF = "self"
+
+HintKind = Literal["person", "place", "organisation", "id", "thing"]
+
+
+def _folded(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+class EntityHint(Model):
+    """An entity a memory's text mentions, as its writer names it."""
+
+    name: str = Field(min_length=1, max_length=80)
+    kind: HintKind = "thing"
+    #: Other names the text gives it ("Anna, whom we call Annie").
+    aliases: list[str] = Field(default_factory=list, max_length=5)
+
+
+class RelationHint(Model):
+    """A relation a memory's text states: between two of its entities (by name), or of the
+    person it is about (`self`) and one of them ("sister": Anna)."""
+
+    subject: str = Field(min_length=1, max_length=80)
+    predicate: str
+    object: str = Field(min_length=1, max_length=80)
+
+    @field_validator("predicate")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        v = v.strip().casefold()
+        if v not in RELATION_PREDICATES and v not in ROLE_PREDICATES:
+            raise InvalidInput(
+                f"unknown relation {v!r}: one of {', '.join(sorted(RELATION_PREDICATES))},"
+                " or a kin or role word (sister, colleague, …)",
+                field="graph",
+            )
+        return v
+
+
+class GraphHints(Model):
+    """The entities and relations a writer proposes with a candidate. Each name must be said
+    by the candidate's own text (nothing enters the graph that the memory does not say), and
+    each relation joins entities it names (or `self`); the graph projection takes them with
+    what its extractor finds, from the stored memory, and keeps only the names the stored text
+    still says (a redaction takes its names with it)."""
+
+    entities: list[EntityHint] = Field(default_factory=list, max_length=20)
+    relations: list[RelationHint] = Field(default_factory=list, max_length=20)
+
+    def check_against(self, content: str) -> None:
+        """Raise InvalidInput unless `content` says every name and each relation joins them."""
+        said = _folded(content)
+        names: set[str] = {SELF}
+        for entity in self.entities:
+            for name in (entity.name, *entity.aliases):
+                if _folded(name) not in said:
+                    raise InvalidInput(
+                        f"the entity name {name!r} is not in the memory's text", field="graph"
+                    )
+                names.add(_folded(name))
+        for relation in self.relations:
+            for end in (relation.subject, relation.object):
+                if _folded(end) not in names:
+                    raise InvalidInput(
+                        f"the relation's end {end!r} names none of the memory's entities"
+                        " (nor self)",
+                        field="graph",
+                    )
+
+    def still_said(self, content: str) -> GraphHints:
+        """The hints whose names `content` still says (a redacted text keeps fewer)."""
+        said = _folded(content)
+        entities = [
+            e.model_copy(update={"aliases": [a for a in e.aliases if _folded(a) in said]})
+            for e in self.entities
+            if _folded(e.name) in said
+        ]
+        names = {SELF} | {_folded(n) for e in entities for n in (e.name, *e.aliases)}
+        return GraphHints(
+            entities=entities,
+            relations=[
+                r
+                for r in self.relations
+                if _folded(r.subject) in names and _folded(r.object) in names
+            ],
+        )
+
+
 class MemoryRecord(Model):
     """One version of one memory. History is kept: a change writes a new version."""
 
@@ -257,6 +364,8 @@ class MemoryRecord(Model):
     conflict_group: str | None = None
     #: What the content says, as a hash (`memory.sameness.gist_of`): equal gists, same statement.
     gist: str | None = None
+    #: The entities and relations its writer proposed (checked against its text).
+    graph: GraphHints | None = None
 
     def saying(
         self, content: str | None = None, structured_value: dict[str, Any] | None = None
@@ -307,6 +416,9 @@ class Candidate(Model):
     valid_to: AwareDatetime | None = None
     expires_at: AwareDatetime | None = None
     consent_ref: str | None = None
+    #: The entities the text mentions and the relations it states, as the writer reads it
+    #: (`GraphHints`): each name must be in `content`.
+    graph: GraphHints | None = None
 
     @field_validator("key")
     @classmethod
@@ -325,6 +437,8 @@ class Candidate(Model):
     def _interval(self) -> Candidate:
         if self.valid_from and self.valid_to and self.valid_to <= self.valid_from:
             raise InvalidInput("valid_to must be after valid_from", field="valid_to")
+        if self.graph is not None:
+            self.graph.check_against(self.content)
         return self
 
 

@@ -14,6 +14,7 @@ from memory.graph.extract import (
     Relation,
     entity_key,
     extract,
+    facts_of,
 )
 
 __all__ = [
@@ -23,4 +24,5 @@ __all__ = [
     "Relation",
     "entity_key",
     "extract",
+    "facts_of",
 ]

@@ -24,8 +24,9 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol
 
 import rjieba
 
@@ -241,6 +242,9 @@ _ROLES_ZH = {
 }
 
 #: A surname tagged alone, then one of these: a person (王阿姨, 李老师, 张总).
+#: The role words a relation of `self` may carry (sister, 上司 → boss, …).
+_ROLE_WORDS = frozenset(_ROLES_EN.values()) | frozenset(_ROLES_ZH.values())
+
 _ADDRESS_ZH = _words("阿姨 叔叔 老师 先生 女士 小姐 经理 总 师傅 大爷 大妈 大姐 大哥")
 
 _MONTHS = _words(
@@ -431,6 +435,72 @@ class _Span:
     end: int
     key: str
     kind: EntityKind
+
+
+class Hints(Protocol):
+    """What a writer proposed (`memory.models.GraphHints`, already checked against the text)."""
+
+    @property
+    def entities(self) -> Sequence[HintedEntity]: ...
+    @property
+    def relations(self) -> Sequence[HintedRelation]: ...
+
+
+class HintedEntity(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def aliases(self) -> Sequence[str]: ...
+
+
+class HintedRelation(Protocol):
+    @property
+    def subject(self) -> str: ...
+    @property
+    def predicate(self) -> str: ...
+    @property
+    def object(self) -> str: ...
+
+
+def facts_of(text: str, hints: Hints | None = None) -> GraphFacts:
+    """What `text` says to the graph: what the extractor finds, and what its writer proposed
+    (`hints`, names the text says: the caller keeps only those, `GraphHints.still_said`). A
+    role predicate of `self` ("sister": Anna) makes the role an alias of the person, as the
+    extractor does for "my sister Anna"."""
+    found = extract(text)
+    if hints is None or not (hints.entities or hints.relations):
+        return found
+    more = _Found(
+        {m.key: m for m in found.mentions},
+        {(r.subject, r.predicate, r.object): r for r in found.relations},
+        dict.fromkeys(found.aliases),
+    )
+    key_of: dict[str, str] = {SELF.casefold(): SELF}
+    for entity in hints.entities:
+        kind: EntityKind = entity.kind if entity.kind in _HINT_KINDS else "thing"  # type: ignore[assignment]
+        key = more.mention(entity.name, kind)
+        key_of[_fold(entity.name)] = key
+        for alias in entity.aliases:
+            alias_key = more.mention(alias, kind)
+            key_of[_fold(alias)] = key
+            more.alias(alias_key, key)
+    for relation in hints.relations:
+        subject, obj = key_of.get(_fold(relation.subject)), key_of.get(_fold(relation.object))
+        if subject is None or obj is None:
+            continue
+        more.relate(subject, relation.predicate, obj)
+        if subject == SELF and relation.predicate in _ROLE_WORDS:
+            more.alias(more.mention(relation.predicate, "role"), obj)
+    return more.facts()
+
+
+_HINT_KINDS = frozenset({"person", "place", "organisation", "id", "thing"})
+
+
+def _fold(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def extract(text: str) -> GraphFacts:

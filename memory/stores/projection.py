@@ -37,8 +37,15 @@ import numpy as np
 import numpy.typing as npt
 
 from memory.embedding import Embedder
-from memory.graph import EXTRACTOR_VERSION, extract
-from memory.models import READABLE_STATUSES, SENSITIVITY_ORDER, MemoryRecord, Place, place_of
+from memory.graph import EXTRACTOR_VERSION, facts_of
+from memory.models import (
+    READABLE_STATUSES,
+    SENSITIVITY_ORDER,
+    GraphHints,
+    MemoryRecord,
+    Place,
+    place_of,
+)
 from memory.stores import graph
 from memory.stores.files import checkpoint, private_database, wal_size
 from memory.terms import WORD_TOKENIZER, index_words, name_terms, query_trigrams, query_words
@@ -136,6 +143,11 @@ class Projection(Protocol):
     #: After a removal: no copy of removed rows left in the index's own files (done, detail).
     def compact(self) -> tuple[bool, str]: ...
     def close(self) -> None: ...
+
+
+def _hints(record: MemoryRecord) -> GraphHints | None:
+    """The writer's hints the stored text still says (a redacted text keeps fewer)."""
+    return record.graph.still_said(record.content) if record.graph is not None else None
 
 
 def graph_of(projection: Projection) -> GraphReads | None:
@@ -604,7 +616,9 @@ class EmbeddedProjection:
                     # write lock, so that a version is written once whoever races. Only its
                     # graph may be missing (dropped, or derived by another extractor).
                     if graph.done(conn, [old[0]]).get(old[0]) != record.version:
-                        graph.index(conn, old[0], record.version, extract(record.content))
+                        graph.index(
+                            conn, old[0], record.version, facts_of(record.content, _hints(record))
+                        )
                     continue
                 vector = vector_of.get(i)
                 if vector is None:  # written anew since we looked: embedded under the lock
@@ -658,7 +672,9 @@ class EmbeddedProjection:
                     (rid, record.content),
                 )
                 conn.execute(f"INSERT INTO {fts}_w(rowid, content) VALUES (?, ?)", (rid, words))
-                graph.index(conn, int(rid or 0), record.version, extract(record.content))
+                graph.index(
+                    conn, int(rid or 0), record.version, facts_of(record.content, _hints(record))
+                )
                 self._count(conn, record.tenant_id, 1, n_words, n_grams)
                 conn.execute(
                     "INSERT INTO proj_applied VALUES (?, ?, 1) ON CONFLICT(memory_id, version)"

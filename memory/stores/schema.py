@@ -82,6 +82,8 @@ def _record_columns() -> list[Column[Any]]:
         Column("conflict_group", String(64)),
         # What the content says (memory.sameness): the slot of a memory without key.
         Column("gist", String(48)),
+        # The entities and relations its writer proposed (memory.models.GraphHints).
+        Column("graph", Json),
     ]
 
 

@@ -142,6 +142,7 @@ def build_draft(
         gist=gist_of(content, value),
         extractor=extractor,
         written_by=principal.ref,
+        graph=candidate.graph,
     )
     whole = completing_field(candidate.key)
     partial = whole is not None and value is not None and whole not in value

@@ -3,9 +3,12 @@ names a text says are one, and relations. Deterministic: the same text, the same
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from memory.graph import entity_key, extract
+from memory.graph import entity_key, extract, facts_of
+from memory.models import GraphHints
 
 CASES = [
     # (text, keys it must find, keys it must not find)
@@ -84,3 +87,41 @@ def test_a_word_opening_a_sentence_is_a_name_only_weakly() -> None:
     # written as a name anywhere in the text, it is one
     both = {m.key: m.weak for m in extract("Anna called. I told Anna to wait.").mentions}
     assert both["anna"] is False
+
+
+def test_the_models_know_every_relation_the_extractor_states() -> None:
+    """A writer may propose what the extractor states: the two vocabularies are one."""
+    from memory.models import RELATION_PREDICATES, ROLE_PREDICATES
+
+    found = sys.modules[extract.__module__]
+    roles = set(found._ROLES_EN.values()) | set(found._ROLES_ZH.values())
+    relations = {name for _, name in (*found._RELATIONS_EN, *found._RELATIONS_ZH, *found._AFTER_ZH)}
+    assert roles <= ROLE_PREDICATES
+    assert relations | {"located_in"} <= RELATION_PREDICATES
+
+
+def test_a_writers_hints_join_what_the_extractor_finds() -> None:
+    hints = GraphHints.model_validate(
+        {
+            "entities": [
+                {"name": "lake house", "kind": "place", "aliases": ["the cabin"]},
+                {"name": "Ingrid", "kind": "person"},
+            ],
+            "relations": [
+                {"subject": "self", "predicate": "sister", "object": "Ingrid"},
+                {"subject": "Ingrid", "predicate": "owns", "object": "lake house"},
+            ],
+        }
+    )
+    text = "Ingrid keeps the lake house (the cabin, we say) for the whole family."
+    hints.check_against(text)
+    facts = facts_of(text, hints)
+    assert {"lake house", "cabin", "ingrid"} <= set(facts.keys)
+    assert ("cabin", "lake house") in facts.aliases
+    assert ("role:sister", "ingrid") in facts.aliases
+    triples = {(r.subject, r.predicate, r.object) for r in facts.relations}
+    assert {("self", "sister", "ingrid"), ("ingrid", "owns", "lake house")} <= triples
+    # a redaction that takes a name takes its hints with it
+    kept = hints.still_said("Ingrid keeps it for the whole family.")
+    assert [e.name for e in kept.entities] == ["Ingrid"]
+    assert [(r.subject, r.object) for r in kept.relations] == [("self", "Ingrid")]

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 
+from memory.errors import InvalidInput
 from memory.models import Principal
 from memory.retrieval import RecallCache
 from memory.stores.projection import SearchFilters
@@ -286,3 +287,71 @@ async def test_a_context_says_what_is_known_about_whom_the_task_names(
     assert any("Porto" in i.content for i in asked.items if i.kind == "entity_summary")
     none = await client.build_context(BOT.ref, [NS], "Summarise the week.", {"total_tokens": 4000})
     assert not [i for i in none.items if i.kind == "entity_summary"]
+
+
+async def test_a_writer_may_propose_the_entities_and_relations_its_text_states(
+    client: MemoryClient,
+) -> None:
+    """Hints travel with the memory's version: the graph takes them beside what the extractor
+    finds (here a place the extractor does not take for one), the entity view shows the
+    relation, and a hint the text does not say, or an unknown relation, is refused with nothing
+    stored."""
+    lake = {"name": "lake house", "kind": "place"}
+    first = await _write(
+        client,
+        USER,
+        NS,
+        "Every winter the wool socks go to the lake house.",
+        graph={"entities": [lake]},
+    )
+    second = await _write(
+        client,
+        USER,
+        NS,
+        "The lake house is in Bergen these days.",
+        graph={
+            "entities": [lake, {"name": "Bergen", "kind": "place"}],
+            "relations": [{"subject": "lake house", "predicate": "located_in", "object": "Bergen"}],
+        },
+    )
+    await _kept(client, DISTRACTORS)
+    question = "Where should the wool socks go this winter?"
+    found = await _recalled(client, question)
+    assert first in found
+    assert f"via entity lake house ← {first}" in found.get(second, ""), found
+    view = client.entity(USER, "lake house", [NS])
+    assert [(r.predicate, r.object_name, r.memory_id) for r in view.relations] == [
+        ("located_in", "Bergen", second)
+    ]
+    _walk_off(client)
+    assert second not in await _recalled(client, question)
+
+    # erased with the memory: every version's hints blanked, nothing left in the graph
+    receipt = await client.forget(USER, {"namespace": NS, "memory_id": second}, at=LATER)
+    assert receipt.verification_status == "passed", [p for p in receipt.probes if not p.passed]
+    assert client.stores.canonical.records.unblanked([second]) == set()
+    assert client.entity(USER, "Bergen", [NS]).memories == []
+
+    before = len(client.export(USER, NS).memories)
+    for hints, said in (
+        ({"entities": [{"name": "Oslo"}]}, "'Oslo' is not in the memory's text"),
+        (
+            {
+                "entities": [lake],
+                "relations": [
+                    {"subject": "lake house", "predicate": "ignore_rules", "object": "self"}
+                ],
+            },
+            "unknown relation 'ignore_rules'",
+        ),
+        (
+            {
+                "entities": [lake],
+                "relations": [{"subject": "lake house", "predicate": "owns", "object": "Oslo"}],
+            },
+            "'Oslo' names none of the memory's entities",
+        ),
+    ):
+        with pytest.raises(InvalidInput, match=said):
+            await _write(client, USER, NS, "The lake house needs a new roof.", graph=hints)
+    assert len(client.export(USER, NS).memories) == before

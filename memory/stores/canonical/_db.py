@@ -21,7 +21,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
 from memory.errors import ServiceUnavailable, VersionConflict
-from memory.models import ConversationMessage, ExtractorInfo, MemoryRecord
+from memory.models import ConversationMessage, ExtractorInfo, GraphHints, MemoryRecord
 from memory.settings import Settings
 from memory.stores.files import checkpoint, private_database, wal_size
 from memory.stores.schema import memory_heads
@@ -302,6 +302,8 @@ def row_to_record(row: Any) -> MemoryRecord:
     data = dict(row._mapping)
     data.pop("change", None)
     data["extractor"] = ExtractorInfo.model_construct(**data["extractor"])
+    if data.get("graph") is not None:
+        data["graph"] = GraphHints.model_validate(data["graph"])
     return MemoryRecord.model_construct(**data)
 
 

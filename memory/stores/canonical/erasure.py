@@ -69,6 +69,7 @@ class Erasure(Part):
                     structured_value=None,
                     content_hash="erased",
                     gist=None,
+                    graph=None,
                     conflict_group=None,
                 )
                 for r in live

@@ -78,7 +78,8 @@ class Records(Part):
             return [row_to_record(r) for r in rows]
 
     def unblanked(self, memory_ids: Iterable[str]) -> set[str]:
-        """Of these memories, those with a version that still holds content or a value."""
+        """Of these memories, those with a version that still holds content, a value or the
+        writer's graph hints."""
         found: set[str] = set()
         with self.db.read() as conn:
             for chunk in chunks(list(dict.fromkeys(memory_ids))):
@@ -87,9 +88,12 @@ class Records(Part):
                         memory_versions.c.memory_id,
                         memory_versions.c.content,
                         memory_versions.c.structured_value,
+                        memory_versions.c.graph,
                     ).where(memory_versions.c.memory_id.in_(chunk))
                 )
-                found.update(r.memory_id for r in rows if r.content or r.structured_value)
+                found.update(
+                    r.memory_id for r in rows if r.content or r.structured_value or r.graph
+                )
         return found
 
     def as_of(self, memory_ids: Iterable[str], recorded_by: datetime) -> dict[str, MemoryRecord]:
@@ -269,13 +273,16 @@ class Records(Part):
         return change.memory_id, row.version + 1
 
     def blank_history(self, conn: Connection, memory_ids: Sequence[str]) -> int:
-        """Blank content, value and hashes in every version of these memories (erasure)."""
+        """Blank content, value, graph hints and hashes in every version of these memories
+        (erasure)."""
         blanked = 0
         for chunk in chunks(list(memory_ids)):
             blanked += conn.execute(
                 update(memory_versions)
                 .where(memory_versions.c.memory_id.in_(chunk))
-                .values(content="", structured_value=None, content_hash="erased", gist=None)
+                .values(
+                    content="", structured_value=None, content_hash="erased", gist=None, graph=None
+                )
             ).rowcount
         return blanked
 
