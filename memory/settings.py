@@ -55,6 +55,10 @@ class Settings(BaseSettings):
     projection: Literal["embedded", "weaviate"] = "embedded"
     #: The embedded projection's file (default: beside the canonical store).
     projection_path: Path | None = None
+    #: Where the graph projection lives: "projection" (in the embedded projection's file) or
+    #: "shared" (tables of the canonical database every host shares). Unset: "projection" for
+    #: the embedded projection, "shared" for Weaviate, which keeps no graph.
+    graph: Literal["projection", "shared"] | None = None
     #: The Weaviate projection: the cluster's HTTP URL (http://weaviate:8080), its API key (unset:
     #: anonymous access), and the gRPC port on the same host (Weaviate's clients search and write
     #: over gRPC).
@@ -170,6 +174,12 @@ class Settings(BaseSettings):
         if self.db_migrate_on_connect is not None:
             return self.db_migrate_on_connect
         return self.canonical_url.split(":", 1)[0].split("+", 1)[0] == "sqlite"
+
+    @property
+    def graph_home(self) -> Literal["projection", "shared"]:
+        if self.graph is not None:
+            return self.graph
+        return "shared" if self.projection == "weaviate" else "projection"
 
     @property
     def projection_file(self) -> Path:

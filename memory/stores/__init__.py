@@ -51,10 +51,22 @@ class Stores:
         return result
 
 
-def open_projection(settings: Settings, embedder: Embedder) -> Projection:
+def open_projection(
+    settings: Settings, embedder: Embedder, canonical: CanonicalStore | None = None
+) -> Projection:
     """The projection `settings.projection` names: the embedded SQLite file, or the Weaviate
     cluster at `weaviate_url` (imported only then: the embedded path never loads the client, and
-    the cluster is connected on first use)."""
+    the cluster is connected on first use); with its graph beside it in `canonical`'s database
+    when `settings.graph_home` is "shared" (`memory.stores.shared_graph`)."""
+    base = _open_base(settings, embedder, shared_graph=canonical is not None)
+    if canonical is None or settings.graph_home != "shared":
+        return base
+    from memory.stores.shared_graph import GraphedProjection, SharedGraph
+
+    return GraphedProjection(base, SharedGraph(canonical.db))
+
+
+def _open_base(settings: Settings, embedder: Embedder, *, shared_graph: bool) -> Projection:
     if settings.projection == "weaviate":
         from memory.stores.weaviate import WeaviateProjection, client_params, connect_client
 
@@ -68,7 +80,8 @@ def open_projection(settings: Settings, embedder: Embedder) -> Projection:
             lambda: connect_client(url, key.get_secret_value() if key else None, grpc_port),
             embedder,
         )
-    return EmbeddedProjection(settings.projection_file, embedder)
+    keep_graph = not (shared_graph and settings.graph_home == "shared")
+    return EmbeddedProjection(settings.projection_file, embedder, keep_graph=keep_graph)
 
 
 def open_stores(settings: Settings, *, migrate: bool | None = None) -> Stores:
@@ -82,7 +95,7 @@ def open_stores(settings: Settings, *, migrate: bool | None = None) -> Stores:
     else:
         require_schema(canonical.db)
     embedder = make_embedder(settings.embedding_model)
-    projection = open_projection(settings, embedder)
+    projection = open_projection(settings, embedder, canonical)
     try:
         claim_host(canonical, projection)
     except BaseException:

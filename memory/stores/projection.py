@@ -37,11 +37,10 @@ import numpy as np
 import numpy.typing as npt
 
 from memory.embedding import Embedder
-from memory.graph import EXTRACTOR_VERSION, facts_of
+from memory.graph import EXTRACTOR_VERSION, GraphFacts, facts_of
 from memory.models import (
     READABLE_STATUSES,
     SENSITIVITY_ORDER,
-    GraphHints,
     MemoryRecord,
     Place,
     place_of,
@@ -145,9 +144,11 @@ class Projection(Protocol):
     def close(self) -> None: ...
 
 
-def _hints(record: MemoryRecord) -> GraphHints | None:
-    """The writer's hints the stored text still says (a redacted text keeps fewer)."""
-    return record.graph.still_said(record.content) if record.graph is not None else None
+def record_facts(record: MemoryRecord) -> GraphFacts:
+    """What a stored memory says to the graph: what the extractor finds in its text, and the
+    writer's hints the text still says (a redacted text keeps fewer)."""
+    hints = record.graph.still_said(record.content) if record.graph is not None else None
+    return facts_of(record.content, hints)
 
 
 def graph_of(projection: Projection) -> GraphReads | None:
@@ -415,9 +416,14 @@ class EmbeddedProjection:
     name: str = "embedded"
     indexes: tuple[str, ...] = ("vector", "search", "graph")
 
-    def __init__(self, path: Path, embedder: Embedder) -> None:
+    def __init__(self, path: Path, embedder: Embedder, *, keep_graph: bool = True) -> None:
+        """`keep_graph=False`: the graph is kept elsewhere (`memory.stores.shared_graph`), and
+        this file holds the vector and search indexes only."""
         self.path = path
         self.embedder = embedder
+        self.keep_graph = keep_graph
+        if not keep_graph:
+            self.indexes = ("vector", "search")
         private_database(path)
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -615,10 +621,9 @@ class EmbeddedProjection:
                     # the same memory) wrote it after our caller looked. Checked here, inside the
                     # write lock, so that a version is written once whoever races. Only its
                     # graph may be missing (dropped, or derived by another extractor).
-                    if graph.done(conn, [old[0]]).get(old[0]) != record.version:
-                        graph.index(
-                            conn, old[0], record.version, facts_of(record.content, _hints(record))
-                        )
+                    derived = graph.done(conn, [old[0]]).get(old[0]) if self.keep_graph else None
+                    if self.keep_graph and derived != record.version:
+                        graph.index(conn, old[0], record.version, record_facts(record))
                     continue
                 vector = vector_of.get(i)
                 if vector is None:  # written anew since we looked: embedded under the lock
@@ -672,9 +677,8 @@ class EmbeddedProjection:
                     (rid, record.content),
                 )
                 conn.execute(f"INSERT INTO {fts}_w(rowid, content) VALUES (?, ?)", (rid, words))
-                graph.index(
-                    conn, int(rid or 0), record.version, facts_of(record.content, _hints(record))
-                )
+                if self.keep_graph:
+                    graph.index(conn, int(rid or 0), record.version, record_facts(record))
                 self._count(conn, record.tenant_id, 1, n_words, n_grams)
                 conn.execute(
                     "INSERT INTO proj_applied VALUES (?, ?, 1) ON CONFLICT(memory_id, version)"
@@ -766,7 +770,12 @@ class EmbeddedProjection:
                 f" WHERE p.memory_id IN ({','.join('?' * len(chunk))})",
                 chunk,
             ).fetchall()
-            out.update({r[0]: ProjectedState(r[1], r[2], r[3], r[4] == r[1]) for r in rows})
+            out.update(
+                {
+                    r[0]: ProjectedState(r[1], r[2], r[3], r[4] == r[1] or not self.keep_graph)
+                    for r in rows
+                }
+            )
         return out
 
     @property
@@ -791,7 +800,10 @@ class EmbeddedProjection:
             f"{clause.replace('memory_id', 'p.memory_id')} ORDER BY p.memory_id LIMIT ?",
             [*params, limit],
         )
-        return {r[0]: ProjectedState(r[1], r[2], r[3], r[4] == r[1]) for r in rows}
+        return {
+            r[0]: ProjectedState(r[1], r[2], r[3], r[4] == r[1] or not self.keep_graph)
+            for r in rows
+        }
 
     def rows_written_after(self, written: int, limit: int) -> list[tuple[int, str]]:
         """(write mark, memory id) of rows written (added or overwritten) after mark

@@ -484,6 +484,55 @@ consents = Table(
     Index("ix_consents_subject", "tenant_id", "subject_ref"),
 )
 
+# The graph projection, for a deployment whose projection keeps none (Weaviate): derived from
+# the heads by the one sync path (memory.stores.shared_graph), read joined to the heads. Rows
+# hold names a memory says; a removal deletes them, an erase vacuums them.
+graph_mentions = Table(
+    "graph_mentions",
+    metadata,
+    Column("entity", String(256), primary_key=True),
+    Column("memory_id", String(64), primary_key=True),
+    Column("name", String(256), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("weak", Integer, nullable=False),
+    Index("ix_graph_mentions_memory", "memory_id"),
+)
+graph_aliases = Table(
+    "graph_aliases",
+    metadata,
+    Column("alias", String(256), primary_key=True),
+    Column("entity", String(256), primary_key=True),
+    Column("memory_id", String(64), primary_key=True),
+    Index("ix_graph_aliases_entity", "entity"),
+    Index("ix_graph_aliases_memory", "memory_id"),
+)
+graph_relations = Table(
+    "graph_relations",
+    metadata,
+    Column("subject", String(256), primary_key=True),
+    Column("predicate", String(32), primary_key=True),
+    Column("object", String(256), primary_key=True),
+    Column("memory_id", String(64), primary_key=True),
+    Index("ix_graph_relations_object", "object"),
+    Index("ix_graph_relations_memory", "memory_id"),
+)
+# The version (and extractor) each memory's graph was derived at, and the highest version
+# removed (no older one is derived again); `graph_epoch` changes when the graph is dropped.
+graph_done = Table(
+    "graph_done",
+    metadata,
+    Column("memory_id", String(64), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("extractor", String(16), nullable=False),
+    Column("removed", Integer, nullable=False),
+)
+graph_epoch = Table(
+    "graph_epoch",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("epoch", String(64), nullable=False),
+)
+
 __all__ = [
     "applied_commits",
     "audit_events",
@@ -494,6 +543,11 @@ __all__ = [
     "deletion_ledger",
     "deletion_probes",
     "deletion_receipts",
+    "graph_aliases",
+    "graph_done",
+    "graph_epoch",
+    "graph_mentions",
+    "graph_relations",
     "key_slots",
     "memory_feedback",
     "memory_heads",

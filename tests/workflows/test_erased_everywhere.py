@@ -8,13 +8,21 @@ import uuid
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 
+from memory.settings import Settings
 from memory.stores.projection import SearchFilters
 from shell.client import MemoryClient
 from tests.factories import BOT, DRAFTER, NS, T0, USER
 
 LATER = T0 + timedelta(days=5)
+
+
+@pytest.fixture(params=["projection", "shared"])
+def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    """The graph in the embedded projection's file, and shared in the canonical database."""
+    return settings.model_copy(update={"graph": request.param})
 
 
 def stored_bytes(client: MemoryClient) -> dict[str, bytes]:

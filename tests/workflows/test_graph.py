@@ -1,4 +1,5 @@
-"""The graph projection through the real service (Temporal, SQLite and Postgres canonical): a
+"""The graph projection through the real service (Temporal, SQLite and Postgres canonical, the
+graph in the embedded projection or shared in the canonical database): a
 second hop linked only through an entity is recalled, in English and in Chinese; a restricted or
 erased memory is neither reached nor reaching; a deletion takes its mentions, aliases and
 relations with it (the `graph` probe); an entity two users both name stays apart per namespace;
@@ -13,9 +14,18 @@ import pytest
 from memory.errors import InvalidInput
 from memory.models import Principal
 from memory.retrieval import RecallCache
+from memory.settings import Settings
 from memory.stores.projection import SearchFilters
 from shell.client import MemoryClient
 from tests.factories import BOT, NS, T0, USER
+
+
+@pytest.fixture(params=["projection", "shared"])
+def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    """Every test here on both homes of the graph: the embedded projection's file, and the
+    canonical database's tables a deployment on many hosts shares (SQLite and Postgres)."""
+    return settings.model_copy(update={"graph": request.param})
+
 
 OTHER = "user:shop-a/456"
 OTHER_NS = "tenant/shop-a/user/456"
