@@ -351,9 +351,12 @@ def _trigram_tf(content: str, terms: Sequence[str]) -> list[int]:
     return [folded.count(t) for t in terms]
 
 
-def _filter_sql(f: SearchFilters) -> tuple[str, list[object]]:
-    """The filters as SQL over `proj_memories p`."""
-    where = [f"p.namespace IN ({','.join('?' * len(f.namespaces))})"]
+def _filter_sql(f: SearchFilters, *, driving: bool = True) -> tuple[str, list[object]]:
+    """The filters as SQL over `proj_memories p`; `driving=False` keeps SQLite from walking
+    the rows by namespace (or expiry) when another table leads (a graph read reaches rows by
+    their ids: the namespace's rows are never the way in)."""
+    off = "" if driving else "+"
+    where = [f"{off}p.namespace IN ({','.join('?' * len(f.namespaces))})"]
     params: list[object] = [*f.namespaces]
     if f.kinds is not None:
         where.append(f"p.kind IN ({','.join('?' * len(f.kinds))})")
@@ -368,7 +371,7 @@ def _filter_sql(f: SearchFilters) -> tuple[str, list[object]]:
         )
         params.extend((t, t))
     if f.not_expired_at is not None:
-        where.append("(p.expires_at IS NULL OR p.expires_at > ?)")
+        where.append(f"(p.expires_at IS NULL OR {off}p.expires_at > ?)")
         params.append(f.not_expired_at.timestamp())
     ceiling = SENSITIVITY_ORDER[f.max_sensitivity]
     allowed = [s for s, o in SENSITIVITY_ORDER.items() if o <= ceiling]
@@ -847,8 +850,8 @@ class EmbeddedProjection:
     # ------------------------------------------------------------------------ the graph
 
     def _graph_filters(self, filters: SearchFilters) -> tuple[str, list[object]]:
-        where, params = _filter_sql(filters)
-        return f"{where} AND p.tenant_id = ?", [*params, filters.tenant_id]
+        where, params = _filter_sql(filters, driving=False)
+        return f"{where} AND +p.tenant_id = ?", [*params, filters.tenant_id]
 
     def entities_of(
         self, memory_ids: Sequence[str], filters: SearchFilters
