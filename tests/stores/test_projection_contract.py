@@ -2,6 +2,8 @@
 
 Backends:
 - `embedded`: the SQLite file (`EmbeddedProjection`), always.
+- `embedded+shared-graph`: the same without its graph, and the graph in the canonical database
+  (`GraphedProjection`, what a Weaviate deployment runs), always.
 - `weaviate`: `WeaviateProjection` on a real Weaviate cluster, only when MEMORY_TEST_WEAVIATE_URL
   names one (its HTTP URL; MEMORY_TEST_WEAVIATE_GRPC_PORT, default 50051, and
   MEMORY_TEST_WEAVIATE_API_KEY when it needs one). Each test gets its own collections (a unique
@@ -38,6 +40,7 @@ from memory.policy import load_policy
 from memory.stores import Stores
 from memory.stores.canonical import CanonicalStore
 from memory.stores.projection import EmbeddedProjection, Projection
+from memory.stores.shared_graph import GraphedProjection, SharedGraph
 from memory.stores.weaviate import WeaviateProjection, connect_client
 from memory.sync.apply import project
 from memory.sync.repair import compare
@@ -69,6 +72,7 @@ Make = Callable[..., Projection]
 @pytest.fixture(
     params=[
         "embedded",
+        "embedded+shared-graph",
         pytest.param(
             "weaviate",
             marks=pytest.mark.skipif(
@@ -79,7 +83,9 @@ Make = Callable[..., Projection]
         ),
     ]
 )
-def make(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Make]:
+def make(
+    request: pytest.FixtureRequest, tmp_path: Path, canonical: CanonicalStore
+) -> Iterator[Make]:
     """Projections of the backend under test (`make(embedder=...)`), closed afterwards."""
     made: list[Projection] = []
     prefix = f"GmTest{uuid.uuid4().hex[:10]}"
@@ -89,6 +95,14 @@ def make(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Make]:
         projection: Projection
         if request.param == "embedded":
             projection = EmbeddedProjection(tmp_path / "projection.db", embedder)
+        elif request.param == "embedded+shared-graph":
+            # the projection a deployment on many hosts has: one without a graph, with the
+            # graph in the canonical database beside it (here over the embedded one: no
+            # Weaviate runs here)
+            projection = GraphedProjection(
+                EmbeddedProjection(tmp_path / "projection.db", embedder, keep_graph=False),
+                SharedGraph(canonical.db),
+            )
         else:
             assert WEAVIATE_URL is not None
             url = WEAVIATE_URL
