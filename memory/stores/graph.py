@@ -23,39 +23,48 @@ from dataclasses import dataclass, field
 
 from memory.graph import GraphFacts
 
+#: The graph tables' shape: another is dropped and derived again (`EmbeddedProjection`).
+SCHEMA_VERSION = "2"
+
 SCHEMA: tuple[str, ...] = (
+    # Every row carries its memory's namespace, and each read names the reader's: the mentions
+    # of one entity in other tenants' and users' namespaces are never walked.
     """
     CREATE TABLE IF NOT EXISTS graph_mentions (
         entity TEXT NOT NULL,
+        namespace TEXT NOT NULL,
         rid INTEGER NOT NULL,
         name TEXT NOT NULL,
         kind TEXT NOT NULL,
         -- 1: only a word opening a sentence; a name where another row writes it as one
         weak INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (entity, rid)
+        PRIMARY KEY (entity, namespace, rid)
     ) WITHOUT ROWID
     """,
     "CREATE INDEX IF NOT EXISTS ix_graph_mentions_rid ON graph_mentions(rid)",
+    "CREATE INDEX IF NOT EXISTS ix_graph_mentions_ns ON graph_mentions(namespace)",
     """
     CREATE TABLE IF NOT EXISTS graph_aliases (
         alias TEXT NOT NULL,
+        namespace TEXT NOT NULL,
         entity TEXT NOT NULL,
         rid INTEGER NOT NULL,
-        PRIMARY KEY (alias, entity, rid)
+        PRIMARY KEY (alias, namespace, entity, rid)
     ) WITHOUT ROWID
     """,
-    "CREATE INDEX IF NOT EXISTS ix_graph_aliases_entity ON graph_aliases(entity)",
+    "CREATE INDEX IF NOT EXISTS ix_graph_aliases_entity ON graph_aliases(entity, namespace)",
     "CREATE INDEX IF NOT EXISTS ix_graph_aliases_rid ON graph_aliases(rid)",
     """
     CREATE TABLE IF NOT EXISTS graph_relations (
         subject TEXT NOT NULL,
         predicate TEXT NOT NULL,
         object TEXT NOT NULL,
+        namespace TEXT NOT NULL,
         rid INTEGER NOT NULL,
-        PRIMARY KEY (subject, predicate, object, rid)
+        PRIMARY KEY (subject, namespace, predicate, object, rid)
     ) WITHOUT ROWID
     """,
-    "CREATE INDEX IF NOT EXISTS ix_graph_relations_object ON graph_relations(object)",
+    "CREATE INDEX IF NOT EXISTS ix_graph_relations_object ON graph_relations(object, namespace)",
     "CREATE INDEX IF NOT EXISTS ix_graph_relations_rid ON graph_relations(rid)",
     """
     CREATE TABLE IF NOT EXISTS graph_done (
@@ -66,6 +75,19 @@ SCHEMA: tuple[str, ...] = (
 )
 
 TABLES = ("graph_mentions", "graph_aliases", "graph_relations", "graph_done")
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """A reader's filters as SQL over the memory rows (`proj_memories p`), and its namespaces,
+    which every graph read names on the graph's own rows."""
+
+    namespaces: tuple[str, ...]
+    where: str
+    params: list[object]
+
+    def within(self, column: str) -> str:
+        return f"{column} IN ({','.join('?' * len(self.namespaces))})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,20 +133,23 @@ class EntityRows:
     relations: list[RelationRow] = field(default_factory=list)
 
 
-def index(conn: sqlite3.Connection, rid: int, version: int, facts: GraphFacts) -> None:
-    """Replace the graph of row `rid` with `facts` (inside the caller's transaction)."""
+def index(
+    conn: sqlite3.Connection, rid: int, namespace: str, version: int, facts: GraphFacts
+) -> None:
+    """Replace the graph of row `rid` (of `namespace`) with `facts` (in the caller's
+    transaction)."""
     unindex(conn, rid)
     conn.executemany(
-        "INSERT OR IGNORE INTO graph_mentions VALUES (?, ?, ?, ?, ?)",
-        [(m.key, rid, m.name, m.kind, int(m.weak)) for m in facts.mentions],
+        "INSERT OR IGNORE INTO graph_mentions VALUES (?, ?, ?, ?, ?, ?)",
+        [(m.key, namespace, rid, m.name, m.kind, int(m.weak)) for m in facts.mentions],
     )
     conn.executemany(
-        "INSERT OR IGNORE INTO graph_aliases VALUES (?, ?, ?)",
-        [(alias, key, rid) for alias, key in facts.aliases],
+        "INSERT OR IGNORE INTO graph_aliases VALUES (?, ?, ?, ?)",
+        [(alias, namespace, key, rid) for alias, key in facts.aliases],
     )
     conn.executemany(
-        "INSERT OR IGNORE INTO graph_relations VALUES (?, ?, ?, ?)",
-        [(r.subject, r.predicate, r.object, rid) for r in facts.relations],
+        "INSERT OR IGNORE INTO graph_relations VALUES (?, ?, ?, ?, ?)",
+        [(r.subject, r.predicate, r.object, namespace, rid) for r in facts.relations],
     )
     conn.execute("INSERT OR REPLACE INTO graph_done VALUES (?, ?)", (rid, version))
 
@@ -161,7 +186,7 @@ def done(conn: sqlite3.Connection, rids: Sequence[int]) -> dict[int, int]:
 
 
 def entities_of(
-    conn: sqlite3.Connection, memory_ids: Sequence[str], where: str, params: Sequence[object]
+    conn: sqlite3.Connection, memory_ids: Sequence[str], scope: Scope
 ) -> dict[str, list[Named]]:
     """The entities each of these memories mentions (rows the filters pass only). A word that
     only opens a sentence is an entity only where some such row writes it as a name."""
@@ -172,41 +197,40 @@ def entities_of(
         for memory_id, entity, name, kind, only_opens in conn.execute(
             "SELECT p.memory_id, g.entity, g.name, g.kind, g.weak FROM proj_memories p"
             " JOIN graph_mentions g ON g.rid = p.rid"
-            f" WHERE p.memory_id IN ({','.join('?' * len(chunk))}) AND {where}",
-            [*chunk, *params],
+            f" WHERE p.memory_id IN ({','.join('?' * len(chunk))}) AND {scope.where}",
+            [*chunk, *scope.params],
         ):
             out.setdefault(memory_id, []).append(Named(entity, name, kind))
             if only_opens:
                 weak.add(entity)
-    unconfirmed = weak - known(conn, sorted(weak), where, params)
+    unconfirmed = weak - known(conn, sorted(weak), scope)
     if unconfirmed:
         out = {m: [e for e in named if e.key not in unconfirmed] for m, named in out.items()}
     return out
 
 
-def aliases(
-    conn: sqlite3.Connection, keys: Sequence[str], where: str, params: Sequence[object]
-) -> dict[str, set[str]]:
+def aliases(conn: sqlite3.Connection, keys: Sequence[str], scope: Scope) -> dict[str, set[str]]:
     """The keys each key is one entity with, as the rows the filters pass say (both ways)."""
     out: dict[str, set[str]] = {}
     if not keys:
         return out
     marks = ",".join("?" * len(keys))
-    for alias, entity in conn.execute(
-        "SELECT a.alias, a.entity FROM graph_aliases a CROSS JOIN proj_memories p ON p.rid = a.rid"
-        f" WHERE (a.alias IN ({marks}) OR a.entity IN ({marks})) AND {where}",
-        [*keys, *keys, *params],
-    ):
-        out.setdefault(alias, set()).add(entity)
-        out.setdefault(entity, set()).add(alias)
+    for side in ("alias", "entity"):
+        for alias, entity in conn.execute(
+            "SELECT a.alias, a.entity FROM graph_aliases a CROSS JOIN proj_memories p"
+            f" ON p.rid = a.rid WHERE a.{side} IN ({marks}) AND {scope.within('a.namespace')}"
+            f" AND {scope.where}",
+            [*keys, *scope.namespaces, *scope.params],
+        ):
+            out.setdefault(alias, set()).add(entity)
+            out.setdefault(entity, set()).add(alias)
     return out
 
 
 def mentioning(
     conn: sqlite3.Connection,
     keys: Sequence[str],
-    where: str,
-    params: Sequence[object],
+    scope: Scope,
     *,
     max_degree: int,
     limit: int,
@@ -218,10 +242,11 @@ def mentioning(
     for key in keys:
         rows = conn.execute(
             "SELECT p.memory_id, p.version, p.namespace FROM graph_mentions g"
-            # CROSS JOIN: SQLite then walks the entity's mentions, never the namespace's rows
-            f" CROSS JOIN proj_memories p ON p.rid = g.rid WHERE g.entity = ? AND {where}"
+            # CROSS JOIN: SQLite then walks the entity's mentions in the reader's namespaces
+            " CROSS JOIN proj_memories p ON p.rid = g.rid"
+            f" WHERE g.entity = ? AND {scope.within('g.namespace')} AND {scope.where}"
             " LIMIT ?",  # no order: over `max_degree` rows is all that is to know
-            [key, *params, max_degree + 1],
+            [key, *scope.namespaces, *scope.params, max_degree + 1],
         ).fetchall()
         if len(rows) > max_degree:
             continue
@@ -231,68 +256,68 @@ def mentioning(
     return reached[:limit]
 
 
-def known(
-    conn: sqlite3.Connection, keys: Sequence[str], where: str, params: Sequence[object]
-) -> set[str]:
+def known(conn: sqlite3.Connection, keys: Sequence[str], scope: Scope) -> set[str]:
     """Which of these keys some row the filters pass mentions as a name (not only as a word
     opening a sentence)."""
     out: set[str] = set()
-    for i in range(0, len(keys), 500):
-        chunk = list(keys[i : i + 500])
+    for i in range(0, len(keys), 400):
+        chunk = list(keys[i : i + 400])
         out.update(
             k
             for (k,) in conn.execute(
                 "SELECT DISTINCT g.entity FROM graph_mentions g CROSS JOIN proj_memories p"
                 f" ON p.rid = g.rid WHERE g.entity IN ({','.join('?' * len(chunk))})"
-                f" AND g.weak = 0 AND {where}",
-                [*chunk, *params],
+                f" AND {scope.within('g.namespace')} AND g.weak = 0 AND {scope.where}",
+                [*chunk, *scope.namespaces, *scope.params],
             )
         )
     return out
 
 
-def entity(
-    conn: sqlite3.Connection, key: str, where: str, params: Sequence[object], limit: int
-) -> EntityRows:
+def entity(conn: sqlite3.Connection, key: str, scope: Scope, limit: int) -> EntityRows:
     """One entity as the rows the filters pass describe it: its names and kinds (with how many
     memories use each), the keys it is one with, the memories that mention it (newest first)
     and the relations they state of it, each with its memory's valid time."""
     found = EntityRows(key)
-    keys = [key, *sorted(aliases(conn, [key], where, params).get(key, set()) - {key})]
+    keys = [key, *sorted(aliases(conn, [key], scope).get(key, set()) - {key})]
     found.aliases = set(keys[1:])
     marks = ",".join("?" * len(keys))
     seen: set[str] = set()
     for memory_id, name, kind in conn.execute(
         "SELECT p.memory_id, g.name, g.kind FROM graph_mentions g CROSS JOIN proj_memories p"
-        f" ON p.rid = g.rid WHERE g.entity IN ({marks}) AND {where}"
-        " ORDER BY p.recorded_at DESC",
-        [*keys, *params],
+        f" ON p.rid = g.rid WHERE g.entity IN ({marks}) AND {scope.within('g.namespace')}"
+        f" AND {scope.where} ORDER BY p.recorded_at DESC",
+        [*keys, *scope.namespaces, *scope.params],
     ):
         found.names[name] = found.names.get(name, 0) + 1
         found.kinds[kind] = found.kinds.get(kind, 0) + 1
         if memory_id not in seen and len(seen) < limit:
             seen.add(memory_id)
             found.memory_ids.append(memory_id)
-    for s, pred, o, memory_id, vf, vt in conn.execute(
-        "SELECT r.subject, r.predicate, r.object, p.memory_id, p.valid_from, p.valid_to"
-        " FROM graph_relations r CROSS JOIN proj_memories p ON p.rid = r.rid"
-        f" WHERE (r.subject IN ({marks}) OR r.object IN ({marks})) AND {where}"
-        " ORDER BY p.valid_from",
-        [*keys, *keys, *params],
-    ):
-        found.relations.append(RelationRow(s, pred, o, memory_id, vf, vt))
+    stated: dict[tuple[str, str, str, str], RelationRow] = {}
+    for side in ("subject", "object"):
+        for s, pred, o, memory_id, vf, vt in conn.execute(
+            "SELECT r.subject, r.predicate, r.object, p.memory_id, p.valid_from, p.valid_to"
+            " FROM graph_relations r CROSS JOIN proj_memories p ON p.rid = r.rid"
+            f" WHERE r.{side} IN ({marks}) AND {scope.within('r.namespace')} AND {scope.where}",
+            [*keys, *scope.namespaces, *scope.params],
+        ):
+            stated[(s, pred, o, memory_id)] = RelationRow(s, pred, o, memory_id, vf, vt)
+    found.relations = sorted(
+        stated.values(), key=lambda r: (r.valid_from is not None, r.valid_from or 0.0)
+    )
     return found
 
 
-def top(conn: sqlite3.Connection, where: str, params: Sequence[object], limit: int) -> list[str]:
+def top(conn: sqlite3.Connection, scope: Scope, limit: int) -> list[str]:
     """The keys the rows the filters pass mention most (people, places, ids; not roles)."""
     return [
         k
         for (k,) in conn.execute(
-            "SELECT g.entity FROM graph_mentions g JOIN proj_memories p ON p.rid = g.rid"
-            f" WHERE g.kind != 'role' AND {where} GROUP BY g.entity"
-            " HAVING min(g.weak) = 0 ORDER BY count(*) DESC, g.entity LIMIT ?",
-            [*params, limit],
+            "SELECT g.entity FROM graph_mentions g CROSS JOIN proj_memories p ON p.rid = g.rid"
+            f" WHERE {scope.within('g.namespace')} AND g.kind != 'role' AND {scope.where}"
+            " GROUP BY g.entity HAVING min(g.weak) = 0 ORDER BY count(*) DESC, g.entity LIMIT ?",
+            [*scope.namespaces, *scope.params, limit],
         )
     ]
 

@@ -50,6 +50,8 @@ from memory.stores.files import checkpoint, private_database, wal_size
 from memory.terms import WORD_TOKENIZER, index_words, name_terms, query_trigrams, query_words
 
 SCHEMA_VERSION = "4"
+#: The graph's: another extractor or another shape of its tables, and it is derived again.
+_GRAPH_VERSION = f"{EXTRACTOR_VERSION}.{graph.SCHEMA_VERSION}"
 #: How many postings one keyword side may rank per query, and how many of the newest rows
 #: holding a term it takes when even the rarest term is over that (see `_side`).
 _KEYWORD_POSTINGS_BUDGET = 2_000
@@ -505,7 +507,7 @@ class EmbeddedProjection:
                 # A read model of another shape: drop it, repair rebuilds it from canonical.
                 self._drop_all(conn)
                 conn.execute("DELETE FROM proj_meta")
-            if meta and meta.get("graph") != EXTRACTOR_VERSION:
+            if meta and meta.get("graph") != _GRAPH_VERSION:
                 # Another extractor's graph (of another shape, perhaps): dropped, and a new
                 # epoch makes the next repair compare every row, finding each graph missing
                 # and deriving it again.
@@ -517,9 +519,7 @@ class EmbeddedProjection:
                 "INSERT OR REPLACE INTO proj_meta VALUES ('schema', ?), ('embedder', ?)",
                 (SCHEMA_VERSION, self.embedder.name),
             )
-            conn.execute(
-                "INSERT OR REPLACE INTO proj_meta VALUES ('graph', ?)", (EXTRACTOR_VERSION,)
-            )
+            conn.execute("INSERT OR REPLACE INTO proj_meta VALUES ('graph', ?)", (_GRAPH_VERSION,))
             conn.execute("INSERT OR IGNORE INTO proj_meta VALUES ('epoch', ?)", (uuid.uuid4().hex,))
             conn.execute("INSERT OR IGNORE INTO proj_meta VALUES ('written', '0')")
             self._epoch = conn.execute("SELECT v FROM proj_meta WHERE k = 'epoch'").fetchone()[0]
@@ -626,7 +626,9 @@ class EmbeddedProjection:
                     # graph may be missing (dropped, or derived by another extractor).
                     derived = graph.done(conn, [old[0]]).get(old[0]) if self.keep_graph else None
                     if self.keep_graph and derived != record.version:
-                        graph.index(conn, old[0], record.version, record_facts(record))
+                        graph.index(
+                            conn, old[0], record.namespace, record.version, record_facts(record)
+                        )
                     continue
                 vector = vector_of.get(i)
                 if vector is None:  # written anew since we looked: embedded under the lock
@@ -681,7 +683,9 @@ class EmbeddedProjection:
                 )
                 conn.execute(f"INSERT INTO {fts}_w(rowid, content) VALUES (?, ?)", (rid, words))
                 if self.keep_graph:
-                    graph.index(conn, int(rid or 0), record.version, record_facts(record))
+                    graph.index(
+                        conn, int(rid or 0), record.namespace, record.version, record_facts(record)
+                    )
                 self._count(conn, record.tenant_id, 1, n_words, n_grams)
                 conn.execute(
                     "INSERT INTO proj_applied VALUES (?, ?, 1) ON CONFLICT(memory_id, version)"
@@ -849,14 +853,16 @@ class EmbeddedProjection:
 
     # ------------------------------------------------------------------------ the graph
 
-    def _graph_filters(self, filters: SearchFilters) -> tuple[str, list[object]]:
+    def _graph_filters(self, filters: SearchFilters) -> graph.Scope:
         where, params = _filter_sql(filters, driving=False)
-        return f"{where} AND +p.tenant_id = ?", [*params, filters.tenant_id]
+        return graph.Scope(
+            filters.namespaces, f"{where} AND +p.tenant_id = ?", [*params, filters.tenant_id]
+        )
 
     def entities_of(
         self, memory_ids: Sequence[str], filters: SearchFilters
     ) -> dict[str, list[graph.Named]]:
-        return graph.entities_of(self._conn(), memory_ids, *self._graph_filters(filters))
+        return graph.entities_of(self._conn(), memory_ids, self._graph_filters(filters))
 
     def naming(
         self,
@@ -872,7 +878,8 @@ class EmbeddedProjection:
         than `max_degree` such rows hold reaches nothing."""
         conn = self._conn()
         _, words = _fts_tables(filters.tenant_id)
-        where, params = self._graph_filters(filters)
+        scope = self._graph_filters(filters)
+        where, params = scope.where, scope.params
         reached: list[graph.Reached] = []
         for key, name in names:
             terms = name_terms(name)
@@ -903,23 +910,23 @@ class EmbeddedProjection:
         return reached[:limit]
 
     def aliases(self, keys: Sequence[str], filters: SearchFilters) -> dict[str, set[str]]:
-        return graph.aliases(self._conn(), keys, *self._graph_filters(filters))
+        return graph.aliases(self._conn(), keys, self._graph_filters(filters))
 
     def known_entities(self, keys: Sequence[str], filters: SearchFilters) -> set[str]:
-        return graph.known(self._conn(), keys, *self._graph_filters(filters))
+        return graph.known(self._conn(), keys, self._graph_filters(filters))
 
     def mentioning(
         self, keys: Sequence[str], filters: SearchFilters, *, max_degree: int, limit: int
     ) -> list[graph.Reached]:
         return graph.mentioning(
-            self._conn(), keys, *self._graph_filters(filters), max_degree=max_degree, limit=limit
+            self._conn(), keys, self._graph_filters(filters), max_degree=max_degree, limit=limit
         )
 
     def entity(self, key: str, filters: SearchFilters, limit: int) -> graph.EntityRows:
-        return graph.entity(self._conn(), key, *self._graph_filters(filters), limit)
+        return graph.entity(self._conn(), key, self._graph_filters(filters), limit)
 
     def top_entities(self, filters: SearchFilters, limit: int) -> list[str]:
-        return graph.top(self._conn(), *self._graph_filters(filters), limit)
+        return graph.top(self._conn(), self._graph_filters(filters), limit)
 
     def graph_leftovers(self) -> int:
         """Graph rows of memory rows that are gone (a deletion's `graph` probe: 0)."""

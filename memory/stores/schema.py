@@ -486,34 +486,39 @@ consents = Table(
 
 # The graph projection, for a deployment whose projection keeps none (Weaviate): derived from
 # the heads by the one sync path (memory.stores.shared_graph), read joined to the heads. Rows
-# hold names a memory says; a removal deletes them, an erase vacuums them.
+# hold names a memory says, and its namespace (a read never walks other namespaces' mentions);
+# a removal deletes them, an erase vacuums them.
 graph_mentions = Table(
     "graph_mentions",
     metadata,
     Column("entity", String(256), primary_key=True),
+    Column("namespace", String(256), primary_key=True),
     Column("memory_id", String(64), primary_key=True),
     Column("name", String(256), nullable=False),
     Column("kind", String(16), nullable=False),
     Column("weak", Integer, nullable=False),
     Index("ix_graph_mentions_memory", "memory_id"),
+    Index("ix_graph_mentions_ns", "namespace"),
 )
 graph_aliases = Table(
     "graph_aliases",
     metadata,
     Column("alias", String(256), primary_key=True),
+    Column("namespace", String(256), primary_key=True),
     Column("entity", String(256), primary_key=True),
     Column("memory_id", String(64), primary_key=True),
-    Index("ix_graph_aliases_entity", "entity"),
+    Index("ix_graph_aliases_entity", "entity", "namespace"),
     Index("ix_graph_aliases_memory", "memory_id"),
 )
 graph_relations = Table(
     "graph_relations",
     metadata,
     Column("subject", String(256), primary_key=True),
+    Column("namespace", String(256), primary_key=True),
     Column("predicate", String(32), primary_key=True),
     Column("object", String(256), primary_key=True),
     Column("memory_id", String(64), primary_key=True),
-    Index("ix_graph_relations_object", "object"),
+    Index("ix_graph_relations_object", "object", "namespace"),
     Index("ix_graph_relations_memory", "memory_id"),
 )
 # The version (and extractor) each memory's graph was derived at, and the highest version

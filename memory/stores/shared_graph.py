@@ -116,9 +116,11 @@ class SharedGraph:
                 mentions, aliases, relations = [], [], []
                 for memory_id in ids:
                     facts = record_facts(latest[memory_id])
+                    ns = latest[memory_id].namespace
                     mentions += [
                         {
                             "entity": m.key,
+                            "namespace": ns,
                             "memory_id": memory_id,
                             "name": m.name,
                             "kind": m.kind,
@@ -128,13 +130,14 @@ class SharedGraph:
                         if len(m.key) <= _LONGEST and len(m.name) <= _LONGEST
                     ]
                     aliases += [
-                        {"alias": alias, "entity": key, "memory_id": memory_id}
+                        {"alias": alias, "namespace": ns, "entity": key, "memory_id": memory_id}
                         for alias, key in facts.aliases
                         if len(alias) <= _LONGEST and len(key) <= _LONGEST
                     ]
                     relations += [
                         {
                             "subject": r.subject,
+                            "namespace": ns,
                             "predicate": r.predicate,
                             "object": r.object,
                             "memory_id": memory_id,
@@ -287,7 +290,11 @@ class SharedGraph:
             for alias, entity in conn.execute(
                 select(_a.alias, _a.entity)
                 .join(memory_heads, _h.memory_id == _a.memory_id)
-                .where(or_(_a.alias.in_(keys), _a.entity.in_(keys)), *_readable(filters))
+                .where(
+                    or_(_a.alias.in_(keys), _a.entity.in_(keys)),
+                    _a.namespace.in_(filters.namespaces),
+                    *_readable(filters),
+                )
             ):
                 out.setdefault(alias, set()).add(entity)
                 out.setdefault(entity, set()).add(alias)
@@ -303,7 +310,12 @@ class SharedGraph:
                         select(_m.entity)
                         .distinct()
                         .join(memory_heads, _h.memory_id == _m.memory_id)
-                        .where(_m.entity.in_(chunk), _m.weak == 0, *_readable(filters))
+                        .where(
+                            _m.entity.in_(chunk),
+                            _m.namespace.in_(filters.namespaces),
+                            _m.weak == 0,
+                            *_readable(filters),
+                        )
                     )
                 )
         return out
@@ -319,7 +331,7 @@ class SharedGraph:
                     select(_h.memory_id, _h.version, _h.namespace)
                     .select_from(graph_mentions)
                     .join(memory_heads, _h.memory_id == _m.memory_id)
-                    .where(_m.entity == key, *readable)
+                    .where(_m.entity == key, _m.namespace.in_(filters.namespaces), *readable)
                     .limit(max_degree + 1)
                 ).all()
                 if len(rows) > max_degree:
@@ -372,7 +384,7 @@ class SharedGraph:
                 select(_h.memory_id, _m.name, _m.kind)
                 .select_from(graph_mentions)
                 .join(memory_heads, _h.memory_id == _m.memory_id)
-                .where(_m.entity.in_(keys), *readable)
+                .where(_m.entity.in_(keys), _m.namespace.in_(filters.namespaces), *readable)
                 .order_by(_h.recorded_at.desc(), _h.memory_id)
             ):
                 found.names[name] = found.names.get(name, 0) + 1
@@ -386,7 +398,11 @@ class SharedGraph:
                 )
                 .select_from(graph_relations)
                 .join(memory_heads, _h.memory_id == _r.memory_id)
-                .where(or_(_r.subject.in_(keys), _r.object.in_(keys)), *readable)
+                .where(
+                    or_(_r.subject.in_(keys), _r.object.in_(keys)),
+                    _r.namespace.in_(filters.namespaces),
+                    *readable,
+                )
                 .order_by(_h.valid_from, _h.memory_id)
             ):
                 found.relations.append(graph.RelationRow(s, pred, o, memory_id, _ts(vf), _ts(vt)))
@@ -399,7 +415,11 @@ class SharedGraph:
                 for (k,) in conn.execute(
                     select(_m.entity)
                     .join(memory_heads, _h.memory_id == _m.memory_id)
-                    .where(_m.kind != "role", *_readable(filters))
+                    .where(
+                        _m.namespace.in_(filters.namespaces),
+                        _m.kind != "role",
+                        *_readable(filters),
+                    )
                     .group_by(_m.entity)
                     .having(func.min(_m.weak) == 0)
                     .order_by(func.count().desc(), _m.entity)

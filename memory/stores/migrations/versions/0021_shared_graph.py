@@ -25,28 +25,32 @@ def upgrade() -> None:
     op.create_table(
         "graph_mentions",
         sa.Column("entity", sa.String(length=256), primary_key=True),
+        sa.Column("namespace", sa.String(length=256), primary_key=True),
         sa.Column("memory_id", sa.String(length=64), primary_key=True),
         sa.Column("name", sa.String(length=256), nullable=False),
         sa.Column("kind", sa.String(length=16), nullable=False),
         sa.Column("weak", sa.Integer(), nullable=False),
     )
     op.create_index("ix_graph_mentions_memory", "graph_mentions", ["memory_id"])
+    op.create_index("ix_graph_mentions_ns", "graph_mentions", ["namespace"])
     op.create_table(
         "graph_aliases",
         sa.Column("alias", sa.String(length=256), primary_key=True),
+        sa.Column("namespace", sa.String(length=256), primary_key=True),
         sa.Column("entity", sa.String(length=256), primary_key=True),
         sa.Column("memory_id", sa.String(length=64), primary_key=True),
     )
-    op.create_index("ix_graph_aliases_entity", "graph_aliases", ["entity"])
+    op.create_index("ix_graph_aliases_entity", "graph_aliases", ["entity", "namespace"])
     op.create_index("ix_graph_aliases_memory", "graph_aliases", ["memory_id"])
     op.create_table(
         "graph_relations",
         sa.Column("subject", sa.String(length=256), primary_key=True),
+        sa.Column("namespace", sa.String(length=256), primary_key=True),
         sa.Column("predicate", sa.String(length=32), primary_key=True),
         sa.Column("object", sa.String(length=256), primary_key=True),
         sa.Column("memory_id", sa.String(length=64), primary_key=True),
     )
-    op.create_index("ix_graph_relations_object", "graph_relations", ["object"])
+    op.create_index("ix_graph_relations_object", "graph_relations", ["object", "namespace"])
     op.create_index("ix_graph_relations_memory", "graph_relations", ["memory_id"])
     op.create_table(
         "graph_done",
