@@ -14,13 +14,23 @@ before any workflow starts, a workflow turns it into a non-retryable `Applicatio
     ├── PolicyRefusal                a well-formed request the policy refuses (code = reason code)
     │   ├── UnauthorizedNamespace
     │   ├── Forbidden                a proven principal reading or changing what is not its own
+    │   │   ├── CrossOriginRequest   the memory page: a change that does not come from the page
+    │   │   └── CsrfTokenInvalid     the memory page: a change without its session's CSRF token
     │   ├── FencedByDeletion         a write decided before a deletion tried to undo it
     │   ├── RequestMismatch          a workflow input that says what the canonical store does not
     │   └── RunConflict              a run under the id is not the one this request would start
     ├── NotFound                     unknown principal, receipt, thread, ...
     ├── VersionConflict              lost an optimistic-concurrency race (the pipeline re-resolves)
+    ├── RateLimited                  too many requests from this client or principal (HTTP 429)
     └── ServiceUnavailable           Temporal or a store cannot be reached
-        └── ProjectionHostConflict   the embedded projection is another host's (not retryable)
+        ├── ProjectionHostConflict   the embedded projection is another host's (not retryable)
+        ├── SchemaNotMigrated        the canonical schema is not this release's (not retryable)
+        ├── ProjectionWriteFailed    Weaviate refused part of a write (the relay retries it)
+        └── ProjectionUnavailable    the Weaviate cluster cannot be reached or set up
+
+Every class lives here: `ERROR_TYPES` (what a workflow's `ApplicationError.type` and the HTTP
+API's `code` are turned back into) is built from this tree, so a class added to it is known at
+every door (`tests/unit/test_errors.py` holds it).
 """
 
 from __future__ import annotations
@@ -83,6 +93,18 @@ class Forbidden(PolicyRefusal):
     code = "forbidden"
 
 
+class CrossOriginRequest(Forbidden):
+    """A request to change something that does not come from the memory page itself."""
+
+    code = "cross_origin_request"
+
+
+class CsrfTokenInvalid(Forbidden):
+    """A signed-in request to change something without its session's CSRF token."""
+
+    code = "csrf_token_invalid"
+
+
 class FencedByDeletion(PolicyRefusal):
     """A write decided before a deletion committed tried to write what the deletion erased."""
 
@@ -129,26 +151,52 @@ class ProjectionHostConflict(ServiceUnavailable):
     retryable = False
 
 
+class RateLimited(MemoryServiceError):
+    """Too many requests from one client or principal: retry after `retry_after` seconds."""
+
+    code = "rate_limited"
+
+    def __init__(
+        self, message: str | None = None, *, field: str | None = None, retry_after: float = 1.0
+    ) -> None:
+        super().__init__(message or f"too many requests; retry in {retry_after:.1f} s", field=field)
+        self.retry_after = retry_after
+
+
+class SchemaNotMigrated(ServiceUnavailable):
+    """The canonical store's schema is not the one this release needs, and this process does not
+    migrate on connect (Postgres by default): the operator runs `memctl db upgrade` once (a
+    deployment's migration job), then starts the service. A retry does not cure it."""
+
+    code = "schema_not_migrated"
+    retryable = False
+
+
+class ProjectionWriteFailed(ServiceUnavailable):
+    """Weaviate refused part of a write (its batch API reports failures per object and does not
+    raise): the projection is not what was asked, so the relay retries it."""
+
+    code = "projection_write_failed"
+
+
+class ProjectionUnavailable(ServiceUnavailable):
+    """The Weaviate cluster cannot be reached or set up."""
+
+    code = "projection_unavailable"
+
+
+def _tree(root: type[MemoryServiceError]) -> list[type[MemoryServiceError]]:
+    """`root` and every class below it that this module defines."""
+    found = [root]
+    for sub in root.__subclasses__():
+        if sub.__module__ == __name__:
+            found += _tree(sub)
+    return found
+
+
+#: Every error class of the service by name (a workflow failure's `ApplicationError.type`).
 ERROR_TYPES: dict[str, type[MemoryServiceError]] = {
-    cls.__name__: cls
-    for cls in (
-        MemoryServiceError,
-        InvalidInput,
-        InvalidNamespace,
-        ContentTooLarge,
-        ClockOverrideRefused,
-        Unauthenticated,
-        PolicyRefusal,
-        UnauthorizedNamespace,
-        Forbidden,
-        FencedByDeletion,
-        RequestMismatch,
-        RunConflict,
-        NotFound,
-        VersionConflict,
-        ServiceUnavailable,
-        ProjectionHostConflict,
-    )
+    cls.__name__: cls for cls in _tree(MemoryServiceError)
 }
 
 

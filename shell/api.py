@@ -55,6 +55,7 @@ from memory.errors import (
     MemoryServiceError,
     NotFound,
     PolicyRefusal,
+    RateLimited,
     ServiceUnavailable,
     Unauthenticated,
     VersionConflict,
@@ -369,14 +370,6 @@ class Observed:
             )
 
 
-class RateLimited(MemoryServiceError):
-    code = "rate_limited"
-
-    def __init__(self, retry_after: float) -> None:
-        super().__init__(f"too many requests; retry in {retry_after:.1f} s")
-        self.retry_after = retry_after
-
-
 RATE_LIMITED = Counter(
     "memory_api_rate_limited",
     "HTTP API requests refused with 429, by bucket (client, refused, principal).",
@@ -406,7 +399,7 @@ class Buckets:
 
     def _limited(self, tokens: float) -> RateLimited:
         RATE_LIMITED.labels(self.name).inc()
-        return RateLimited((1 - tokens) / self.rate)
+        return RateLimited(retry_after=(1 - tokens) / self.rate)
 
     def take(self, key: str) -> None:
         """One token of `key`'s bucket, or `RateLimited` when it is empty."""

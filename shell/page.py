@@ -39,12 +39,17 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Depends, Form, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from memory.errors import Forbidden, MemoryServiceError, Unauthenticated
+from memory.errors import (
+    CrossOriginRequest,
+    CsrfTokenInvalid,
+    MemoryServiceError,
+    RateLimited,
+    Unauthenticated,
+)
 from memory.models import DeletionReceipt, EntityView, MemoryRecord
 from shell.api import (
     SESSION_COOKIE,
     CorrectionBody,
-    RateLimited,
     Session,
     authenticate,
     correction,
@@ -200,18 +205,6 @@ def _receipt(r: DeletionReceipt) -> str:
         + (f"<table><tr><th>read path</th><th>result</th></tr>{probes}</table>" if probes else "")
         + '<p><a href="/page">back to your memories</a></p></div>'
     )
-
-
-class CrossOriginRequest(Forbidden):
-    """A request to change something that does not come from the page itself."""
-
-    code = "cross_origin_request"
-
-
-class CsrfTokenInvalid(Forbidden):
-    """A signed-in request to change something without its session's CSRF token."""
-
-    code = "csrf_token_invalid"
 
 
 def own_origins(request: Request) -> set[str]:

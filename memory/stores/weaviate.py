@@ -85,7 +85,11 @@ from weaviate.exceptions import WeaviateBaseError
 from weaviate.util import generate_uuid5
 
 from memory.embedding import Embedder
-from memory.errors import InvalidInput, ServiceUnavailable
+from memory.errors import (
+    InvalidInput,
+    ProjectionUnavailable,
+    ProjectionWriteFailed,
+)
 from memory.models import SENSITIVITY_ORDER, MemoryRecord, Place, place_of
 from memory.stores.projection import Hit, ProjectedState, SearchFilters
 from memory.terms import index_words, normalise, query_trigrams, query_words
@@ -120,19 +124,6 @@ LEDGER_FIELDS = [
     "applied",
 ]
 REMOVED_FIELDS = ["memory_id", "version"]
-
-
-class ProjectionWriteFailed(ServiceUnavailable):
-    """Weaviate refused part of a write (its batch API reports failures per object and does not
-    raise): the projection is not what was asked, so the relay retries it."""
-
-    code = "projection_write_failed"
-
-
-class ProjectionUnavailable(ServiceUnavailable):
-    """The Weaviate cluster cannot be reached or set up."""
-
-    code = "projection_unavailable"
 
 
 # ---------------------------------------------------------------------------- pure functions

@@ -12,14 +12,10 @@ from pydantic import ValidationError
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
+from memory.errors import SchemaNotMigrated
 from memory.settings import Settings
 from memory.stores.canonical import CanonicalStore
-from memory.stores.canonical._db import (
-    Database,
-    DatabaseOptions,
-    SchemaNotMigrated,
-    require_schema,
-)
+from memory.stores.canonical._db import Database, DatabaseOptions, require_schema
 
 PG_URL = "postgresql+psycopg://memory:s3cret@db.invalid:5432/memory"
 

@@ -25,7 +25,12 @@ from weaviate.collections.filters import _FilterToGRPC
 from weaviate.util import generate_uuid5
 
 from memory.embedding import HashedNgramEmbedder
-from memory.errors import InvalidInput, ServiceUnavailable
+from memory.errors import (
+    InvalidInput,
+    ProjectionUnavailable,
+    ProjectionWriteFailed,
+    ServiceUnavailable,
+)
 from memory.models import SENSITIVITY_ORDER
 from memory.settings import Settings
 from memory.stores import open_projection
@@ -35,8 +40,6 @@ from memory.stores.weaviate import (
     NO_END,
     NO_START,
     LedgerEntry,
-    ProjectionUnavailable,
-    ProjectionWriteFailed,
     WeaviateProjection,
     admits_nothing,
     batch_failures,

@@ -20,7 +20,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from memory.errors import ServiceUnavailable, VersionConflict
+from memory.errors import SchemaNotMigrated, VersionConflict
 from memory.models import ConversationMessage, ExtractorInfo, GraphHints, MemoryRecord
 from memory.settings import Settings
 from memory.stores.files import checkpoint, private_database, wal_size
@@ -45,15 +45,6 @@ RECORD_FIELDS = tuple(c.name for c in memory_heads.columns)
 
 #: The Alembic scripts (the same folder `CanonicalStore.migrate` runs).
 _MIGRATIONS = Path(__file__).parent.with_name("migrations")
-
-
-class SchemaNotMigrated(ServiceUnavailable):
-    """The canonical store's schema is not the one this release needs, and this process does not
-    migrate on connect (Postgres by default): the operator runs `memctl db upgrade` once (a
-    deployment's migration job), then starts the service. A retry does not cure it."""
-
-    code = "schema_not_migrated"
-    retryable = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,6 +88,10 @@ def _fold(text: str) -> _Folded:
 _B = r"(?<![A-Za-z0-9_])"  # ASCII word start (CJK neighbours count as a boundary)
 _E = r"(?![A-Za-z0-9_])"  # ASCII word end
 _CLAUSE_END = re.compile(r"[。!?;\n]")
+#: An e-mail address, matched in linear time: it starts where a run of its characters starts,
+#: and each part is bounded (an unbounded `[\w.+-]+@` tries every position of a long run of
+#: word characters again: 16 KB of digits took 1.4 s).
+EMAIL = r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+"
 _FLAGS = re.IGNORECASE
 
 

@@ -9,6 +9,7 @@ from memory.write.detectors._text import (
     _B,
     _E,
     _FLAGS,
+    EMAIL,
     Detection,
     _apply,
     _clause,
@@ -560,13 +561,13 @@ _HIJACK_AFTER = re.compile(
     r"the|your|previous|prior|existing|verification|checks?|rules?|instructions?|guidelines?)|"
     r"(?:approve|refund|grant|unlock|waive)\w*\s+(?:all|every|any|the\s+(?:refund|request|claim)s?)|"
     r"the\s+(?:assistant|agent|ai|bot|model)|you\s+(?:must|should|will|are\s+to))|"
-    r"[\w.+-]+@[\w-]+\.[\w.]+|https?://",
+    rf"{EMAIL}|https?://",
     _FLAGS,
 )
 _ZH_HIJACK_AFTER = re.compile(
     r"带上|附上|加上|包含|写上|提供|发送|发给|发到|转发|抄送|透露|告诉|一律|总是|必须|务必|忽略|退款|"
     r"批准|授予|权限|管理员|折扣|优惠码|支付|付款|添加微信|手机|电话|地址|身份证|银行卡|密码|个人信息|"
-    r"[\w.+-]+@[\w-]+\.[\w.]+|https?://"
+    rf"{EMAIL}|https?://"
 )
 
 
@@ -581,7 +582,7 @@ def _zh_hijack_after(text: str, m: re.Match[str]) -> bool:
     return bool(_ZH_HIJACK_AFTER.search(text, m.end(), m.end() + 60))
 
 
-_ADDRESS = r"(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|pastebin|webhook)"
+_ADDRESS = rf"(?:{EMAIL}|https?://\S+|pastebin|webhook)"
 _ZH_DATA = (
     r"(?:系统提示词?|提示词|聊天记录|对话记录|退款记录|订单记录|客户(?:姓名|资料|信息|数据)|"
     r"用户(?:资料|信息|数据|手机号?|电话|地址|邮箱)|银行卡|卡号|身份证|手机号|收货地址)"
@@ -649,7 +650,7 @@ _HIJACK_RULES: tuple[_Rule, ...] = (
             r"of\s+)?(?:all\s+|every\s+|the\s+)?(?:(?:user|customer)(?:'s|s')?\s+)?"
             r"(?:data|details|information|info|records?|conversations?|chat\s+history|messages|"
             r"contacts|passwords?|card\s+numbers?|phone\s+numbers?|addresses)\b[^.\n]{0,60}?"
-            r"(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+)"
+            rf"(?:{EMAIL}|https?://\S+)"
         ),
     ),
     # a notice or a word to the assistant, taken as an attack when an order follows it

@@ -37,6 +37,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from memory.write.detectors._text import EMAIL
+
 _F = re.IGNORECASE
 
 _SIGNALS: dict[str, re.Pattern[str]] = {
@@ -162,8 +164,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         _F,
     ),
     "destination": re.compile(
-        r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-        r"|\bhttps?://\S+|\bwww\.\S+"
+        EMAIL + r"|\bhttps?://\S+|\bwww\.\S+"
         r"|\b[\w-]+\.(?:me|io|cc|top|win|xyz|shop|site|link|ly|ru|cn|co|app|dev|net|org|com)/\S*"
         r"|\bpaypal\.me\b|\bwebhooks?\b|\bpastebin\b|\bdiscord\s+channel"
         r"|!\[[^\]]*\]\("
