@@ -751,13 +751,13 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
 
     @app.get("/metrics", tags=["operations"], include_in_schema=False)
-    async def metrics() -> Response:
+    def metrics() -> Response:
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     v1 = APIRouter(prefix="/v1")
 
     @v1.get("/whoami", tags=["identity"])
-    async def whoami(s: Caller_) -> Whoami:
+    def whoami(s: Caller_) -> Whoami:
         p = s.caller.principal
         return Whoami(
             principal=p.ref,
@@ -796,7 +796,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         return await s.client.write_batch(requests)
 
     @v1.post("/grants", tags=["writes"])
-    async def grant(body: GrantBody, s: Caller_) -> GrantedStart:
+    def grant(body: GrantBody, s: Caller_) -> GrantedStart:
         """What to start from your own Temporal client, and the grant it runs by: the
         workflow, its id and task queue, and the input (screened: a secret is redacted) with
         a grant signed for that run alone. Start exactly that; the worker refuses anything
@@ -804,7 +804,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         return s.client.start_for(_granted_request(s, body))
 
     @v1.get("/outcomes/{tenant}/{idempotency_key}", tags=["writes"])
-    async def outcome(tenant: str, idempotency_key: str, s: Caller_) -> list[CandidateOutcome]:
+    def outcome(tenant: str, idempotency_key: str, s: Caller_) -> list[CandidateOutcome]:
         """The decision of the caller's own write by its idempotency key."""
         found = s.client.write_outcome(tenant, idempotency_key, s.ref)
         if found is None:
@@ -836,7 +836,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         return ContextAnswer(package=package, text=package.text())
 
     @v1.post("/context/validate", tags=["reads"])
-    async def validate(body: ValidateBody, s: Caller_) -> ContextValidation:
+    def validate(body: ValidateBody, s: Caller_) -> ContextValidation:
         return s.client.validate_context(body.package)
 
     @v1.get("/entities/{name}", tags=["reads"])
@@ -853,16 +853,16 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         return s.client.entity(s.ref, name, namespace or [_own(s)], at=at, token=s.token)
 
     @v1.get("/memories/{memory_id}/history", tags=["reads"])
-    async def history(memory_id: str, s: Caller_) -> list[MemoryRecord]:
+    def history(memory_id: str, s: Caller_) -> list[MemoryRecord]:
         return s.client.history(s.ref, memory_id)
 
     @v1.get("/export", tags=["reads"])
-    async def export(s: Caller_, namespace: Annotated[str | None, Query()] = None) -> MemoryExport:
+    def export(s: Caller_, namespace: Annotated[str | None, Query()] = None) -> MemoryExport:
         """Everything kept about a namespace as JSON (default: the caller's own)."""
         return s.client.export(s.ref, namespace or _own(s))
 
     @v1.get("/audit", tags=["reads"])
-    async def audit(
+    def audit(
         s: Caller_,
         memory_id: Annotated[str | None, Query()] = None,
         workflow_id: Annotated[str | None, Query()] = None,
@@ -880,7 +880,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         return await s.client.forget(s.ref, body.scope, at=body.at)
 
     @v1.get("/receipts/{deletion_id}", tags=["deletion"])
-    async def receipt(deletion_id: str, s: Caller_) -> DeletionReceipt:
+    def receipt(deletion_id: str, s: Caller_) -> DeletionReceipt:
         return s.client.receipt(deletion_id, s.ref)
 
     # -------------------------------------------------------------------- consents
@@ -931,17 +931,17 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         )
 
     @v1.get("/memories/{memory_id}/feedback", tags=["feedback"])
-    async def memory_feedback(memory_id: str, s: Caller_) -> list[MemoryFeedbackEvent]:
+    def memory_feedback(memory_id: str, s: Caller_) -> list[MemoryFeedbackEvent]:
         return s.client.feedback_on(s.ref, memory_id)
 
     @v1.get("/runs/{run_id}/feedback", tags=["feedback"])
-    async def run_feedback(run_id: str, s: Caller_) -> list[MemoryFeedbackEvent]:
+    def run_feedback(run_id: str, s: Caller_) -> list[MemoryFeedbackEvent]:
         return s.client.run_feedback(s.ref, run_id)
 
     # -------------------------------------------------------------------- reviews
 
     @v1.get("/reviews", tags=["reviews"])
-    async def reviews(s: Caller_) -> list[ReviewRecord]:
+    def reviews(s: Caller_) -> list[ReviewRecord]:
         """The open reviews the caller may answer."""
         return s.client.open_reviews(s.ref)
 
@@ -955,7 +955,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     # -------------------------------------------------------------------- a person's own
 
     @v1.get("/me/memories", tags=["me"])
-    async def my_memories(s: Caller_) -> list[MemoryRecord]:
+    def my_memories(s: Caller_) -> list[MemoryRecord]:
         """What is kept about the caller (a user): every memory of their own namespace that is
         not deleted, newest first."""
         kept = s.client.export(s.ref, _own(s)).memories
@@ -978,12 +978,12 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     # -------------------------------------------------------------------- registry
 
     @v1.put("/principals", tags=["registry"])
-    async def put_principal(body: Principal, s: Caller_) -> Principal:
+    def put_principal(body: Principal, s: Caller_) -> Principal:
         """Create or replace a principal: an admin of its tenant only."""
         return s.client.register_principal(body, token=s.token)
 
     @v1.get("/principals/{ref:path}", tags=["registry"])
-    async def get_principal(ref: str, s: Caller_) -> Principal:
+    def get_principal(ref: str, s: Caller_) -> Principal:
         return s.client.access.principal(s.token, ref)
 
     app.include_router(v1)

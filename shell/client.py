@@ -745,7 +745,10 @@ class MemoryClient:
         except ValidationError as exc:
             raise from_validation_error(exc, "recall") from None
         with metrics.RECALL_SECONDS.time():
-            return self.access.recall(token or self.token_for(principal), q)
+            # SQL and numpy: on a worker thread, never on the caller's event loop (the API's)
+            return await asyncio.to_thread(
+                self.access.recall, token or self.token_for(principal), q
+            )
 
     def entity(
         self,
@@ -794,7 +797,9 @@ class MemoryClient:
         except ValidationError as exc:
             raise from_validation_error(exc, "context") from None
         with metrics.CONTEXT_SECONDS.time():
-            package = self.access.context(token or self.token_for(principal), request)
+            package = await asyncio.to_thread(
+                self.access.context, token or self.token_for(principal), request
+            )
         metrics.CONTEXT_MEMORY_SHARE.observe(package.memory_token_share)
         return package
 

@@ -324,7 +324,7 @@ def page_router() -> APIRouter:
         return response
 
     @router.get("")
-    async def home(who: Who) -> Response:
+    def home(who: Who) -> Response:
         if who is None:
             return sign_in_page()
         try:
@@ -353,7 +353,7 @@ def page_router() -> APIRouter:
         return _page("Your memories", body, who)
 
     @router.get("/memories/{memory_id}")
-    async def history(memory_id: str, who: Who) -> Response:
+    def history(memory_id: str, who: Who) -> Response:
         if who is None:
             return sign_in_page()
         try:
@@ -419,7 +419,7 @@ def page_router() -> APIRouter:
         return _page("Everything deleted", _receipt(receipt), who)
 
     @router.get("/export")
-    async def export(who: Who) -> Response:
+    def export(who: Who) -> Response:
         if who is None:
             return sign_in_page()
         data = who.client.export(who.ref, _own(who))

@@ -361,3 +361,41 @@ async def test_an_agent_gets_a_grant_and_starts_from_its_own_temporal_client(
         refused = await api.post("/v1/grants", headers=auth(client, USER), json=body)
         assert refused.status_code in (403, 422), refused.text
         assert refused.headers["content-type"].startswith("application/problem+json")
+
+
+async def test_another_users_recall_is_answered_while_exports_run(
+    api: httpx.AsyncClient, client: MemoryClient
+) -> None:
+    """Ten exports of a large namespace in flight do not hold up another user's recall: the
+    routes that do SQL (and the client's recall) run on worker threads, never on the event
+    loop. Read by order, not by time: the recall, asked after the exports started, is answered
+    before any of them (on a blocked loop, each export ran to its end first)."""
+    import asyncio
+    import random
+
+    from shell.bench.data import load, synthetic_records
+
+    load(client.stores, synthetic_records("shop-a", BOB_NS, 1500, random.Random(7)))
+    await api.post(
+        "/v1/memories", json={"namespace": NS, "candidate": sms()}, headers=auth(client, USER)
+    )
+    bob, me = auth(client, BOB), auth(client, USER)
+    done: list[str] = []
+
+    async def export() -> None:
+        response = await api.get("/v1/export", headers=bob)
+        assert response.status_code == 200, response.text
+        done.append("export")
+
+    async def recall() -> None:
+        response = await api.post(
+            "/v1/recall", json={"namespaces": [NS], "query": "how to notify me"}, headers=me
+        )
+        assert response.status_code == 200, response.text
+        assert response.json()["memories"]
+        done.append("recall")
+
+    exports = [asyncio.create_task(export()) for _ in range(10)]
+    await asyncio.sleep(0.05)  # the exports are under way
+    await asyncio.gather(recall(), *exports)
+    assert done[0] == "recall", done
