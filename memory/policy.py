@@ -89,6 +89,8 @@ class Retrieval(_Section):
     graph_seeds: int = Field(default=8, ge=0, le=64)
     graph_max_degree: int = Field(default=40, ge=1, le=1000)
     graph_budget: int = Field(default=200, ge=0, le=5000)
+    #: At most this many memories the walk reached, the best-lent, are read and admitted.
+    graph_admit: int = Field(default=40, ge=0, le=1000)
     weights: Weights = Field(default_factory=Weights)
 
 

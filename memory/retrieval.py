@@ -631,7 +631,11 @@ class Reader:
             if budget <= 0 or not frontier:
                 break
         floor = policy.min_relevance
-        lent = {m: v for m, v in lent.items() if v[0] >= floor}
+        # Only the best-lent few are read from canonical: reaching 200 memories through common
+        # names cost 3x a recall's time at 100k, and a memory lent less than the first
+        # `graph_admit` never reaches the top k.
+        best = sorted((m for m, v in lent.items() if v[0] >= floor), key=lambda m: -lent[m][0])
+        lent = {m: lent[m] for m in best[: policy.graph_admit]}
         if not lent:
             return
         missing = [m for m in lent if m not in admitted]
