@@ -278,8 +278,9 @@ class RelationHint(Model):
     def _known(cls, v: str) -> str:
         v = v.strip().casefold()
         if v not in RELATION_PREDICATES and v not in ROLE_PREDICATES:
+            # the word itself is not echoed: an error message travels and is logged
             raise InvalidInput(
-                f"unknown relation {v!r}: one of {', '.join(sorted(RELATION_PREDICATES))},"
+                f"unknown relation: one of {', '.join(sorted(RELATION_PREDICATES))},"
                 " or a kin or role word (sister, colleague, …)",
                 field="graph",
             )
@@ -298,22 +299,24 @@ class GraphHints(Model):
 
     def check_against(self, content: str) -> None:
         """Raise InvalidInput unless `content` says every name and each relation joins them."""
+        # Errors name the hint by position, never by what it says (a name is a person's word,
+        # and an error message travels and is logged).
         said = _folded(content)
         names: set[str] = {SELF}
-        for entity in self.entities:
+        for i, entity in enumerate(self.entities):
             for name in (entity.name, *entity.aliases):
                 if _folded(name) not in said:
                     raise InvalidInput(
-                        f"the entity name {name!r} is not in the memory's text", field="graph"
+                        f"entity {i}: a name or alias is not in the memory's text",
+                        field=f"graph.entities.{i}",
                     )
                 names.add(_folded(name))
-        for relation in self.relations:
+        for i, relation in enumerate(self.relations):
             for end in (relation.subject, relation.object):
                 if _folded(end) not in names:
                     raise InvalidInput(
-                        f"the relation's end {end!r} names none of the memory's entities"
-                        " (nor self)",
-                        field="graph",
+                        f"relation {i}: an end names none of the memory's entities (nor self)",
+                        field=f"graph.relations.{i}",
                     )
 
     def still_said(self, content: str) -> GraphHints:

@@ -18,7 +18,7 @@ reader may read both.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from memory.graph import GraphFacts
@@ -227,6 +227,28 @@ def aliases(conn: sqlite3.Connection, keys: Sequence[str], scope: Scope) -> dict
     return out
 
 
+def reached_through(
+    keys: Iterable[str],
+    rows_of: Callable[[str], Sequence[tuple[str, int, str]]],
+    *,
+    max_degree: int,
+    limit: int,
+) -> list[Reached]:
+    """The (memory_id, version, namespace) rows `rows_of(key)` finds for each key (it asks for
+    at most `max_degree + 1`), with the key's degree among them; a key more than `max_degree`
+    rows share names too much to link anything (a speaker, "the customer") and reaches nothing.
+    At most `limit` rows in all. The one rule every graph read that reaches memories keeps."""
+    reached: list[Reached] = []
+    for key in keys:
+        rows = rows_of(key)
+        if len(rows) > max_degree:
+            continue
+        reached.extend(Reached(m, v, ns, key, len(rows)) for m, v, ns in rows)
+        if len(reached) >= limit:
+            break
+    return reached[:limit]
+
+
 def mentioning(
     conn: sqlite3.Connection,
     keys: Sequence[str],
@@ -235,12 +257,10 @@ def mentioning(
     max_degree: int,
     limit: int,
 ) -> list[Reached]:
-    """The rows the filters pass that mention each key, with the key's degree among them; a key
-    mentioned by more than `max_degree` such rows names too much to link anything (a speaker,
-    "the customer"), and reaches nothing. At most `limit` rows in all."""
-    reached: list[Reached] = []
-    for key in keys:
-        rows = conn.execute(
+    """The rows the filters pass that mention each key (`reached_through`)."""
+
+    def rows_of(key: str) -> list[tuple[str, int, str]]:
+        return conn.execute(
             "SELECT p.memory_id, p.version, p.namespace FROM graph_mentions g"
             # CROSS JOIN: SQLite then walks the entity's mentions in the reader's namespaces
             " CROSS JOIN proj_memories p ON p.rid = g.rid"
@@ -248,12 +268,8 @@ def mentioning(
             " LIMIT ?",  # no order: over `max_degree` rows is all that is to know
             [key, *scope.namespaces, *scope.params, max_degree + 1],
         ).fetchall()
-        if len(rows) > max_degree:
-            continue
-        reached.extend(Reached(m, v, ns, key, len(rows)) for m, v, ns in rows)
-        if len(reached) >= limit:
-            break
-    return reached[:limit]
+
+    return reached_through(keys, rows_of, max_degree=max_degree, limit=limit)
 
 
 def known(conn: sqlite3.Connection, keys: Sequence[str], scope: Scope) -> set[str]:

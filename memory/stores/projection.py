@@ -879,35 +879,29 @@ class EmbeddedProjection:
         conn = self._conn()
         _, words = _fts_tables(filters.tenant_id)
         scope = self._graph_filters(filters)
-        where, params = scope.where, scope.params
-        reached: list[graph.Reached] = []
-        for key, name in names:
-            terms = name_terms(name)
-            if not terms:
-                continue
-            try:
-                rows = conn.execute(
-                    f"SELECT p.memory_id, p.version, p.namespace FROM {words} f"
-                    " JOIN proj_memories p ON p.rid = f.rowid"
-                    f" WHERE {words} MATCH ? AND {where}"
-                    " AND (instr(p.content, ?) > 0 OR instr(lower(p.content), ?) > 0)"
-                    " LIMIT ?",
-                    [
-                        " ".join(_quoted(t) for t in terms),
-                        *params,
-                        name,
-                        name.lower(),
-                        max_degree + 1,
-                    ],
-                ).fetchall()
-            except sqlite3.OperationalError:
-                return []  # the tenant has no keyword index yet: nothing projected
-            if len(rows) > max_degree:
-                continue
-            reached.extend(graph.Reached(m, v, ns, key, len(rows)) for m, v, ns in rows)
-            if len(reached) >= limit:
-                break
-        return reached[:limit]
+        said = {key: name for key, name in names if name_terms(name)}
+
+        def rows_of(key: str) -> list[tuple[str, int, str]]:
+            name = said[key]
+            return conn.execute(
+                f"SELECT p.memory_id, p.version, p.namespace FROM {words} f"
+                " JOIN proj_memories p ON p.rid = f.rowid"
+                f" WHERE {words} MATCH ? AND {scope.where}"
+                " AND (instr(p.content, ?) > 0 OR instr(lower(p.content), ?) > 0)"
+                " LIMIT ?",
+                [
+                    " ".join(_quoted(t) for t in name_terms(name)),
+                    *scope.params,
+                    name,
+                    name.lower(),
+                    max_degree + 1,
+                ],
+            ).fetchall()
+
+        try:
+            return graph.reached_through(said, rows_of, max_degree=max_degree, limit=limit)
+        except sqlite3.OperationalError:
+            return []  # the tenant has no keyword index yet: nothing projected
 
     def aliases(self, keys: Sequence[str], filters: SearchFilters) -> dict[str, set[str]]:
         return graph.aliases(self._conn(), keys, self._graph_filters(filters))

@@ -323,23 +323,22 @@ class SharedGraph:
     def mentioning(
         self, keys: Sequence[str], filters: SearchFilters, *, max_degree: int, limit: int
     ) -> list[graph.Reached]:
-        reached: list[graph.Reached] = []
         readable = _readable(filters)
         with self.db.read() as conn:
-            for key in keys:
-                rows = conn.execute(
-                    select(_h.memory_id, _h.version, _h.namespace)
-                    .select_from(graph_mentions)
-                    .join(memory_heads, _h.memory_id == _m.memory_id)
-                    .where(_m.entity == key, _m.namespace.in_(filters.namespaces), *readable)
-                    .limit(max_degree + 1)
-                ).all()
-                if len(rows) > max_degree:
-                    continue
-                reached.extend(graph.Reached(m, v, ns, key, len(rows)) for m, v, ns in rows)
-                if len(reached) >= limit:
-                    break
-        return reached[:limit]
+
+            def rows_of(key: str) -> list[tuple[str, int, str]]:
+                return [
+                    (m, v, ns)
+                    for m, v, ns in conn.execute(
+                        select(_h.memory_id, _h.version, _h.namespace)
+                        .select_from(graph_mentions)
+                        .join(memory_heads, _h.memory_id == _m.memory_id)
+                        .where(_m.entity == key, _m.namespace.in_(filters.namespaces), *readable)
+                        .limit(max_degree + 1)
+                    )
+                ]
+
+            return graph.reached_through(keys, rows_of, max_degree=max_degree, limit=limit)
 
     def naming(
         self,
@@ -351,27 +350,28 @@ class SharedGraph:
     ) -> list[graph.Reached]:
         """The heads that say each (key, name)'s name as written (or in lower case), for the
         first few names: a scan of the reader's heads each."""
-        reached: list[graph.Reached] = []
         readable = _readable(filters)
+        said = dict(names[:_NAMING])
         with self.db.read() as conn:
-            for key, name in names[:_NAMING]:
-                rows = conn.execute(
-                    select(_h.memory_id, _h.version, _h.namespace)
-                    .where(
-                        or_(
-                            _h.content.contains(name, autoescape=True),
-                            func.lower(_h.content).contains(name.lower(), autoescape=True),
-                        ),
-                        *readable,
+
+            def rows_of(key: str) -> list[tuple[str, int, str]]:
+                name = said[key]
+                return [
+                    (m, v, ns)
+                    for m, v, ns in conn.execute(
+                        select(_h.memory_id, _h.version, _h.namespace)
+                        .where(
+                            or_(
+                                _h.content.contains(name, autoescape=True),
+                                func.lower(_h.content).contains(name.lower(), autoescape=True),
+                            ),
+                            *readable,
+                        )
+                        .limit(max_degree + 1)
                     )
-                    .limit(max_degree + 1)
-                ).all()
-                if len(rows) > max_degree:
-                    continue
-                reached.extend(graph.Reached(m, v, ns, key, len(rows)) for m, v, ns in rows)
-                if len(reached) >= limit:
-                    break
-        return reached[:limit]
+                ]
+
+            return graph.reached_through(said, rows_of, max_degree=max_degree, limit=limit)
 
     def entity(self, key: str, filters: SearchFilters, limit: int) -> graph.EntityRows:
         found = graph.EntityRows(key)

@@ -344,7 +344,7 @@ async def test_a_writer_may_propose_the_entities_and_relations_its_text_states(
 
     before = len(client.export(USER, NS).memories)
     for hints, said in (
-        ({"entities": [{"name": "Oslo"}]}, "'Oslo' is not in the memory's text"),
+        ({"entities": [{"name": "Oslo"}]}, "entity 0: a name or alias is not in the memory's text"),
         (
             {
                 "entities": [lake],
@@ -352,16 +352,19 @@ async def test_a_writer_may_propose_the_entities_and_relations_its_text_states(
                     {"subject": "lake house", "predicate": "ignore_rules", "object": "self"}
                 ],
             },
-            "unknown relation 'ignore_rules'",
+            "unknown relation: one of",
         ),
         (
             {
                 "entities": [lake],
                 "relations": [{"subject": "lake house", "predicate": "owns", "object": "Oslo"}],
             },
-            "'Oslo' names none of the memory's entities",
+            "relation 0: an end names none of the memory's entities",
         ),
     ):
-        with pytest.raises(InvalidInput, match=said):
+        with pytest.raises(InvalidInput, match=said) as refused:
             await _write(client, USER, NS, "The lake house needs a new roof.", graph=hints)
+        # the refusal names the hint by position, never by what it says
+        assert "Oslo" not in str(refused.value)
+        assert "ignore_rules" not in str(refused.value)
     assert len(client.export(USER, NS).memories) == before
