@@ -91,3 +91,18 @@ def test_reads_go_through_the_heads_the_reader_may_read(stores: Stores) -> None:
     view = graph.entity("ben novak", own, 10)
     assert view.memory_ids == [mine.memory_id]
     assert graph.top_entities(own, 5)[:1] in (["ben novak"], ["leeds"])
+
+
+def test_a_database_error_never_says_the_values_it_was_given(stores: Stores) -> None:
+    """A failed statement's error (logged, and an activity's failure message in workflow
+    history) names no bound value: the words stay in the database."""
+    import sqlalchemy as sa
+
+    marker = "Zqerrormarker who lives in Leeds"
+    insert = sa.text("INSERT INTO graph_epoch (id, epoch) VALUES (7, :epoch)")
+    with stores.canonical.engine.begin() as conn:
+        conn.execute(insert, {"epoch": marker})
+    with pytest.raises(sa.exc.IntegrityError) as failed, stores.canonical.engine.begin() as conn:
+        conn.execute(insert, {"epoch": marker})
+    assert "Zqerrormarker" not in str(failed.value)
+    assert "Zqerrormarker" not in repr(failed.value)

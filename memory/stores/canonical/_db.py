@@ -229,11 +229,16 @@ def _server_engine(url: str, options: DatabaseOptions) -> Engine:
         max_overflow=options.max_overflow,
         pool_timeout=options.pool_timeout_seconds,
         connect_args=connect_args,
+        # an error's text never carries the bound values (people's words): it is logged, and
+        # an activity's failure message reaches workflow history
+        hide_parameters=True,
     )
 
 
 def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
-    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+    engine = create_engine(
+        url, connect_args={"timeout": 30, "check_same_thread": False}, hide_parameters=True
+    )
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
