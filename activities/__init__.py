@@ -27,13 +27,16 @@ def all_activities(
     """Every activity of the service, bound to this process's stores."""
     from activities.admission import AdmissionActivities
     from activities.deletion import DeletionActivities
+    from activities.feedback import FeedbackActivities
     from activities.projection import ProjectionActivities
     from activities.review import ReviewActivities
     from activities.summary import SummaryActivities
     from activities.write import WriteActivities
     from memory.secrets import ServiceKeys
+    from memory.services.access import Access
     from memory.services.admission import Admission
     from memory.services.deletions import Deletions
+    from memory.services.feedback import FeedbackService
     from memory.services.projections import Projections
     from memory.services.reviews import Reviews
     from memory.services.summaries import Summaries
@@ -48,5 +51,6 @@ def all_activities(
         SummaryActivities(Summaries(stores, settings, keys, summarizer)),
         ProjectionActivities(Projections(stores, settings)),
         DeletionActivities(Deletions(stores, settings, keys, admission, extractor)),
+        FeedbackActivities(FeedbackService(stores, settings, Access(stores, settings), keys)),
     ]
     return [fn for group in groups for fn in group.activities()]

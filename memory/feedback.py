@@ -33,7 +33,18 @@ from typing import Literal, get_args
 from pydantic import AwareDatetime, Field, field_validator
 
 from memory.errors import InvalidInput
-from memory.models import MemoryRecord, Model, Principal, Stored
+from memory.models import (
+    CandidateOutcome,
+    DeleteRequest,
+    DeletionReceipt,
+    MemoryRecord,
+    Model,
+    Principal,
+    ReviewStart,
+    Stored,
+    WriteRequest,
+    parse_principal_ref,
+)
 
 FeedbackType = Literal["used", "ignored", "corrected", "confirmed", "harmful", "deleted"]
 FeedbackSource = Literal["user", "human_reviewer", "verifier", "system_metric"]
@@ -51,6 +62,10 @@ EffectKind = Literal[
     "version_moved",
 ]
 FEEDBACK_TYPES: tuple[str, ...] = get_args(FeedbackType)
+#: The feedback whose effect goes beyond one commit (a review, a write, a deletion): it runs as
+#: a RecordFeedback workflow, so that every effect it starts is durable. The others (used,
+#: ignored, confirmed) are one transaction, recorded where they are received.
+STARTING: frozenset[str] = frozenset({"harmful", "corrected", "deleted"})
 FEEDBACK_SOURCES: tuple[str, ...] = get_args(FeedbackSource)
 #: Evidence references one event may carry.
 MAX_EVIDENCE = 20
@@ -129,6 +144,73 @@ class FeedbackRequest(Stored):
         if v is not None and not all(c.isalnum() or c in "-_.:" for c in v):
             raise InvalidInput("event_id holds letters, digits and - _ . : only", field="event_id")
         return v
+
+
+class FeedbackStart(Stored):
+    """Input of the RecordFeedback workflow: feedback the door proved and checked, the write of
+    a corrected value or the deletion it starts (each built and screened by the door), and the
+    grant the door signed for exactly this. The run believes none of it beyond the grant: it
+    reads the memory by id, checks again who may say this, and refuses a write or a deletion
+    that is not the one this feedback implies (`RequestMismatch`)."""
+
+    #: The feedback, with its event id (its `correction` travels as `write`, never twice).
+    feedback: FeedbackRequest
+    #: The roles the door proved for the caller (its registry entry's and its token's).
+    roles: list[str] = Field(default_factory=list, max_length=16)
+    write: WriteRequest | None = None
+    deletion: DeleteRequest | None = None
+    grant: str | None = Field(default=None, repr=False)
+
+    @property
+    def tenant(self) -> str:
+        return parse_principal_ref(self.feedback.principal)[1]
+
+    @property
+    def principals(self) -> list[str]:
+        """Whom the input names: each must be the grant's."""
+        named = [self.feedback.principal]
+        named += [r.principal for r in (self.write, self.deletion) if r is not None]
+        return named
+
+
+class FeedbackReceipt(Model):
+    """What a piece of feedback did: the event as kept (ids, types and times), the review it
+    opened (with the grant of its run), and what it changed."""
+
+    event: MemoryFeedbackEvent
+    #: The same event id was recorded before: this is that first answer.
+    replayed: bool = False
+    review: ReviewStart | None = None
+    #: The memory's confidence after a confirmation, its rank weight after a use or ignore.
+    confidence: float | None = None
+    rank_weight: float | None = None
+
+
+class FeedbackRecorded(Model):
+    """What recording a RecordFeedback run's event gave the workflow: the receipt (ids only),
+    and the grants of the runs its effect starts (a review, a corrected write, a deletion), each
+    under an id derived from the feedback run's own."""
+
+    receipt: FeedbackReceipt
+    write_workflow_id: str | None = None
+    write_grant: str | None = Field(default=None, repr=False)
+    deletion_workflow_id: str | None = None
+    deletion_grant: str | None = Field(default=None, repr=False)
+
+
+class FeedbackResult(Model):
+    """What a RecordFeedback run did: its receipt, the corrected write's decisions (without
+    their values: the client reads them from the store) and the deletion's receipt."""
+
+    receipt: FeedbackReceipt
+    correction: list[CandidateOutcome] = Field(default_factory=list)
+    deletion: DeletionReceipt | None = None
+    deletion_workflow_id: str | None = None
+
+
+def correction_key(event_id: str) -> str:
+    """The idempotency key of the write a `corrected` event starts."""
+    return f"feedback-{event_id}"
 
 
 class FeedbackPolicy(Model):
@@ -230,11 +312,12 @@ def effect_of(
     return Effect(kind="deletion_started", signals=same)
 
 
-def check_request(request: FeedbackRequest, source: str) -> None:
-    """What a feedback type needs from its caller, beyond the identity rules."""
+def check_request(request: FeedbackRequest, source: str, *, write_given: bool = False) -> None:
+    """What a feedback type needs from its caller, beyond the identity rules (`write_given`:
+    the correction travels as the write the door built from it)."""
     kind = request.feedback_type
     if kind == "corrected":
-        if not request.correction:
+        if not request.correction and not write_given:
             raise InvalidInput(
                 "`corrected` feedback carries the right value (`correction`)", field="correction"
             )

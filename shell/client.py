@@ -67,7 +67,16 @@ from memory.errors import (
     UnauthorizedNamespace,
     from_validation_error,
 )
-from memory.feedback import FeedbackRequest, MemoryFeedbackEvent, run_event_id
+from memory.feedback import (
+    STARTING,
+    FeedbackRequest,
+    FeedbackResult,
+    FeedbackStart,
+    MemoryFeedbackEvent,
+    correction_key,
+    default_event_id,
+    run_event_id,
+)
 from memory.grants import SYSTEM, Grants, digest_of
 from memory.identity import BearerToken, Tokens, identity_for
 from memory.models import (
@@ -90,7 +99,6 @@ from memory.models import (
     ReviewDecision,
     ReviewOutcome,
     ReviewRecord,
-    ReviewStart,
     WriteRequest,
     WriteResult,
 )
@@ -120,10 +128,8 @@ from memory.write.screening import redact_request, redact_secrets
 from memory.write.stages import check_content_size, check_write_allowed
 from shell.temporal import (
     connect,
-    delete_workflow_id,
     route,
     search_attributes,
-    write_workflow_id,
 )
 from workflows.attributes import ALL_TENANTS
 
@@ -401,13 +407,25 @@ class MemoryClient:
         *,
         eager: bool = True,
         subject: str | None = None,
-        retry: bool = True,
     ) -> WorkflowHandle[Any, S]:
+        """Start (or attach to) the run `request` maps to (`_launch`)."""
+        handle, _ = await self._launch(request, result_type, eager=eager, subject=subject)
+        return handle
+
+    async def _launch(
+        self,
+        request: BaseModel,
+        result_type: type[S],
+        *,
+        eager: bool = True,
+        subject: str | None = None,
+        retry: bool = True,
+    ) -> tuple[WorkflowHandle[Any, S], bool]:
         """Start the workflow `request` maps to (`shell.temporal.route`) with the grant the
         service signs for it. A request whose id is held by a run (running; or ended, where the
         id is not reused) attaches to that run only if it is the run this request would have
         started: the same workflow type and the same input (by digest); any other is refused
-        (`RunConflict`)."""
+        (`RunConflict`). Also whether it attached (the run was there already)."""
         where = route(self.keys, request)
         granted = request.model_copy(
             update={
@@ -417,7 +435,7 @@ class MemoryClient:
             }
         )
         try:
-            return await self.temporal.start_workflow(
+            started = await self.temporal.start_workflow(
                 where.workflow,
                 granted,
                 id=where.workflow_id,
@@ -429,11 +447,13 @@ class MemoryClient:
                 search_attributes=self._attributes(where.tenant, where.operation, subject),
                 request_eager_start=self.eager and eager,
             )
+            return started, False
         except WorkflowAlreadyStartedError as held:
             try:
-                return await self._attach(
+                attached = await self._attach(
                     where.workflow, where.workflow_id, held.run_id, request, result_type
                 )
+                return attached, True
             except _Squatter as squatter:
                 if not retry:
                     raise RunConflict(
@@ -441,7 +461,7 @@ class MemoryClient:
                         field="workflow_id",
                     ) from None
                 await self._evict(where.workflow_id, squatter.run_id)
-                return await self._start(
+                return await self._launch(
                     request, result_type, eager=eager, subject=subject, retry=False
                 )
         except RPCError as exc:
@@ -695,12 +715,6 @@ class MemoryClient:
         answer.grant = self.grant(
             "ReviewMemory.review", review.workflow_id, answer, who.ref, review.tenant_id
         )
-        if review.kind == "harmful":
-            # Its workflow is started after the quarantine commits: if that start was lost, the
-            # answer starts it (a running one is attached to).
-            await self._open_review(
-                ReviewStart(review=review, newcomers=[], timeout=self.stores.policy.review.timeout)
-            )
         handle = self.temporal.get_workflow_handle(review.workflow_id)
         try:
             outcome: ReviewOutcome = await handle.execute_update(
@@ -986,9 +1000,10 @@ class MemoryClient:
         event_id: str | None = None,
         token: str | None = None,
     ) -> FeedbackOutcome:
-        """Feedback on a memory (memory/feedback.py), recorded with its effect; what the effect
-        starts runs here: the review of a `harmful` report, the write of a `corrected` value
-        (as the caller, through the whole write pipeline), the deletion of a `deleted` one."""
+        """Feedback on a memory (memory/feedback.py), recorded with its effect. Feedback that
+        starts something (a `harmful` report's review, a `corrected` value's write as the caller
+        through the whole write pipeline, a `deleted` memory's deletion) runs as RecordFeedback,
+        which starts each effect durably; the rest is one transaction, recorded here."""
         token = token or self.token_for(principal)
         try:
             request = FeedbackRequest.model_validate(
@@ -1002,52 +1017,50 @@ class MemoryClient:
                     "memory_version": memory_version,
                     "correction": correction,
                     "occurred_at": occurred_at,
-                    # a correction's write and a deletion are keyed by the event: it needs an id
-                    # now (used, ignored and harmful get the service's: asked again, once)
-                    "event_id": event_id
-                    or (
-                        f"fb_{uuid.uuid4().hex}"
-                        if feedback_type in ("corrected", "deleted")
-                        else None
-                    ),
+                    "event_id": event_id,
                 }
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "feedback") from None
+        if request.feedback_type not in STARTING:
+            return FeedbackOutcome(**self.feedbacks.record(token, request).model_dump())
         started = time.perf_counter()
+        caller = self.access.caller(token, principal)
+        head = self.feedbacks.check(token, request)
+        event = (
+            request.event_id
+            or default_event_id(caller.ref, request, request.memory_version or head.version)
+            or f"fb_{uuid.uuid4().hex}"
+        )
         write: WriteRequest | None = None
         deletion: DeleteRequest | None = None
-        effect_ref = None
-        if request.feedback_type in ("corrected", "deleted"):
-            head = self.feedbacks.check(token, request)
-            namespace = head.namespace
-            if request.feedback_type == "corrected":
-                write = self._correction(principal, head, request)
-                effect_ref = write_workflow_id(
-                    self.keys, write.tenant, principal, write.idempotency_key
-                )
-            else:
-                scope = DeletionScope(namespace=namespace, memory_id=request.memory_id)
-                deletion = self.delete_request(principal, scope, at=self._clock(occurred_at))
-                effect_ref = delete_workflow_id(self.keys, deletion.tenant, principal, scope)
-        receipt = self.feedbacks.record(token, request, effect_ref=effect_ref)
-        outcome = FeedbackOutcome(**receipt.model_dump())
-        if receipt.review is not None:
-            await self._open_review(receipt.review)
+        if request.feedback_type == "corrected":
+            write = self._correction(principal, head, request, event)
+        elif request.feedback_type == "deleted":
+            scope = DeletionScope(namespace=head.namespace, memory_id=request.memory_id)
+            deletion = self.delete_request(principal, scope, at=self._clock(occurred_at))
+        start = FeedbackStart(
+            feedback=request.model_copy(update={"event_id": event, "correction": None}),
+            roles=sorted(caller.roles),
+            write=write,
+            deletion=deletion,
+        )
+        handle, attached = await self._launch(start, FeedbackResult)
+        done: FeedbackResult = await self._result(handle)
+        outcome = FeedbackOutcome(**done.receipt.model_dump())
+        # asked again: the first answer
+        outcome.replayed = outcome.replayed or attached
+        outcome.review = (
+            None
+            if done.receipt.review is None
+            else done.receipt.review.model_copy(update={"grant": None})
+        )
         if write is not None:
-            outcome.correction = (await self.run_write(write)).outcomes
-            kept = [
-                o.memory_id
-                for o in outcome.correction
-                if o.memory_id
-                and o.decision in ("add", "no_op")
-                and o.relation in ("NEW", "DUPLICATE")
-            ]
-            if kept and not receipt.replayed:  # a memory without key: the write added beside it
-                self.feedbacks.retire(token, receipt.event, kept[0])
+            mine = (principal, write.idempotency_key)
+            outcome.correction = self._with_values(write.tenant, {mine: done.correction})[mine]
             metrics.CORRECTION_SECONDS.observe(time.perf_counter() - started)
-        if deletion is not None:
-            outcome.deletion = await self._run_deletion(deletion)
+        if done.deletion is not None and done.deletion_workflow_id is not None:
+            outcome.deletion = self._stored_receipt(done.deletion, done.deletion_workflow_id)
         return outcome
 
     def _clock(self, at: datetime | None) -> datetime | None:
@@ -1055,12 +1068,12 @@ class MemoryClient:
         return at if self.settings.allow_clock_override else None
 
     def _correction(
-        self, principal: str, head: MemoryRecord, request: FeedbackRequest
+        self, principal: str, head: MemoryRecord, request: FeedbackRequest, event_id: str
     ) -> WriteRequest:
         """The write of a corrected value: a candidate of the memory's kind and key (or words to
         extract from), by the caller, keyed by the feedback event (asked again, one write)."""
         correction = dict(request.correction or {})
-        key = f"feedback-{request.event_id}"
+        key = correction_key(event_id)
         at = self._clock(request.occurred_at)
         if set(correction) == {"text"}:
             return self.write_request(
@@ -1068,11 +1081,6 @@ class MemoryClient:
             )
         candidate = {"kind": head.kind, "key": head.key, **correction}
         return self.write_request(principal, head.namespace, candidate, idempotency_key=key, at=at)
-
-    async def _open_review(self, start: ReviewStart) -> None:
-        """Start the review a `harmful` report opened (its row is committed): the same review
-        again attaches to the running one."""
-        await self._start(start, ReviewOutcome)
 
     async def report_run(
         self,

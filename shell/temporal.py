@@ -18,6 +18,7 @@ from temporalio.runtime import Runtime
 from temporalio.service import TLSConfig
 
 from memory.errors import InvalidInput, ServiceUnavailable
+from memory.feedback import FeedbackStart
 from memory.grants import SYSTEM, digest_of
 from memory.models import (
     DeleteRequest,
@@ -41,6 +42,7 @@ __all__ = [
     "batch_workflow_id",
     "connect",
     "delete_workflow_id",
+    "feedback_workflow_id",
     "route",
     "search_attributes",
     "summarize_workflow_id",
@@ -126,6 +128,11 @@ def summarize_workflow_id(keys: ServiceKeys, tenant: str, namespace: str, thread
     return f"summarize/{tenant}/{keys.derive('summarize', tenant, namespace, thread)}"
 
 
+def feedback_workflow_id(keys: ServiceKeys, tenant: str, principal: str, event_id: str) -> str:
+    """One run per caller and feedback event (the same event again attaches to it). Keyed."""
+    return f"feedback/{tenant}/{keys.derive('feedback', tenant, principal, event_id)}"
+
+
 @dataclass(frozen=True)
 class Route:
     """Where a request runs: its workflow, id, whom its grant is for, and how its id is
@@ -180,6 +187,15 @@ def route(keys: ServiceKeys, request: BaseModel) -> Route:
         return Route(
             "SummarizeThread", wid, request.principal, request.tenant, "summarize",
             WRITE_EXECUTION_TIMEOUT, allow,
+        )  # fmt: skip
+    if isinstance(request, FeedbackStart):
+        feedback = request.feedback
+        if feedback.event_id is None:
+            raise InvalidInput("a feedback run is keyed by its event id", field="event_id")
+        wid = feedback_workflow_id(keys, request.tenant, feedback.principal, feedback.event_id)
+        return Route(
+            "RecordFeedback", wid, feedback.principal, request.tenant, "feedback",
+            WRITE_EXECUTION_TIMEOUT, reject,
         )  # fmt: skip
     if isinstance(request, ReviewStart):
         review = request.review

@@ -18,7 +18,7 @@ import structlog
 from temporalio.client import Client
 from temporalio.runtime import PrometheusConfig, Runtime, TelemetryConfig
 from temporalio.service import RPCError
-from temporalio.worker import Worker
+from temporalio.worker import Interceptor, Worker
 
 from activities import all_activities
 from activities.callers import ServiceCallersOnly
@@ -32,6 +32,7 @@ from shell.logs import LogContext, configure_logging
 from shell.temporal import SEARCH_ATTRIBUTES, connect
 from workflows.delete_subject import CloseDeletionReceipt, DeleteSubject
 from workflows.expire_memories import ExpireMemories
+from workflows.record_feedback import RecordFeedback
 from workflows.relay_outbox import RelayOutbox
 from workflows.repair_projections import RepairProjections
 from workflows.review_memory import ReviewMemory
@@ -49,6 +50,7 @@ WORKFLOWS: Sequence[type[Any]] = (
     ExpireMemories,
     RelayOutbox,
     RepairProjections,
+    RecordFeedback,
 )
 
 log = structlog.get_logger("shell.worker")
@@ -61,6 +63,7 @@ def build_worker(
     *,
     task_queue: str | None = None,
     summarizer: Summarizer | None = None,
+    interceptors: Sequence[Interceptor] = (),
 ) -> Worker:
     """A worker of every workflow and activity, on `client`'s connection. Its converter is the
     client's, but refusing plaintext payloads once encryption is on: an input written without
@@ -84,7 +87,7 @@ def build_worker(
             *all_activities(stores, settings, summarizer=summarizer),
             *TemporalActivities(client, settle=settings.temporal_delete_settle).activities(),
         ],
-        interceptors=[LogContext(), callers],
+        interceptors=[LogContext(), callers, *interceptors],
         # Activities are synchronous (SQLAlchemy, SQLite, numpy): they run on this pool.
         activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=16),
         max_concurrent_activities=16,
@@ -142,7 +145,10 @@ def serve_metrics(settings: Settings, stores: Stores) -> Runtime | None:
 
 
 async def run_worker(
-    settings: Settings, stop: asyncio.Event | None = None, stores: Stores | None = None
+    settings: Settings,
+    stop: asyncio.Event | None = None,
+    stores: Stores | None = None,
+    interceptors: Sequence[Interceptor] = (),
 ) -> None:
     """Run the worker until `stop` is set. Given `stores`, it works with them and leaves them
     open (they are the caller's: `memctl dev` shares its one set with the API); otherwise it
@@ -151,7 +157,7 @@ async def run_worker(
     stores = stores or open_stores(settings)
     client = await connect(settings, serve_metrics(settings, stores))
     await ensure_search_attributes(client, settings.temporal_namespace)
-    worker = build_worker(client, settings, stores)
+    worker = build_worker(client, settings, stores, interceptors=interceptors)
     log.info(
         "worker started",
         task_queue=settings.task_queue,

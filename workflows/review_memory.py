@@ -24,7 +24,7 @@ import contextlib
 from typing import Any
 
 from temporalio import workflow
-from temporalio.exceptions import ApplicationError
+from temporalio.exceptions import ApplicationError, WorkflowAlreadyStartedError
 from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
@@ -158,11 +158,15 @@ class ReviewMemory:
 async def open_reviews(starts: list[ReviewStart]) -> None:
     """Start a ReviewMemory child for every review a write opened (its row, with what settling
     needs, is already committed; each start carries the grant the service signed for it). The
-    child outlives the write that started it."""
+    child outlives the run that started it. A review whose run is under way already (feedback
+    asked again) is left to it."""
     for start in starts:
-        await workflow.start_child_workflow(
-            ReviewMemory.run,
-            start,
-            id=start.review.workflow_id,
-            parent_close_policy=ParentClosePolicy.ABANDON,
-        )
+        try:
+            await workflow.start_child_workflow(
+                ReviewMemory.run,
+                start,
+                id=start.review.workflow_id,
+                parent_close_policy=ParentClosePolicy.ABANDON,
+            )
+        except WorkflowAlreadyStartedError:
+            workflow.logger.info("the review runs already")

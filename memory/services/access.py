@@ -136,6 +136,18 @@ class Access(GatedService):
         )
         return self._caller(claims)
 
+    def admitted(self, principal: str, roles: Sequence[str]) -> Caller:
+        """The caller a run's grant proves (the door checked its token, and signed the roles it
+        proved into the run's input): its registry entry, with those roles."""
+        try:
+            registered = self.reader.principal(principal)
+        except NotFound:
+            if not roles:
+                raise
+            type_, tenant, id_ = parse_principal_ref(principal)
+            registered = Principal.model_validate({"type": type_, "tenant": tenant, "id": id_})
+        return Caller(registered, frozenset(registered.roles) | frozenset(roles))
+
     def _caller(self, claims: Claims) -> Caller:
         try:
             # the reader's copy of the registry, as recall uses it (a change of grants or

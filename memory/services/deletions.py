@@ -277,8 +277,8 @@ class Deletions:
 
     def carrying_runs(self, inp: EraseInput) -> list[str]:
         """The workflow ids whose Temporal histories carried the scope's content."""
-        tenant = self.stores.canonical.receipts.get(inp.deletion_id).tenant_id
-        return carrying_runs(self.stores, tenant, inp.resolved)
+        receipt = self.stores.canonical.receipts.get(inp.deletion_id)
+        return carrying_runs(self.stores, receipt.tenant_id, inp.resolved, receipt.workflow_id)
 
     def regenerate(self, inp: EraseInput, progress: Progress = no_progress) -> list[str]:
         progress("regenerating")

@@ -2,10 +2,11 @@
 transaction (memory/feedback.py says which effect; this says who may, and commits it).
 
 The event, its effect on the memory (a confidence raised, a quarantine and the review it opens),
-what it taught recall (a rank weight) and the audit naming the event land together. What an
-effect starts beyond the store — the review's workflow, the corrected write, the deletion — the
-client starts from the receipt (shell/client.py), under ids derived from the event, so asking
-again with the same event id starts nothing twice.
+what it taught recall (a rank weight) and the audit naming the event land together. Feedback
+whose effect goes beyond the store (a harmful report's review, a corrected write, a deletion)
+is recorded by a RecordFeedback run (`record_run`), which then starts each of them as a child
+under an id derived from its own: a run is started once per event, and every effect it starts
+survives a crash of the process that asked.
 """
 
 from __future__ import annotations
@@ -17,21 +18,29 @@ from typing import Literal
 from pydantic import Field
 
 from memory import metrics
-from memory.errors import Forbidden, InvalidInput, NotFound, VersionConflict
+from memory.deletion.runs import CORRECTION, DELETION
+from memory.errors import Forbidden, InvalidInput, NotFound, RequestMismatch, VersionConflict
 from memory.feedback import (
+    STARTING,
     Effect,
+    FeedbackReceipt,
+    FeedbackRecorded,
     FeedbackRequest,
+    FeedbackStart,
     MemoryFeedbackEvent,
     allowed_sources,
     check_request,
+    correction_key,
     default_event_id,
     effect_of,
 )
+from memory.grants import SYSTEM, Grants
 from memory.models import (
     SENSITIVITY_ORDER,
     AuditEvent,
     CandidateOutcome,
     DeletionReceipt,
+    DeletionScope,
     MemoryRecord,
     Model,
     ReviewRecord,
@@ -39,6 +48,7 @@ from memory.models import (
     utcnow,
 )
 from memory.plans import CommitPlan, RecordChange, SlotCheck, slot_for
+from memory.secrets import ServiceKeys
 from memory.services.access import Access, Caller
 from memory.settings import Settings
 from memory.stores import Stores
@@ -48,22 +58,9 @@ ATTEMPTS = 5
 RunOutcome = Literal["success", "failure"]
 
 
-class FeedbackReceipt(Model):
-    """What a piece of feedback did: the event as kept, and what its effect started."""
-
-    event: MemoryFeedbackEvent
-    #: The same event id was recorded before: this is that first answer.
-    replayed: bool = False
-    #: The review a `harmful` report opened (the client starts its workflow).
-    review: ReviewStart | None = None
-    #: The memory's confidence after a confirmation, its rank weight after a use or ignore.
-    confidence: float | None = None
-    rank_weight: float | None = None
-
-
 class FeedbackOutcome(FeedbackReceipt):
-    """A receipt with what the client started from it: the corrected write's decisions, the
-    deletion's receipt."""
+    """A receipt with what its run started: the corrected write's decisions, the deletion's
+    receipt."""
 
     correction: list[CandidateOutcome] = Field(default_factory=list)
     deletion: DeletionReceipt | None = None
@@ -79,19 +76,131 @@ class RunReport(Model):
     skipped: list[str] = Field(default_factory=list)
 
 
+class RecordInput(Model):
+    """A RecordFeedback run's input (without its grant), its id, and the principal its
+    admission proved."""
+
+    start: FeedbackStart
+    workflow_id: str
+    principal: str
+
+
+class RetireInput(Model):
+    """After a corrected write: the event, its run, and the memory the write kept."""
+
+    event_id: str
+    workflow_id: str
+    replaced_by: str
+
+
+def correction_workflow_id(feedback_workflow_id: str) -> str:
+    """The id of the write a RecordFeedback run starts (keyed, as its parent's)."""
+    return feedback_workflow_id + CORRECTION
+
+
+def deletion_workflow_id(feedback_workflow_id: str) -> str:
+    """The id of the deletion a RecordFeedback run starts."""
+    return feedback_workflow_id + DELETION
+
+
 class FeedbackService:
-    def __init__(self, stores: Stores, settings: Settings, access: Access) -> None:
+    def __init__(
+        self,
+        stores: Stores,
+        settings: Settings,
+        access: Access,
+        keys: ServiceKeys | None = None,
+    ) -> None:
         self.stores = stores
         self.settings = settings
         self.access = access
+        self.grants = Grants(
+            keys or ServiceKeys.for_settings(settings), start_seconds=settings.grant_start_seconds
+        )
 
     # ------------------------------------------------------------------------ recording
 
-    def record(
-        self, token: str | None, request: FeedbackRequest, *, effect_ref: str | None = None
+    def record(self, token: str | None, request: FeedbackRequest) -> FeedbackReceipt:
+        """Record feedback from the caller `token` proves, and apply its effect (feedback that
+        starts something beyond the store runs as a RecordFeedback workflow: `record_run`)."""
+        if request.feedback_type in STARTING:
+            raise InvalidInput(
+                f"`{request.feedback_type}` feedback starts a run (RecordFeedback)",
+                field="feedback_type",
+            )
+        return self._record_as(self.access.caller(token, request.principal), request)
+
+    def record_run(self, inp: RecordInput) -> FeedbackRecorded:
+        """A RecordFeedback run's event, recorded with its effect; the grants of what the effect
+        starts. The input is checked against the store first: the memory must be one the
+        admitted caller may judge, and the write or deletion must be exactly the one this
+        event implies (else `RequestMismatch`, and nothing changes)."""
+        start, request = inp.start, inp.start.feedback
+        if request.principal != inp.principal:
+            raise RequestMismatch("the feedback is not the admitted caller's", field="principal")
+        caller = self.access.admitted(inp.principal, start.roles)
+        namespace = self._target(caller, request)
+        write_id = deletion_id = None
+        if request.feedback_type == "corrected":
+            write_id = correction_workflow_id(inp.workflow_id)
+        elif request.feedback_type == "deleted":
+            deletion_id = deletion_workflow_id(inp.workflow_id)
+        _check_start(start, namespace)
+        receipt = self._record_as(
+            caller,
+            request,
+            effect_ref=write_id or deletion_id,
+            workflow_id=inp.workflow_id,
+            write_given=start.write is not None,
+        )
+        if receipt.review is not None:
+            receipt.review = self._granted_review(receipt.review)
+        tenant = receipt.event.tenant_id
+        return FeedbackRecorded(
+            receipt=receipt,
+            write_workflow_id=write_id,
+            write_grant=None
+            if start.write is None or write_id is None
+            else self.grants.issue("WriteMemory", write_id, start.write, caller.ref, tenant),
+            deletion_workflow_id=deletion_id,
+            deletion_grant=None
+            if start.deletion is None or deletion_id is None
+            else self.grants.issue(
+                "DeleteSubject", deletion_id, start.deletion, caller.ref, tenant
+            ),
+        )
+
+    def _target(self, caller: Caller, request: FeedbackRequest) -> str:
+        """The namespace of the memory a run's feedback is about: the event's, if it was
+        recorded already (asked again), else the memory's, if the caller may judge it."""
+        if request.event_id is None:
+            raise RequestMismatch("a feedback run carries its event id", field="event_id")
+        prior = self.stores.canonical.feedback.get(request.event_id)
+        if prior is not None:
+            if prior.given_by != caller.ref or prior.memory_id != request.memory_id:
+                raise RequestMismatch(
+                    f"event {request.event_id} is another memory's or principal's",
+                    field="event_id",
+                )
+            return prior.namespace
+        return self._memory(caller, request.memory_id).namespace
+
+    def _granted_review(self, start: ReviewStart) -> ReviewStart:
+        review = start.review
+        grant = self.grants.issue(
+            "ReviewMemory", review.workflow_id, start, SYSTEM, review.tenant_id
+        )
+        return start.model_copy(update={"grant": grant})
+
+    def _record_as(
+        self,
+        caller: Caller,
+        request: FeedbackRequest,
+        *,
+        effect_ref: str | None = None,
+        workflow_id: str | None = None,
+        write_given: bool = False,
     ) -> FeedbackReceipt:
-        """Record feedback from the caller `token` proves, and apply its effect."""
-        caller = self.access.caller(token, request.principal)
         feedback = self.stores.canonical.feedback
         if request.event_id is not None:
             prior = feedback.get(request.event_id)
@@ -106,7 +215,9 @@ class FeedbackService:
                 if prior is not None:
                     return self._replayed(caller, prior)
             try:
-                return self._record(caller, request, head, effect_ref, event_id)
+                return self._record(
+                    caller, request, head, event_id, effect_ref, workflow_id, write_given
+                )
             except VersionConflict:
                 continue
         raise VersionConflict(f"memory {request.memory_id} kept changing; send the feedback again")
@@ -116,8 +227,10 @@ class FeedbackService:
         caller: Caller,
         request: FeedbackRequest,
         head: MemoryRecord,
-        effect_ref: str | None,
         event_id: str | None,
+        effect_ref: str | None,
+        workflow_id: str | None,
+        write_given: bool,
     ) -> FeedbackReceipt:
         version = request.memory_version or head.version
         if version > head.version:
@@ -125,7 +238,7 @@ class FeedbackService:
                 f"memory {head.memory_id} has no version {version} (it is at {head.version})",
                 field="memory_version",
             )
-        source = self._allowed(caller, request, head)
+        source = self._allowed(caller, request, head, write_given=write_given)
         now = utcnow()
         at = request.occurred_at if self.settings.allow_clock_override else None
         recorded_at = at or now
@@ -161,6 +274,7 @@ class FeedbackService:
             tenant_id=head.tenant_id,
             namespace=head.namespace,
             at=recorded_at,
+            workflow_id=workflow_id,
             feedback=[event],
         )
         if effect.signals != before:
@@ -188,10 +302,6 @@ class FeedbackService:
             if stored is not None:
                 return self._replayed(caller, stored)
         metrics.FEEDBACK.labels(event.feedback_type, source, effect.kind).inc()
-        if effect.kind == "already_quarantined":
-            # Its review's workflow is started by whoever reported first, after the commit; had
-            # that one died in between, any later report starts it (the same id: started once).
-            start = self._open_review_of(head)
         return FeedbackReceipt(
             event=event,
             review=start,
@@ -244,13 +354,25 @@ class FeedbackService:
         plan.review_tasks = {review_id: {"restore": head.status, "event_id": event.event_id}}
         return ReviewStart(review=review, newcomers=[], timeout=self.stores.policy.review.timeout)
 
-    def retire(self, token: str | None, event: MemoryFeedbackEvent, replaced_by: str) -> bool:
+    def retire(self, inp: RetireInput) -> bool:
         """A corrected memory without a key, once its correction is kept (`replaced_by`): it
-        ends where the correction begins (a keyed one is ended by the write itself). False if
-        it was no longer in force."""
-        caller = self.access.caller(token, event.given_by)
-        head = self._memory(caller, event.memory_id)
-        if head.key is not None or head.status != "active" or replaced_by == head.memory_id:
+        ends where the correction begins (a keyed one is ended by the write itself). Only for
+        the event's own run, and a memory its write kept; False if there was nothing to end
+        (no longer in force, or ended already: asked again, nothing changes)."""
+        canonical = self.stores.canonical
+        event = canonical.feedback.get(inp.event_id)
+        if event is None or event.effect_ref != correction_workflow_id(inp.workflow_id):
+            raise RequestMismatch("the correction is not this run's", field="event_id")
+        head = canonical.records.head(event.memory_id)
+        kept = canonical.records.head(inp.replaced_by)
+        if kept is None or (kept.namespace, kept.written_by) != (event.namespace, event.given_by):
+            raise RequestMismatch("the memory is not the correction's", field="replaced_by")
+        if (
+            head is None
+            or head.key is not None
+            or head.status != "active"
+            or inp.replaced_by == head.memory_id
+        ):
             return False
         at = utcnow()
         plan = CommitPlan(
@@ -258,6 +380,7 @@ class FeedbackService:
             tenant_id=head.tenant_id,
             namespace=head.namespace,
             at=at,
+            workflow_id=inp.workflow_id,
             changes=[
                 RecordChange(
                     memory_id=head.memory_id,
@@ -275,13 +398,12 @@ class FeedbackService:
                     decision="corrected",
                     memory_id=head.memory_id,
                     memory_version=head.version,
-                    principal=caller.ref,
-                    details={"event_id": event.event_id, "replaced_by": replaced_by},
+                    principal=event.given_by,
+                    details={"event_id": event.event_id, "replaced_by": inp.replaced_by},
                 )
             ],
         )
-        self.stores.commit_and_project(plan)
-        return True
+        return not self.stores.commit_and_project(plan).replayed
 
     def check(self, token: str | None, request: FeedbackRequest) -> MemoryRecord:
         """Everything `record` refuses, refused before anything starts (a correction's write, a
@@ -291,25 +413,23 @@ class FeedbackService:
         self._allowed(caller, request, head)
         return head
 
-    def _allowed(self, caller: Caller, request: FeedbackRequest, head: MemoryRecord) -> str:
+    def _allowed(
+        self,
+        caller: Caller,
+        request: FeedbackRequest,
+        head: MemoryRecord,
+        *,
+        write_given: bool = False,
+    ) -> str:
         """The source the feedback is given as, if the caller may give it (else a typed
         refusal)."""
         source = self._source(caller, request, head)
-        check_request(request, source)
+        check_request(request, source, write_given=write_given)
         if request.feedback_type == "deleted" and not caller.principal.can_delete(head.namespace):
             raise Forbidden(
                 f"{caller.ref} may not delete in {head.namespace}", field="feedback_type"
             )
         return source
-
-    def _open_review_of(self, head: MemoryRecord) -> ReviewStart | None:
-        """The open review of a quarantined memory, to start (again) if its workflow was lost."""
-        for review in self.stores.canonical.reviews.find(head.tenant_id, status="open"):
-            if review.kind == "harmful" and head.memory_id in review.memory_ids:
-                return ReviewStart(
-                    review=review, newcomers=[], timeout=self.stores.policy.review.timeout
-                )
-        return None
 
     def _memory(self, caller: Caller, memory_id: str) -> MemoryRecord:
         """The memory's current version, if the caller may see it (else not found, the same
@@ -382,3 +502,31 @@ def _may_judge(caller: Caller, head: MemoryRecord) -> bool:
     return p.can_read(head.namespace) and (
         SENSITIVITY_ORDER[head.sensitivity] <= SENSITIVITY_ORDER[p.sensitivity_ceiling]
     )
+
+
+def _check_start(start: FeedbackStart, namespace: str) -> None:
+    """A feedback run's write or deletion must be the one its event implies: a corrected
+    value's write by the same caller, in the memory's namespace, under the event's key; a
+    deletion of that memory by the same caller. Anything else is refused."""
+    request = start.feedback
+    kind = request.feedback_type
+    assert request.event_id is not None
+    if kind not in STARTING or request.correction is not None:
+        raise RequestMismatch(f"`{kind}` feedback does not run this way", field="feedback_type")
+    if (start.write is not None) != (kind == "corrected") or (start.deletion is not None) != (
+        kind == "deleted"
+    ):
+        raise RequestMismatch(f"`{kind}` feedback starts no such run", field="feedback_type")
+    write, deletion = start.write, start.deletion
+    if write is not None and (
+        write.principal != request.principal
+        or write.namespace != namespace
+        or write.idempotency_key != correction_key(request.event_id)
+    ):
+        raise RequestMismatch("the write is not this correction's", field="write")
+    if deletion is not None and (
+        deletion.principal != request.principal
+        or deletion.tenant != start.tenant
+        or deletion.scope != DeletionScope(namespace=namespace, memory_id=request.memory_id)
+    ):
+        raise RequestMismatch("the deletion is not of this memory", field="deletion")

@@ -32,6 +32,7 @@ from memory.stores import open_stores
 from memory.sync.relay import RelayRequest
 from shell.client import MemoryClient
 from shell.devserver import start_local
+from shell.temporal import feedback_workflow_id
 from shell.worker import build_worker
 from tests.factories import BOT, NS, T0, USER, email, sms
 
@@ -212,11 +213,12 @@ async def reviews(client: MemoryClient, temporal: Client) -> list[str]:
         theirs.workflow_id,
         client.stores.canonical.reviews.get(theirs.outcome.review_id).workflow_id,
     ]
-    # a harmful report opens a review that the client starts (not a child), answered
+    # a harmful report's RecordFeedback run opens a review (its child), answered
     reported = await client.feedback(USER, mine.outcomes[0].memory_id or "", "harmful")
     assert reported.review is not None
     await client.review(reviewer.ref, reported.review.review.review_id, "reject")
     ids.append(reported.review.review.workflow_id)
+    ids.append(feedback_workflow_id(client.keys, "shop-a", USER, reported.event.event_id))
     # an unanswered review times out (policy timeout shortened for the recording)
     client.stores.policy = client.stores.policy.model_copy(
         update={"review": client.stores.policy.review.model_copy(update={"timeout_hours": 0.0003})}
@@ -232,6 +234,32 @@ async def reviews(client: MemoryClient, temporal: Client) -> list[str]:
     review_wf = client.stores.canonical.reviews.get(late.outcome.review_id).workflow_id
     await temporal.get_workflow_handle(review_wf).result()
     ids.append(review_wf)
+    return ids
+
+
+async def feedback(client: MemoryClient, temporal: Client) -> list[str]:
+    """A correction (its write, then the end of the memory without a key it corrects) and a
+    deletion, each started by a RecordFeedback run."""
+    ids = []
+    loose = await client.write(
+        USER, NS, sms(key=None, kind="semantic", content="用户喜欢蓝色的包装盒"), at=T0
+    )
+    corrected = await client.feedback(
+        USER,
+        loose.outcome.memory_id or "",
+        "corrected",
+        correction={"content": "用户喜欢绿色的礼品袋"},
+        event_id="rec-corrected",
+    )
+    assert corrected.event.effect_ref is not None
+    ids += [corrected.event.effect_ref, corrected.event.effect_ref.rsplit("/", 1)[0]]
+    doomed = await client.write(USER, NS, sms(), at=T0)
+    deleted = await client.feedback(
+        USER, doomed.outcome.memory_id or "", "deleted", event_id="rec-deleted"
+    )
+    assert deleted.deletion is not None
+    assert deleted.event.effect_ref is not None
+    ids.append(deleted.event.effect_ref.rsplit("/", 1)[0])
     return ids
 
 
@@ -293,6 +321,7 @@ SCENARIOS: dict[str, Scenario] = {
     "summaries": summaries,
     "expiry": expiry,
     "projections": projections,
+    "feedback": feedback,
 }
 
 

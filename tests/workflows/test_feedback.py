@@ -7,10 +7,8 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select
-from temporalio.service import RPCError
 
 from memory.errors import Forbidden, InvalidInput, NotFound
-from memory.feedback import FeedbackRequest
 from memory.models import Principal
 from memory.stores.schema import memory_feedback, memory_signals
 from shell.client import MemoryClient
@@ -261,7 +259,8 @@ async def test_a_correction_writes_the_right_value_with_the_users_authority(
     )
     assert corrected.event.effect == "correction_started"
     assert corrected.event.effect_ref is not None
-    assert corrected.event.effect_ref.startswith("write/shop-a/")
+    assert corrected.event.effect_ref.startswith("feedback/shop-a/")
+    assert corrected.event.effect_ref.endswith("/correction")
     [outcome] = corrected.correction
     assert (outcome.decision, outcome.relation) == ("update", "SUPERSEDES")
     [audited] = _feedback_audit(client, memory_id)
@@ -311,7 +310,8 @@ async def test_deleted_feedback_deletes_that_memory(client: MemoryClient) -> Non
     assert done.deletion is not None
     assert done.deletion.verification_status == "passed"
     assert done.event.effect_ref is not None
-    assert done.event.effect_ref.startswith("delete/shop-a/")
+    assert done.event.effect_ref.startswith("feedback/shop-a/")
+    assert done.event.effect_ref.endswith("/deletion")
     head = client.stores.canonical.records.head(memory_id)
     assert head is not None
     assert head.status == "deleted"
@@ -398,43 +398,3 @@ async def test_a_correction_of_a_memory_without_key_ends_it(client: MemoryClient
     found = await _recalled(client, task="", query="用户喜欢的颜色 包装")
     assert memory_id not in found
     assert outcome.memory_id in found
-
-
-async def test_a_review_whose_start_was_lost_is_started_by_the_next_report(
-    client: MemoryClient,
-) -> None:
-    """The review's workflow starts after the quarantine commits; a reporter that died in
-    between leaves an open review with no run: the next report, by anyone, starts it."""
-    client.register_principal(BOT)
-    client.register_principal(REVIEWER)
-    memory_id = await _memory(client)
-    receipt = client.feedbacks.record(  # recorded, then the reporter dies: nothing started
-        client.token_for(USER),
-        FeedbackRequest(principal=USER, memory_id=memory_id, feedback_type="harmful"),
-    )
-    assert receipt.review is not None
-    review_id = receipt.review.review.review_id
-    handle = client.temporal.get_workflow_handle(receipt.review.review.workflow_id)
-    with pytest.raises(RPCError):
-        await handle.describe()
-    later = await client.feedback(BOT.ref, memory_id, "harmful")
-    assert later.event.effect == "already_quarantined"
-    assert later.review is not None
-    assert later.review.review.review_id == review_id
-    await handle.describe()  # running now
-    outcome = await client.review(REVIEWER.ref, review_id, "reject")
-    assert outcome.committed == [memory_id]
-
-
-async def test_a_reviewer_answers_a_review_whose_start_was_lost(client: MemoryClient) -> None:
-    client.register_principal(REVIEWER)
-    memory_id = await _memory(client)
-    receipt = client.feedbacks.record(
-        client.token_for(USER),
-        FeedbackRequest(principal=USER, memory_id=memory_id, feedback_type="harmful"),
-    )
-    assert receipt.review is not None
-    [listed] = client.open_reviews(REVIEWER.ref)
-    assert listed.review_id == receipt.review.review.review_id
-    outcome = await client.review(REVIEWER.ref, listed.review_id, "approve")
-    assert outcome.invalidated == [memory_id]

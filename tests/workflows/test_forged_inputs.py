@@ -24,6 +24,7 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.exceptions import ApplicationError
 
 from memory.errors import RunConflict
+from memory.feedback import FeedbackRequest, FeedbackStart
 from memory.grants import SYSTEM
 from memory.models import (
     Candidate,
@@ -221,6 +222,62 @@ async def test_delete_subject(client: MemoryClient) -> None:
     )
     (kept,) = client.stores.canonical.records.namespace_heads(NS)
     assert kept.status == "active"
+
+
+def _feedback(principal: str, memory_id: str, namespace: str, event_id: str) -> FeedbackStart:
+    """A `deleted` feedback run's input, as the door builds it."""
+    tenant = namespace.split("/")[1]
+    return FeedbackStart(
+        feedback=FeedbackRequest(
+            principal=principal, memory_id=memory_id, feedback_type="deleted", event_id=event_id
+        ),
+        deletion=DeleteRequest(
+            principal=principal,
+            tenant=tenant,
+            scope=DeletionScope(namespace=namespace, memory_id=memory_id),
+        ),
+    )
+
+
+async def test_record_feedback(client: MemoryClient) -> None:
+    setup(client)
+    victims = (await client.write(USER, NS, sms(), at=T0)).outcome.memory_id
+    strangers = (await client.write(STRANGER, STRANGER_NS, sms(), at=T0)).outcome.memory_id
+    mine = (await client.write(ATTACKER, ATTACKER_NS, sms(), at=T0)).outcome.memory_id
+    assert victims is not None
+    assert strangers is not None
+    assert mine is not None
+    victim = _feedback(USER, victims, NS, "forged-feedback")
+    await three_ways(
+        client,
+        "RecordFeedback",
+        bare(victim),
+        _feedback(STRANGER, strangers, STRANGER_NS, "theirs-1"),
+        _feedback(ATTACKER, mine, ATTACKER_NS, "mine-0001"),
+        {"feedback": bare(victim)["feedback"], "deletion": bare(victim)["deletion"]},
+    )
+    (kept,) = client.stores.canonical.records.namespace_heads(NS)
+    assert kept.status == "active"
+
+
+async def test_a_granted_feedback_run_is_still_checked_against_the_store(
+    client: MemoryClient,
+) -> None:
+    """Even with the service's own grant, a feedback run whose deletion is not of the memory
+    its feedback names (here: the whole namespace) is refused, and nothing changes."""
+    setup(client)
+    first = (await client.write(USER, NS, sms(), at=T0)).outcome.memory_id
+    await client.write(USER, NS, email(key="profile.email", content="邮箱"), at=T0)
+    assert first
+    wider = _feedback(USER, first, NS, "wider-0001")
+    assert wider.deletion is not None
+    wider.deletion.scope = DeletionScope(namespace=NS)
+    granted = client.start_for(wider)
+    before = snapshot(client)
+    cause = await refused(client, "RecordFeedback", granted.input, workflow_id=granted.workflow_id)
+    assert cause.type == "RequestMismatch"
+    assert snapshot(client) == before
+    assert {h.status for h in client.stores.canonical.records.namespace_heads(NS)} == {"active"}
 
 
 async def test_summarize_thread(client: MemoryClient) -> None:

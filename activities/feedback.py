@@ -1,0 +1,31 @@
+"""Activities of RecordFeedback: record the event with its effect (and the grants of what it
+starts), and end a corrected memory without a key once its correction is kept."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from temporalio import activity
+
+from activities.failures import typed_errors
+from memory.feedback import FeedbackRecorded
+from memory.services.feedback import FeedbackService, RecordInput, RetireInput
+
+
+class FeedbackActivities:
+    def __init__(self, feedback: FeedbackService) -> None:
+        self.feedback = feedback
+
+    def activities(self) -> list[Callable[..., Any]]:
+        return [self.record_feedback, self.retire_corrected]
+
+    @activity.defn(name="memory.record_feedback")
+    @typed_errors
+    def record_feedback(self, inp: RecordInput) -> FeedbackRecorded:
+        return self.feedback.record_run(inp)
+
+    @activity.defn(name="memory.retire_corrected")
+    @typed_errors
+    def retire_corrected(self, inp: RetireInput) -> bool:
+        return self.feedback.retire(inp)
