@@ -35,22 +35,22 @@ def all_activities(
     from memory.secrets import ServiceKeys
     from memory.services.access import Access
     from memory.services.admission import Admission
-    from memory.services.deletions import Deletions
+    from memory.services.deletions import DeletionService
     from memory.services.feedback import FeedbackService
-    from memory.services.projections import Projections
-    from memory.services.reviews import Reviews
-    from memory.services.summaries import Summaries
-    from memory.services.writes import Writes
+    from memory.services.projections import ProjectionService
+    from memory.services.reviews import ReviewService
+    from memory.services.summaries import SummaryService
+    from memory.services.writes import WriteService
 
     keys = ServiceKeys.for_settings(settings)  # grants and ids: the same keys as the door's
     admission = Admission(keys, settings, stores.canonical)
     groups: list[ActivityGroup] = [
         AdmissionActivities(admission),
-        WriteActivities(Writes(stores, settings, keys, extractor)),
-        ReviewActivities(Reviews(stores, settings, admission, extractor)),
-        SummaryActivities(Summaries(stores, settings, keys, summarizer)),
-        ProjectionActivities(Projections(stores, settings)),
-        DeletionActivities(Deletions(stores, settings, keys, admission, extractor)),
+        WriteActivities(WriteService(stores, settings, keys, extractor)),
+        ReviewActivities(ReviewService(stores, settings, admission, extractor)),
+        SummaryActivities(SummaryService(stores, settings, keys, summarizer)),
+        ProjectionActivities(ProjectionService(stores, settings)),
+        DeletionActivities(DeletionService(stores, settings, keys, admission, extractor)),
         FeedbackActivities(FeedbackService(stores, settings, Access(stores, settings), keys)),
     ]
     return [fn for group in groups for fn in group.activities()]

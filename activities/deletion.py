@@ -13,7 +13,7 @@ from memory.models import DeletionReceipt, ProbeResult
 from memory.plans import EraseResult
 from memory.services.deletions import (
     CloseInput,
-    Deletions,
+    DeletionService,
     EraseInput,
     ExpireInput,
     ExpireResult,
@@ -28,7 +28,7 @@ from memory.services.deletions import (
 
 
 class DeletionActivities:
-    def __init__(self, deletions: Deletions) -> None:
+    def __init__(self, deletions: DeletionService) -> None:
         self.deletions = deletions
 
     def activities(self) -> list[Callable[..., Any]]:

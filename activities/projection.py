@@ -15,17 +15,17 @@ from memory.services.projections import (
     BegunRepair,
     FinishRepairInput,
     ProjectInput,
-    Projections,
+    ProjectionService,
     RepairPagesInput,
     RepairPagesResult,
 )
+from memory.stores.sync_state import Watermarks
 from memory.sync.relay import RelayRequest, RelayResult
 from memory.sync.repair import RepairCursor
-from memory.sync.state import Watermarks
 
 
 class ProjectionActivities:
-    def __init__(self, projections: Projections) -> None:
+    def __init__(self, projections: ProjectionService) -> None:
         self.projections = projections
 
     def activities(self) -> list[Callable[..., Any]]:

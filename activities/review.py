@@ -12,14 +12,14 @@ from activities.failures import typed_errors
 from memory.services.reviews import (
     OpenReviewInput,
     ReviewOpened,
-    Reviews,
+    ReviewService,
     ReviewStaged,
     StageReviewInput,
 )
 
 
 class ReviewActivities:
-    def __init__(self, reviews: Reviews) -> None:
+    def __init__(self, reviews: ReviewService) -> None:
         self.reviews = reviews
 
     def activities(self) -> list[Callable[..., Any]]:

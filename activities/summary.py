@@ -9,12 +9,12 @@ from typing import Any
 from temporalio import activity
 
 from activities.failures import typed_errors
-from memory.services.summaries import PlanSummaryInput, Summaries
+from memory.services.summaries import PlanSummaryInput, SummaryService
 from memory.summary import StagedSummary
 
 
 class SummaryActivities:
-    def __init__(self, summaries: Summaries) -> None:
+    def __init__(self, summaries: SummaryService) -> None:
         self.summaries = summaries
 
     def activities(self) -> list[Callable[..., Any]]:

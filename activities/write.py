@@ -17,13 +17,13 @@ from temporalio import activity
 
 from activities import heartbeat
 from activities.failures import typed_errors
+from memory.models import BatchResult
 from memory.plans import CommitRef, CommitResult
-from memory.services.writes import BatchInput, StagedWrite, StageInput, Writes
-from memory.write.batch import BatchResult
+from memory.services.writes import BatchInput, StagedWrite, StageInput, WriteService
 
 
 class WriteActivities:
-    def __init__(self, writes: Writes) -> None:
+    def __init__(self, writes: WriteService) -> None:
         self.writes = writes
 
     def activities(self) -> list[Callable[..., Any]]:

@@ -76,7 +76,7 @@ _KEY_TYPES: dict[str, type[Any]] = {"EdDSA": Ed25519PublicKey, "RS256": RSAPubli
 
 
 @dataclass
-class Verifier:
+class TokenVerifier:
     keys: Sequence[Any]
     issuer: str
     audience: str
@@ -191,7 +191,7 @@ class Issuer:
 
 @dataclass
 class Identity:
-    verifier: Verifier
+    verifier: TokenVerifier
     #: None where the service trusts an identity provider and holds no signing key.
     issuer: Issuer | None
 
@@ -245,7 +245,7 @@ def identity_for(settings: Settings) -> Identity:
             signing, settings.token_issuer, settings.token_audience, settings.token_ttl_seconds
         )
         keys.append(signing.public_key())
-    return Identity(Verifier(keys, settings.token_issuer, settings.token_audience), issuer)
+    return Identity(TokenVerifier(keys, settings.token_issuer, settings.token_audience), issuer)
 
 
 class Tokens:

@@ -159,7 +159,7 @@ class MessageErasure(Model):
     key: str | None = None
 
 
-class LedgerEntry(Model):
+class ErasureLedgerEntry(Model):
     """What a deletion erased, by id: enough to erase it again in a restored store."""
 
     deletion_id: str

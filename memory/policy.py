@@ -19,7 +19,7 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class Limits(_Section):
+class LimitPolicy(_Section):
     max_content_bytes: int = Field(default=16384, gt=0)
     max_recall_k: int = Field(default=200, gt=0)
 
@@ -29,7 +29,7 @@ class Defaults(_Section):
     timezone: str = "Asia/Shanghai"
 
 
-class Writes(_Section):
+class WritePolicy(_Section):
     min_confidence: float = Field(default=0.3, ge=0, le=1)
     #: Vector similarity at which a stored memory without key is compared with a new one. The
     #: comparison (memory.sameness), never the similarity, decides DUPLICATE; this only bounds
@@ -131,20 +131,20 @@ class Backup(_Section):
 _NEEDS_CONSENT: tuple[Sensitivity, ...] = ("restricted",)
 
 
-class Consent(_Section):
+class ConsentPolicy(_Section):
     required_for: list[Sensitivity] = Field(default_factory=lambda: list(_NEEDS_CONSENT))
 
 
 class Policy(_Section):
-    limits: Limits = Field(default_factory=Limits)
+    limits: LimitPolicy = Field(default_factory=LimitPolicy)
     defaults: Defaults = Field(default_factory=Defaults)
-    writes: Writes = Field(default_factory=Writes)
+    writes: WritePolicy = Field(default_factory=WritePolicy)
     review: Review = Field(default_factory=Review)
     retrieval: Retrieval = Field(default_factory=Retrieval)
     context: ContextShares = Field(default_factory=ContextShares)
     retention: Retention = Field(default_factory=Retention)
     backup: Backup = Field(default_factory=Backup)
-    consent: Consent = Field(default_factory=Consent)
+    consent: ConsentPolicy = Field(default_factory=ConsentPolicy)
     feedback: FeedbackPolicy = Field(default_factory=FeedbackPolicy)
 
 

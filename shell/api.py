@@ -62,6 +62,9 @@ from memory.errors import (
 )
 from memory.feedback import MemoryFeedbackEvent
 from memory.models import (
+    MAX_BATCH,
+    BatchRequest,
+    BatchResult,
     Candidate,
     CandidateOutcome,
     DeletionReceipt,
@@ -80,7 +83,6 @@ from memory.models import (
 from memory.services.access import Caller, MemoryExport
 from memory.services.feedback import FeedbackOutcome, RunOutcome, RunReport
 from memory.settings import Settings
-from memory.write.batch import MAX_BATCH, BatchRequest, BatchResult
 from shell.client import GrantedStart, MemoryClient
 
 log = structlog.get_logger("shell.api")

@@ -1199,8 +1199,8 @@ def import_messages_command(
     """Load a long conversation into the history (and, with --as-episodic, memory), in batches."""
     from rich.progress import Progress
 
+    from memory.models import cut
     from memory.stores import open_stores
-    from memory.write.batch import cut
     from shell.importer import as_episodes, as_history, batches, load_messages
 
     messages = load_messages(path)  # the whole file is checked before anything is written

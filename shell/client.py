@@ -80,6 +80,10 @@ from memory.feedback import (
 from memory.grants import SYSTEM, Grants, digest_of
 from memory.identity import BearerToken, Tokens, identity_for
 from memory.models import (
+    MAX_BATCH,
+    MAX_BATCH_BYTES,
+    BatchRequest,
+    BatchResult,
     Candidate,
     CandidateOutcome,
     DeleteRequest,
@@ -101,6 +105,7 @@ from memory.models import (
     ReviewRecord,
     WriteRequest,
     WriteResult,
+    request_size,
 )
 from memory.namespaces import check_tenant
 from memory.retrieval import Reader
@@ -117,13 +122,6 @@ from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.summary import SummarizeRequest, SummaryResult
 from memory.sync.relay import RelayRequest, RelayResult
-from memory.write.batch import (
-    MAX_BATCH,
-    MAX_BATCH_BYTES,
-    BatchRequest,
-    BatchResult,
-    request_size,
-)
 from memory.write.screening import redact_request, redact_secrets
 from memory.write.stages import check_content_size, check_write_allowed
 from shell.temporal import (

@@ -37,7 +37,7 @@ INSTRUCTIONS = (
 )
 
 
-class Verifier:
+class McpTokenVerifier:
     """The MCP SDK's token check, through the service's own gate."""
 
     def __init__(self, client: MemoryClient) -> None:
@@ -76,7 +76,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
     verifier = None
     if http_url is not None:
         auth = AuthSettings(issuer_url=http_url, resource_server_url=f"{http_url}/mcp")
-        verifier = Verifier(client)
+        verifier = McpTokenVerifier(client)
     server: MCPServer = MCPServer(
         name="governed-memory",
         instructions=INSTRUCTIONS,

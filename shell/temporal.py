@@ -21,6 +21,7 @@ from memory.errors import InvalidInput, ServiceUnavailable
 from memory.feedback import FeedbackStart
 from memory.grants import SYSTEM, digest_of
 from memory.models import (
+    BatchRequest,
     DeleteRequest,
     DeletionScope,
     ExpireRequest,
@@ -32,7 +33,6 @@ from memory.secrets import ServiceKeys
 from memory.settings import Settings
 from memory.summary import SummarizeRequest
 from memory.sync.relay import RelayRequest
-from memory.write.batch import BatchRequest
 from shell.codec import Keyring, data_converter
 from workflows.attributes import SEARCH_ATTRIBUTES, search_attributes
 

@@ -24,9 +24,9 @@ with workflow.unsafe.imports_passed_through():
         RepairPagesInput,
         RepairPagesResult,
     )
+    from memory.stores.sync_state import Watermarks
     from memory.sync.relay import RelayRequest, RelayResult
     from memory.sync.repair import RepairCursor, RepairTotals
-    from memory.sync.state import Watermarks
     from workflows import admit, continued, parse_input, run_task
 
 #: Activity calls (each up to `budget_pages` pages) per run before continuing as new.

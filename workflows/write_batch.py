@@ -17,8 +17,8 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.write import WriteActivities
+    from memory.models import MAX_BATCH, BatchItem, BatchRequest, BatchResult
     from memory.services.writes import BatchInput, DecideInput
-    from memory.write.batch import MAX_BATCH, BatchItem, BatchRequest, BatchResult
     from workflows import admit, parse_input, run_task
     from workflows.review_memory import open_reviews
     from workflows.write_memory import decide_and_commit_write

@@ -13,9 +13,10 @@ from memory.deletion.scope import ResolvedScope, SummaryTarget
 from memory.errors import InvalidInput, NotFound, UnauthorizedNamespace
 from memory.fingerprints import squash
 from memory.models import ConversationMessage
-from memory.plans import EraseResult, LedgerEntry, MessageErasure, PendingScope
+from memory.plans import EraseResult, ErasureLedgerEntry, MessageErasure, PendingScope
 from memory.stores import Stores
 from memory.summary import ExtractiveSummarizer, SummarizeRequest, ThreadSummary, plan_summary
+from memory.sync.commit import commit_and_project
 from memory.write.extraction import Extractor
 
 REDACTED = "[已删除]"
@@ -62,7 +63,7 @@ def erase(
         for m in canonical.messages.in_namespace(ns)
     }
     erasures = _message_erasures(resolved, originals, extractor, stores.policy.defaults.timezone)
-    ledger = LedgerEntry(
+    ledger = ErasureLedgerEntry(
         deletion_id=deletion_id,
         tenant_id=tenant,
         scope=resolved.scope.model_dump(mode="json"),
@@ -161,6 +162,6 @@ def regenerate_summaries(
             or not ThreadSummary.model_validate(record.structured_value).claims()
         ):
             continue
-        stores.commit_and_project(planned.plan)
+        commit_and_project(stores, planned.plan)
         made.append(record.memory_id)
     return made

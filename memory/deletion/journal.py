@@ -8,26 +8,28 @@ from pathlib import Path
 from memory.deletion.erase import redaction
 from memory.errors import InvalidInput
 from memory.models import ConversationMessage, DeletionScope
-from memory.plans import LedgerEntry, MessageErasure
+from memory.plans import ErasureLedgerEntry, MessageErasure
 from memory.stores import Stores
 from memory.sync.apply import sync
 from memory.write.extraction import Extractor
 
 
-def load_journal(path: Path) -> list[LedgerEntry]:
+def load_journal(path: Path) -> list[ErasureLedgerEntry]:
     if not path.exists():
         raise InvalidInput(f"{path}: no deletion journal", field="journal")
     entries = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip():
             try:
-                entries.append(LedgerEntry.model_validate_json(line))
+                entries.append(ErasureLedgerEntry.model_validate_json(line))
             except ValueError as exc:
                 raise InvalidInput(f"{path}:{number}: not a ledger entry ({exc})") from None
     return entries
 
 
-def reapply(stores: Stores, entries: list[LedgerEntry], extractor: Extractor) -> dict[str, int]:
+def reapply(
+    stores: Stores, entries: list[ErasureLedgerEntry], extractor: Extractor
+) -> dict[str, int]:
     """Apply recorded deletions again to a store restored from an older backup: whatever they
     erased and is back is erased again (with its fences and ledger row), and unprojected.
     Deletions still in force are left alone."""
@@ -67,7 +69,7 @@ def reapply(stores: Stores, entries: list[LedgerEntry], extractor: Extractor) ->
 
 
 def _message_erasures(
-    entry: LedgerEntry,
+    entry: ErasureLedgerEntry,
     messages: dict[str, ConversationMessage],
     extractor: Extractor,
     timezone: str,
@@ -90,7 +92,7 @@ def _message_erasures(
     return erasures
 
 
-def _namespaces_of(stores: Stores, entry: LedgerEntry) -> set[str]:
+def _namespaces_of(stores: Stores, entry: ErasureLedgerEntry) -> set[str]:
     scope = DeletionScope.model_validate(entry.scope)
     found = {ns for ns, _ in entry.fences}
     if scope.namespace:

@@ -133,7 +133,7 @@ class ExpireResult(Model):
     more: bool
 
 
-class Deletions:
+class DeletionService:
     """The run asking was admitted already (`workflows.admit`), but for the receipt's timer,
     which is admitted here against the stored receipt."""
 

@@ -52,6 +52,7 @@ from memory.secrets import ServiceKeys
 from memory.services.access import Access, Caller
 from memory.settings import Settings
 from memory.stores import Stores
+from memory.sync.commit import commit_and_project
 
 #: Decisions made and lost to a concurrent change before recording gives up.
 ATTEMPTS = 5
@@ -297,7 +298,7 @@ class FeedbackService:
                 },
             )
         ]
-        if self.stores.commit_and_project(plan).replayed:  # the same event, at the same moment
+        if commit_and_project(self.stores, plan).replayed:  # the same event, at the same moment
             stored = self.stores.canonical.feedback.get(event.event_id)
             if stored is not None:
                 return self._replayed(caller, stored)
@@ -403,7 +404,7 @@ class FeedbackService:
                 )
             ],
         )
-        return not self.stores.commit_and_project(plan).replayed
+        return not commit_and_project(self.stores, plan).replayed
 
     def check(self, token: str | None, request: FeedbackRequest) -> MemoryRecord:
         """Everything `record` refuses, refused before anything starts (a correction's write, a

@@ -12,10 +12,10 @@ from memory.models import Model
 from memory.services import Progress, no_progress
 from memory.settings import Settings
 from memory.stores import Stores
+from memory.stores.sync_state import Watermarks
 from memory.sync.apply import sync
 from memory.sync.relay import RelayRequest, RelayResult, relay
 from memory.sync.repair import RepairCursor, RepairPage, RepairTotals, begin, finish, run_pages
-from memory.sync.state import Watermarks
 from memory.write.stages import effective_time
 
 log = structlog.get_logger("memory.services.projections")
@@ -58,7 +58,7 @@ class FinishRepairInput(Model):
     at: datetime
 
 
-class Projections:
+class ProjectionService:
     def __init__(self, stores: Stores, settings: Settings) -> None:
         self.stores = stores
         self.settings = settings

@@ -80,7 +80,7 @@ class _Planned(Model):
     outcome: ReviewOutcome
 
 
-class Reviews:
+class ReviewService:
     def __init__(
         self,
         stores: Stores,

@@ -1,5 +1,5 @@
 """Summaries: plan a thread's summary (load, summarise, verify, fall back) and stage it; commits
-go through `Writes.commit_staged` like every other staged plan."""
+go through `WriteService.commit_staged` like every other staged plan."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class PlanSummaryInput(Model):
     now: datetime
 
 
-class Summaries:
+class SummaryService:
     """The run asking was admitted already (`workflows.admit`)."""
 
     def __init__(

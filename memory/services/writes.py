@@ -13,19 +13,22 @@ from datetime import datetime
 from pydantic import Field
 
 from memory.grants import SYSTEM, Grants
-from memory.models import CandidateOutcome, Model, ReviewStart, WriteRequest, without_values
+from memory.models import (
+    BatchResult,
+    CandidateOutcome,
+    Model,
+    ReviewStart,
+    WriteRequest,
+    without_values,
+)
 from memory.plans import CommitPlan, CommitRef, CommitResult
 from memory.secrets import ServiceKeys
 from memory.services import Progress, no_progress
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.write.batch import (
-    BatchResult,
-    batch_message_id,
-    batch_seed,
-    decide_request,
-    process_batch,
-)
+from memory.sync.commit import commit_and_project
+from memory.write.batch import batch_message_id, batch_seed, process_batch
+from memory.write.decide import decide_request
 from memory.write.extraction import Extractor, RuleExtractor
 from memory.write.pipeline import WriteDecision
 
@@ -67,7 +70,7 @@ class BatchInput(Model):
     now: datetime
 
 
-class Writes:
+class WriteService:
     def __init__(
         self,
         stores: Stores,
@@ -147,7 +150,7 @@ class Writes:
     def commit(self, plan: CommitPlan) -> CommitResult:
         """One canonical transaction (records, outbox, audit, reviews, outcome), then the
         projection at once (left to the relay if it fails)."""
-        return self.stores.commit_and_project(plan)
+        return commit_and_project(self.stores, plan)
 
     def batch(self, inp: BatchInput, progress: Progress = no_progress) -> BatchResult:
         result = process_batch(

@@ -7,17 +7,15 @@ from dataclasses import dataclass
 
 import structlog
 
-from memory import metrics
 from memory.embedding import Embedder, make_embedder
 from memory.errors import InvalidInput, ProjectionHostConflict
 from memory.models import utcnow
-from memory.plans import CommitPlan, CommitResult
 from memory.policy import Policy
 from memory.settings import Settings
 from memory.stores.canonical import CanonicalStore
 from memory.stores.canonical._db import DatabaseOptions, require_schema
-from memory.stores.projection import EmbeddedProjection, Projection
-from memory.sync.apply import sync
+from memory.stores.projection import Projection
+from memory.stores.projection.embedded import EmbeddedProjection
 
 log = structlog.get_logger("memory.stores")
 
@@ -33,23 +31,6 @@ class Stores:
         self.projection.close()
         self.canonical.close()
 
-    def commit_and_project(self, plan: CommitPlan) -> CommitResult:
-        """Commit a plan, then project what it changed at once.
-
-        The commit is the durable part. If the projection fails, the result says so
-        (`projected=False`) and the outbox keeps the events for the retry and the relay.
-        """
-        with metrics.COMMIT_SECONDS.time():
-            result = self.canonical.commits.apply(plan)
-        if not result.replayed and plan.outcome is not None:
-            metrics.count_decisions(plan.outcome.outcomes)
-        try:
-            sync(self.canonical, self.projection, result.memory_ids, result.outbox_seqs)
-            result.projected = True
-        except Exception as exc:
-            log.warning("projection after commit failed", commit=plan.commit_id, error=repr(exc))
-        return result
-
 
 def open_projection(
     settings: Settings, embedder: Embedder, canonical: CanonicalStore | None = None
@@ -57,18 +38,22 @@ def open_projection(
     """The projection `settings.projection` names: the embedded SQLite file, or the Weaviate
     cluster at `weaviate_url` (imported only then: the embedded path never loads the client, and
     the cluster is connected on first use); with its graph beside it in `canonical`'s database
-    when `settings.graph_home` is "shared" (`memory.stores.shared_graph`)."""
+    when `settings.graph_home` is "shared" (`memory.stores.projection.shared_graph`)."""
     base = _open_base(settings, embedder, shared_graph=canonical is not None)
     if canonical is None or settings.graph_home != "shared":
         return base
-    from memory.stores.shared_graph import GraphedProjection, SharedGraph
+    from memory.stores.projection.shared_graph import GraphedProjection, SharedGraph
 
     return GraphedProjection(base, SharedGraph(canonical.db))
 
 
 def _open_base(settings: Settings, embedder: Embedder, *, shared_graph: bool) -> Projection:
     if settings.projection == "weaviate":
-        from memory.stores.weaviate import WeaviateProjection, client_params, connect_client
+        from memory.stores.projection.weaviate import (
+            WeaviateProjection,
+            client_params,
+            connect_client,
+        )
 
         url = settings.weaviate_url
         if url is None:  # the settings refuse this already; kept for a Settings built by hand

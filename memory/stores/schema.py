@@ -485,9 +485,9 @@ consents = Table(
 )
 
 # The graph projection, for a deployment whose projection keeps none (Weaviate): derived from
-# the heads by the one sync path (memory.stores.shared_graph), read joined to the heads. Rows
-# hold names a memory says, and its namespace (a read never walks other namespaces' mentions);
-# a removal deletes them, an erase vacuums them.
+# the heads by the one sync path (memory.stores.projection.shared_graph), read joined to the
+# heads. Rows hold names a memory says, and its namespace (a read never walks other
+# namespaces' mentions); a removal deletes them, an erase vacuums them.
 graph_mentions = Table(
     "graph_mentions",
     metadata,

@@ -20,7 +20,7 @@ from memory import metrics
 from memory.models import READABLE_STATUSES, MemoryRecord, utcnow
 from memory.stores.canonical import CanonicalStore
 from memory.stores.projection import Projection
-from memory.sync.state import HeadDigest
+from memory.stores.sync_state import HeadDigest
 
 
 class _Head(Protocol):

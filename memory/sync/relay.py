@@ -21,8 +21,8 @@ from pydantic import Field
 
 from memory.models import Model, utcnow
 from memory.stores import Stores
+from memory.stores.sync_state import Watermarks
 from memory.sync.apply import sync
-from memory.sync.state import Watermarks
 
 
 class RelayRequest(Model):

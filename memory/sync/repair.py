@@ -30,9 +30,9 @@ from pydantic import Field
 from memory.models import Model
 from memory.stores import Stores
 from memory.stores.projection import ProjectedState
+from memory.stores.sync_state import HeadDigest, RepairRecord, Watermarks
 from memory.sync.apply import projectable
 from memory.sync.relay import update_watermarks
-from memory.sync.state import HeadDigest, RepairRecord, Watermarks
 
 Phase = Literal["changed", "written", "expired", "all", "done"]
 Reason = Literal["missing", "stale", "rolled_back", "tombstoned", "expired", "orphan"]

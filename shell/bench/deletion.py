@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memory.write.batch import cut
+from memory.models import cut
 from shell.bench.data import (
     _stats,
     synthetic_text,
@@ -74,7 +74,7 @@ async def _subject_with_history(client: MemoryClient, user: str, n: int) -> str:
 async def bench_delete(sizes: Sequence[int], repeats: int = 3) -> dict[str, Any]:
     """Request → passed receipt for a subject with N memories (and their messages and
     summaries), beside the no-activity floor workflow measured on the same server."""
-    from workflows.floor import Floor
+    from shell.bench.floor import Floor
 
     results: dict[str, Any] = {}
     async with service("delete") as (client, env):

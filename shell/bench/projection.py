@@ -13,7 +13,7 @@ from typing import Any
 from memory.graph import extract
 from memory.settings import Settings
 from memory.stores import open_stores
-from memory.stores.projection import EmbeddedProjection
+from memory.stores.projection.embedded import EmbeddedProjection
 from memory.sync.relay import relay
 from memory.sync.repair import begin, run_pages
 from shell.bench.data import (

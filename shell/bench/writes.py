@@ -8,8 +8,7 @@ from typing import Any
 
 from temporalio.client import Client
 
-from memory.models import WriteRequest
-from memory.write.batch import cut
+from memory.models import WriteRequest, cut
 from shell.bench.data import (
     _stats,
 )
@@ -18,7 +17,7 @@ from shell.temporal import search_attributes
 
 
 async def bench_write(writes: int) -> dict[str, Any]:
-    from workflows.floor import Floor
+    from shell.bench.floor import Floor
 
     results: dict[str, Any] = {}
     # The floor workflow has its own queue, so the service's worker stays as in production.

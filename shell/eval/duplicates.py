@@ -32,7 +32,8 @@ from memory.embedding import HashedNgramEmbedder
 from memory.models import WriteRequest, content_hash
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
-from memory.write.batch import decide_request
+from memory.sync.commit import commit_and_project
+from memory.write.decide import decide_request
 from memory.write.extraction import RuleExtractor
 
 CORPORA = Path(__file__).with_name("corpora")
@@ -97,7 +98,7 @@ class _Writer:
             now=at,
             allow_override=True,
         )
-        self.stores.commit_and_project(decision.plan(f"bench-{self.n}"))
+        commit_and_project(self.stores, decision.plan(f"bench-{self.n}"))
         self.seconds.append(time.perf_counter() - started)
         outcome = decision.outcomes[0]
         return outcome.decision, outcome.relation

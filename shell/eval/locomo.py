@@ -233,7 +233,7 @@ async def run_product(
     """Write every turn through write_batch (with, when `consent` is given, a consent for that
     purpose recorded by each conversation's user and cited by each write), ask every question
     through recall."""
-    from memory.write.batch import cut
+    from memory.models import cut
     from shell.bench.service import service
 
     product, kept_only, graphless = Scores(), Scores(), Scores()

@@ -55,7 +55,7 @@ def _bm25_found(user: dict[str, Any]) -> list[bool]:
 
 
 async def run_twohop_bench(path: Path = TWOHOP) -> dict[str, Any]:
-    from memory.write.batch import cut
+    from memory.models import cut
     from shell.bench.service import service
     from shell.eval.locomo import walking
 

@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.rsa import generate_private_key as rsa_key
 
 from memory.errors import Unauthenticated
-from memory.identity import Verifier
+from memory.identity import TokenVerifier
 from shell.client import MemoryClient
 from tests.api.door import BOB, app_client, assert_problem
 from tests.factories import USER
@@ -94,10 +94,12 @@ def test_a_token_is_checked_against_the_keys_of_its_algorithm() -> None:
     the keys of its own algorithm, whatever their order; a key of another type never fails it."""
     rsa = rsa_key(65537, 2048)
     ed = Ed25519PrivateKey.generate()
-    verifier = Verifier([rsa.public_key(), ed.public_key()], "governed-memory", "governed-memory")
+    verifier = TokenVerifier(
+        [rsa.public_key(), ed.public_key()], "governed-memory", "governed-memory"
+    )
     assert verifier.verify(jwt.encode(claims(BOB), ed, algorithm="EdDSA")).sub == BOB
     assert verifier.verify(jwt.encode(claims(USER), rsa, algorithm="RS256")).sub == USER
-    only_rsa = Verifier([rsa.public_key()], "governed-memory", "governed-memory")
+    only_rsa = TokenVerifier([rsa.public_key()], "governed-memory", "governed-memory")
     with pytest.raises(Unauthenticated, match="signature"):
         only_rsa.verify(jwt.encode(claims(BOB), ed, algorithm="EdDSA"))
     with pytest.raises(Unauthenticated, match="signature"):

@@ -21,7 +21,8 @@ from sqlalchemy import select
 from memory.models import CandidateOutcome, Principal, WriteRequest
 from memory.stores import Stores
 from memory.stores.schema import audit_events
-from memory.write.batch import decide_request
+from memory.sync.commit import commit_and_project
+from memory.write.decide import decide_request
 from memory.write.extraction import RuleExtractor
 from tests.factories import T0
 from tests.unit.test_sameness import Fact, facts, rendered
@@ -56,7 +57,7 @@ def write(
         now=at,
         allow_override=True,
     )
-    stores.commit_and_project(decision.plan(f"commit-{request.idempotency_key}"))
+    commit_and_project(stores, decision.plan(f"commit-{request.idempotency_key}"))
     [outcome] = decision.outcomes
     return outcome
 

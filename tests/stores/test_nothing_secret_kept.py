@@ -16,7 +16,7 @@ from memory.models import Principal, WriteRequest
 from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.write.batch import decide_request
+from memory.write.decide import decide_request
 from memory.write.extraction import RuleExtractor
 from memory.write.screening import screen
 from shell.importer import ImportMessage, as_history

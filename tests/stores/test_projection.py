@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from memory.plans import CommitPlan, RecordChange, SlotCheck
 from memory.stores import Stores
-from memory.stores.projection import EmbeddedProjection
+from memory.stores.projection.embedded import EmbeddedProjection
 from memory.sync.apply import project
 from tests.factories import NS, T0, record
 from tests.factories import search_filters as filters

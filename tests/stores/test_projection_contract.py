@@ -39,9 +39,10 @@ from memory.plans import CommitPlan, SlotCheck
 from memory.policy import load_policy
 from memory.stores import Stores
 from memory.stores.canonical import CanonicalStore
-from memory.stores.projection import EmbeddedProjection, Projection
-from memory.stores.shared_graph import GraphedProjection, SharedGraph
-from memory.stores.weaviate import WeaviateProjection, connect_client
+from memory.stores.projection import Projection
+from memory.stores.projection.embedded import EmbeddedProjection
+from memory.stores.projection.shared_graph import GraphedProjection, SharedGraph
+from memory.stores.projection.weaviate import WeaviateProjection, connect_client
 from memory.sync.apply import project
 from memory.sync.repair import compare
 from tests.factories import NS, T0, record

@@ -25,6 +25,7 @@ from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores
 from memory.sync.apply import project
+from memory.sync.commit import commit_and_project
 from memory.write.extraction import RuleExtractor
 from memory.write.pipeline import decide
 from memory.write.stages import IdSource
@@ -75,7 +76,7 @@ def put(
         at=at,
         ids=IdSource(seed=uuid.uuid4().hex),
     )
-    stores.commit_and_project(decision.plan(uuid.uuid4().hex))
+    commit_and_project(stores, decision.plan(uuid.uuid4().hex))
     return [o.memory_id for o in decision.outcomes if o.memory_id]
 
 
@@ -321,6 +322,7 @@ from memory.write.pipeline import decide
 from memory.write.extraction import RuleExtractor
 from memory.write.stages import IdSource
 from memory.write.state import StoreView
+from memory.sync.commit import commit_and_project
 stores = open_stores(Settings(data_dir={str(settings.data_dir)!r}, database_url={settings.canonical_url!r}))
 user = Principal(type="user", tenant="shop-a", id="123")
 at = datetime.fromisoformat({(T0 + timedelta(hours=12)).isoformat()!r})
@@ -329,7 +331,7 @@ request = WriteRequest(principal=user.ref, namespace={NS!r}, idempotency_key=uui
                 "content": "用户偏好邮件通知"}})
 d = decide(request, user, stores.policy, StoreView(stores), RuleExtractor(), workflow_id="other",
            at=at, ids=IdSource(seed=uuid.uuid4().hex))
-stores.commit_and_project(d.plan(uuid.uuid4().hex))
+commit_and_project(stores, d.plan(uuid.uuid4().hex))
 stores.close()
 """
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)

@@ -10,7 +10,7 @@ import pytest
 from memory.models import MemoryRecord
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.stores.shared_graph import GraphedProjection
+from memory.stores.projection.shared_graph import GraphedProjection
 from shell.bench.data import load
 from tests.factories import record, search_filters
 

@@ -34,12 +34,13 @@ from memory.errors import (
 from memory.models import SENSITIVITY_ORDER
 from memory.settings import Settings
 from memory.stores import open_projection
-from memory.stores.projection import EmbeddedProjection, Hit, SearchFilters
-from memory.stores.weaviate import (
+from memory.stores.projection import Hit, SearchFilters
+from memory.stores.projection.embedded import EmbeddedProjection
+from memory.stores.projection.weaviate import (
     LEDGER_PROPERTIES,
     NO_END,
     NO_START,
-    LedgerEntry,
+    IndexLedgerEntry,
     WeaviateProjection,
     admits_nothing,
     batch_failures,
@@ -188,7 +189,9 @@ def test_the_collections_as_the_client_sends_them() -> None:
         **plain_config("GovernedMemoryLedger", LEDGER_PROPERTIES)
     )._to_dict()
     assert "multiTenancyConfig" not in ledger
-    assert {p["name"] for p in ledger["properties"]} == set(LedgerEntry("m", "t", "t").properties())
+    assert {p["name"] for p in ledger["properties"]} == set(
+        IndexLedgerEntry("m", "t", "t").properties()
+    )
 
 
 # ---------------------------------------------------------------------------- tenant names
@@ -280,9 +283,9 @@ def test_object_ids_are_the_clients_uuid5() -> None:
 
 
 def test_ledger_entry_round_trip() -> None:
-    e = LedgerEntry("mem_1", "shop-a", "shop-a", NS, 3, "h", True, 17, 12.5, {1: 1, 3: 2})
-    assert LedgerEntry.from_properties(e.properties()) == e
-    bare = LedgerEntry.from_properties({"memory_id": "mem_2"})
+    e = IndexLedgerEntry("mem_1", "shop-a", "shop-a", NS, 3, "h", True, 17, 12.5, {1: 1, 3: 2})
+    assert IndexLedgerEntry.from_properties(e.properties()) == e
+    bare = IndexLedgerEntry.from_properties({"memory_id": "mem_2"})
     assert (bare.version, bare.held, bare.expires_at, bare.applied) == (0, False, NO_END, {})
 
 

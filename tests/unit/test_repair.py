@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memory.stores.projection import ProjectedState
+from memory.stores.sync_state import HeadDigest
 from memory.sync.repair import Reason, classify
-from memory.sync.state import HeadDigest
 
 NOW = datetime(2026, 7, 2, tzinfo=UTC)
 HEAD = HeadDigest(

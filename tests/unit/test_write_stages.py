@@ -9,7 +9,7 @@ import pytest
 from memory.errors import ClockOverrideRefused, ContentTooLarge, InvalidInput
 from memory.models import Principal
 from memory.plans import SlotState
-from memory.policy import Limits, Policy
+from memory.policy import LimitPolicy, Policy
 from memory.write.resolution import Neighbour, resolve_keyed, resolve_unkeyed
 from memory.write.stages import effective_time, is_business_claim, verified_source
 from tests.factories import T0, draft, email, record, sms
@@ -66,7 +66,7 @@ def test_oversize_content_is_refused() -> None:
     with pytest.raises(ContentTooLarge):
         draft(
             {"kind": "episodic", "content": "x" * 100},
-            policy=Policy(limits=Limits(max_content_bytes=50)),
+            policy=Policy(limits=LimitPolicy(max_content_bytes=50)),
         )
 
 

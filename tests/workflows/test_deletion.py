@@ -413,7 +413,7 @@ def receipt_memory_ids(stores: Stores, receipt: DeletionReceipt) -> list[str]:
 
 
 async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
-    from memory.services.writes import DecideInput, StageInput, Writes
+    from memory.services.writes import DecideInput, StageInput, WriteService
     from shell.devserver import STARTUP_TIMEOUT
     from shell.worker import build_worker
 
@@ -431,7 +431,7 @@ async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
             with env.auto_time_skipping_disabled():  # the deletion itself runs in real time
                 # Written through the service, not a workflow: the time-skipping server cannot
                 # delete executions, so a run carrying it would (rightly) fail the receipt.
-                writes = Writes(stores, settings, client.keys)
+                writes = WriteService(stores, settings, client.keys)
                 request = client.write_request(
                     USER,
                     NS,

@@ -24,7 +24,8 @@ from temporalio.testing import WorkflowEnvironment
 from memory.models import MemoryRecord
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.stores.projection import EmbeddedProjection, graph_of
+from memory.stores.projection import graph_of
+from memory.stores.projection.embedded import EmbeddedProjection
 from memory.sync.repair import compare
 from shell.client import MemoryClient
 from shell.worker import build_worker

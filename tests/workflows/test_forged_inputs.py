@@ -27,6 +27,7 @@ from memory.errors import RunConflict
 from memory.feedback import FeedbackRequest, FeedbackStart
 from memory.grants import SYSTEM
 from memory.models import (
+    BatchRequest,
     Candidate,
     DeleteRequest,
     DeletionScope,
@@ -44,7 +45,6 @@ from memory.services.deletions import CloseReceiptInput
 from memory.stores.schema import metadata
 from memory.summary import SummarizeRequest
 from memory.sync.relay import RelayRequest
-from memory.write.batch import BatchRequest
 from shell.client import MemoryClient
 from shell.temporal import delete_workflow_id
 from tests.factories import BOT, DRAFTER, NS, T0, USER, email, sms

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from memory.errors import InvalidInput
-from memory.write.batch import cut
+from memory.models import cut
 from shell.client import MemoryClient
 from tests.factories import T0, email, sms
 

@@ -17,7 +17,7 @@ from sqlalchemy import Connection, delete, insert, select
 
 from memory.fingerprints import fingerprint, new_salt
 from memory.models import AuditEvent, content_hash
-from memory.plans import EraseResult, LedgerEntry, MessageErasure, PendingScope, slot_for
+from memory.plans import EraseResult, ErasureLedgerEntry, MessageErasure, PendingScope, slot_for
 from memory.stores.canonical._db import Part, upsert
 from memory.stores.canonical.records import next_version
 from memory.stores.schema import deletion_ledger, deletion_probes, memory_heads
@@ -38,7 +38,7 @@ class Erasure(Part):
         at: datetime,
         *,
         messages: Sequence[MessageErasure] = (),
-        ledger: LedgerEntry | None = None,
+        ledger: ErasureLedgerEntry | None = None,
         pending: PendingScope | None = None,
         consents: Sequence[str] = (),
         tenant_id: str | None = None,
@@ -174,7 +174,7 @@ class Erasure(Part):
     def _record(
         conn: Connection,
         deletion_id: str,
-        ledger: LedgerEntry,
+        ledger: ErasureLedgerEntry,
         slots: set[tuple[str, str]],
         at: datetime,
     ) -> None:
@@ -251,12 +251,12 @@ class Erasure(Part):
             outbox_seqs=seqs,
         )
 
-    def ledger(self, tenant_id: str | None = None) -> list[LedgerEntry]:
+    def ledger(self, tenant_id: str | None = None) -> list[ErasureLedgerEntry]:
         query = select(deletion_ledger.c.entry).order_by(deletion_ledger.c.committed_at)
         if tenant_id is not None:
             query = query.where(deletion_ledger.c.tenant_id == tenant_id)
         with self.db.read() as conn:
-            return [LedgerEntry.model_validate(e) for e in conn.execute(query).scalars()]
+            return [ErasureLedgerEntry.model_validate(e) for e in conn.execute(query).scalars()]
 
     def probes(self, deletion_id: str) -> list[dict[str, Any]]:
         with self.db.read() as conn:

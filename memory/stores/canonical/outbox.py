@@ -10,7 +10,7 @@ from sqlalchemy import Connection, func, insert, select, update
 
 from memory.stores.canonical._db import Part, chunks, digest
 from memory.stores.schema import memory_outbox
-from memory.sync.state import OutboxEvent, OutboxStatus
+from memory.stores.sync_state import OutboxEvent, OutboxStatus
 
 _INSERT_OUTBOX = insert(memory_outbox).returning(memory_outbox.c.seq)
 

@@ -19,7 +19,7 @@ from memory.stores.canonical._db import (
     row_to_record,
 )
 from memory.stores.schema import key_slots, memory_heads, memory_versions
-from memory.sync.state import HeadDigest
+from memory.stores.sync_state import HeadDigest
 
 # Statements of the hot write path, built once: parameters travel separately, so SQLAlchemy's
 # compiled-statement cache is hit instead of rebuilding a statement per value.

@@ -10,7 +10,7 @@ from sqlalchemy import delete, insert, select, update
 
 from memory.stores.canonical._db import Part, dialect_insert, upsert
 from memory.stores.schema import projection_hosts, projection_repairs, projection_watermarks
-from memory.sync.state import RepairRecord, Watermarks
+from memory.stores.sync_state import RepairRecord, Watermarks
 
 
 class Sweeps(Part):

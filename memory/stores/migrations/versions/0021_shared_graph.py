@@ -5,7 +5,7 @@ Revises: 0020
 Create Date: 2026-12-03 16:50:00
 
 A deployment whose projection keeps no graph (Weaviate, many hosts) keeps it here, beside the
-heads it is derived from and read joined to (`memory.stores.shared_graph`). Like any projection
+heads it is derived from and read joined to (`memory.stores.projection.shared_graph`). Like any projection
 it is derived by the sync path from canonical, compared and rebuilt by the repair, and may be
 dropped at any time. Rows hold the names a memory says; a removal deletes them with the memory.
 """

@@ -94,7 +94,7 @@ from memory.models import SENSITIVITY_ORDER, MemoryRecord, Place, place_of
 from memory.stores.projection import Hit, ProjectedState, SearchFilters
 from memory.terms import index_words, normalise, query_trigrams, query_words
 
-log = structlog.get_logger("memory.stores.weaviate")
+log = structlog.get_logger("memory.stores.projection.weaviate")
 T = TypeVar("T")
 
 SCHEMA_VERSION = "1"
@@ -349,7 +349,7 @@ def connect_client(url: str, api_key: str | None, grpc_port: int) -> weaviate.We
 
 
 @dataclass
-class LedgerEntry:
+class IndexLedgerEntry:
     """What the ledger knows of one memory (see the module's docstring)."""
 
     memory_id: str
@@ -379,7 +379,7 @@ class LedgerEntry:
         }
 
     @classmethod
-    def from_properties(cls, props: Mapping[str, Any]) -> LedgerEntry:
+    def from_properties(cls, props: Mapping[str, Any]) -> IndexLedgerEntry:
         expires = props.get("expires_at")
         return cls(
             memory_id=str(props["memory_id"]),
@@ -669,9 +669,9 @@ class WeaviateProjection:
             self._last_mark = base + n - 1
         return list(range(base, base + n))
 
-    def _entries(self, memory_ids: Sequence[str]) -> dict[str, LedgerEntry]:
+    def _entries(self, memory_ids: Sequence[str]) -> dict[str, IndexLedgerEntry]:
         ledger = self._plain(self.ledger_name)
-        out: dict[str, LedgerEntry] = {}
+        out: dict[str, IndexLedgerEntry] = {}
         ids = list(dict.fromkeys(memory_ids))
         for i in range(0, len(ids), _PAGE):
             chunk = ids[i : i + _PAGE]
@@ -679,11 +679,11 @@ class WeaviateProjection:
                 filters=ids_filter(chunk), limit=len(chunk), return_properties=LEDGER_FIELDS
             )
             for obj in found.objects:
-                entry = LedgerEntry.from_properties(obj.properties)
+                entry = IndexLedgerEntry.from_properties(obj.properties)
                 out[entry.memory_id] = entry
         return out
 
-    def _write_entries(self, entries: Iterable[LedgerEntry]) -> None:
+    def _write_entries(self, entries: Iterable[IndexLedgerEntry]) -> None:
         objects = [
             DataObject(properties=e.properties(), uuid=object_id(e.memory_id)) for e in entries
         ]
@@ -708,7 +708,7 @@ class WeaviateProjection:
             )
         return out
 
-    def _rows_of(self, entries: Iterable[LedgerEntry]) -> dict[str, ProjectedState]:
+    def _rows_of(self, entries: Iterable[IndexLedgerEntry]) -> dict[str, ProjectedState]:
         """What the rows themselves hold for these memories (by the tenants the ledger names)."""
         by_tenant: dict[str, list[str]] = {}
         for e in entries:
@@ -776,7 +776,7 @@ class WeaviateProjection:
         if not chosen:
             return
         marks = dict(zip(chosen, self._marks(len(chosen)), strict=True))
-        written: list[LedgerEntry] = []
+        written: list[IndexLedgerEntry] = []
         for memory_id, (record, _) in chosen.items():
             old = entries.get(memory_id)
             applied = dict(old.applied) if old is not None else {}
@@ -790,7 +790,7 @@ class WeaviateProjection:
             if not again:
                 applied[record.version] = applied.get(record.version, 0) + 1
             written.append(
-                LedgerEntry(
+                IndexLedgerEntry(
                     memory_id=memory_id,
                     tenant=tenant_name(record.tenant_id),
                     tenant_id=record.tenant_id,
@@ -860,7 +860,7 @@ class WeaviateProjection:
         # Only then the ledger: no row held. What it said of the content (its namespace, hash and
         # expiry) is not kept.
         self._write_entries(
-            LedgerEntry(
+            IndexLedgerEntry(
                 memory_id=e.memory_id,
                 tenant=e.tenant,
                 tenant_id=e.tenant_id,
@@ -898,14 +898,14 @@ class WeaviateProjection:
 
     def _ledger_page(
         self, filters: FilterReturn, limit: int, *, sort: str | None = None
-    ) -> list[LedgerEntry]:
+    ) -> list[IndexLedgerEntry]:
         found = self._plain(self.ledger_name).query.fetch_objects(
             filters=filters,
             sort=Sort.by_property(sort, ascending=True) if sort else None,
             limit=limit,
             return_properties=LEDGER_FIELDS,
         )
-        return [LedgerEntry.from_properties(o.properties) for o in found.objects]
+        return [IndexLedgerEntry.from_properties(o.properties) for o in found.objects]
 
     def rows_in_order(
         self, after: str | None, upto: str | None, limit: int

@@ -1,7 +1,8 @@
 """Floor: a workflow that does nothing, with WriteMemory's input and output.
 
-Only the benchmark registers it: the latency of a run with no activity is the floor a write is
-measured beside, in the same run, on the same server.
+Only the benchmark registers it (it is no part of the service, so it lives here): the latency
+of a run with no activity is the floor a write is measured beside, in the same run, on the same
+server.
 """
 
 from __future__ import annotations
