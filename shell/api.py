@@ -47,7 +47,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memory.consents import Consent, ConsentRevocation
-from memory.context import ContextBudget, ContextPackage, ContextValidation
 from memory.errors import (
     ContentTooLarge,
     Forbidden,
@@ -80,6 +79,7 @@ from memory.models import (
     WriteRequest,
     WriteResult,
 )
+from memory.models.context import ContextBudget, ContextPackage, ContextValidation
 from memory.services.access import Caller, MemoryExport
 from memory.services.feedback import FeedbackOutcome, RunOutcome, RunReport
 from memory.settings import Settings

@@ -486,7 +486,8 @@ def context(
     instructions: Annotated[str | None, typer.Option()] = None,
 ) -> None:
     """Build a budgeted context package (trust-labelled items, pinned versions) and print it."""
-    from memory.context import ContextBuilder, ContextRequest
+    from memory.context import ContextBuilder
+    from memory.models.context import ContextRequest
     from memory.retrieval import Reader
     from memory.stores import open_stores
 

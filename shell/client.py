@@ -23,7 +23,7 @@ import sys
 import time
 import uuid
 from collections.abc import Coroutine, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any, NoReturn, TypeVar
 
 import structlog
@@ -34,12 +34,7 @@ from temporalio.client import (
     WorkflowHandle,
     WorkflowUpdateFailedError,
 )
-from temporalio.common import (
-    TypedSearchAttributes,
-    WorkflowIDConflictPolicy,
-)
-from temporalio.exceptions import WorkflowAlreadyStartedError
-from temporalio.service import RPCError, RPCStatusCode
+from temporalio.service import RPCError
 
 from activities.failures import (
     VERIFICATION_FAILED,
@@ -50,19 +45,12 @@ from activities.failures import (
 )
 from memory import metrics
 from memory.consents import Consent, ConsentRequest, ConsentRevocation
-from memory.context import (
-    ContextBudget,
-    ContextPackage,
-    ContextRequest,
-    ContextValidation,
-)
 from memory.errors import (
     ClockOverrideRefused,
     Forbidden,
     InvalidInput,
     NotFound,
     PolicyRefusal,
-    RunConflict,
     ServiceUnavailable,
     UnauthorizedNamespace,
     from_validation_error,
@@ -77,7 +65,7 @@ from memory.feedback import (
     default_event_id,
     run_event_id,
 )
-from memory.grants import SYSTEM, Grants, digest_of
+from memory.grants import SYSTEM, Grants
 from memory.identity import BearerToken, Tokens, identity_for
 from memory.models import (
     MAX_BATCH,
@@ -107,6 +95,7 @@ from memory.models import (
     WriteResult,
     request_size,
 )
+from memory.models.context import ContextBudget, ContextPackage, ContextRequest, ContextValidation
 from memory.namespaces import check_tenant
 from memory.retrieval import Reader
 from memory.secrets import ServiceKeys
@@ -124,12 +113,11 @@ from memory.summary import SummarizeRequest, SummaryResult
 from memory.sync.relay import RelayRequest, RelayResult
 from memory.write.screening import redact_request, redact_secrets
 from memory.write.stages import check_content_size, check_write_allowed
+from shell.runs import Runs
 from shell.temporal import (
     connect,
     route,
-    search_attributes,
 )
-from workflows.attributes import ALL_TENANTS
 
 log = structlog.get_logger("shell.client")
 
@@ -137,14 +125,6 @@ log = structlog.get_logger("shell.client")
 MAX_RUN_MEMORIES = 200
 #: The result model of a sweep workflow.
 S = TypeVar("S")
-
-
-class _Squatter(Exception):
-    """A run holds a request's workflow id that the service never granted."""
-
-    def __init__(self, run_id: str | None) -> None:
-        super().__init__(run_id)
-        self.run_id = run_id
 
 
 class GrantedStart(Model):
@@ -159,7 +139,6 @@ class GrantedStart(Model):
 
 class MemoryClient:
     def __init__(self, temporal: Client, settings: Settings, stores: Stores) -> None:
-        self.temporal = temporal
         self.settings = settings
         self.stores = stores
         self.reader = Reader(stores, clock_override=settings.allow_clock_override)
@@ -170,16 +149,8 @@ class MemoryClient:
         self.contexts = self.access.contexts
         self.feedbacks = FeedbackService(stores, settings, self.access)
         self.consent_registry = ConsentService(stores, settings)
-        #: The service's own keys: the grants it signs for the runs it starts, and the ids
-        #: nobody else can compute.
-        self.keys = ServiceKeys.for_settings(settings)
-        self.grants = Grants(self.keys, start_seconds=settings.grant_start_seconds)
-        #: Ask for eager workflow start: the first workflow task runs in this process when a
-        #: worker of the same client lives here (one round trip less); ignored otherwise.
-        self.eager = True
-        #: Tag runs with the operator search attributes (MemoryTenant, MemoryOperation); off
-        #: for a server where they are not registered (the time-skipping test server).
-        self.search_attributes = True
+        #: Starting, attaching to and waiting for runs (the thin Temporal client).
+        self.runs = Runs(temporal, settings, ServiceKeys.for_settings(settings))
 
     @classmethod
     async def connect(cls, settings: Settings | None = None) -> MemoryClient:
@@ -190,19 +161,39 @@ class MemoryClient:
     def close(self) -> None:
         self.stores.close()
 
-    def _attributes(
-        self, tenant: str, operation: str, subject: str | None = None
-    ) -> TypedSearchAttributes | None:
-        if not self.search_attributes:
-            return None
-        key = self.subject_key(tenant, subject) if subject is not None else None
-        return search_attributes(tenant, operation, key)
+    # The thin Temporal client's parts, as this façade's (tests and benches set them).
+
+    @property
+    def temporal(self) -> Client:
+        return self.runs.temporal
+
+    @property
+    def keys(self) -> ServiceKeys:
+        return self.runs.keys
+
+    @property
+    def grants(self) -> Grants:
+        return self.runs.grants
+
+    @property
+    def eager(self) -> bool:
+        return self.runs.eager
+
+    @eager.setter
+    def eager(self, on: bool) -> None:
+        self.runs.eager = on
+
+    @property
+    def search_attributes(self) -> bool:
+        return self.runs.search_attributes
+
+    @search_attributes.setter
+    def search_attributes(self, on: bool) -> None:
+        self.runs.search_attributes = on
 
     def subject_key(self, tenant: str, subject: str) -> str:
         """The `MemorySubject` search attribute of a deletion about `subject` (`user:123`)."""
-        from shell.codec import Keyring
-
-        return Keyring.for_settings(self.settings).subject_key(tenant, subject)
+        return self.runs.subject_key(tenant, subject)
 
     # ------------------------------------------------------------------------ principals
 
@@ -359,22 +350,6 @@ class MemoryClient:
         client's caller's own) must prove it. Refused: `Unauthenticated`, before anything."""
         return self.access.caller(self.token_for(principal), principal, namespace=namespace)
 
-    def grant(
-        self,
-        workflow: str,
-        workflow_id: str,
-        request: BaseModel,
-        principal: str,
-        tenant: str,
-        *,
-        scheduled: bool = False,
-    ) -> str:
-        """The grant a run of `workflow` under `workflow_id` with exactly `request` is admitted
-        by (memory.grants): for `principal`, whom the caller of this method has proven."""
-        return self.grants.issue(
-            workflow, workflow_id, request, principal, tenant, scheduled=scheduled
-        )
-
     def start_for(self, request: BaseModel) -> GrantedStart:
         """What starting `request` takes, for an agent that starts the workflow from its own
         Temporal client: the workflow, its id and task queue, and the input with the grant the
@@ -386,7 +361,7 @@ class MemoryClient:
             raise Forbidden(f"only the service itself starts {where.workflow}", field="workflow")
         granted = request.model_copy(
             update={
-                "grant": self.grant(
+                "grant": self.runs.grant(
                     where.workflow, where.workflow_id, request, where.principal, where.tenant
                 )
             }
@@ -398,203 +373,8 @@ class MemoryClient:
             input=granted.model_dump(mode="json"),
         )
 
-    async def _start(
-        self,
-        request: BaseModel,
-        result_type: type[S],
-        *,
-        eager: bool = True,
-        subject: str | None = None,
-    ) -> WorkflowHandle[Any, S]:
-        """Start (or attach to) the run `request` maps to (`_launch`)."""
-        handle, _ = await self._launch(request, result_type, eager=eager, subject=subject)
-        return handle
-
-    async def _launch(
-        self,
-        request: BaseModel,
-        result_type: type[S],
-        *,
-        eager: bool = True,
-        subject: str | None = None,
-        retry: bool = True,
-    ) -> tuple[WorkflowHandle[Any, S], bool]:
-        """Start the workflow `request` maps to (`shell.temporal.route`) with the grant the
-        service signs for it. A request whose id is held by a run (running; or ended, where the
-        id is not reused) attaches to that run only if it is the run this request would have
-        started: the same workflow type and the same input (by digest); any other is refused
-        (`RunConflict`). Also whether it attached (the run was there already)."""
-        where = route(self.keys, request)
-        granted = request.model_copy(
-            update={
-                "grant": self.grant(
-                    where.workflow, where.workflow_id, request, where.principal, where.tenant
-                )
-            }
-        )
-        try:
-            started = await self.temporal.start_workflow(
-                where.workflow,
-                granted,
-                id=where.workflow_id,
-                task_queue=self.settings.task_queue,
-                result_type=result_type,
-                id_conflict_policy=WorkflowIDConflictPolicy.FAIL,
-                id_reuse_policy=where.reuse,
-                execution_timeout=where.runs_for,
-                search_attributes=self._attributes(where.tenant, where.operation, subject),
-                request_eager_start=self.eager and eager,
-            )
-            return started, False
-        except WorkflowAlreadyStartedError as held:
-            try:
-                attached = await self._attach(
-                    where.workflow, where.workflow_id, held.run_id, request, result_type
-                )
-                return attached, True
-            except _Squatter as squatter:
-                if not retry:
-                    raise RunConflict(
-                        f"{where.workflow_id} is held by a run the service did not start",
-                        field="workflow_id",
-                    ) from None
-                await self._evict(where.workflow_id, squatter.run_id)
-                return await self._launch(
-                    request, result_type, eager=eager, subject=subject, retry=False
-                )
-        except RPCError as exc:
-            raise client_error(exc) from None
-
-    async def _evict(self, workflow_id: str, run_id: str | None) -> None:
-        """End a run that holds one of the service's workflow ids without the service's grant
-        (ids are keyed, but a run id listed in visibility can be reused once its run ended), so
-        that the request it blocks goes through. Logged, by ids only."""
-        log.warning("ending a run the service did not start", workflow_id=workflow_id)
-        handle = self.temporal.get_workflow_handle(workflow_id, run_id=run_id)
-        try:
-            await handle.terminate(reason="holds a service workflow id without a grant")
-        except RPCError as exc:
-            if exc.status != RPCStatusCode.NOT_FOUND:
-                raise client_error(exc) from None
-
-    async def _attach(
-        self,
-        workflow: str,
-        workflow_id: str,
-        run_id: str | None,
-        request: BaseModel,
-        result_type: type[S],
-    ) -> WorkflowHandle[Any, S]:
-        """The run under `workflow_id`, if it is the one `request` would have started. A run
-        the service granted for another request is refused (`RunConflict`); a run the service
-        never granted (another type, no grant or a forged one: someone squatting the id) is
-        `_Squatter`, which the caller ends."""
-        handle = self.temporal.get_workflow_handle(
-            workflow_id, run_id=run_id, result_type=result_type
-        )
-        try:
-            async for event in handle.fetch_history_events():
-                started = event.workflow_execution_started_event_attributes
-                started_at = event.event_time.ToDatetime(UTC)
-                break
-            else:
-                raise _Squatter(handle.run_id)
-            if not self._as_started(workflow, started):
-                raise _Squatter(handle.run_id)
-            (found,) = await self.temporal.data_converter.decode(
-                list(started.input.payloads), [dict]
-            )
-            theirs = type(request).model_validate(found)
-            self.grants.verify(
-                theirs.grant,  # type: ignore[attr-defined]
-                operation=workflow,
-                workflow_id=workflow_id,
-                digest=digest_of(theirs),
-                started_at=started_at,
-            )
-        except (_Squatter, RPCError) as exc:
-            if isinstance(exc, RPCError):
-                raise client_error(exc) from None
-            raise
-        except Exception:
-            # an input this service cannot read, or one without the service's grant for this
-            # id: not a run the service started
-            raise _Squatter(handle.run_id) from None
-        if digest_of(theirs) != digest_of(request):
-            raise RunConflict(
-                f"{workflow_id} is held by a run of another request (the same idempotency key "
-                "with other content, or the same request with other options): use another "
-                "key, or ask again once it has ended",
-                field="workflow_id",
-            )
-        return handle
-
-    def _as_started(self, workflow: str, started: Any) -> bool:
-        """Whether a run was started the way this client starts runs: the workflow type, on
-        the service's task queue, once (no cron schedule, no retry policy, no start delay) and
-        from outside (no parent, not a continuation). A granted input started any other way
-        (read from a history and started again) is not a run the service started."""
-        return (
-            started.workflow_type.name == workflow
-            and started.task_queue.name == self.settings.task_queue
-            and not started.cron_schedule
-            and not started.HasField("retry_policy")
-            and started.attempt <= 1
-            and started.first_workflow_task_backoff.ToTimedelta() <= timedelta(0)
-            and not started.HasField("parent_workflow_execution")
-            and not started.continued_execution_run_id
-        )
-
-    async def _result(self, handle: WorkflowHandle[Any, S]) -> S:
-        try:
-            return await self._waited(handle)
-        except (WorkflowFailureError, RPCError) as exc:
-            raise client_error(exc) from None
-
-    async def _waited(self, handle: WorkflowHandle[Any, S]) -> S:
-        """The run's result, within `client_timeout_seconds`; past it, a clear
-        `ServiceUnavailable`: no worker polls the task queue, or the run is still going."""
-        try:
-            return await asyncio.wait_for(
-                handle.result(), timeout=self.settings.client_timeout_seconds
-            )
-        except TimeoutError:
-            pass
-        except (WorkflowFailureError, RPCError):
-            raise
-        except Exception as exc:  # a result this service's converter cannot read
-            raise ServiceUnavailable(
-                f"run {handle.id} answered with a result the service did not write "
-                f"({type(exc).__name__}: not encrypted with its key, or not of its shape)"
-            ) from None
-        queue = self.settings.task_queue
-        if not await self.workers_polling():
-            raise ServiceUnavailable(
-                f"no worker polls task queue {queue!r}: start one (`python worker.py` or "
-                f"`memctl dev`); the run {handle.id} waits for it"
-            ) from None
-        raise ServiceUnavailable(
-            f"run {handle.id} has not finished after {self.settings.client_timeout_seconds:g} s "
-            "(a worker polls; see it in the Temporal UI); ask again with the same request"
-        ) from None
-
-    async def workers_polling(self) -> bool:
-        """Whether any worker polls this client's task queue for workflow tasks now."""
-        from temporalio.api.enums.v1 import TaskQueueType
-        from temporalio.api.taskqueue.v1 import TaskQueue
-        from temporalio.api.workflowservice.v1 import DescribeTaskQueueRequest
-
-        found = await self.temporal.workflow_service.describe_task_queue(
-            DescribeTaskQueueRequest(
-                namespace=self.temporal.namespace,
-                task_queue=TaskQueue(name=self.settings.task_queue),
-                task_queue_type=TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-            )
-        )
-        return bool(found.pollers)
-
     async def run_write(self, request: WriteRequest) -> WriteResult:
-        result = await self._result(await self.start_write(request))
+        result = await self.runs.result(await self.start_write(request))
         mine = (request.principal, request.idempotency_key)
         result.outcomes = self._with_values(request.tenant, {mine: result.outcomes})[mine]
         return result
@@ -612,7 +392,7 @@ class MemoryClient:
 
     async def start_write(self, request: WriteRequest) -> WorkflowHandle[Any, WriteResult]:
         """Start WriteMemory and return at once (background mode); same id, same run."""
-        return await self._start(request, WriteResult)
+        return await self.runs.start(request, WriteResult)
 
     # ------------------------------------------------------------------------ background
 
@@ -635,10 +415,12 @@ class MemoryClient:
             )
         for writer in {r.principal for r in requests}:
             self.prove(writer)
-        return await self._start(BatchRequest(requests=list(requests)), BatchResult, eager=False)
+        return await self.runs.start(
+            BatchRequest(requests=list(requests)), BatchResult, eager=False
+        )
 
     async def write_batch(self, requests: Sequence[WriteRequest]) -> BatchResult:
-        result: BatchResult = await self._result(await self.start_batch(requests))
+        result: BatchResult = await self.runs.result(await self.start_batch(requests))
         pairs = [(r.principal, r.idempotency_key) for r in requests]
         filled = self._with_values(
             requests[0].tenant,
@@ -710,7 +492,7 @@ class MemoryClient:
             answer = ReviewDecision(reviewer=who.ref, decision=decision, memory_id=memory_id, at=at)
         except ValidationError as exc:
             raise from_validation_error(exc, "review") from None
-        answer.grant = self.grant(
+        answer.grant = self.runs.grant(
             "ReviewMemory.review", review.workflow_id, answer, who.ref, review.tenant_id
         )
         handle = self.temporal.get_workflow_handle(review.workflow_id)
@@ -834,8 +616,8 @@ class MemoryClient:
         """Run SummarizeThread: a new summary version of a namespace's thread (or of a message
         range); a user's own namespace by default."""
         request = self.summarize_request(principal, thread, namespace=namespace, range=range, at=at)
-        handle = await self._start(request, SummaryResult)
-        result: SummaryResult = await self._result(handle)
+        handle = await self.runs.start(request, SummaryResult)
+        result: SummaryResult = await self.runs.result(handle)
         if result.content is None and result.memory_id and not result.unchanged:
             # History carries ids: the text is the committed summary's.
             head = self.stores.canonical.records.heads([result.memory_id]).get(result.memory_id)
@@ -914,11 +696,11 @@ class MemoryClient:
     async def _run_deletion(self, request: DeleteRequest) -> DeletionReceipt:
         # A repeated request for the same scope attaches to the running deletion; once it ended,
         # a new request deletes again (what was written since).
-        handle = await self._start(
+        handle = await self.runs.start(
             request, DeletionReceipt, subject=deletion_subject(request.scope)
         )
         try:
-            claimed = await self._waited(handle)
+            claimed = await self.runs.waited(handle)
         except WorkflowFailureError as exc:
             # A failed verification fails the run; its receipt travels with the failure.
             if failure_type(exc) != VERIFICATION_FAILED:
@@ -959,20 +741,8 @@ class MemoryClient:
         """Run a sweep workflow to the end under an id of its own (`sweep/{name}/…`). A sweep
         covers every tenant: only the service itself (a process holding its keys) starts one."""
         start = self.start_for(request)
-        where = route(self.keys, request)
-        try:
-            result: S = await self.temporal.execute_workflow(
-                start.workflow,
-                type(request).model_validate(start.input),
-                id=start.workflow_id,
-                task_queue=self.settings.task_queue,
-                result_type=result_type,
-                execution_timeout=where.runs_for,
-                search_attributes=self._attributes(ALL_TENANTS, where.operation),
-            )
-            return result
-        except (WorkflowFailureError, RPCError) as exc:
-            raise client_error(exc) from None
+        granted = type(request).model_validate(start.input)
+        return await self.runs.sweep(granted, start.workflow_id, result_type)
 
     def receipt(
         self, deletion_id: str, principal: str, *, token: str | None = None
@@ -1043,8 +813,8 @@ class MemoryClient:
             write=write,
             deletion=deletion,
         )
-        handle, attached = await self._launch(start, FeedbackResult)
-        done: FeedbackResult = await self._result(handle)
+        handle, attached = await self.runs.launch(start, FeedbackResult)
+        done: FeedbackResult = await self.runs.result(handle)
         outcome = FeedbackOutcome(**done.receipt.model_dump())
         # asked again: the first answer
         outcome.replayed = outcome.replayed or attached

@@ -23,7 +23,6 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel
 
-from memory.context import ContextPackage, ContextValidation
 from memory.errors import ERROR_TYPES, MemoryServiceError, ServiceUnavailable
 from memory.models import (
     DeletionReceipt,
@@ -34,6 +33,7 @@ from memory.models import (
     RecallResult,
     WriteResult,
 )
+from memory.models.context import ContextPackage, ContextValidation
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -12,7 +12,6 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 import structlog
 from temporalio.client import Client
@@ -30,28 +29,7 @@ from memory.summary import Summarizer
 from shell.codec import requiring_encryption
 from shell.logs import LogContext, configure_logging
 from shell.temporal import SEARCH_ATTRIBUTES, connect
-from workflows.delete_subject import CloseDeletionReceipt, DeleteSubject
-from workflows.expire_memories import ExpireMemories
-from workflows.record_feedback import RecordFeedback
-from workflows.relay_outbox import RelayOutbox
-from workflows.repair_projections import RepairProjections
-from workflows.review_memory import ReviewMemory
-from workflows.summarize_thread import SummarizeThread
-from workflows.write_batch import WriteBatch
-from workflows.write_memory import WriteMemory
-
-WORKFLOWS: Sequence[type[Any]] = (
-    WriteMemory,
-    WriteBatch,
-    ReviewMemory,
-    SummarizeThread,
-    DeleteSubject,
-    CloseDeletionReceipt,
-    ExpireMemories,
-    RelayOutbox,
-    RepairProjections,
-    RecordFeedback,
-)
+from workflows.registry import WORKFLOWS, name_of
 
 log = structlog.get_logger("shell.worker")
 
@@ -76,9 +54,7 @@ def build_worker(
     queue = task_queue or settings.task_queue
     # only the service's own runs (its workflow types, on this queue) may have its regular
     # activities run (activities.callers)
-    callers = ServiceCallersOnly(
-        client, queue, [w.__temporal_workflow_definition.name for w in WORKFLOWS]
-    )
+    callers = ServiceCallersOnly(client, queue, [name_of(w) for w in WORKFLOWS])
     return Worker(
         client,
         task_queue=queue,

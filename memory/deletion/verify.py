@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memory.context import ContextBudget, ContextBuilder, ContextRequest
+from memory.context import ContextBuilder
 from memory.deletion.scope import ResolvedScope
 from memory.fingerprints import Fingerprints
 from memory.models import READABLE_STATUSES, MemoryRecord, Principal, ProbeResult, RecallQuery
+from memory.models.context import ContextBudget, ContextRequest
 from memory.namespaces import parse_namespace
 from memory.retrieval import Reader
 from memory.stores import Stores

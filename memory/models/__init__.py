@@ -10,6 +10,7 @@ per lifecycle:
     reviews      conversation messages, reviews and their answers
     sweeps       repair and expiry
     audit        audit events
+    context      the context builder's request, package and validation
 
 Everything here is a pydantic v2 model: the same classes travel through the Temporal data
 converter, the canonical store and the client. Nothing here does I/O, and these modules import
@@ -37,6 +38,19 @@ from memory.models.base import (
     content_hash,
     refuse_nul,
     utcnow,
+)
+from memory.models.context import (
+    ChangedItem,
+    ChangeReason,
+    ContextBudget,
+    ContextItem,
+    ContextPackage,
+    ContextRequest,
+    ContextValidation,
+    Evidence,
+    PinnedVersion,
+    ToolFact,
+    Trust,
 )
 from memory.models.deletion import (
     DeleteRequest,
@@ -117,6 +131,13 @@ __all__ = [
     "BatchResult",
     "Candidate",
     "CandidateOutcome",
+    "ChangeReason",
+    "ChangedItem",
+    "ContextBudget",
+    "ContextItem",
+    "ContextPackage",
+    "ContextRequest",
+    "ContextValidation",
     "ConversationMessage",
     "Decision",
     "DeleteRequest",
@@ -127,6 +148,7 @@ __all__ = [
     "EntityRelation",
     "EntityView",
     "ErasedHistories",
+    "Evidence",
     "ExpireRequest",
     "ExpireSummary",
     "ExtractorInfo",
@@ -140,6 +162,7 @@ __all__ = [
     "MemoryRecord",
     "Model",
     "Operation",
+    "PinnedVersion",
     "Place",
     "Principal",
     "PrincipalType",
@@ -163,6 +186,8 @@ __all__ = [
     "Status",
     "Stored",
     "TemporalRetention",
+    "ToolFact",
+    "Trust",
     "Utterance",
     "VerificationStatus",
     "WriteRequest",

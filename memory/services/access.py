@@ -28,13 +28,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from memory.context import (
-    ChangedItem,
-    ContextBuilder,
-    ContextPackage,
-    ContextRequest,
-    ContextValidation,
-)
+from memory.context import ContextBuilder
 from memory.errors import Forbidden, InvalidInput, NotFound, from_validation_error
 from memory.identity import Claims, Identity
 from memory.models import (
@@ -50,6 +44,7 @@ from memory.models import (
     parse_principal_ref,
     utcnow,
 )
+from memory.models.context import ChangedItem, ContextPackage, ContextRequest, ContextValidation
 from memory.namespaces import parse_namespace
 from memory.retrieval import Reader
 from memory.services.gate import GatedService

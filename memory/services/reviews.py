@@ -28,8 +28,9 @@ from memory.plans import CommitPlan, CommitRef, RecordChange, SlotCheck, slot_fo
 from memory.services.admission import Admission, AdmitInput
 from memory.settings import Settings
 from memory.stores import Stores
+from memory.write.decision import ReviewWork
 from memory.write.extraction import Extractor, RuleExtractor
-from memory.write.pipeline import ReviewWork, decide
+from memory.write.pipeline import decide
 from memory.write.review import closed, conflict_changes, review_status
 from memory.write.stages import IdSource, effective_time
 from memory.write.state import StoreView

@@ -29,8 +29,8 @@ from memory.stores import Stores
 from memory.sync.commit import commit_and_project
 from memory.write.batch import batch_message_id, batch_seed, process_batch
 from memory.write.decide import decide_request
+from memory.write.decision import WriteDecision
 from memory.write.extraction import Extractor, RuleExtractor
-from memory.write.pipeline import WriteDecision
 
 
 class DecideInput(Model):

@@ -29,8 +29,8 @@ from memory.models import (
 from memory.stores import Stores
 from memory.sync.apply import sync
 from memory.write.decide import decide_request
+from memory.write.decision import WriteDecision
 from memory.write.extraction import Extractor
-from memory.write.pipeline import WriteDecision
 
 log = structlog.get_logger("memory.write.batch")
 

@@ -13,8 +13,9 @@ from memory.errors import PolicyRefusal
 from memory.models import AuditEvent, Principal, WriteRequest
 from memory.stores import Stores
 from memory.sync.apply import sync_pending
+from memory.write.decision import WriteDecision
 from memory.write.extraction import Extractor
-from memory.write.pipeline import WriteDecision, decide
+from memory.write.pipeline import decide
 from memory.write.screening import screen
 from memory.write.stages import IdSource, check_write_allowed, effective_time
 from memory.write.state import StoreView

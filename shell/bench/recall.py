@@ -72,7 +72,8 @@ def _measure_recall(
 
 
 def _measure_context(stores: Stores, namespace: str, texts: list[str], at: datetime) -> list[float]:
-    from memory.context import ContextBudget, ContextBuilder, ContextRequest
+    from memory.context import ContextBuilder
+    from memory.models.context import ContextBudget, ContextRequest
 
     builder = ContextBuilder(Reader(stores))
     samples = []

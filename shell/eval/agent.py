@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from memory.context import ContextItem, ContextPackage
+from memory.models.context import ContextItem, ContextPackage
 from memory.namespaces import matches_any
 
 NOTIFICATION = "notification.preference"

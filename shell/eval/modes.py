@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from memory.context import ContextPackage, estimate_tokens, memory_line
+from memory.context import estimate_tokens, memory_line
 from memory.errors import MemoryServiceError
 from memory.models import Candidate, MemoryRecord, Principal, RetrievedMemory
+from memory.models.context import ContextPackage
 from memory.namespaces import parse_namespace
 from shell.client import MemoryClient
 from shell.eval.agent import (

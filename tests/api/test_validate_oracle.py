@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from memory.context import ContextPackage, PinnedVersion
+from memory.models.context import ContextPackage, PinnedVersion
 from shell.client import MemoryClient
 from tests.api.door import BOB, BOB_NS, STRANGER, app_client, remember
 from tests.factories import BOT, USER, sms

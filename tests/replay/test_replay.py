@@ -15,7 +15,7 @@ from temporalio.client import WorkflowHistory
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer
 
-from shell.worker import WORKFLOWS
+from workflows.registry import WORKFLOWS
 
 HISTORIES = sorted(Path(__file__).with_name("histories").glob("*.json"))
 

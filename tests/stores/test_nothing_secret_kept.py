@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from memory.context import ContextBudget, ContextBuilder, ContextPackage, ContextRequest
+from memory.context import ContextBuilder
 from memory.models import Principal, WriteRequest
+from memory.models.context import ContextBudget, ContextPackage, ContextRequest
 from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores

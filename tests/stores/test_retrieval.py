@@ -12,15 +12,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from memory.context import (
-    ContextBudget,
-    ContextBuilder,
-    ContextPackage,
-    ContextRequest,
-    estimate_tokens,
-)
+from memory.context import ContextBuilder, estimate_tokens
 from memory.errors import InvalidInput, NotFound, from_validation_error
 from memory.models import Principal, RecallQuery, RecallResult, WriteRequest
+from memory.models.context import ContextBudget, ContextPackage, ContextRequest
 from memory.retrieval import Reader
 from memory.settings import Settings
 from memory.stores import Stores

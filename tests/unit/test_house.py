@@ -20,10 +20,6 @@ MAX_LINES = 600
 STILL_LARGE = {
     "memory/retrieval.py": 972,
     "memory/graph/extract.py": 923,
-    "memory/write/pipeline.py": 765,
-    "memory/write/detectors/injection.py": 764,
-    "memory/context.py": 655,
-    "memory/write/detectors/secrets.py": 616,
     "memory/stores/projection/embedded.py": 1109,
     "memory/stores/projection/weaviate.py": 1116,
 }

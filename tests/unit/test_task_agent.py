@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from memory.context import ContextBudget, ContextItem, ContextPackage, memory_line
+from memory.context import memory_line
 from memory.errors import InvalidInput
 from memory.models import KeyVerdict, RetrievedMemory
+from memory.models.context import ContextBudget, ContextItem, ContextPackage
 from shell.eval.agent import (
     ASK,
     Action,

@@ -21,4 +21,4 @@ async def test_no_worker_is_said_not_waited_for(
     client.eager = False  # no worker in this process either
     with pytest.raises(ServiceUnavailable, match="no worker polls task queue"):
         await client.write(USER, NS, sms())
-    assert not await client.workers_polling()
+    assert not await client.runs.workers_polling()

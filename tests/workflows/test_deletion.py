@@ -194,7 +194,7 @@ async def test_a_refused_request_deletes_nothing_and_is_audited(client: MemoryCl
     # refused (and audited) by the workflow: proven, but not allowed to delete there
     raw = DeleteRequest(principal=BOT.ref, tenant="shop-a", scope=DeletionScope(namespace=NS))
     workflow_id = f"delete/raw/{uuid.uuid4().hex}"
-    raw.grant = client.grant("DeleteSubject", workflow_id, raw, BOT.ref, "shop-a")
+    raw.grant = client.runs.grant("DeleteSubject", workflow_id, raw, BOT.ref, "shop-a")
     with pytest.raises(WorkflowFailureError) as info:
         await client.temporal.execute_workflow(
             "DeleteSubject", raw, id=workflow_id, task_queue=client.settings.task_queue

@@ -401,7 +401,7 @@ async def test_finding_1_a_forged_review_times_out_and_invalidates_nothing(
         workflow_id=forged_review.workflow_id,
     )
     honest = ReviewStart(review=review, newcomers=[], timeout=timedelta(seconds=1))
-    honest_grant = client.grant("ReviewMemory", review.workflow_id, honest, SYSTEM, "shop-a")
+    honest_grant = client.runs.grant("ReviewMemory", review.workflow_id, honest, SYSTEM, "shop-a")
     await refused(
         client,
         "ReviewMemory",
@@ -416,7 +416,7 @@ async def test_finding_1_a_forged_review_times_out_and_invalidates_nothing(
         newcomers=[victim_id],
         timeout=timedelta(seconds=1),
     )
-    lying.grant = client.grant("ReviewMemory", granted_id, lying, SYSTEM, "shop-a")
+    lying.grant = client.runs.grant("ReviewMemory", granted_id, lying, SYSTEM, "shop-a")
     cause = await refused(client, "ReviewMemory", lying, workflow_id=granted_id)
     assert cause.type == "RequestMismatch"
     await asyncio.sleep(1.5)  # any timeout would have fired
@@ -487,7 +487,7 @@ async def test_finding_2_the_old_review_task_shape_is_gone(client: MemoryClient)
     }
     before = snapshot(client)
     await refused(client, "ReviewMemory", old, workflow_id=f"review/shop-a/{uuid.uuid4().hex}")
-    old["grant"] = client.grant(
+    old["grant"] = client.runs.grant(
         "ReviewMemory", "x", ReviewStart(review=review, timeout=timedelta(1)), SYSTEM, "shop-a"
     )
     await refused(client, "ReviewMemory", old)
@@ -511,17 +511,19 @@ async def test_finding_3_a_reviewer_of_another_tenant_cannot_answer(client: Memo
     # no grant; the old claim of approve rights; another review's grant (shop-b's own)
     await answer(bare(approve))
     await answer({**bare(approve), "approve": ["tenant/shop-a/**"]})
-    theirs = client.grant(
+    theirs = client.runs.grant(
         "ReviewMemory.review", "review/shop-b/rev_x", approve, OUTSIDER.ref, "shop-b"
     )
     await answer({**bare(approve), "grant": theirs})
     # an honest shop-a reviewer's grant to reject, forged into an approval
     reject = ReviewDecision(reviewer=LEAD.ref, decision="reject")
-    honest = client.grant("ReviewMemory.review", review.workflow_id, reject, LEAD.ref, "shop-a")
+    honest = client.runs.grant(
+        "ReviewMemory.review", review.workflow_id, reject, LEAD.ref, "shop-a"
+    )
     await answer({**bare(reject), "decision": "approve", "grant": honest})
     # granted for this very review (as if the door had been fooled): the reviewer is checked
     # against the stored review and the registry, not against what the answer claims
-    fooled = client.grant(
+    fooled = client.runs.grant(
         "ReviewMemory.review", review.workflow_id, approve, OUTSIDER.ref, "shop-a"
     )
     await answer({**bare(approve), "grant": fooled})
@@ -598,7 +600,7 @@ async def test_finding_5_a_receipt_closes_only_at_its_stored_deadline(client: Me
         {"deletion_id": receipt.deletion_id, "grant": stranger.input["grant"]},
     )
     closer = CloseReceiptInput(deletion_id=receipt.deletion_id)
-    grant = client.grant("CloseDeletionReceipt", closer_id, closer, SYSTEM, "shop-a")
+    grant = client.runs.grant("CloseDeletionReceipt", closer_id, closer, SYSTEM, "shop-a")
     await refused(client, "CloseDeletionReceipt", {**bare(closer), "grant": grant})
     # the right grant under the right id, but started from outside: not the deletion's child
     cause = await refused(

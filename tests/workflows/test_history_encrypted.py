@@ -86,7 +86,7 @@ async def test_a_failure_quoting_what_was_said_is_encrypted_too(client: MemoryCl
         tenant="shop-a",
         scope=DeletionScope(namespace=NS, text=f"please forget the {marker} thing"),
     )
-    raw.grant = client.grant("DeleteSubject", workflow_id, raw, USER, "shop-a")
+    raw.grant = client.runs.grant("DeleteSubject", workflow_id, raw, USER, "shop-a")
     with pytest.raises(WorkflowFailureError) as failed:
         await client.temporal.execute_workflow(
             "DeleteSubject", raw, id=workflow_id, task_queue=client.settings.task_queue

@@ -186,7 +186,7 @@ async def test_bad_input_reaching_a_workflow_fails_it_without_retrying(
         idempotency_key="raw-2",
         candidate=Candidate.model_validate(sms()),
     )
-    foreign.grant = client.grant("WriteMemory", "raw-2", foreign, USER, "shop-a")
+    foreign.grant = client.runs.grant("WriteMemory", "raw-2", foreign, USER, "shop-a")
     with pytest.raises(WorkflowFailureError) as info:
         await temporal_client.execute_workflow(
             "WriteMemory", foreign, id="raw-2", task_queue=client.settings.task_queue

@@ -9,10 +9,8 @@ from memory.write.detectors._text import (
     _B,
     _E,
     _FLAGS,
-    EMAIL,
     Detection,
     _apply,
-    _clause,
     _fold,
     _Folded,
     _is_tag,
@@ -21,106 +19,23 @@ from memory.write.detectors._text import (
     _rules,
     _to_detections,
     _w,
-    _window,
+)
+from memory.write.detectors.hijack import _HIJACK_RULES
+from memory.write.detectors.injection_cues import (
+    _OVERRIDE_QUALIFIER,
+    _OVERRIDE_TARGET,
+    _ROLE_NOUNS,
+    _authority_after,
+    _not_question,
+    _not_self_subject,
+    _not_zh_question,
+    _strong_override,
+    _zh_bypass_clause,
+    _zh_everything_ok,
+    _zh_override_ok,
 )
 from memory.write.detectors.obfuscation import View, deconfuse, revealed, views
 from memory.write.detectors.signals import find_hijacks
-
-_ROLE_NOUNS = (
-    r"(?:assistant|ai|bot|chatbot|model|llm|admin(?:istrator)?|developer|hacker|system|agent|"
-    r"persona|character|version|operator|superuser|super\s*user|root|god|employee|manager|owner|"
-    r"supervisor|moderator|dan|jailbroken\s+\w+|unrestricted\s+\w+|unfiltered\s+\w+|"
-    r"evil\s+\w+|different\s+\w+)"
-)
-_OVERRIDE_TARGET = (
-    r"(?:instructions?|prompts?|rules?|directives?|guidelines?|guidance|commands?|orders?|"
-    r"directions|programming|constraints?|guardrails?|polic(?:y|ies)|restrictions?|protocols?|"
-    r"system\s+(?:prompt|message)s?|training|limitations?|filters?|safeguards?|ethics|"
-    r"principles|context|settings|configuration)"
-)
-_OVERRIDE_QUALIFIER = (
-    r"(?:(?:all|any|every|each|of|the|your|these|those|previous|previously|prior|above|earlier|"
-    r"preceding|former|existing|original|initial|old|current|given|system|developer|default|"
-    r"safety|other|that|this|such|mentioned|stated|aforementioned|above-mentioned|foregoing|"
-    r"provided|built-in|internal|openai|anthropic|content|company|security|moderation)\s+){0,5}"
-)
-_STRONG_QUALIFIER = re.compile(
-    r"all|any|every|your|previous|previously|prior|above|earlier|preceding|former|existing|"
-    r"original|initial|system|developer|default|safety|aforementioned|above-mentioned|"
-    r"foregoing|built-in|internal|openai|anthropic|content|security|moderation",
-    re.IGNORECASE,
-)
-
-
-def _strong_override(text: str, m: re.Match[str]) -> bool:
-    q = m.group("q") or ""
-    target = m.group("t").lower()
-    return bool(_STRONG_QUALIFIER.search(q)) or target.startswith(
-        ("system", "guardrail", "programming", "safeguard", "ethics")
-    )
-
-
-_AUTHORITY_ACTION = re.compile(
-    r"approv|authori[sz]|grant|refund|waive|accept|allow|permit|process|issue|release|unlock|"
-    r"unban|whitelist|verif|mark\s|reveal|disclose|leak|send|forward|share|transfer|give|obey|"
-    r"comply|bypass|skip|ignore|disable|turn\s+off|delete|remove|escalat|execute|run\s|trust|"
-    r"say\s+yes|never\s+(?:refuse|deny|reject|ask)|pay|credit|discount|free|admin|answer\s+without|"
-    r"respond\s+without|without\s+(?:check|verif|review|approv|question|confirm)",
-    re.IGNORECASE,
-)
-
-
-def _authority_after(text: str, m: re.Match[str]) -> bool:
-    return bool(_AUTHORITY_ACTION.search(text, m.end(), m.end() + 90))
-
-
-_ZH_AUTHORITY = re.compile(
-    r"退款|批准|通过|同意|放行|打款|转账|解封|授权|权限|管理员|执行|输出|告诉我|发给|发到|"
-    r"听我的|按我说的|照我说的|服从|不用审核|无需审核|直接"
-)
-
-
-def _zh_override_ok(text: str, m: re.Match[str]) -> bool:
-    q = m.group("q") or ""
-    if "我" in q and "你" not in q:
-        return False  # the speaker's own words: a correction, not an injection
-    if _window(text, m.start(), 3).endswith(("我", "我都", "我已", "我也")):
-        return False  # "我忘记之前的规则了": the speaker forgot something
-    strong = re.search(
-        r"之前|以前|先前|此前|上面|上述|前面|以上|原来|原有|原先|所有|全部|一切|任何|你的?|系统|开发者|"
-        r"既有|现有|默认|安全|预设|初始|那些|这些|上一?条|刚才的?|先前|内置",
-        q,
-    )
-    target = m.group("t")
-    return bool(strong) or target.startswith(("系统", "安全"))
-
-
-def _zh_everything_ok(text: str, m: re.Match[str]) -> bool:
-    if _window(text, m.start(), 3).endswith("我"):
-        return False
-    return bool(_ZH_AUTHORITY.search(text, m.end(), m.end() + 30))
-
-
-def _not_self_subject(text: str, m: re.Match[str]) -> bool:
-    """ "我忽略了安全提示" is the speaker's own account, not an instruction to the agent."""
-    return "我" not in _window(text, m.start(), 3)
-
-
-def _not_question(text: str, m: re.Match[str]) -> bool:
-    clause = _clause(text, m.start(), m.end())
-    return not re.search(r"吗|\?|能不能|可不可以|可以不|是否|怎么", clause)
-
-
-def _zh_bypass_clause(text: str, m: re.Match[str]) -> bool:
-    clause = _clause(text, m.start(), m.end())
-    return bool(
-        re.search(r"直接|无条件|自动|不用|无需|不需要|不必|免|跳过|不经|别管|不要|一律", clause)
-    )
-
-
-def _not_zh_question(text: str, m: re.Match[str]) -> bool:
-    return not re.match(r"[^,。!?\n]{0,4}(?:吗|\?|呢)", text[m.end() :])
-
 
 _INJECTION_RULES: tuple[_Rule, ...] = (
     # --- instruction_override ---------------------------------------------------------------
@@ -544,154 +459,6 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
 )
 
 
-# --- task_hijack: a "policy" or a standing order slipped into data, most often to leak what the
-# agent holds about the user ------------------------------------------------------------------
-_DATA_NOUN = (
-    r"(?:phone|mobile|number|address|e-?mail|password|passcode|card|account|iban|ssn|id|"
-    r"identity|data|details|information|info|history|messages|records|contacts|location|"
-    r"credentials|token|otp|pin)"
-)
-_LEAK_VERB = (
-    r"(?:include|add|append|attach|mention|insert|cc|bcc|copy|forward|send|share|reveal|"
-    r"disclose|output|print|leak|expose|provide|give|tell|list|email|post|upload)"
-)
-_HIJACK_AFTER = re.compile(
-    rf"{_B}(?:{_LEAK_VERB}\w*\s+(?:\w+\s+){{0,4}}?(?:(?:the\s+)?(?:user|customer|client|caller|"
-    r"buyer|account\s+holder)|their|all)|(?:ignore|disregard|bypass|skip|override)\s+(?:all|any|"
-    r"the|your|previous|prior|existing|verification|checks?|rules?|instructions?|guidelines?)|"
-    r"(?:approve|refund|grant|unlock|waive)\w*\s+(?:all|every|any|the\s+(?:refund|request|claim)s?)|"
-    r"the\s+(?:assistant|agent|ai|bot|model)|you\s+(?:must|should|will|are\s+to))|"
-    rf"{EMAIL}|https?://",
-    _FLAGS,
-)
-_ZH_HIJACK_AFTER = re.compile(
-    r"带上|附上|加上|包含|写上|提供|发送|发给|发到|转发|抄送|透露|告诉|一律|总是|必须|务必|忽略|退款|"
-    r"批准|授予|权限|管理员|折扣|优惠码|支付|付款|添加微信|手机|电话|地址|身份证|银行卡|密码|个人信息|"
-    rf"{EMAIL}|https?://"
-)
-
-
-def _hijack_after(text: str, m: re.Match[str]) -> bool:
-    return bool(
-        _HIJACK_AFTER.search(text, m.end(), m.end() + 120)
-        or _ZH_HIJACK_AFTER.search(text, m.end(), m.end() + 60)
-    )
-
-
-def _zh_hijack_after(text: str, m: re.Match[str]) -> bool:
-    return bool(_ZH_HIJACK_AFTER.search(text, m.end(), m.end() + 60))
-
-
-_ADDRESS = rf"(?:{EMAIL}|https?://\S+|pastebin|webhook)"
-_ZH_DATA = (
-    r"(?:系统提示词?|提示词|聊天记录|对话记录|退款记录|订单记录|客户(?:姓名|资料|信息|数据)|"
-    r"用户(?:资料|信息|数据|手机号?|电话|地址|邮箱)|银行卡|卡号|身份证|手机号|收货地址)"
-)
-
-_HIJACK_RULES: tuple[_Rule, ...] = (
-    *_rules(
-        "task_hijack",
-        # a standing order to copy replies somewhere
-        _w(
-            r"(?:always|from\s+now\s+on|going\s+forward|henceforth|in\s+(?:every|all|each)\s+"
-            r"(?:future\s+)?(?:reply|replies|response|responses|message|messages))[,:]?\s+"
-            r"(?:please\s+)?(?:cc|bcc|copy|forward|send|email|mirror)\s+(?:a\s+copy\s+of\s+)?"
-            r"(?:\w+\s+){0,3}?(?:to\s+)?"
-        )
-        + _ADDRESS,
-        # an order addressed to the assistant
-        _w(
-            r"(?:standing|permanent|long[- ]term|special|secret|hidden)\s+(?:order|instruction|"
-            r"directive|rule|command)s?\s+(?:for|to)\s+(?:the\s+)?(?:assistant|agent|ai|bot|model|"
-            r"support\s+(?:ai|bot|agent))"
-        ),
-        r"给(?:客服)?(?:助手|AI|ai|机器人|智能客服|客服机器人)的(?:长期|永久|新|特别|秘密)?(?:指令|指示|规定|"
-        r"规则|命令|要求)",
-        r"(?:每条|每次|所有|全部)(?:回复|回答|答复|消息)[^。!?\n]{0,10}?(?:都要|一律|总是|务必|必须)"
-        r"[^。!?\n]{0,8}?(?:带上|附上|加上|包含|写上|抄送|转发|发送)",
-        # data out to an address
-        _w(
-            r"(?:send|forward|email|share|upload|post|copy|transmit|exfiltrate|paste)\s+"
-            r"(?:\w+\s+){0,4}?(?:data|details|information|info|records?|conversations?|history|"
-            r"messages|contacts|passwords?|card\s+numbers?|phone\s+numbers?|addresses|prompt)\b"
-            r"[^.\n]{0,60}?"
-        )
-        + _ADDRESS,
-        _w(
-            r"(?:embed|include|put|append|hide)\s+(?:\w+\s+){0,4}?(?:emails?|phones?|phone\s+numbers?|"
-            r"address(?:es)?|data|numbers?|details)\b[^.\n]{0,60}?(?:image|link|url|markdown)"
-        ),
-        rf"{_ZH_DATA}[^。!?\n]{{0,40}}?(?:导出|转发|发送|发给|发到|贴到|上传|POST|post)"
-        rf"[^。!?\n]{{0,40}}?(?:{_ADDRESS}|网址|链接|邮箱)",
-        r"(?:POST|post|上传|发送|转发|send|forward|upload)\s*(?:到|给|to)\s*" + _ADDRESS,
-    ),
-    *_rules(
-        "instruction_override",
-        _w(
-            r"(?:ignore|disregard|forget|drop)\s+(?:all\s+)?(?:the\s+)?(?:rules|instructions|"
-            r"guidelines|guidance|directions)\s+(?:you\s+(?:were|have\s+been|got)\s+(?:given|"
-            r"told)|(?:you\s+)?(?:got|received)|(?:given\s+)?(?:earlier|before|previously))"
-        ),
-        r"系统\s*[:：]\s*(?:该|此|这[个位])?(?:用户|客户|账号)[^。!?\n]{0,12}?(?:已|被)(?:验证|认证|授权|"
-        r"确认)",
-    ),
-    *_rules(
-        "task_hijack",
-        _w(
-            r"(?:always|from\s+now\s+on|going\s+forward|henceforth|in\s+(?:every|all|each)\s+"
-            r"(?:future\s+)?(?:reply|replies|response|responses|answer|answers|message|messages|"
-            r"email|emails))[,:]?\s+(?:you\s+(?:must|should|will)\s+)?(?:also\s+)?"
-            rf"{_LEAK_VERB}\s+(?:a\s+copy\s+of\s+)?(?:the\s+)?(?:(?:user|customer|client|caller|"
-            r"buyer|account\s+holder)(?:'s|s'|s)?|their|all\s+(?:user|customer)s?'?)\s+"
-            rf"(?:\w+\s+){{0,3}}{_DATA_NOUN}"
-        ),
-        _w(
-            r"(?:send|forward|email|share|upload|post|copy|transmit|exfiltrate)\s+(?:a\s+copy\s+"
-            r"of\s+)?(?:all\s+|every\s+|the\s+)?(?:(?:user|customer)(?:'s|s')?\s+)?"
-            r"(?:data|details|information|info|records?|conversations?|chat\s+history|messages|"
-            r"contacts|passwords?|card\s+numbers?|phone\s+numbers?|addresses)\b[^.\n]{0,60}?"
-            rf"(?:{EMAIL}|https?://\S+)"
-        ),
-    ),
-    # a notice or a word to the assistant, taken as an attack when an order follows it
-    *_rules(
-        "task_hijack",
-        _w(
-            r"(?:new|updated|revised|important|urgent|mandatory|official)\s+(?:company\s+|"
-            r"store\s+|security\s+)?(?:policy|rule|procedure|instruction|requirement|"
-            r"directive|protocol|guideline)s?"
-        )
-        + r"[^.\n:：]{0,20}?\s*[:\-–—：，,]",
-        _w(
-            r"(?:system|admin|administrator|developer|security|ops)\s+"
-            r"(?:update|notice|message|alert|override|note)"
-        )
-        + r"\s*[:\-–—]",
-        _w(
-            r"(?:dear\s+)?(?:ai|assistant|agent|bot|model|llm|chatbot)s?"
-            r"(?:\s+(?:reading|processing|summari[sz]ing)\s+this)?"
-        )
-        + r"\s*[:,]\s*(?:please\s+)?"
-        r"(?:note|remember|make\s+sure|be\s+sure|you\s+must|always|when)",
-        check=_hijack_after,
-    ),
-    *_rules(
-        "task_hijack",
-        r"新(?:的)?(?:规定|规则|政策|指令|要求|流程|通知)[:：]",
-        r"系统(?:通知|更新|消息|公告|提示)?\s*[:：]",
-        check=_zh_hijack_after,
-    ),
-    *_rules(
-        "task_hijack",
-        r"(?:从现在起|从今以后|以后|今后|往后|每次)[^。!?\n]{0,16}?(?:都要|一律|总是|务必|必须)"
-        r"[^。!?\n]{0,8}?(?:带上|附上|加上|包含|写上|提供|发送|转发|透露|告诉)[^。!?\n]{0,10}?"
-        r"(?:用户|客户|买家)[^。!?\n]{0,6}?(?:手机|电话|号码|地址|身份证|银行卡|卡号|密码|邮箱|"
-        r"个人信息|聊天记录|资料)",
-        r"(?:把|将)(?:所有)?(?:用户|客户|买家)的?[^。!?\n]{0,6}?(?:手机号|电话|号码|地址|身份证|"
-        r"银行卡|卡号|密码|邮箱|个人信息|聊天记录|资料|数据)[^。!?\n]{0,12}?(?:发给|发送到|发到|"
-        r"转发给|转给|透露给|上传到|抄送)",
-    ),
-)
 #: The rules before the task-hijack rules and the hidden views were added: the baseline that
 #: `memctl bench detectors` measures beside the detector.
 _RULES_BEFORE_HARDENING = _INJECTION_RULES
