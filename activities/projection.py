@@ -10,6 +10,8 @@ from temporalio import activity
 
 from activities import heartbeat
 from activities.failures import typed_errors
+from memory.models import RelayRequest, RelayResult
+from memory.models.sync import Watermarks
 from memory.services.projections import (
     BeginRepairInput,
     BegunRepair,
@@ -19,8 +21,6 @@ from memory.services.projections import (
     RepairPagesInput,
     RepairPagesResult,
 )
-from memory.stores.sync_state import Watermarks
-from memory.sync.relay import RelayRequest, RelayResult
 from memory.sync.repair import RepairCursor
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from pydantic import AwareDatetime, Field, field_validator
+from pydantic import Field
 
 from memory.errors import InvalidInput, NotFound, UnauthorizedNamespace
 from memory.models import (
@@ -28,8 +28,8 @@ from memory.models import (
     MemoryRecord,
     Model,
     Principal,
-    Stored,
 )
+from memory.models.summaries import SummarizeRequest
 from memory.namespaces import parse_namespace
 from memory.plans import CommitPlan, CommitRef, LineageLink, RecordChange, SlotCheck, slot_for
 from memory.stores import Stores
@@ -243,27 +243,6 @@ def render(summary: ThreadSummary) -> str:
 # ------------------------------------------------------------------------------ planning
 
 
-class SummarizeRequest(Stored):
-    """Input of the SummarizeThread workflow: a thread of a namespace (thread ids are a
-    namespace's: thread `t` of another namespace is another conversation)."""
-
-    principal: str
-    tenant: str
-    namespace: str
-    thread: str = Field(min_length=1, max_length=128)
-    #: [first, last] message positions (1-based); default: everything since the last summary.
-    range: tuple[int, int] | None = None
-    at: AwareDatetime | None = None
-    #: What the service lets this run do (memory.grants).
-    grant: str | None = Field(default=None, repr=False)
-
-    @field_validator("namespace")
-    @classmethod
-    def _namespace(cls, v: str) -> str:
-        parse_namespace(v)
-        return v
-
-
 class SummaryPlan(Model):
     plan: CommitPlan | None
     #: The summary committed (or, unchanged, the current one).
@@ -283,16 +262,6 @@ class StagedSummary(Model):
     memory_id: str | None
     summary_version: int | None
     source_range: tuple[int, int] | None
-    fallback_reason: str | None = None
-    unchanged: bool = False
-
-
-class SummaryResult(Model):
-    workflow_id: str
-    memory_id: str | None
-    summary_version: int | None
-    source_range: tuple[int, int] | None
-    content: str | None = None
     fallback_reason: str | None = None
     unchanged: bool = False
 

@@ -86,11 +86,15 @@ from memory.models import (
     Principal,
     RecallQuery,
     RecallResult,
+    RelayRequest,
+    RelayResult,
     RepairReport,
     RepairRequest,
     ReviewDecision,
     ReviewOutcome,
     ReviewRecord,
+    SummarizeRequest,
+    SummaryResult,
     WriteRequest,
     WriteResult,
     request_size,
@@ -109,8 +113,6 @@ from memory.services.feedback import (
 )
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
-from memory.summary import SummarizeRequest, SummaryResult
-from memory.sync.relay import RelayRequest, RelayResult
 from memory.write.screening import redact_request, redact_secrets
 from memory.write.stages import check_content_size, check_write_allowed
 from shell.runs import Runs

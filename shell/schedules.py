@@ -29,10 +29,9 @@ from temporalio.client import (
 from temporalio.service import RPCError, RPCStatusCode
 
 from memory.grants import SYSTEM, Grants
-from memory.models import ExpireRequest, RepairRequest
+from memory.models import ExpireRequest, RelayRequest, RepairRequest
 from memory.secrets import ServiceKeys
 from memory.settings import Settings
-from memory.sync.relay import RelayRequest
 from workflows.attributes import ALL_TENANTS, search_attributes
 
 

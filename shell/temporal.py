@@ -25,14 +25,14 @@ from memory.models import (
     DeleteRequest,
     DeletionScope,
     ExpireRequest,
+    RelayRequest,
     RepairRequest,
     ReviewStart,
+    SummarizeRequest,
     WriteRequest,
 )
 from memory.secrets import ServiceKeys
 from memory.settings import Settings
-from memory.summary import SummarizeRequest
-from memory.sync.relay import RelayRequest
 from shell.codec import Keyring, data_converter
 from workflows.attributes import SEARCH_ATTRIBUTES, search_attributes
 

@@ -27,6 +27,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.projection import ProjectionActivities
     from activities.temporal_info import TemporalActivities
     from memory.models import (
+        CloseReceiptInput,
         DeleteRequest,
         DeletionReceipt,
         ErasedHistories,
@@ -36,7 +37,6 @@ with workflow.unsafe.imports_passed_through():
     from memory.plans import EraseResult
     from memory.services.deletions import (
         CloseInput,
-        CloseReceiptInput,
         EraseInput,
         ReceiptTimer,
         ReceiptTimerInput,

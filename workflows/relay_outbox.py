@@ -11,7 +11,7 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.projection import ProjectionActivities
-    from memory.sync.relay import RelayRequest, RelayResult
+    from memory.models import RelayRequest, RelayResult
     from workflows import admit, parse_input, run_task
 
 

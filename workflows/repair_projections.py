@@ -16,7 +16,8 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.projection import ProjectionActivities
-    from memory.models import RepairReport, RepairRequest
+    from memory.models import RelayRequest, RelayResult, RepairReport, RepairRequest
+    from memory.models.sync import Watermarks
     from memory.services.projections import (
         BeginRepairInput,
         BegunRepair,
@@ -24,8 +25,6 @@ with workflow.unsafe.imports_passed_through():
         RepairPagesInput,
         RepairPagesResult,
     )
-    from memory.stores.sync_state import Watermarks
-    from memory.sync.relay import RelayRequest, RelayResult
     from memory.sync.repair import RepairCursor, RepairTotals
     from workflows import admit, continued, parse_input, run_task
 

@@ -17,8 +17,9 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from activities.summary import SummaryActivities
     from activities.write import WriteActivities
+    from memory.models import SummarizeRequest, SummaryResult
     from memory.services.summaries import PlanSummaryInput
-    from memory.summary import StagedSummary, SummarizeRequest, SummaryResult
+    from memory.summary import StagedSummary
     from workflows import admit, decide_and_commit, parse_input, run_task
 
 

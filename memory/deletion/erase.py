@@ -12,10 +12,10 @@ from datetime import datetime
 from memory.deletion.scope import ResolvedScope, SummaryTarget
 from memory.errors import InvalidInput, NotFound, UnauthorizedNamespace
 from memory.fingerprints import squash
-from memory.models import ConversationMessage
+from memory.models import ConversationMessage, SummarizeRequest
 from memory.plans import EraseResult, ErasureLedgerEntry, MessageErasure, PendingScope
 from memory.stores import Stores
-from memory.summary import ExtractiveSummarizer, SummarizeRequest, ThreadSummary, plan_summary
+from memory.summary import ExtractiveSummarizer, ThreadSummary, plan_summary
 from memory.sync.commit import commit_and_project
 from memory.write.extraction import Extractor
 

@@ -8,7 +8,9 @@ per lifecycle:
     reads        recall and entity queries and results
     deletion     DeleteSubject's scope, probes and receipt
     reviews      conversation messages, reviews and their answers
-    sweeps       repair and expiry
+    sweeps       repair, expiry and the outbox relay
+    summaries    SummarizeThread's request and result
+    sync         the vocabulary of following the outbox (events, watermarks, digests)
     audit        audit events
     context      the context builder's request, package and validation
 
@@ -53,6 +55,7 @@ from memory.models.context import (
     Trust,
 )
 from memory.models.deletion import (
+    CloseReceiptInput,
     DeleteRequest,
     DeletionReceipt,
     DeletionScope,
@@ -100,7 +103,15 @@ from memory.models.reviews import (
     place_of,
     thread_position,
 )
-from memory.models.sweeps import ExpireRequest, ExpireSummary, RepairReport, RepairRequest
+from memory.models.summaries import SummarizeRequest, SummaryResult
+from memory.models.sweeps import (
+    ExpireRequest,
+    ExpireSummary,
+    RelayRequest,
+    RelayResult,
+    RepairReport,
+    RepairRequest,
+)
 from memory.models.writes import (
     MAX_BATCH,
     MAX_BATCH_BYTES,
@@ -133,6 +144,7 @@ __all__ = [
     "CandidateOutcome",
     "ChangeReason",
     "ChangedItem",
+    "CloseReceiptInput",
     "ContextBudget",
     "ContextItem",
     "ContextPackage",
@@ -172,6 +184,8 @@ __all__ = [
     "RecallResult",
     "Relation",
     "RelationHint",
+    "RelayRequest",
+    "RelayResult",
     "RepairReport",
     "RepairRequest",
     "RetrievedMemory",
@@ -185,6 +199,8 @@ __all__ = [
     "SourceType",
     "Status",
     "Stored",
+    "SummarizeRequest",
+    "SummaryResult",
     "TemporalRetention",
     "ToolFact",
     "Trust",

@@ -174,3 +174,11 @@ class DeletionReceipt(Model):
     #: namespaces. Counts only: never which namespaces, never what they hold.
     withheld: int = 0
     withheld_namespaces: int = 0
+
+
+class CloseReceiptInput(Model):
+    """Input of CloseDeletionReceipt: which receipt, by id. Its deadline is the stored one."""
+
+    deletion_id: str
+    #: What the service lets this run do (memory.grants).
+    grant: str | None = Field(default=None, repr=False)

@@ -10,6 +10,7 @@ from pydantic import (
 )
 
 from memory.models.base import Model
+from memory.models.sync import Watermarks
 
 
 class RepairRequest(Model):
@@ -57,3 +58,31 @@ class ExpireRequest(Model):
 class ExpireSummary(Model):
     expired: int
     namespaces: list[str]
+
+
+class RelayRequest(Model):
+    """Input of RelayOutbox."""
+
+    batch_size: int = Field(default=1000, gt=0, le=10_000)
+    max_batches: int | None = Field(default=None, gt=0)
+    #: What the service lets this run do (memory.grants).
+    grant: str | None = Field(default=None, repr=False)
+
+
+class RelayResult(Model):
+    events: int = 0
+    applied: int = 0
+    removed: int = 0
+    skipped: int = 0
+    batches: int = 0
+    watermarks: Watermarks | None = None
+
+    def add(self, other: RelayResult) -> RelayResult:
+        return RelayResult(
+            events=self.events + other.events,
+            applied=self.applied + other.applied,
+            removed=self.removed + other.removed,
+            skipped=self.skipped + other.skipped,
+            batches=self.batches + other.batches,
+            watermarks=other.watermarks or self.watermarks,
+        )

@@ -8,7 +8,6 @@ import os
 from datetime import datetime, timedelta
 
 import structlog
-from pydantic import Field
 
 from memory import metrics
 from memory.deletion import (
@@ -22,7 +21,14 @@ from memory.deletion import (
 from memory.deletion.runs import carrying_runs
 from memory.errors import PolicyRefusal, RequestMismatch
 from memory.grants import SYSTEM, Grants
-from memory.models import AuditEvent, DeleteRequest, DeletionReceipt, Model, ProbeResult
+from memory.models import (
+    AuditEvent,
+    CloseReceiptInput,
+    DeleteRequest,
+    DeletionReceipt,
+    Model,
+    ProbeResult,
+)
 from memory.plans import EraseResult
 from memory.secrets import ServiceKeys
 from memory.services import Progress, no_progress
@@ -80,14 +86,6 @@ class VerifyInput(Model):
     resolved: ResolvedScope
     generations: dict[str, int]
     at: datetime
-
-
-class CloseReceiptInput(Model):
-    """Input of CloseDeletionReceipt: which receipt, by id. Its deadline is the stored one."""
-
-    deletion_id: str
-    #: What the service lets this run do (memory.grants).
-    grant: str | None = Field(default=None, repr=False)
 
 
 class ReceiptTimerInput(Model):

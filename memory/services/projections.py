@@ -8,13 +8,13 @@ from datetime import datetime
 import structlog
 
 from memory import metrics
-from memory.models import Model
+from memory.models import Model, RelayRequest, RelayResult
+from memory.models.sync import Watermarks
 from memory.services import Progress, no_progress
 from memory.settings import Settings
 from memory.stores import Stores
-from memory.stores.sync_state import Watermarks
 from memory.sync.apply import sync
-from memory.sync.relay import RelayRequest, RelayResult, relay
+from memory.sync.relay import relay
 from memory.sync.repair import RepairCursor, RepairPage, RepairTotals, begin, finish, run_pages
 from memory.write.stages import effective_time
 

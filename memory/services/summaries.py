@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memory.models import Model
+from memory.models import Model, SummarizeRequest
 from memory.secrets import ServiceKeys
 from memory.settings import Settings
 from memory.stores import Stores
@@ -13,7 +13,6 @@ from memory.summary import (
     ExtractiveSummarizer,
     StagedSummary,
     Summarizer,
-    SummarizeRequest,
     SummaryPlan,
     plan_summary,
 )

@@ -18,9 +18,9 @@ from typing import Protocol
 
 from memory import metrics
 from memory.models import READABLE_STATUSES, MemoryRecord, utcnow
+from memory.models.sync import HeadDigest
 from memory.stores.canonical import CanonicalStore
 from memory.stores.projection import Projection
-from memory.stores.sync_state import HeadDigest
 
 
 class _Head(Protocol):

@@ -17,40 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from pydantic import Field
-
-from memory.models import Model, utcnow
+from memory.models import utcnow
+from memory.models.sweeps import RelayResult
+from memory.models.sync import Watermarks
 from memory.stores import Stores
-from memory.stores.sync_state import Watermarks
 from memory.sync.apply import sync
-
-
-class RelayRequest(Model):
-    """Input of RelayOutbox."""
-
-    batch_size: int = Field(default=1000, gt=0, le=10_000)
-    max_batches: int | None = Field(default=None, gt=0)
-    #: What the service lets this run do (memory.grants).
-    grant: str | None = Field(default=None, repr=False)
-
-
-class RelayResult(Model):
-    events: int = 0
-    applied: int = 0
-    removed: int = 0
-    skipped: int = 0
-    batches: int = 0
-    watermarks: Watermarks | None = None
-
-    def add(self, other: RelayResult) -> RelayResult:
-        return RelayResult(
-            events=self.events + other.events,
-            applied=self.applied + other.applied,
-            removed=self.removed + other.removed,
-            skipped=self.skipped + other.skipped,
-            batches=self.batches + other.batches,
-            watermarks=other.watermarks or self.watermarks,
-        )
 
 
 def relay(

@@ -28,9 +28,9 @@ from typing import Literal
 from pydantic import Field
 
 from memory.models import Model
+from memory.models.sync import HeadDigest, RepairRecord, Watermarks
 from memory.stores import Stores
 from memory.stores.projection import ProjectedState
-from memory.stores.sync_state import HeadDigest, RepairRecord, Watermarks
 from memory.sync.apply import projectable
 from memory.sync.relay import update_watermarks
 

@@ -25,11 +25,16 @@ from typing import Any
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.contrib.pydantic import pydantic_data_converter
 
-from memory.models import ExpireRequest, ExpireSummary, RepairReport, RepairRequest
-from memory.services.deletions import CloseReceiptInput
+from memory.models import (
+    CloseReceiptInput,
+    ExpireRequest,
+    ExpireSummary,
+    RelayRequest,
+    RepairReport,
+    RepairRequest,
+)
 from memory.settings import Settings
 from memory.stores import open_stores
-from memory.sync.relay import RelayRequest
 from shell.client import MemoryClient
 from shell.devserver import start_local
 from shell.temporal import feedback_workflow_id

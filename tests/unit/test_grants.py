@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from memory.grants import Grants, digest_of
+from memory.models import CloseReceiptInput
 from memory.secrets import ServiceKeys
-from memory.services.deletions import CloseReceiptInput
 
 
 def test_two_grants_for_one_request_in_one_second_differ_and_both_verify() -> None:

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from memory.models.sync import HeadDigest
 from memory.stores.projection import ProjectedState
-from memory.stores.sync_state import HeadDigest
 from memory.sync.repair import Reason, classify
 
 NOW = datetime(2026, 7, 2, tzinfo=UTC)

@@ -29,22 +29,22 @@ from memory.grants import SYSTEM
 from memory.models import (
     BatchRequest,
     Candidate,
+    CloseReceiptInput,
     DeleteRequest,
     DeletionScope,
     ExpireRequest,
     Principal,
+    RelayRequest,
     RepairRequest,
     ReviewDecision,
     ReviewRecord,
     ReviewStart,
+    SummarizeRequest,
     WriteRequest,
 )
 from memory.plans import CommitPlan, RecordChange
 from memory.secrets import ServiceKeys
-from memory.services.deletions import CloseReceiptInput
 from memory.stores.schema import metadata
-from memory.summary import SummarizeRequest
-from memory.sync.relay import RelayRequest
 from shell.client import MemoryClient
 from shell.temporal import delete_workflow_id
 from tests.factories import BOT, DRAFTER, NS, T0, USER, email, sms

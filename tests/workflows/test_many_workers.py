@@ -39,12 +39,11 @@ from temporalio.client import Client
 from temporalio.testing import WorkflowEnvironment
 
 from memory.metrics import free_port
-from memory.models import RecallResult, WriteResult
+from memory.models import RecallResult, RelayRequest, RelayResult, WriteResult
 from memory.policy import DEFAULT_POLICY_FILE, load_policy
 from memory.sameness import gist_of
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
-from memory.sync.relay import RelayRequest, RelayResult
 from memory.sync.repair import compare
 from shell.client import MemoryClient
 from shell.remote import RemoteClient

@@ -8,9 +8,9 @@ from datetime import datetime
 
 from sqlalchemy import Connection, func, insert, select, update
 
+from memory.models.sync import OutboxEvent, OutboxStatus
 from memory.stores.canonical._db import Part, chunks, digest
 from memory.stores.schema import memory_outbox
-from memory.stores.sync_state import OutboxEvent, OutboxStatus
 
 _INSERT_OUTBOX = insert(memory_outbox).returning(memory_outbox.c.seq)
 

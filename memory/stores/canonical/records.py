@@ -10,6 +10,7 @@ from sqlalchemy import Connection, Text, and_, bindparam, cast, func, insert, se
 
 from memory.errors import RequestMismatch, VersionConflict
 from memory.models import MemoryRecord
+from memory.models.sync import HeadDigest
 from memory.plans import RecordChange, SlotState
 from memory.stores.canonical._db import (
     RECORD_FIELDS,
@@ -19,7 +20,6 @@ from memory.stores.canonical._db import (
     row_to_record,
 )
 from memory.stores.schema import key_slots, memory_heads, memory_versions
-from memory.stores.sync_state import HeadDigest
 
 # Statements of the hot write path, built once: parameters travel separately, so SQLAlchemy's
 # compiled-statement cache is hit instead of rebuilding a statement per value.

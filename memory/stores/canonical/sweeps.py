@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 
+from memory.models.sync import RepairRecord, Watermarks
 from memory.stores.canonical._db import Part, dialect_insert, upsert
 from memory.stores.schema import projection_hosts, projection_repairs, projection_watermarks
-from memory.stores.sync_state import RepairRecord, Watermarks
 
 
 class Sweeps(Part):

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import AwareDatetime
 
-from memory.models import Model, Status
+from memory.models.base import Model, Status
 
 
 class OutboxEvent(Model):
