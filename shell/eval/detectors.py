@@ -113,6 +113,50 @@ def _pct(pair: tuple[int, int]) -> str:
     return f"{hits}/{total} ({100 * hits / total:.1f} %)" if total else "-"
 
 
+#: Long texts, 16 KB each (the content cap): prose, and the shapes that once made detection
+#: super-linear.
+_UNIT = "订单 ORD-A1B2C3D4 三天没发货，Please just text me with updates. "
+LONG_TEXTS: dict[str, Callable[[int], str]] = {
+    "prose en": lambda n: (
+        "The customer asked about the parcel and said the delivery was late again. " * n
+    )[:n],
+    "prose zh": lambda n: ("用户说快递又晚了，希望下次用顺丰，并且周末不要打电话。" * n)[:n],
+    "mixed": lambda n: (_UNIT * n)[:n],
+    "digit groups": lambda n: ("1234 " * n)[:n],
+    "one long word": lambda n: "1" * n,
+    "one CJK run": lambda n: "我" * n,
+    "password is": lambda n: ("password is " * n)[:n],
+}
+
+
+def _best_ms(text: str, runs: int = 3) -> float:
+    from memory.write.detectors import detect
+
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        detect(text)
+        best = min(best, time.perf_counter() - started)
+    return 1000 * best
+
+
+def long_texts(size: int = 16_384) -> dict[str, dict[str, float]]:
+    """Every detector (secrets, sensitive categories, injection) over `size` characters of each
+    long text, with the literal gate and, beside it, with every rule run."""
+    from memory.write.detectors import detect
+    from memory.write.detectors.gate import ungated
+
+    detect("password: hunter2, api_key = sk_live_0123456789abcdef")  # load what it loads lazily
+    timings: dict[str, dict[str, float]] = {}
+    for name, make in LONG_TEXTS.items():
+        text = make(size)
+        gated = _best_ms(text)
+        with ungated():
+            every = _best_ms(text)
+        timings[name] = {"gated_ms": gated, "every_rule_ms": every}
+    return timings
+
+
 def run_detectors_bench(corpora: list[Path], out: Path | None = None) -> dict[str, Any]:
     report: dict[str, Any] = {}
     for path in corpora or list(DEFAULT_CORPORA):
@@ -133,6 +177,10 @@ def run_detectors_bench(corpora: list[Path], out: Path | None = None) -> dict[st
         print(
             "  now, by style: " + ", ".join(f"{k} {v['flagged']}/{v['of']}" for k, v in now.items())
         )
+    report["long_texts"] = long_texts()
+    print("\n16 KB texts, every detector (ms, best of 3): with the literal gate | every rule run")
+    for name, t in report["long_texts"].items():
+        print(f"  {name:14} {t['gated_ms']:8.1f} | {t['every_rule_ms']:8.1f}")
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(report, indent=2), encoding="utf-8")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from memory.models import Model
+from memory.write.detectors.gate import Gate
 
 DetectionReason = Literal["secret", "sensitive_category", "prompt_injection"]
 
@@ -153,9 +154,27 @@ def _merge_same_category(spans: list[Span]) -> list[Span]:
     return sorted(out, key=lambda s: (s[0], s[1], s[2]))
 
 
-def _apply(rules: tuple[_Rule, ...], text: str) -> list[Span]:
+#: The literal gate of each rule table (`memory.write.detectors.gate`), by the table's identity:
+#: tables are module constants, built once.
+_GATES: dict[int, tuple[tuple[_Rule, ...], Gate]] = {}
+
+
+def _gate(rules: tuple[_Rule, ...]) -> Gate:
+    held = _GATES.get(id(rules))
+    if held is None or held[0] is not rules:
+        held = (rules, Gate(r.pattern for r in rules))
+        _GATES[id(rules)] = held
+    return held[1]
+
+
+def _apply(rules: tuple[_Rule, ...], text: str, *, gated: bool = True) -> list[Span]:
+    """Every match of every rule (and its check) in `text`; a rule whose required words
+    `text` does not hold is not run (`gated`: it could not have matched)."""
     spans: list[Span] = []
-    for rule in rules:
+    opened = _gate(rules).open(text) if gated else [True] * len(rules)
+    for rule, may_match in zip(rules, opened, strict=True):
+        if not may_match:
+            continue
         for m in rule.pattern.finditer(text):
             if m.end() == m.start():
                 continue

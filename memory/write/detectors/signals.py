@@ -38,6 +38,7 @@ import re
 from collections.abc import Iterator
 
 from memory.write.detectors._text import EMAIL
+from memory.write.detectors.gate import Gate
 
 _F = re.IGNORECASE
 
@@ -321,9 +322,15 @@ def _used(pattern: re.Pattern[str], passage: str) -> bool:
     )
 
 
+#: The signals' literal gate: a signal whose words a passage does not hold is not searched.
+_GATE = Gate(_SIGNALS.values())
+
+
 def signals(passage: str) -> set[str]:
     found = set()
-    for name, pattern in _SIGNALS.items():
+    for (name, pattern), may_match in zip(_SIGNALS.items(), _GATE.open(passage), strict=True):
+        if not may_match:
+            continue
         if name in _NEGATABLE:
             present = _asserted(pattern, passage)
         elif name in _QUOTABLE:
