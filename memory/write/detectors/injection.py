@@ -13,7 +13,6 @@ from memory.write.detectors._text import (
     _apply,
     _fold,
     _Folded,
-    _is_tag,
     _merge_same_category,
     _Rule,
     _rules,
@@ -465,20 +464,14 @@ _RULES_BEFORE_HARDENING = _INJECTION_RULES
 _INJECTION_RULES = _INJECTION_RULES + _HIJACK_RULES
 
 
+#: Three or more Unicode tag characters in a row (U+E0000-U+E007F).
+_TAG_RUN = re.compile("[\U000e0000-\U000e007f]{3,}")
+
+
 def _tag_characters(text: str) -> Iterator[tuple[int, int]]:
     """Runs of invisible Unicode tag characters: text smuggled past a human reader."""
-    i = 0
-    n = len(text)
-    while i < n:
-        if _is_tag(text[i]):
-            j = i
-            while j < n and _is_tag(text[j]):
-                j += 1
-            if j - i >= 3:
-                yield i, j
-            i = j
-        else:
-            i += 1
+    for m in _TAG_RUN.finditer(text):
+        yield m.start(), m.end()
 
 
 def find_injections(text: str, folded: _Folded) -> list[Detection]:
