@@ -24,7 +24,7 @@ BOT = Principal(
 
 
 async def bench_http(n: int) -> dict[str, Any]:
-    from shell.api import serve
+    from shell.http.app import serve
 
     async with service("http") as (client, _env):
         client.register_principal(BOT)

@@ -1,11 +1,12 @@
 """The memory page: a person sees, corrects, exports and deletes what is remembered about them.
 
-Served by the HTTP API, as plain HTML forms: no JavaScript, no build step. A person signs in by
-posting their token (from `memctl token issue user:shop-a/123` or the identity provider) to the
-sign-in form: a token never travels in a URL, so it is in no history, log or `Referer`. The
-token then lives in an HttpOnly, SameSite=Strict cookie that only the page's paths read (the API
-takes bearer tokens only). Every action goes through the same API operations, under the
-person's own token:
+Served by the HTTP API, as plain HTML forms: no JavaScript, no build step (the app mounts
+`page_router`; this module imports who calls, shell/http/deps.py, and the bodies, never the app
+or its routers). A person signs in by posting their token (from `memctl token issue
+user:shop-a/123` or the identity provider) to the sign-in form: a token never travels in a URL,
+so it is in no history, log or `Referer`. The token then lives in an HttpOnly, SameSite=Strict
+cookie that only the page's paths read (the API takes bearer tokens only). Every action goes
+through the same API operations, under the person's own token:
 
 - `/page`: each memory kept about them, with its source, validity, who wrote it and when;
 - `/page/memories/{id}`: its history, version by version;
@@ -47,14 +48,8 @@ from memory.errors import (
     Unauthenticated,
 )
 from memory.models import DeletionReceipt, EntityView, MemoryRecord
-from shell.api import (
-    SESSION_COOKIE,
-    CorrectionBody,
-    Session,
-    authenticate,
-    correction,
-)
-from shell.api import _own as own_namespace
+from shell.http.bodies import CorrectionBody, correction
+from shell.http.deps import SESSION_COOKIE, Session, authenticate, own_namespace
 
 STYLE = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1d2330}
@@ -385,7 +380,7 @@ def page_router() -> APIRouter:
                 structured_value=structured,
                 content=value if structured is None else f"{head.key}: {value}",
             )
-            result = await who.client.write(who.ref, _own(who), correction(who, body))
+            result = await who.client.write(who.ref, own_namespace(who), correction(who, body))
         except MemoryServiceError as exc:
             return _page("Not corrected", f"<p class=error>{_e(exc.message)}</p>", who)
         o = result.outcome
@@ -402,7 +397,7 @@ def page_router() -> APIRouter:
             return sign_in_page()
         try:
             receipt = await who.client.forget(
-                who.ref, {"namespace": _own(who), "memory_id": memory_id}
+                who.ref, {"namespace": own_namespace(who), "memory_id": memory_id}
             )
         except MemoryServiceError as exc:
             return _page("Not deleted", f"<p class=error>{_e(exc.message)}</p>", who)
@@ -413,7 +408,7 @@ def page_router() -> APIRouter:
         if who is None:
             return sign_in_page()
         try:
-            receipt = await who.client.forget(who.ref, {"namespace": _own(who)})
+            receipt = await who.client.forget(who.ref, {"namespace": own_namespace(who)})
         except MemoryServiceError as exc:
             return _page("Not deleted", f"<p class=error>{_e(exc.message)}</p>", who)
         return _page("Everything deleted", _receipt(receipt), who)
@@ -422,7 +417,7 @@ def page_router() -> APIRouter:
     def export(who: Who) -> Response:
         if who is None:
             return sign_in_page()
-        data = who.client.export(who.ref, _own(who))
+        data = who.client.export(who.ref, own_namespace(who))
         return Response(
             data.model_dump_json(indent=2),
             media_type="application/json",
@@ -433,10 +428,6 @@ def page_router() -> APIRouter:
         )
 
     return router
-
-
-def _own(who: Session) -> str:
-    return own_namespace(who)
 
 
 def _corrected(head: MemoryRecord, value: str) -> dict[str, Any] | None:
