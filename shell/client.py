@@ -22,7 +22,7 @@ import os
 import sys
 import time
 import uuid
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn, TypeVar
 
@@ -105,7 +105,7 @@ from memory.models import (
 from memory.namespaces import check_tenant
 from memory.retrieval import Reader
 from memory.secrets import ServiceKeys
-from memory.services.access import Access, Caller, MemoryExport
+from memory.services.access import EXPORT_PAGE, Access, Caller, MemoryExport
 from memory.services.consents import ConsentService
 from memory.services.feedback import (
     FeedbackOutcome,
@@ -1169,6 +1169,37 @@ class MemoryClient:
     def export(self, principal: str, namespace: str, *, token: str | None = None) -> MemoryExport:
         """Everything kept about a namespace (a user's own, or one `principal` may read)."""
         return self.access.export(token or self.token_for(principal), namespace)
+
+    def export_page(
+        self,
+        principal: str,
+        namespace: str,
+        after: str | None = None,
+        limit: int = EXPORT_PAGE,
+        *,
+        versions: bool = True,
+        token: str | None = None,
+    ) -> MemoryExport:
+        """One page of an export: `limit` memories after `after`, and in `next` where the next
+        page starts (None: the last)."""
+        return self.access.export_page(
+            token or self.token_for(principal), namespace, after, limit, versions=versions
+        )
+
+    def export_pages(
+        self,
+        principal: str,
+        namespace: str,
+        *,
+        limit: int = EXPORT_PAGE,
+        versions: bool = True,
+        token: str | None = None,
+    ) -> Iterator[MemoryExport]:
+        """Every page of an export, read as they are asked for (refused, if at all, by this
+        call: before the first page)."""
+        return self.access.export_pages(
+            token or self.token_for(principal), namespace, limit=limit, versions=versions
+        )
 
 
 def deletion_subject(scope: DeletionScope) -> str | None:

@@ -17,10 +17,9 @@ router = APIRouter(prefix="/v1", tags=["me"])
 def my_memories(s: Caller_) -> list[MemoryRecord]:
     """What is kept about the caller (a user): every memory of their own namespace that is
     not deleted, newest first."""
-    kept = s.client.export(s.ref, own_namespace(s)).memories
-    return sorted(
-        (m for m in kept if m.status != "deleted"), key=lambda m: m.recorded_at, reverse=True
-    )
+    pages = s.client.export_pages(s.ref, own_namespace(s), versions=False)
+    kept = [m for page in pages for m in page.memories if m.status != "deleted"]
+    return sorted(kept, key=lambda m: m.recorded_at, reverse=True)
 
 
 @router.post("/me/corrections")

@@ -12,7 +12,7 @@ through the same API operations, under the person's own token:
 - `/page/memories/{id}`: its history, version by version;
 - correcting a value writes a user assertion through the whole write pipeline;
 - deleting one memory or everything runs DeleteSubject and shows the receipt;
-- `/page/export`: everything, as a JSON download.
+- `/page/export`: everything, as a JSON download (written as it is read: shell/http/streams.py).
 
 SameSite does not tell one port or subdomain of a site from another, so every request that
 changes something (sign-in, sign-out, correct, delete) must come from the page itself:
@@ -38,7 +38,7 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Form, Request, Response
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, StreamingResponse
 
 from memory.errors import (
     CrossOriginRequest,
@@ -48,6 +48,7 @@ from memory.errors import (
     Unauthenticated,
 )
 from memory.models import DeletionReceipt, EntityView, MemoryRecord
+from shell.http import streams
 from shell.http.bodies import CorrectionBody, correction
 from shell.http.deps import SESSION_COOKIE, Session, authenticate, own_namespace
 
@@ -326,7 +327,12 @@ def page_router() -> APIRouter:
             own = who.caller.principal.own_namespace
             if own is None:
                 return _page("Not a person", "<p>This page is for users.</p>", who)
-            kept = [m for m in who.client.export(who.ref, own).memories if m.status != "deleted"]
+            kept = [
+                m
+                for page in who.client.export_pages(who.ref, own, versions=False)
+                for m in page.memories
+                if m.status != "deleted"
+            ]
         except MemoryServiceError as exc:
             return _page("Error", f"<p class=error>{_e(exc.message)}</p>", who)
         kept.sort(key=lambda m: m.recorded_at, reverse=True)
@@ -417,9 +423,11 @@ def page_router() -> APIRouter:
     def export(who: Who) -> Response:
         if who is None:
             return sign_in_page()
-        data = who.client.export(who.ref, own_namespace(who))
-        return Response(
-            data.model_dump_json(indent=2),
+        own = own_namespace(who)
+        memories = who.client.export_pages(who.ref, own, versions=False)
+        versions = who.client.export_pages(who.ref, own)
+        return StreamingResponse(
+            streams.document(next(memories), memories, versions),
             media_type="application/json",
             headers={
                 "Content-Disposition": 'attachment; filename="my-memories.json"',

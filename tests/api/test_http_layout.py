@@ -26,7 +26,7 @@ ROUTERS = {
     "writes",
 }
 #: What the page may import of the package.
-PAGE_MAY_IMPORT = {"deps", "bodies", "problems"}
+PAGE_MAY_IMPORT = {"deps", "bodies", "problems", "streams"}
 
 
 def _imports() -> dict[str, set[str]]:
@@ -88,7 +88,7 @@ def test_only_the_app_imports_the_app_the_routers_and_the_page() -> None:
         assert "page" not in imported, name
         assert not (imported & ROUTERS), f"{name} imports a router: {imported & ROUTERS}"
     assert ROUTERS | {"page"} <= graph["app"]
-    for name in ("deps", "problems", "guards", "bodies"):
+    for name in ("deps", "problems", "guards", "bodies", "streams"):
         assert not (graph[name] & (ROUTERS | {"app", "page"})), name
 
 
