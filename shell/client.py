@@ -22,6 +22,7 @@ import os
 import sys
 import time
 import uuid
+from collections import Counter
 from collections.abc import Coroutine, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn, TypeVar
@@ -125,7 +126,7 @@ from memory.write.batch import (
     request_size,
 )
 from memory.write.screening import redact_request, redact_secrets
-from memory.write.stages import check_content_size, check_write_allowed
+from memory.write.stages import check_content_size, check_quota, check_write_allowed
 from shell.temporal import (
     connect,
     route,
@@ -315,7 +316,21 @@ class MemoryClient:
         check_write_allowed(who, namespace)
         content = request.candidate.content if request.candidate else request.utterance.text  # type: ignore[union-attr]
         check_content_size(content, self.stores.policy)
+        self.check_quota([request])
         return redact_request(request)
+
+    def check_quota(self, requests: Sequence[WriteRequest]) -> None:
+        """Refuses (`QuotaExceeded`, before anything starts) writes whose writer would keep
+        more active memories in a namespace than the policy's `[quotas]
+        memories_per_namespace`: each (writer, namespace) of `requests` counted once, with as
+        many writes as it has there. An indexed count per pair; none when there is no quota."""
+        policy = self.stores.policy
+        if not policy.quotas.memories_per_namespace:
+            return
+        adding = Counter((r.principal, r.namespace) for r in requests)
+        for (principal, namespace), n in adding.items():
+            kept = self.stores.canonical.records.active_count(namespace, principal)
+            check_quota(kept, n, policy, principal, namespace)
 
     async def write(
         self,
@@ -637,6 +652,7 @@ class MemoryClient:
             )
         for writer in {r.principal for r in requests}:
             self.prove(writer)
+        await asyncio.to_thread(self.check_quota, requests)  # SQL: off the event loop
         return await self._start(BatchRequest(requests=list(requests)), BatchResult, eager=False)
 
     async def write_batch(self, requests: Sequence[WriteRequest]) -> BatchResult:

@@ -21,7 +21,7 @@ from memory.errors import (
 )
 
 #: HTTP status of each error code (the class's nearest listed ancestor wins). `RateLimited` is
-#: answered apart (429 with `Retry-After`).
+#: answered apart (429 with `Retry-After`); `QuotaExceeded` is a `PolicyRefusal`: 403.
 STATUS: dict[type[MemoryServiceError], int] = {
     ContentTooLarge: 413,
     InvalidInput: 422,

@@ -2,8 +2,8 @@
 the caller's own Temporal client, and a write's decision by its idempotency key.
 
 Each is built at the client's door (`MemoryClient.write_request`: the caller proven, the input
-validated and screened) before anything starts; the door reads the store, so it runs in the
-threadpool, and only the wait for the run is awaited on the loop."""
+validated and screened, the caller's quota checked) before anything starts; the door reads the
+store, so it runs in the threadpool, and only the wait for the run is awaited on the loop."""
 
 from __future__ import annotations
 
@@ -109,7 +109,9 @@ def _granted_request(s: Session, body: GrantBody) -> BaseModel:
     if body.workflow == "WriteBatch":
         if not body.requests:
             raise InvalidInput("a batch lists its requests", field="requests")
-        return BatchRequest(requests=_entries(s, body.requests))
+        requests = _entries(s, body.requests)
+        client.check_quota(requests)  # the batch as a whole: each entry was checked alone
+        return BatchRequest(requests=requests)
     if body.workflow == "DeleteSubject":
         if body.scope is None:
             raise InvalidInput("a deletion names its scope", field="scope")

@@ -200,6 +200,21 @@ class Records(Part):
                     out.setdefault(r.memory_id, []).append(row_to_record(r))
         return out
 
+    def active_count(self, namespace: str, written_by: str) -> int:
+        """How many active memories `written_by` keeps in `namespace` (a quota's count: an
+        index-only count on `ix_heads_ns_writer`)."""
+        with self.db.read() as conn:
+            count = conn.execute(
+                select(func.count())
+                .select_from(memory_heads)
+                .where(
+                    memory_heads.c.namespace == namespace,
+                    memory_heads.c.written_by == written_by,
+                    memory_heads.c.status == "active",
+                )
+            ).scalar_one()
+        return int(count)
+
     def citing(self, tenant_id: str, source_ref: str) -> list[MemoryRecord]:
         """Memories whose sources include `source_ref` (or, for a reference without a version,
         any version of it)."""
