@@ -18,7 +18,8 @@ before any workflow starts, a workflow turns it into a non-retryable `Applicatio
     │   │   └── CsrfTokenInvalid     the memory page: a change without its session's CSRF token
     │   ├── FencedByDeletion         a write decided before a deletion tried to undo it
     │   ├── RequestMismatch          a workflow input that says what the canonical store does not
-    │   └── RunConflict              a run under the id is not the one this request would start
+    │   ├── RunConflict              a run under the id is not the one this request would start
+    │   └── QuotaExceeded            a writer keeps its quota of active memories in a namespace
     ├── NotFound                     unknown principal, receipt, thread, ...
     ├── VersionConflict              lost an optimistic-concurrency race (the pipeline re-resolves)
     ├── RateLimited                  too many requests from this client or principal (HTTP 429)
@@ -124,6 +125,15 @@ class RunConflict(PolicyRefusal):
     start (another workflow type, or another input under the same idempotency key)."""
 
     code = "run_conflict"
+
+
+class QuotaExceeded(PolicyRefusal):
+    """A write refused at the door because its writer already keeps as many active memories in
+    the namespace as the policy allows (`[quotas] memories_per_namespace`): nothing started,
+    nothing changed. Not retryable as is: the writer deletes some (or lets them expire) first.
+    HTTP 403, as every policy refusal."""
+
+    code = "quota_exceeded"
 
 
 class NotFound(MemoryServiceError):

@@ -135,6 +135,13 @@ class ConsentPolicy(_Section):
     required_for: list[Sensitivity] = Field(default_factory=lambda: list(_NEEDS_CONSENT))
 
 
+class Quotas(_Section):
+    #: The active memories one principal may keep in one namespace (0: no limit). A write that
+    #: would go past it is refused at the door (`QuotaExceeded`, `quota_exceeded`), even one
+    #: that would replace a memory: the writer deletes some first.
+    memories_per_namespace: int = Field(default=100_000, ge=0)
+
+
 class Policy(_Section):
     limits: LimitPolicy = Field(default_factory=LimitPolicy)
     defaults: Defaults = Field(default_factory=Defaults)
@@ -146,6 +153,7 @@ class Policy(_Section):
     backup: Backup = Field(default_factory=Backup)
     consent: ConsentPolicy = Field(default_factory=ConsentPolicy)
     feedback: FeedbackPolicy = Field(default_factory=FeedbackPolicy)
+    quotas: Quotas = Field(default_factory=Quotas)
 
 
 def load_policy(path: Path | None = None) -> Policy:

@@ -172,8 +172,8 @@ def dev(
 
     async def _main() -> None:
         from memory.stores import open_stores
-        from shell.api import serve as serve_api
         from shell.client import MemoryClient
+        from shell.http.app import serve as serve_api
         from shell.temporal import connect
 
         stop = asyncio.Event()
@@ -206,8 +206,8 @@ def serve(
 ) -> None:
     """Serve the HTTP API and the memory page (FastAPI, OpenAPI at /docs): writes and
     deletions start workflows on the configured Temporal, reads run here. Ctrl-C stops it."""
-    from shell.api import serve as serve_api
     from shell.client import MemoryClient
+    from shell.http.app import serve as serve_api
     from shell.logs import configure_logging
 
     cfg = settings()

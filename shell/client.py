@@ -22,7 +22,8 @@ import os
 import sys
 import time
 import uuid
-from collections.abc import Coroutine, Sequence
+from collections import Counter
+from collections.abc import Coroutine, Iterator, Sequence
 from datetime import datetime
 from typing import Any, NoReturn, TypeVar
 
@@ -103,7 +104,7 @@ from memory.models.context import ContextBudget, ContextPackage, ContextRequest,
 from memory.namespaces import check_tenant
 from memory.retrieval import Reader
 from memory.secrets import ServiceKeys
-from memory.services.access import Access, Caller, MemoryExport
+from memory.services.access import EXPORT_PAGE, Access, Caller, MemoryExport
 from memory.services.consents import ConsentService
 from memory.services.feedback import (
     FeedbackOutcome,
@@ -114,7 +115,7 @@ from memory.services.feedback import (
 from memory.settings import Settings
 from memory.stores import Stores, open_stores
 from memory.write.screening import redact_request, redact_secrets
-from memory.write.stages import check_content_size, check_write_allowed
+from memory.write.stages import check_content_size, check_quota, check_write_allowed
 from shell.runs import Runs
 from shell.temporal import (
     connect,
@@ -306,7 +307,21 @@ class MemoryClient:
         check_write_allowed(who, namespace)
         content = request.candidate.content if request.candidate else request.utterance.text  # type: ignore[union-attr]
         check_content_size(content, self.stores.policy)
+        self.check_quota([request])
         return redact_request(request)
+
+    def check_quota(self, requests: Sequence[WriteRequest]) -> None:
+        """Refuses (`QuotaExceeded`, before anything starts) writes whose writer would keep
+        more active memories in a namespace than the policy's `[quotas]
+        memories_per_namespace`: each (writer, namespace) of `requests` counted once, with as
+        many writes as it has there. An indexed count per pair; none when there is no quota."""
+        policy = self.stores.policy
+        if not policy.quotas.memories_per_namespace:
+            return
+        adding = Counter((r.principal, r.namespace) for r in requests)
+        for (principal, namespace), n in adding.items():
+            kept = self.stores.canonical.records.active_count(namespace, principal)
+            check_quota(kept, n, policy, principal, namespace)
 
     async def write(
         self,
@@ -417,9 +432,9 @@ class MemoryClient:
             )
         for writer in {r.principal for r in requests}:
             self.prove(writer)
-        return await self.runs.start(
-            BatchRequest(requests=list(requests)), BatchResult, eager=False
-        )
+        await asyncio.to_thread(self.check_quota, requests)  # SQL: off the event loop
+        batch = BatchRequest(requests=list(requests))
+        return await self.runs.start(batch, BatchResult, eager=False)
 
     async def write_batch(self, requests: Sequence[WriteRequest]) -> BatchResult:
         result: BatchResult = await self.runs.result(await self.start_batch(requests))
@@ -939,6 +954,37 @@ class MemoryClient:
     def export(self, principal: str, namespace: str, *, token: str | None = None) -> MemoryExport:
         """Everything kept about a namespace (a user's own, or one `principal` may read)."""
         return self.access.export(token or self.token_for(principal), namespace)
+
+    def export_page(
+        self,
+        principal: str,
+        namespace: str,
+        after: str | None = None,
+        limit: int = EXPORT_PAGE,
+        *,
+        versions: bool = True,
+        token: str | None = None,
+    ) -> MemoryExport:
+        """One page of an export: `limit` memories after `after`, and in `next` where the next
+        page starts (None: the last)."""
+        return self.access.export_page(
+            token or self.token_for(principal), namespace, after, limit, versions=versions
+        )
+
+    def export_pages(
+        self,
+        principal: str,
+        namespace: str,
+        *,
+        limit: int = EXPORT_PAGE,
+        versions: bool = True,
+        token: str | None = None,
+    ) -> Iterator[MemoryExport]:
+        """Every page of an export, read as they are asked for (refused, if at all, by this
+        call: before the first page)."""
+        return self.access.export_pages(
+            token or self.token_for(principal), namespace, limit=limit, versions=versions
+        )
 
 
 def deletion_subject(scope: DeletionScope) -> str | None:

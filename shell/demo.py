@@ -82,7 +82,7 @@ def _free_port(preferred: int) -> int:
 async def run_demo(settings: Settings) -> None:
     """The story, told through the HTTP API (served here, on the stack the demo finds or
     starts): each actor holds only its own token."""
-    from shell.api import serve
+    from shell.http.app import serve
 
     tenant = "demo-" + datetime.now(UTC).strftime("%Y%m%d%H%M%S")
     user = f"user:{tenant}/123"

@@ -20,7 +20,7 @@ identity provider) has its roles and no grants; a user needs no registration.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -42,6 +42,7 @@ from memory.models import (
     RecallResult,
     ReviewRecord,
     parse_principal_ref,
+    refuse_nul,
     utcnow,
 )
 from memory.models.context import ChangedItem, ContextPackage, ContextRequest, ContextValidation
@@ -84,15 +85,25 @@ class Caller:
         )
 
 
+#: The memories one page of an export holds when the reader does not say (`export_page`).
+EXPORT_PAGE = 500
+#: The most one page may hold.
+MAX_EXPORT_PAGE = 1000
+
+
 class MemoryExport(Model):
     """Everything kept about a namespace, as JSON: each memory's current state and its versions
-    (erased versions are blank)."""
+    (erased versions are blank), in memory id order. One page of it (`Access.export_page`) has
+    the same shape, and says where the next page starts."""
 
     namespace: str
     exported_at: datetime
     exported_by: str
     memories: list[MemoryRecord]
     versions: dict[str, list[MemoryRecord]]
+    #: A page's `after` for the next page: the last memory id it holds, or None when no memory
+    #: follows (the last page, or the whole export).
+    next: str | None = None
 
 
 class Access(GatedService):
@@ -357,19 +368,83 @@ class Access(GatedService):
         return _with_head(records.versions(memory_id), head)
 
     def export(self, token: str | None, namespace: str) -> MemoryExport:
-        """Everything kept about a namespace: a user's own, or one the caller may read."""
+        """Everything kept about a namespace, in one document: a user's own, or one the caller
+        may read. (Each of `export_pages`, gathered: a large namespace is better paged.)"""
+        pages = self.export_pages(token, namespace, limit=MAX_EXPORT_PAGE)
+        first = next(pages)
+        for page in pages:
+            first.memories += page.memories
+            first.versions.update(page.versions)
+        first.next = None
+        return first
+
+    def export_page(
+        self,
+        token: str | None,
+        namespace: str,
+        after: str | None = None,
+        limit: int = EXPORT_PAGE,
+        *,
+        versions: bool = True,
+    ) -> MemoryExport:
+        """One page of an export: at most `limit` memories of the namespace in memory id order
+        after `after` (None: from the first), each with its versions (unless `versions` is
+        false), and in `next` the `after` of the next page. The same ACL as `export`, checked
+        for every page."""
+        caller = self._exporter(token, namespace)
+        refuse_nul(after, "after")
+        return self._page(caller, namespace, after, _page_size(limit), versions)
+
+    def export_pages(
+        self,
+        token: str | None,
+        namespace: str,
+        *,
+        limit: int = EXPORT_PAGE,
+        versions: bool = True,
+    ) -> Iterator[MemoryExport]:
+        """Every page of an export, in order, read as they are asked for (each memory exactly
+        once: a keyset over memory ids, which never change). The caller is proven and the ACL
+        checked here, before the first page is read (a refusal is raised by this call, not by
+        the iterator)."""
+        caller = self._exporter(token, namespace)
+        return self._pages(caller, namespace, _page_size(limit), versions)
+
+    def _exporter(self, token: str | None, namespace: str) -> Caller:
         caller = self.caller(token)
         tenant = parse_namespace(namespace).tenant
         if not caller.may_see(tenant, namespace):
             raise Forbidden(f"{caller.ref} may not export {namespace}", field="namespace")
+        return caller
+
+    def _pages(
+        self, caller: Caller, namespace: str, limit: int, versions: bool
+    ) -> Iterator[MemoryExport]:
+        after: str | None = None
+        while True:
+            page = self._page(caller, namespace, after, limit, versions)
+            yield page
+            if page.next is None:
+                return
+            after = page.next
+
+    def _page(
+        self, caller: Caller, namespace: str, after: str | None, limit: int, versions: bool
+    ) -> MemoryExport:
         records = self.stores.canonical.records
-        heads = sorted(records.namespace_heads(namespace), key=lambda r: r.memory_id)
+        heads = records.namespace_page(namespace, after, limit + 1)
+        more = len(heads) > limit
+        heads = heads[:limit]
+        kept = records.versions_of(h.memory_id for h in heads) if versions else {}
         return MemoryExport(
             namespace=namespace,
             exported_at=utcnow(),
             exported_by=caller.ref,
             memories=heads,
-            versions={h.memory_id: _with_head(records.versions(h.memory_id), h) for h in heads},
+            versions={h.memory_id: _with_head(kept.get(h.memory_id, []), h) for h in heads}
+            if versions
+            else {},
+            next=heads[-1].memory_id if more else None,
         )
 
     # ------------------------------------------------------------------------ tools
@@ -432,6 +507,12 @@ class Access(GatedService):
 def _with_head(versions: list[MemoryRecord], head: MemoryRecord) -> list[MemoryRecord]:
     """Earlier versions, then the current one (the versions table keeps what was replaced)."""
     return [v for v in versions if v.version != head.version] + [head]
+
+
+def _page_size(limit: int) -> int:
+    if not 1 <= limit <= MAX_EXPORT_PAGE:
+        raise InvalidInput(f"a page holds 1 to {MAX_EXPORT_PAGE} memories", field="limit")
+    return limit
 
 
 def _scheme(ref: str) -> str:

@@ -111,6 +111,10 @@ memory_heads = Table(
     Index("ix_heads_expires", "expires_at"),
     # What depends on a consent: invalidated when it is revoked.
     Index("ix_heads_consent", "tenant_id", "consent_ref"),
+    # An export's pages: a namespace's heads in memory id order, after the last one sent.
+    Index("ix_heads_ns_id", "namespace", "memory_id"),
+    # A writer's quota: how many active memories it keeps in a namespace (counted per write).
+    Index("ix_heads_ns_writer", "namespace", "written_by", "status"),
 )
 
 # One row per (namespace, slot): the unit of optimistic concurrency for a key (or, for a memory

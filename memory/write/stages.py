@@ -8,7 +8,12 @@ import json
 from datetime import datetime
 from urllib.parse import parse_qs, urlsplit
 
-from memory.errors import ClockOverrideRefused, ContentTooLarge, UnauthorizedNamespace
+from memory.errors import (
+    ClockOverrideRefused,
+    ContentTooLarge,
+    QuotaExceeded,
+    UnauthorizedNamespace,
+)
 from memory.models import (
     Candidate,
     ExtractorInfo,
@@ -86,6 +91,18 @@ def check_content_size(content: str, policy: Policy) -> None:
         raise ContentTooLarge(
             f"content is {size} bytes, more than the limit of {policy.limits.max_content_bytes}",
             field="content",
+        )
+
+
+def check_quota(kept: int, adding: int, policy: Policy, principal: str, namespace: str) -> None:
+    """Refuses (`QuotaExceeded`) `adding` more writes of a principal that keeps `kept` active
+    memories in `namespace`, when they would take it past the policy's quota (0: none)."""
+    quota = policy.quotas.memories_per_namespace
+    if quota and kept + adding > quota:
+        raise QuotaExceeded(
+            f"{principal} keeps {kept} active memories in {namespace}, and may keep {quota}: "
+            "delete some (or let them expire) before writing more",
+            field="namespace",
         )
 
 

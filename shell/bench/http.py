@@ -1,9 +1,13 @@
 """http: recall and write through the HTTP API beside the same calls in the service's process,
-interleaved in one run (the API served by uvicorn on loopback, a keep-alive httpx client)."""
+interleaved in one run (the API served by uvicorn on loopback, a keep-alive httpx client); and
+the export of 10,000 memories, streamed (its first byte, its whole) beside the whole document
+built in memory as the route did before it streamed."""
 
 from __future__ import annotations
 
 import asyncio
+import random
+import statistics
 import time
 from typing import Any
 
@@ -11,7 +15,7 @@ import httpx
 
 from memory.metrics import free_port
 from memory.models import Principal
-from shell.bench.data import _stats
+from shell.bench.data import _stats, load, synthetic_records
 from shell.bench.service import service
 
 BOT = Principal(
@@ -24,7 +28,7 @@ BOT = Principal(
 
 
 async def bench_http(n: int) -> dict[str, Any]:
-    from shell.api import serve
+    from shell.http.app import serve
 
     async with service("http") as (client, _env):
         client.register_principal(BOT)
@@ -87,14 +91,50 @@ async def bench_http(n: int) -> dict[str, Any]:
                 if i >= 5:
                     w_local.append((t1 - t0) * 1000)
                     w_remote.append((t2 - t1) * 1000)
+            exported = await _export(client, http)
         stop.set()
         await server
     rl, rr, wl, wr = _stats(local), _stats(remote), _stats(w_local), _stats(w_remote)
     return {
+        "export": exported,
         "recall": {
             "in_process": rl,
             "http": rr,
             "ratio_p50": round(rr["p50_ms"] / rl["p50_ms"], 2),
         },
         "write": {"in_process": wl, "http": wr, "ratio_p50": round(wr["p50_ms"] / wl["p50_ms"], 2)},
+    }
+
+
+#: Memories in the namespace the export figures are taken on.
+EXPORTED = 10_000
+
+
+async def _export(client: Any, http: httpx.AsyncClient, runs: int = 3) -> dict[str, Any]:
+    """`GET /v1/export` of EXPORTED memories, streamed: the first byte and the whole, beside the
+    whole document built in memory (what the route answered with before it streamed)."""
+    ns = "tenant/bench/user/export"
+    load(client.stores, synthetic_records("bench", ns, EXPORTED, random.Random(3)))
+    first: list[float] = []
+    whole: list[float] = []
+    built: list[float] = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        async with http.stream("GET", "/v1/export", params={"namespace": ns}) as response:
+            assert response.status_code == 200
+            size = 0
+            async for chunk in response.aiter_raw():
+                if not size:
+                    first.append((time.perf_counter() - t0) * 1000)
+                size += len(chunk)
+        whole.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        await asyncio.to_thread(lambda: client.export(BOT.ref, ns).model_dump_json())
+        built.append((time.perf_counter() - t0) * 1000)
+    return {
+        "memories": EXPORTED,
+        "bytes": size,
+        "streamed_first_byte_ms": round(statistics.median(first), 1),
+        "streamed_whole_ms": round(statistics.median(whole), 1),
+        "built_in_memory_ms": round(statistics.median(built), 1),
     }

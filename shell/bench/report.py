@@ -221,7 +221,8 @@ def _print_http(section: dict[str, Any]) -> None:
     table = Table(title="through the HTTP API (ms) — beside the same call in the service's process")
     for col in ("call", "in-process p50", "p95", "HTTP p50", "p95", "×p50"):
         table.add_column(col, justify="right")
-    for name, r in section.items():
+    calls = {name: r for name, r in section.items() if name != "export"}
+    for name, r in calls.items():
         table.add_row(
             name,
             str(r["in_process"]["p50_ms"]),
@@ -231,6 +232,17 @@ def _print_http(section: dict[str, Any]) -> None:
             str(r["ratio_p50"]),
         )
     console.print(table)
+    if "export" in section:
+        e = section["export"]
+        exported = Table(title=f"GET /v1/export of {e['memories']} memories (ms, median)")
+        for col in ("streamed: first byte", "streamed: whole", "built in memory (before)"):
+            exported.add_column(col, justify="right")
+        exported.add_row(
+            str(e["streamed_first_byte_ms"]),
+            str(e["streamed_whole_ms"]),
+            str(e["built_in_memory_ms"]),
+        )
+        console.print(exported)
 
 
 def _print_retrieval(r: dict[str, Any]) -> None:

@@ -10,8 +10,8 @@ import httpx
 from sqlalchemy import func, select
 
 from memory.stores.schema import audit_events
-from shell.api import create_app
 from shell.client import MemoryClient
+from shell.http.app import create_app
 
 BOB = "user:shop-a/456"
 BOB_NS = "tenant/shop-a/user/456"

@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from shell.api import create_app
 from shell.client import MemoryClient
+from shell.http.app import create_app
 from tests.factories import BOT, NS, USER, sms
 from tests.tokens import bad_tokens
 

@@ -148,7 +148,7 @@ def test_a_receipt_says_what_it_left_in_spaces_others_keep() -> None:
     from datetime import UTC, datetime
 
     from memory.models import DeletionReceipt, DeletionScope
-    from shell.page import _receipt
+    from shell.http.page import _receipt
 
     base = DeletionReceipt(
         deletion_id="del_x",

@@ -54,8 +54,8 @@ def test_memctl_dev_opens_its_stores_once(
     opened: Counter[Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import shell.api
     import shell.devserver
+    import shell.http.app
     import shell.logs
 
     cfg = dev_settings(tmp_path, temporal_env)
@@ -78,7 +78,7 @@ def test_memctl_dev_opens_its_stores_once(
 
     monkeypatch.setattr(cli, "settings", lambda: cfg)
     monkeypatch.setattr(shell.devserver, "DevServer", NoServer)
-    monkeypatch.setattr(shell.api, "serve", serve)
+    monkeypatch.setattr(shell.http.app, "serve", serve)
     monkeypatch.setattr(shell.logs, "configure_logging", lambda *_: None)
     cli.dev(api=True)
     assert served

@@ -18,8 +18,8 @@ from temporalio.testing import WorkflowEnvironment
 
 from memory.metrics import free_port
 from memory.settings import Settings
-from shell.api import create_app
 from shell.client import MemoryClient
+from shell.http.app import create_app
 from tests.cli.test_memctl import env_for
 
 ROOT = Path(__file__).resolve().parents[2]

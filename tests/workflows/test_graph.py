@@ -191,7 +191,7 @@ async def test_an_entity_is_shown_as_the_reader_may_read_it(client: MemoryClient
     namespace one may not read is refused by name, as recall refuses it."""
     import httpx
 
-    from shell.api import create_app
+    from shell.http.app import create_app
 
     first, second = await _kept(client, EN)
     transport = httpx.ASGITransport(app=create_app(client))
@@ -236,7 +236,7 @@ async def test_an_entity_is_shown_as_the_reader_may_read_it(client: MemoryClient
 async def test_the_memory_page_says_what_is_known_about_whom(client: MemoryClient) -> None:
     import httpx
 
-    from shell.api import create_app
+    from shell.http.app import create_app
 
     first, second = await _kept(client, EN)
     transport = httpx.ASGITransport(app=create_app(client))

@@ -172,6 +172,49 @@ class Records(Part):
         with self.db.read() as conn:
             return [row_to_record(r) for r in conn.execute(query)]
 
+    def namespace_page(self, namespace: str, after: str | None, limit: int) -> list[MemoryRecord]:
+        """At most `limit` heads of a namespace in memory id order, after `after` (a keyset
+        page: `ix_heads_ns_id`; an export reads a namespace this way, page by page)."""
+        query = (
+            select(memory_heads)
+            .where(memory_heads.c.namespace == namespace)
+            .order_by(memory_heads.c.memory_id)
+            .limit(limit)
+        )
+        if after is not None:
+            query = query.where(memory_heads.c.memory_id > after)
+        with self.db.read() as conn:
+            return [row_to_record(r) for r in conn.execute(query)]
+
+    def versions_of(self, memory_ids: Iterable[str]) -> dict[str, list[MemoryRecord]]:
+        """Every version of each of these memories, in version order (`versions` for many)."""
+        out: dict[str, list[MemoryRecord]] = {}
+        with self.db.read() as conn:
+            for chunk in chunks(list(dict.fromkeys(memory_ids))):
+                rows = conn.execute(
+                    select(memory_versions)
+                    .where(memory_versions.c.memory_id.in_(chunk))
+                    .order_by(memory_versions.c.memory_id, memory_versions.c.version)
+                )
+                for r in rows:
+                    out.setdefault(r.memory_id, []).append(row_to_record(r))
+        return out
+
+    def active_count(self, namespace: str, written_by: str) -> int:
+        """How many active memories `written_by` keeps in `namespace` (a quota's count: an
+        index-only count on `ix_heads_ns_writer`)."""
+        with self.db.read() as conn:
+            count = conn.execute(
+                select(func.count())
+                .select_from(memory_heads)
+                .where(
+                    memory_heads.c.namespace == namespace,
+                    memory_heads.c.written_by == written_by,
+                    memory_heads.c.status == "active",
+                )
+            ).scalar_one()
+        return int(count)
+
     def citing(self, tenant_id: str, source_ref: str) -> list[MemoryRecord]:
         """Memories whose sources include `source_ref` (or, for a reference without a version,
         any version of it)."""

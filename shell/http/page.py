@@ -1,17 +1,18 @@
 """The memory page: a person sees, corrects, exports and deletes what is remembered about them.
 
-Served by the HTTP API, as plain HTML forms: no JavaScript, no build step. A person signs in by
-posting their token (from `memctl token issue user:shop-a/123` or the identity provider) to the
-sign-in form: a token never travels in a URL, so it is in no history, log or `Referer`. The
-token then lives in an HttpOnly, SameSite=Strict cookie that only the page's paths read (the API
-takes bearer tokens only). Every action goes through the same API operations, under the
-person's own token:
+Served by the HTTP API, as plain HTML forms: no JavaScript, no build step (the app mounts
+`page_router`; this module imports who calls, shell/http/deps.py, and the bodies, never the app
+or its routers). A person signs in by posting their token (from `memctl token issue
+user:shop-a/123` or the identity provider) to the sign-in form: a token never travels in a URL,
+so it is in no history, log or `Referer`. The token then lives in an HttpOnly, SameSite=Strict
+cookie that only the page's paths read (the API takes bearer tokens only). Every action goes
+through the same API operations, under the person's own token:
 
 - `/page`: each memory kept about them, with its source, validity, who wrote it and when;
 - `/page/memories/{id}`: its history, version by version;
 - correcting a value writes a user assertion through the whole write pipeline;
 - deleting one memory or everything runs DeleteSubject and shows the receipt;
-- `/page/export`: everything, as a JSON download.
+- `/page/export`: everything, as a JSON download (written as it is read: shell/http/streams.py).
 
 SameSite does not tell one port or subdomain of a site from another, so every request that
 changes something (sign-in, sign-out, correct, delete) must come from the page itself:
@@ -37,7 +38,7 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Form, Request, Response
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, StreamingResponse
 
 from memory.errors import (
     CrossOriginRequest,
@@ -47,14 +48,9 @@ from memory.errors import (
     Unauthenticated,
 )
 from memory.models import DeletionReceipt, EntityView, MemoryRecord
-from shell.api import (
-    SESSION_COOKIE,
-    CorrectionBody,
-    Session,
-    authenticate,
-    correction,
-)
-from shell.api import _own as own_namespace
+from shell.http import streams
+from shell.http.bodies import CorrectionBody, correction
+from shell.http.deps import SESSION_COOKIE, Session, authenticate, own_namespace
 
 STYLE = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1d2330}
@@ -331,7 +327,12 @@ def page_router() -> APIRouter:
             own = who.caller.principal.own_namespace
             if own is None:
                 return _page("Not a person", "<p>This page is for users.</p>", who)
-            kept = [m for m in who.client.export(who.ref, own).memories if m.status != "deleted"]
+            kept = [
+                m
+                for page in who.client.export_pages(who.ref, own, versions=False)
+                for m in page.memories
+                if m.status != "deleted"
+            ]
         except MemoryServiceError as exc:
             return _page("Error", f"<p class=error>{_e(exc.message)}</p>", who)
         kept.sort(key=lambda m: m.recorded_at, reverse=True)
@@ -385,7 +386,7 @@ def page_router() -> APIRouter:
                 structured_value=structured,
                 content=value if structured is None else f"{head.key}: {value}",
             )
-            result = await who.client.write(who.ref, _own(who), correction(who, body))
+            result = await who.client.write(who.ref, own_namespace(who), correction(who, body))
         except MemoryServiceError as exc:
             return _page("Not corrected", f"<p class=error>{_e(exc.message)}</p>", who)
         o = result.outcome
@@ -402,7 +403,7 @@ def page_router() -> APIRouter:
             return sign_in_page()
         try:
             receipt = await who.client.forget(
-                who.ref, {"namespace": _own(who), "memory_id": memory_id}
+                who.ref, {"namespace": own_namespace(who), "memory_id": memory_id}
             )
         except MemoryServiceError as exc:
             return _page("Not deleted", f"<p class=error>{_e(exc.message)}</p>", who)
@@ -413,7 +414,7 @@ def page_router() -> APIRouter:
         if who is None:
             return sign_in_page()
         try:
-            receipt = await who.client.forget(who.ref, {"namespace": _own(who)})
+            receipt = await who.client.forget(who.ref, {"namespace": own_namespace(who)})
         except MemoryServiceError as exc:
             return _page("Not deleted", f"<p class=error>{_e(exc.message)}</p>", who)
         return _page("Everything deleted", _receipt(receipt), who)
@@ -422,9 +423,11 @@ def page_router() -> APIRouter:
     def export(who: Who) -> Response:
         if who is None:
             return sign_in_page()
-        data = who.client.export(who.ref, _own(who))
-        return Response(
-            data.model_dump_json(indent=2),
+        own = own_namespace(who)
+        memories = who.client.export_pages(who.ref, own, versions=False)
+        versions = who.client.export_pages(who.ref, own)
+        return StreamingResponse(
+            streams.document(next(memories), memories, versions),
             media_type="application/json",
             headers={
                 "Content-Disposition": 'attachment; filename="my-memories.json"',
@@ -433,10 +436,6 @@ def page_router() -> APIRouter:
         )
 
     return router
-
-
-def _own(who: Session) -> str:
-    return own_namespace(who)
 
 
 def _corrected(head: MemoryRecord, value: str) -> dict[str, Any] | None:
