@@ -5,7 +5,9 @@ This module is the interface: `Projection` is what every backend implements, its
 `memory.sync`, the only writer, and the repair sweep), with the values they exchange. One module
 per backend:
 
-- `embedded`: one SQLite file beside the canonical store (the default);
+- `embedded`: one SQLite file beside the canonical store (the default; its helpers are the
+  `embedded_*` modules: the file's SQL, the keyword sides, the vector matrices, the rows' reads,
+  the graph's own reads);
 - `weaviate`: a shared Weaviate cluster, for many hosts;
 - `shared_graph`: the graph in the canonical database, beside a projection without one.
 
