@@ -276,20 +276,22 @@ def _session_cookie(response: Response, request: Request, token: str) -> None:
     )
 
 
+def sign_in_page(message: str = "", status: int = 200) -> HTMLResponse:
+    """The sign-in form, with what went wrong if anything did."""
+    note = f"<p class=error>{_e(message)}</p>" if message else ""
+    return _page(
+        "Sign in",
+        note + "<p>Paste the token you were given (<code>memctl token issue …</code> or "
+        "your identity provider's) to sign in.</p>"
+        '<form method=post action="/page/login" id=sign-in>'
+        '<input type=password name=token id=token aria-label="your token" '
+        "autocomplete=off required> <button>Sign in</button></form>",
+        status=status,
+    )
+
+
 def page_router() -> APIRouter:
     router = APIRouter(prefix="/page", include_in_schema=False)
-
-    def sign_in_page(message: str = "", status: int = 200) -> HTMLResponse:
-        note = f"<p class=error>{_e(message)}</p>" if message else ""
-        return _page(
-            "Sign in",
-            note + "<p>Paste the token you were given (<code>memctl token issue …</code> or "
-            "your identity provider's) to sign in.</p>"
-            '<form method=post action="/page/login" id=sign-in>'
-            '<input type=password name=token id=token aria-label="your token" '
-            "autocomplete=off required> <button>Sign in</button></form>",
-            status=status,
-        )
 
     @router.get("/login")
     async def login_page(request: Request) -> Response:

@@ -3,8 +3,6 @@ names a text says are one, and relations. Deterministic: the same text, the same
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from memory.graph import entity_key, extract, facts_of
@@ -91,11 +89,14 @@ def test_a_word_opening_a_sentence_is_a_name_only_weakly() -> None:
 
 def test_the_models_know_every_relation_the_extractor_states() -> None:
     """A writer may propose what the extractor states: the two vocabularies are one."""
+    from memory.graph import lexicon
+    from memory.graph import relations as stated
     from memory.models import RELATION_PREDICATES, ROLE_PREDICATES
 
-    found = sys.modules[extract.__module__]
-    roles = set(found._ROLES_EN.values()) | set(found._ROLES_ZH.values())
-    relations = {name for _, name in (*found._RELATIONS_EN, *found._RELATIONS_ZH, *found._AFTER_ZH)}
+    roles = set(lexicon._ROLES_EN.values()) | set(lexicon._ROLES_ZH.values())
+    relations = {
+        name for _, name in (*stated._RELATIONS_EN, *stated._RELATIONS_ZH, *stated._AFTER_ZH)
+    }
     assert roles <= ROLE_PREDICATES
     assert relations | {"located_in"} <= RELATION_PREDICATES
 

@@ -5,8 +5,11 @@ This module is the interface: `Projection` is what every backend implements, its
 `memory.sync`, the only writer, and the repair sweep), with the values they exchange. One module
 per backend:
 
-- `embedded`: one SQLite file beside the canonical store (the default);
-- `weaviate`: a shared Weaviate cluster, for many hosts;
+- `embedded`: one SQLite file beside the canonical store (the default; its helpers are the
+  `embedded_*` modules: the file's SQL, the keyword sides, the vector matrices, the rows' reads,
+  the graph's own reads);
+- `weaviate`: a shared Weaviate cluster, for many hosts (its helpers: the `weaviate_*` modules:
+  a memory as a row, the queries, the ledger, the collections, the client);
 - `shared_graph`: the graph in the canonical database, beside a projection without one.
 
 `memory.sync.apply.project()` reads the *current* canonical state of each memory and makes the

@@ -47,449 +47,110 @@ recall's canonical re-check decide on what is actually indexed. A version entere
 whose row write then failed is counted once when written again (`applies` stays 1). Repair's
 pages in id order rely on memory ids being lowercase ASCII (the service's are): Weaviate sorts
 text without regard to case but compares it byte-wise in range filters.
+
+The class holds the connection, the tenants' activation, the writes and the repair pages; beside
+it, `weaviate_rows` (a memory as a row), `weaviate_queries` (filters, hits and the searches),
+`weaviate_ledger` (the ledger's entries and removal marks), `weaviate_schema` (the collections)
+and `weaviate_client` (connecting, and batch failures raised).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import threading
 import time
-import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import Any, Literal, TypeVar
-from urllib.parse import urlsplit
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 import structlog
 import weaviate
-from weaviate.classes.config import (
-    Configure,
-    ConsistencyLevel,
-    DataType,
-    Property,
-    StopwordsPreset,
-    Tokenization,
-    VectorDistances,
-)
+from weaviate.classes.config import ConsistencyLevel
 from weaviate.classes.data import DataObject
-from weaviate.classes.init import AdditionalConfig, Auth, Timeout
-from weaviate.classes.query import Filter, FilterReturn, MetadataQuery, Sort
+from weaviate.classes.query import Filter, FilterReturn
 from weaviate.classes.tenants import Tenant, TenantActivityStatus
-from weaviate.collections.classes.batch import BatchObjectReturn
 from weaviate.exceptions import WeaviateBaseError
-from weaviate.util import generate_uuid5
 
 from memory.embedding import Embedder
-from memory.errors import (
-    InvalidInput,
-    ProjectionUnavailable,
-    ProjectionWriteFailed,
-)
-from memory.models import SENSITIVITY_ORDER, MemoryRecord, Place, place_of
+from memory.errors import ProjectionUnavailable, ProjectionWriteFailed
+from memory.models import MemoryRecord, Place
 from memory.stores.projection import Hit, ProjectedState, SearchFilters
-from memory.terms import index_words, normalise, query_trigrams, query_words
+from memory.stores.projection.weaviate_client import (
+    batch_failures,
+    client_params,
+    connect_client,
+    raise_on_failures,
+)
+from memory.stores.projection.weaviate_ledger import (
+    IndexLedgerEntry,
+    entry_written,
+    read_entries,
+    read_page,
+    read_removed,
+    write_entries,
+    written_after,
+)
+from memory.stores.projection.weaviate_queries import (
+    _PAGE,
+    _at_places,
+    _hybrid,
+    _keyword,
+    _states_in,
+    _vector,
+    admits_nothing,
+    build_filters,
+    fuse_keyword,
+    hits_from,
+    ids_filter,
+    place_filter,
+)
+from memory.stores.projection.weaviate_rows import (
+    NO_END,
+    NO_START,
+    VECTOR,
+    content_grams,
+    object_id,
+    properties_of,
+    tenant_name,
+)
+from memory.stores.projection.weaviate_schema import (
+    LEDGER_PROPERTIES,
+    _init_schema,
+    _meta,
+    plain_config,
+    rows_config,
+)
+
+#: What other modules import from here (the helpers live beside it).
+__all__ = [
+    "LEDGER_PROPERTIES",
+    "NO_END",
+    "NO_START",
+    "IndexLedgerEntry",
+    "WeaviateProjection",
+    "admits_nothing",
+    "batch_failures",
+    "build_filters",
+    "client_params",
+    "connect_client",
+    "content_grams",
+    "fuse_keyword",
+    "hits_from",
+    "object_id",
+    "place_filter",
+    "plain_config",
+    "properties_of",
+    "raise_on_failures",
+    "rows_config",
+    "tenant_name",
+]
 
 log = structlog.get_logger("memory.stores.projection.weaviate")
 T = TypeVar("T")
 
-SCHEMA_VERSION = "1"
-#: The open ends of a time interval (seconds since the epoch; ±31.7 million years).
-NO_START = -1e15
-NO_END = 1e15
-#: The name of the one vector each row carries.
-VECTOR = "default"
-#: At most this many objects per request (Weaviate's own query maximum is 10,000).
-_PAGE = 1_000
-
-_TENANT_PLAIN = re.compile(r"[a-z0-9-]{1,64}")
 _PREFIX = re.compile(r"[A-Z][A-Za-z0-9]{0,40}")
-
-#: What a row's search returns of it (never its text or terms: only what a `Hit` needs).
-HIT_FIELDS = ["memory_id", "version", "namespace"]
-LEDGER_FIELDS = [
-    "memory_id",
-    "tenant",
-    "tenant_id",
-    "namespace",
-    "version",
-    "content_hash",
-    "held",
-    "written",
-    "expires_at",
-    "applied",
-]
-REMOVED_FIELDS = ["memory_id", "version"]
-
-
-# ---------------------------------------------------------------------------- pure functions
-
-
-def tenant_name(tenant_id: str) -> str:
-    """The Weaviate tenant of a memory tenant: valid for Weaviate (`[A-Za-z0-9_-]`, at most 64)
-    and injective. An id of lowercase letters, digits and hyphens is its own name; any other id
-    (capitals, other characters, longer than 64) is `t` + its safe characters + `_` + 32 hex
-    digits of its SHA-256. Plain names hold no `_`, so the two forms never meet; all names are
-    lowercase, so they stay apart even where a name's case were folded."""
-    if _TENANT_PLAIN.fullmatch(tenant_id):
-        return tenant_id
-    safe = re.sub(r"[^a-z0-9-]", "-", tenant_id.lower())[:24]
-    digest = hashlib.sha256(tenant_id.encode()).hexdigest()[:32]
-    return f"t{safe}_{digest}"
-
-
-def object_id(memory_id: str) -> str:
-    """A memory's object UUID (the same in the rows and the ledger): deterministic, so writing
-    a memory again replaces its object."""
-    return str(generate_uuid5(memory_id))
-
-
-def _seconds(value: datetime | None, open_end: float) -> float:
-    return open_end if value is None else value.timestamp()
-
-
-def content_grams(content: str) -> list[str]:
-    """The text's character trigrams for the `grams` side (every window of three characters of
-    its normalised text without a space; repeats kept, they are BM25's term frequency). A query's
-    trigrams (`memory.terms.query_trigrams`) are windows of its words, so windows across a space
-    would never be asked for."""
-    norm = normalise(content)
-    return [
-        norm[i : i + 3]
-        for i in range(len(norm) - 2)
-        if not any(c.isspace() for c in norm[i : i + 3])
-    ]
-
-
-def properties_of(record: MemoryRecord, written: int) -> dict[str, Any]:
-    """A record as the properties of its row. Open times become `NO_START` / `NO_END`; a
-    memory not said at a place, or without key, leaves those properties out (Weaviate's null)."""
-    props: dict[str, Any] = {
-        "memory_id": record.memory_id,
-        "tenant_id": record.tenant_id,
-        "namespace": record.namespace,
-        "kind": record.kind,
-        "status": record.status,
-        "sensitivity": record.sensitivity,
-        "sensitivity_rank": SENSITIVITY_ORDER[record.sensitivity],
-        "version": record.version,
-        "content_hash": record.content_hash,
-        "valid_from": _seconds(record.valid_from, NO_START),
-        "valid_to": _seconds(record.valid_to, NO_END),
-        "expires_at": _seconds(record.expires_at, NO_END),
-        "recorded_at": record.recorded_at.timestamp(),
-        "content": record.content,
-        "words": index_words(record.content),
-        "grams": " ".join(content_grams(record.content)),
-        "written": written,
-    }
-    if record.key is not None:
-        props["key"] = record.key
-    place = place_of(record.namespace, record.source_refs)
-    if place is not None:
-        props["thread"], props["position"] = place[1], place[2]
-    return props
-
-
-def admits_nothing(f: SearchFilters) -> bool:
-    """Whether no row can pass these filters (an empty list of namespaces, kinds or statuses):
-    no query is sent then."""
-    return (
-        not f.namespaces
-        or (f.kinds is not None and not f.kinds)
-        or (f.statuses is not None and not f.statuses)
-    )
-
-
-def build_filters(f: SearchFilters) -> FilterReturn:
-    """Every filter of `SearchFilters` as one Weaviate filter (the tenant is the query's own
-    Weaviate tenant, not a filter). See `admits_nothing` for the filters no row passes."""
-    parts = [Filter.by_property("namespace").contains_any(list(f.namespaces))]
-    if f.kinds is not None:
-        parts.append(Filter.by_property("kind").contains_any(list(f.kinds)))
-    if f.statuses is not None:
-        parts.append(Filter.by_property("status").contains_any(list(f.statuses)))
-    if f.valid_at is not None:
-        t = f.valid_at.timestamp()
-        parts.append(Filter.by_property("valid_from").less_or_equal(t))
-        parts.append(Filter.by_property("valid_to").greater_than(t))
-    if f.not_expired_at is not None:
-        parts.append(Filter.by_property("expires_at").greater_than(f.not_expired_at.timestamp()))
-    parts.append(
-        Filter.by_property("sensitivity_rank").less_or_equal(SENSITIVITY_ORDER[f.max_sensitivity])
-    )
-    return Filter.all_of(parts)
-
-
-def place_filter(namespace: str, thread: str, positions: Sequence[int]) -> FilterReturn:
-    """The rows said at these positions of one thread of one namespace."""
-    return Filter.all_of(
-        [
-            Filter.by_property("namespace").equal(namespace),
-            Filter.by_property("thread").equal(thread),
-            Filter.any_of([Filter.by_property("position").equal(p) for p in positions]),
-        ]
-    )
-
-
-def ids_filter(memory_ids: Iterable[str]) -> FilterReturn:
-    """The objects of these memories (by their deterministic UUIDs)."""
-    return Filter.by_id().contains_any([object_id(m) for m in memory_ids])
-
-
-def vector_of(obj: Any) -> npt.NDArray[np.float32] | None:
-    """A result object's vector (None when the query did not ask for it)."""
-    raw = (getattr(obj, "vector", None) or {}).get(VECTOR)
-    return None if raw is None else np.asarray(raw, dtype=np.float32)
-
-
-Side = Literal["words", "grams", "vector", "rows"]
-
-
-def hits_from(objects: Sequence[Any], side: Side = "rows") -> list[Hit]:
-    """Hits from result objects, in their order. A keyword side's score is its BM25 as a share
-    of the best one's (in [0, 1]); the vector side's is the cosine (1 − cosine distance) with its
-    rank; `rows` (a lookup) sets no score. The vector is attached whenever it was returned."""
-    hits: list[Hit] = []
-    scores = [float(getattr(o.metadata, "score", None) or 0.0) for o in objects]
-    best = max(scores, default=0.0)
-    for rank, (obj, score) in enumerate(zip(objects, scores, strict=True), 1):
-        props: Mapping[str, Any] = obj.properties
-        hit = Hit(
-            str(props["memory_id"]),
-            int(props["version"]),
-            str(props["namespace"]),
-            vector=vector_of(obj),
-        )
-        if side == "words":
-            hit.word_score = score / best if best > 0 else 0.0
-        elif side == "grams":
-            hit.trigram_score = score / best if best > 0 else 0.0
-        elif side == "vector":
-            distance = obj.metadata.distance
-            hit.vector_score = None if distance is None else 1.0 - float(distance)
-            hit.vector_rank = rank
-        hits.append(hit)
-    return hits
-
-
-def fuse_keyword(words: Sequence[Hit], grams: Sequence[Hit]) -> list[Hit]:
-    """The two keyword sides as one list, a hit on both carrying both scores, ranked by their
-    sum (`keyword_rank`), as the embedded projection ranks them."""
-    fused: dict[str, Hit] = {h.memory_id: h for h in words}
-    for hit in grams:
-        seen = fused.get(hit.memory_id)
-        if seen is None:
-            fused[hit.memory_id] = hit
-        else:
-            seen.trigram_score = hit.trigram_score
-            if seen.vector is None:
-                seen.vector = hit.vector
-    ranked = sorted(fused.values(), key=lambda h: (-(h.word_score + h.trigram_score), h.memory_id))
-    for rank, hit in enumerate(ranked, 1):
-        hit.keyword_rank = rank
-    return ranked
-
-
-#: Quoted text in Weaviate's messages (a property's value, as it may quote it).
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-
-
-def batch_failures(result: BatchObjectReturn) -> list[str]:
-    """What a batch write reports as failed, one line per object: its UUID and the message,
-    quoted text masked and cut short (the error may reach workflow history and logs, and a
-    message may quote a memory's content)."""
-    return [
-        f"{error.object_.uuid}: {_QUOTED.sub('…', error.message)[:160]}"
-        for _, error in sorted(result.errors.items(), key=lambda e: e[0])
-    ]
-
-
-def raise_on_failures(result: BatchObjectReturn, what: str) -> None:
-    """Weaviate's batch writes do not raise: a failed object is raised here, typed."""
-    failures = batch_failures(result)
-    if result.has_errors or failures:
-        shown = "; ".join(failures[:5]) + (
-            f" (+{len(failures) - 5} more)" if len(failures) > 5 else ""
-        )
-        raise ProjectionWriteFailed(f"Weaviate refused {len(failures)} {what}: {shown}")
-
-
-def client_params(url: str, grpc_port: int) -> dict[str, Any]:
-    """`weaviate.connect_to_custom`'s address arguments for a cluster's HTTP URL (gRPC on the
-    same host, secure when HTTP is)."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidInput(f"not a Weaviate HTTP URL: {url!r}", field="weaviate_url")
-    secure = parts.scheme == "https"
-    return {
-        "http_host": parts.hostname,
-        "http_port": parts.port or (443 if secure else 80),
-        "http_secure": secure,
-        "grpc_host": parts.hostname,
-        "grpc_port": grpc_port,
-        "grpc_secure": secure,
-    }
-
-
-def connect_client(url: str, api_key: str | None, grpc_port: int) -> weaviate.WeaviateClient:
-    """A connected client (API key authentication when a key is given)."""
-    return weaviate.connect_to_custom(
-        **client_params(url, grpc_port),
-        auth_credentials=Auth.api_key(api_key) if api_key else None,
-        additional_config=AdditionalConfig(timeout=Timeout(init=10, query=30, insert=60)),
-    )
-
-
-# ---------------------------------------------------------------------------- ledger entries
-
-
-@dataclass
-class IndexLedgerEntry:
-    """What the ledger knows of one memory (see the module's docstring)."""
-
-    memory_id: str
-    tenant: str
-    tenant_id: str
-    namespace: str = ""
-    version: int = 0
-    content_hash: str = ""
-    held: bool = False
-    written: int = 0
-    expires_at: float = NO_END
-    #: How many times each version was written.
-    applied: dict[int, int] = field(default_factory=dict)
-
-    def properties(self) -> dict[str, Any]:
-        return {
-            "memory_id": self.memory_id,
-            "tenant": self.tenant,
-            "tenant_id": self.tenant_id,
-            "namespace": self.namespace,
-            "version": self.version,
-            "content_hash": self.content_hash,
-            "held": self.held,
-            "written": self.written,
-            "expires_at": self.expires_at,
-            "applied": json.dumps({str(v): n for v, n in sorted(self.applied.items())}),
-        }
-
-    @classmethod
-    def from_properties(cls, props: Mapping[str, Any]) -> IndexLedgerEntry:
-        expires = props.get("expires_at")
-        return cls(
-            memory_id=str(props["memory_id"]),
-            tenant=str(props.get("tenant") or ""),
-            tenant_id=str(props.get("tenant_id") or ""),
-            namespace=str(props.get("namespace") or ""),
-            version=int(props.get("version") or 0),
-            content_hash=str(props.get("content_hash") or ""),
-            held=bool(props.get("held")),
-            written=int(props.get("written") or 0),
-            expires_at=NO_END if expires is None else float(expires),
-            applied={int(v): int(n) for v, n in json.loads(props.get("applied") or "{}").items()},
-        )
-
-
-# ---------------------------------------------------------------------------- schema
-
-
-def _text(name: str, *, searchable: bool = False, filterable: bool = True) -> Property:
-    """A text property: searchable ones are whitespace-tokenized (we make their terms), filtered
-    ones are compared whole (`field`), one indexed neither way has no tokenization."""
-    tokenization = (
-        Tokenization.WHITESPACE if searchable else Tokenization.FIELD if filterable else None
-    )
-    return Property(
-        name=name,
-        data_type=DataType.TEXT,
-        tokenization=tokenization,
-        index_filterable=filterable,
-        index_searchable=searchable,
-    )
-
-
-def _number(name: str, data_type: DataType) -> Property:
-    return Property(name=name, data_type=data_type, index_filterable=True)
-
-
-ROW_PROPERTIES = [
-    _text("memory_id"),
-    _text("tenant_id"),
-    _text("namespace"),
-    _text("kind"),
-    _text("key"),
-    _text("status"),
-    _text("sensitivity"),
-    _number("sensitivity_rank", DataType.INT),
-    _number("version", DataType.INT),
-    _text("content_hash"),
-    _number("valid_from", DataType.NUMBER),
-    _number("valid_to", DataType.NUMBER),
-    _number("expires_at", DataType.NUMBER),
-    _number("recorded_at", DataType.NUMBER),
-    # The text itself is kept (deletion verification reads it) but not indexed: the two keyword
-    # sides are `words` and `grams`, tokenized by us.
-    _text("content", filterable=False),
-    _text("words", searchable=True, filterable=False),
-    _text("grams", searchable=True, filterable=False),
-    _text("thread"),
-    _number("position", DataType.INT),
-    _number("written", DataType.INT),
-]
-
-LEDGER_PROPERTIES = [
-    _text("memory_id"),
-    _text("tenant"),
-    _text("tenant_id"),
-    _text("namespace"),
-    _number("version", DataType.INT),
-    _text("content_hash"),
-    Property(name="held", data_type=DataType.BOOL, index_filterable=True),
-    _number("written", DataType.INT),
-    _number("expires_at", DataType.NUMBER),
-    _text("applied", filterable=False),
-]
-
-REMOVED_PROPERTIES = [_text("memory_id"), _number("version", DataType.INT)]
-META_PROPERTIES = [_text("k"), _text("v", filterable=False)]
-
-
-def rows_config(name: str) -> dict[str, Any]:
-    """`collections.create`'s arguments for the rows: a tenant per memory tenant (created and
-    activated on use), our own vectors (cosine), and BM25 as the embedded projection has it
-    (Anserini's k1 and b, for short passages; function words are dropped from queries by
-    `memory.terms`, not by Weaviate)."""
-    return {
-        "name": name,
-        "multi_tenancy_config": Configure.multi_tenancy(
-            enabled=True, auto_tenant_creation=True, auto_tenant_activation=True
-        ),
-        "vector_config": Configure.Vectors.self_provided(
-            name=VECTOR,
-            vector_index_config=Configure.VectorIndex.hnsw(distance_metric=VectorDistances.COSINE),
-        ),
-        "inverted_index_config": Configure.inverted_index(
-            bm25_k1=0.9, bm25_b=0.4, stopwords_preset=StopwordsPreset.NONE
-        ),
-        "properties": ROW_PROPERTIES,
-    }
-
-
-def plain_config(name: str, properties: list[Property]) -> dict[str, Any]:
-    """`collections.create`'s arguments for a bookkeeping collection (no tenants; a flat vector
-    index that holds no vector)."""
-    return {
-        "name": name,
-        "vector_config": Configure.Vectors.self_provided(
-            vector_index_config=Configure.VectorIndex.flat()
-        ),
-        "properties": properties,
-    }
 
 
 # ---------------------------------------------------------------------------- the projection
@@ -545,60 +206,10 @@ class WeaviateProjection:
     def _names(self) -> tuple[str, str, str, str]:
         return self.rows_name, self.ledger_name, self.removed_name, self.meta_name
 
-    def _meta(self, client: weaviate.WeaviateClient) -> dict[str, str]:
-        meta = client.collections.get(self.meta_name)
-        found = meta.query.fetch_objects(limit=100, return_properties=["k", "v"])
-        return {str(o.properties["k"]): str(o.properties["v"]) for o in found.objects}
-
     def _init_schema(self, client: weaviate.WeaviateClient) -> None:
         """Create what is missing; drop everything when it was made for another schema or
         embedder (repair rebuilds it from canonical); an epoch for a new index."""
-        names = self._names
-        exists = {n: client.collections.exists(n) for n in names}
-        if exists[self.meta_name]:
-            stored = self._meta(client)
-            other = stored and (
-                stored.get("schema") != SCHEMA_VERSION
-                or stored.get("embedder") != self.embedder.name
-            )
-            if other or not (exists[self.rows_name] and exists[self.ledger_name]):
-                # Another shape, or the rows lost: a new index (and a new epoch).
-                log.warning(
-                    "weaviate projection starts anew",
-                    prefix=self.prefix,
-                    schema=stored.get("schema"),
-                    embedder=stored.get("embedder"),
-                )
-                client.collections.delete([n for n in names if exists[n]])
-                exists = dict.fromkeys(names, False)
-        for name, config in (
-            (self.rows_name, rows_config(self.rows_name)),
-            (self.ledger_name, plain_config(self.ledger_name, LEDGER_PROPERTIES)),
-            (self.removed_name, plain_config(self.removed_name, REMOVED_PROPERTIES)),
-            (self.meta_name, plain_config(self.meta_name, META_PROPERTIES)),
-        ):
-            if not exists[name]:
-                try:
-                    client.collections.create(**config)
-                except WeaviateBaseError:
-                    if not client.collections.exists(name):  # not another process's creation
-                        raise
-        meta = client.collections.get(self.meta_name)
-        raise_on_failures(
-            meta.data.insert_many(
-                [
-                    DataObject(properties={"k": k, "v": v}, uuid=generate_uuid5(k))
-                    for k, v in (("schema", SCHEMA_VERSION), ("embedder", self.embedder.name))
-                ]
-            ),
-            "meta objects",
-        )
-        # The first process to write the epoch sets it: an insert fails on an existing UUID.
-        try:
-            meta.data.insert({"k": "epoch", "v": uuid.uuid4().hex}, uuid=generate_uuid5("epoch"))
-        except WeaviateBaseError:
-            if "epoch" not in self._meta(client):
-                raise
+        _init_schema(client, self._names, self.embedder.name, self.prefix)
         self._active.clear()
 
     def _plain(self, name: str) -> Any:
@@ -670,43 +281,13 @@ class WeaviateProjection:
         return list(range(base, base + n))
 
     def _entries(self, memory_ids: Sequence[str]) -> dict[str, IndexLedgerEntry]:
-        ledger = self._plain(self.ledger_name)
-        out: dict[str, IndexLedgerEntry] = {}
-        ids = list(dict.fromkeys(memory_ids))
-        for i in range(0, len(ids), _PAGE):
-            chunk = ids[i : i + _PAGE]
-            found = ledger.query.fetch_objects(
-                filters=ids_filter(chunk), limit=len(chunk), return_properties=LEDGER_FIELDS
-            )
-            for obj in found.objects:
-                entry = IndexLedgerEntry.from_properties(obj.properties)
-                out[entry.memory_id] = entry
-        return out
+        return read_entries(self._plain(self.ledger_name), memory_ids)
 
     def _write_entries(self, entries: Iterable[IndexLedgerEntry]) -> None:
-        objects = [
-            DataObject(properties=e.properties(), uuid=object_id(e.memory_id)) for e in entries
-        ]
-        ledger = self._plain(self.ledger_name)
-        for i in range(0, len(objects), _PAGE):
-            raise_on_failures(ledger.data.insert_many(objects[i : i + _PAGE]), "ledger entries")
+        write_entries(self._plain(self.ledger_name), entries)
 
     def _removed(self, memory_ids: Sequence[str]) -> dict[str, int]:
-        removed = self._plain(self.removed_name)
-        out: dict[str, int] = {}
-        ids = list(dict.fromkeys(memory_ids))
-        for i in range(0, len(ids), _PAGE):
-            chunk = ids[i : i + _PAGE]
-            found = removed.query.fetch_objects(
-                filters=ids_filter(chunk), limit=len(chunk), return_properties=REMOVED_FIELDS
-            )
-            out.update(
-                {
-                    str(o.properties["memory_id"]): int(o.properties["version"])
-                    for o in found.objects
-                }
-            )
-        return out
+        return read_removed(self._plain(self.removed_name), memory_ids)
 
     def _rows_of(self, entries: Iterable[IndexLedgerEntry]) -> dict[str, ProjectedState]:
         """What the rows themselves hold for these memories (by the tenants the ledger names)."""
@@ -715,26 +296,8 @@ class WeaviateProjection:
             if e.tenant:
                 by_tenant.setdefault(e.tenant, []).append(e.memory_id)
         out: dict[str, ProjectedState] = {}
-
-        def read(ids: list[str]) -> Callable[[Any], None]:
-            def run(rows: Any) -> None:
-                for i in range(0, len(ids), _PAGE):
-                    chunk = ids[i : i + _PAGE]
-                    found = rows.query.fetch_objects(
-                        filters=ids_filter(chunk),
-                        limit=len(chunk),
-                        return_properties=["memory_id", "version", "content_hash", "namespace"],
-                    )
-                    for o in found.objects:
-                        p = o.properties
-                        out[str(p["memory_id"])] = ProjectedState(
-                            int(p["version"]), str(p["content_hash"]), str(p["namespace"])
-                        )
-
-            return run
-
         for tenant, ids in by_tenant.items():
-            self._in(tenant, read(ids))
+            self._in(tenant, _states_in(ids, out))
         return out
 
     def _delete_rows(self, tenant: str, memory_ids: Sequence[str]) -> None:
@@ -779,30 +342,7 @@ class WeaviateProjection:
         written: list[IndexLedgerEntry] = []
         for memory_id, (record, _) in chosen.items():
             old = entries.get(memory_id)
-            applied = dict(old.applied) if old is not None else {}
-            # The same version and hash already entered as held: this completes (or repeats)
-            # that write, which was counted then (a write interrupted between ledger and row).
-            again = (
-                old is not None
-                and old.held
-                and (old.version, old.content_hash) == (record.version, record.content_hash)
-            )
-            if not again:
-                applied[record.version] = applied.get(record.version, 0) + 1
-            written.append(
-                IndexLedgerEntry(
-                    memory_id=memory_id,
-                    tenant=tenant_name(record.tenant_id),
-                    tenant_id=record.tenant_id,
-                    namespace=record.namespace,
-                    version=record.version,
-                    content_hash=record.content_hash,
-                    held=True,
-                    written=marks[memory_id],
-                    expires_at=_seconds(record.expires_at, NO_END),
-                    applied=applied,
-                )
-            )
+            written.append(entry_written(record, old, marks[memory_id]))
             if old is not None and old.tenant and old.tenant != tenant_name(record.tenant_id):
                 self._delete_rows(old.tenant, [memory_id])  # moved to another tenant
         self._write_entries(written)
@@ -888,10 +428,10 @@ class WeaviateProjection:
         client = self._db()
         with self._lock:
             present = all(client.collections.exists(n) for n in self._names)
-            value = self._meta(client).get("epoch") if present else None
+            value = _meta(client, self.meta_name).get("epoch") if present else None
             if value is None:
                 self._init_schema(client)
-                value = self._meta(client)["epoch"]
+                value = _meta(client, self.meta_name)["epoch"]
         return value
 
     # ------------------------------------------------------------------------ repair's pages
@@ -899,13 +439,7 @@ class WeaviateProjection:
     def _ledger_page(
         self, filters: FilterReturn, limit: int, *, sort: str | None = None
     ) -> list[IndexLedgerEntry]:
-        found = self._plain(self.ledger_name).query.fetch_objects(
-            filters=filters,
-            sort=Sort.by_property(sort, ascending=True) if sort else None,
-            limit=limit,
-            return_properties=LEDGER_FIELDS,
-        )
-        return [IndexLedgerEntry.from_properties(o.properties) for o in found.objects]
+        return read_page(self._plain(self.ledger_name), filters, limit, sort=sort)
 
     def rows_in_order(
         self, after: str | None, upto: str | None, limit: int
@@ -937,34 +471,7 @@ class WeaviateProjection:
         `written`, in write order, up to `last_written()`: younger marks wait for the next
         call. Marks tying at a page's end are all taken or all left (a cursor on the last mark
         returned skips none), so a page may hold more than `limit` when many tie."""
-        horizon = self._horizon()
-        out: list[tuple[int, str]] = []
-        cursor = written
-        while len(out) < limit:
-            size = min(_PAGE, limit - len(out))
-            page = self._ledger_page(
-                Filter.all_of(
-                    [
-                        Filter.by_property("written").greater_than(cursor),
-                        Filter.by_property("written").less_or_equal(horizon),
-                    ]
-                ),
-                size + 1,
-                sort="written",
-            )
-            full = len(page) > size
-            if full:
-                after, page = page[size], page[:size]
-                if page[-1].written == after.written:  # a tie straddles the page's end
-                    kept = [e for e in page if e.written != after.written]
-                    page = kept or self._ledger_page(
-                        Filter.by_property("written").equal(after.written), 10_000
-                    )
-            out.extend((e.written, e.memory_id) for e in page)
-            if not full:
-                break
-            cursor = page[-1].written
-        return out
+        return written_after(self._ledger_page, written, limit, self._horizon())
 
     def last_written(self) -> int:
         """The newest mark a repair may take as compared: now, less the settle time."""
@@ -984,27 +491,6 @@ class WeaviateProjection:
 
     # ------------------------------------------------------------------------ search
 
-    def _search_side(
-        self, rows: Any, query: str, prop: str, filters: SearchFilters, limit: int
-    ) -> list[Hit]:
-        if not query:
-            return []
-        found = rows.query.bm25(
-            query=query,
-            query_properties=[prop],
-            filters=build_filters(filters),
-            limit=limit,
-            return_metadata=MetadataQuery(score=True),
-            return_properties=HIT_FIELDS,
-            include_vector=True,
-        )
-        return hits_from(found.objects, "words" if prop == "words" else "grams")
-
-    def _keyword(self, rows: Any, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
-        words = self._search_side(rows, " ".join(query_words(text)), "words", filters, limit)
-        grams = self._search_side(rows, " ".join(query_trigrams(text)), "grams", filters, limit)
-        return fuse_keyword(words, grams)
-
     def _read(self, filters: SearchFilters, action: Callable[[Any], list[Hit]]) -> list[Hit]:
         """`action` on the rows of the filters' tenant (nothing when no row can pass, or the
         tenant has none)."""
@@ -1014,55 +500,21 @@ class WeaviateProjection:
 
     def keyword_search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
         """Word and trigram BM25, fused: the rows the words or the trigrams of `text` find."""
-        hits = self._read(filters, lambda rows: self._keyword(rows, text, filters, limit)[:limit])
+        hits = self._read(filters, lambda rows: _keyword(rows, text, filters, limit)[:limit])
         for hit in hits:
             hit.score = hit.relevance(self.embedder)
         return hits
 
-    def _vector(
-        self, rows: Any, vector: npt.NDArray[np.float32], filters: SearchFilters, limit: int
-    ) -> list[Hit]:
-        found = rows.query.near_vector(
-            near_vector=vector.astype(np.float32).tolist(),
-            target_vector=VECTOR,
-            filters=build_filters(filters),
-            limit=limit,
-            return_metadata=MetadataQuery(distance=True),
-            return_properties=HIT_FIELDS,
-            include_vector=True,
-        )
-        return hits_from(found.objects, "vector")
-
     def vector_search(
         self, vector: npt.NDArray[np.float32], filters: SearchFilters, limit: int
     ) -> list[Hit]:
-        return self._read(filters, lambda rows: self._vector(rows, vector, filters, limit))
+        return self._read(filters, lambda rows: _vector(rows, vector, filters, limit))
 
     def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
         """Hybrid: the keyword sides and (when the embedder's similarity counts in ranking) the
         vector side, each proposing `limit` rows, fused by `Hit.relevance`."""
 
-        def run(rows: Any) -> list[Hit]:
-            fused = {h.memory_id: h for h in self._keyword(rows, text, filters, limit)}
-            if self.embedder.ranking_weight > 0:
-                query = self.embedder.embed([text])[0]
-                for hit in self._vector(rows, query, filters, limit):
-                    seen = fused.get(hit.memory_id)
-                    if seen is None:
-                        fused[hit.memory_id] = hit
-                    else:
-                        seen.vector_score, seen.vector_rank = hit.vector_score, hit.vector_rank
-                        seen.vector = hit.vector
-                # A keyword hit beyond the vector side's top rows is still scored by its cosine
-                # (else its relevance would be its keyword sides alone, undiluted).
-                for hit in fused.values():
-                    if hit.vector_score is None and hit.vector is not None:
-                        hit.vector_score = float(hit.vector @ query)
-            for hit in fused.values():
-                hit.score = hit.relevance(self.embedder)
-            return sorted(fused.values(), key=lambda h: (-h.score, h.memory_id))[:limit]
-
-        return self._read(filters, run)
+        return self._read(filters, lambda rows: _hybrid(rows, text, filters, limit, self.embedder))
 
     def scan(self, filters: SearchFilters) -> Iterator[tuple[str, str]]:
         """Every row of the filters' namespaces as (memory id, indexed text), read with the
@@ -1086,23 +538,7 @@ class WeaviateProjection:
         by_thread: dict[tuple[str, str], list[int]] = {}
         for namespace, thread, position in places:
             by_thread.setdefault((namespace, thread), []).append(position)
-
-        def run(rows: Any) -> list[Hit]:
-            base = build_filters(filters)
-            hits: list[Hit] = []
-            for (namespace, thread), positions in by_thread.items():
-                for i in range(0, len(positions), 200):
-                    chunk = positions[i : i + 200]
-                    found = rows.query.fetch_objects(
-                        filters=base & place_filter(namespace, thread, chunk),
-                        limit=_PAGE,
-                        return_properties=HIT_FIELDS,
-                        include_vector=True,
-                    )
-                    hits.extend(hits_from(found.objects))
-            return hits
-
-        return self._read(filters, run)
+        return self._read(filters, lambda rows: _at_places(rows, by_thread, filters))
 
     def compact(self) -> tuple[bool, str]:
         """What a removal can reach in Weaviate is done when `remove` returns: the objects are
