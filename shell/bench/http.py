@@ -92,6 +92,7 @@ async def bench_http(n: int) -> dict[str, Any]:
                     w_local.append((t1 - t0) * 1000)
                     w_remote.append((t2 - t1) * 1000)
             exported = await _export(client, http)
+            exported["recall_during_exports"] = await _recall_during_exports(client, http, url)
         stop.set()
         await server
     rl, rr, wl, wr = _stats(local), _stats(remote), _stats(w_local), _stats(w_remote)
@@ -137,4 +138,55 @@ async def _export(client: Any, http: httpx.AsyncClient, runs: int = 3) -> dict[s
         "streamed_first_byte_ms": round(statistics.median(first), 1),
         "streamed_whole_ms": round(statistics.median(whole), 1),
         "built_in_memory_ms": round(statistics.median(built), 1),
+    }
+
+
+#: Exports in flight while another caller's recall is measured.
+CONCURRENT_EXPORTS = 10
+
+
+async def _recall_during_exports(
+    client: Any, http: httpx.AsyncClient, url: str, samples: int = 60
+) -> dict[str, Any]:
+    """Another caller's recall over HTTP (p50/p95) with nothing else running, and while
+    CONCURRENT_EXPORTS streamed exports of the EXPORTED memories are in flight (the issue's
+    load: ten exports once held another user's recall for their whole length)."""
+    ns = "tenant/bench/user/export"
+    owner = client.token_for("user:bench/export")
+
+    async def recalls() -> list[float]:
+        took = []
+        for i in range(samples):
+            t0 = time.perf_counter()
+            r = await http.post(
+                "/v1/recall",
+                json={"namespaces": [f"tenant/bench/user/u{i % 50}"], "task": "how to notify"},
+            )
+            took.append((time.perf_counter() - t0) * 1000)
+            assert r.status_code == 200, r.text
+        return took
+
+    alone = await recalls()
+    async with httpx.AsyncClient(
+        base_url=url, headers={"Authorization": f"Bearer {owner}"}, timeout=600
+    ) as exporter:
+
+        async def export() -> int:
+            size = 0
+            async with exporter.stream("GET", "/v1/export", params={"namespace": ns}) as got:
+                assert got.status_code == 200
+                async for chunk in got.aiter_raw():
+                    size += len(chunk)
+            return size
+
+        running = [asyncio.create_task(export()) for _ in range(CONCURRENT_EXPORTS)]
+        await asyncio.sleep(0.2)  # the exports under way
+        during = await recalls()
+        still_running = sum(not t.done() for t in running)
+        await asyncio.gather(*running)
+    return {
+        "exports": CONCURRENT_EXPORTS,
+        "alone": _stats(alone),
+        "during": _stats(during),
+        "exports_still_running_at_the_end": still_running,
     }

@@ -243,6 +243,22 @@ def _print_http(section: dict[str, Any]) -> None:
             str(e["built_in_memory_ms"]),
         )
         console.print(exported)
+        busy = e.get("recall_during_exports")
+        if busy:
+            load = Table(
+                title=f"another caller's recall over HTTP (ms), alone and with {busy['exports']} "
+                "exports in flight"
+            )
+            for col in ("", "p50", "p95", "n"):
+                load.add_column(col, justify="right")
+            for row in ("alone", "during"):
+                r = busy[row]
+                load.add_row(row, str(r["p50_ms"]), str(r["p95_ms"]), str(r["n"]))
+            console.print(load)
+            console.print(
+                f"exports still running when the last recall was answered: "
+                f"{busy['exports_still_running_at_the_end']}"
+            )
 
 
 def _print_retrieval(r: dict[str, Any]) -> None:

@@ -13,8 +13,8 @@ import pytest
 from temporalio.testing import WorkflowEnvironment
 
 from memory.settings import Settings
-from memory.stores import projection
 from memory.stores.canonical import _db
+from memory.stores.projection import embedded as projection
 from shell import cli
 from shell.client import MemoryClient
 
