@@ -25,6 +25,7 @@ from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from temporalio.testing import WorkflowEnvironment
 
 from memory.models import WriteRequest
@@ -68,6 +69,7 @@ def user_requests(client: MemoryClient, u: int, run: str) -> list[WriteRequest]:
     return requests
 
 
+@pytest.mark.slow  # minutes of writes, deletions and killed workers: CI runs it after the rest
 async def test_soak_writes_and_deletions_with_random_worker_kills(
     temporal_env: WorkflowEnvironment, settings: Settings, tmp_path: Path
 ) -> None:
