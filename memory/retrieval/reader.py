@@ -271,8 +271,6 @@ class Reader:
         valid_at: datetime,
         as_of: bool,
     ) -> SearchFilters:
-        """What the projection may propose. (About an earlier time, its current filters may not
-        describe it: it then proposes without time or status filters and canonical decides.)"""
         """What the projection may propose (`candidates._filters`)."""
         return _filters(principal, allowed, kinds, at, valid_at, as_of)
 

@@ -344,10 +344,7 @@ class EmbeddedProjection:
         max_degree: int,
         limit: int,
     ) -> list[graph.Reached]:
-        """The rows that hold each (key, name)'s name as written (found through the word index,
-        then checked by containment): an entity one memory names is reached in a memory that
-        says the name without the extractor taking it for one ("奶茶今年做了绝育"). A name more
-        than `max_degree` such rows hold reaches nothing."""
+        """The rows that say each (key, name)'s name as written (`embedded_graph.naming`)."""
         return embedded_graph.naming(
             self._conn(), names, filters, max_degree=max_degree, limit=limit
         )
