@@ -2,10 +2,10 @@
 
     python worker.py            # configuration from MEMORY_* environment variables (README)
 
-The assembly lives in `memory/worker.py`, so that an installed `memctl` finds it too.
+The assembly lives in `governed_memory/shell/worker.py`, so that an installed `memctl` finds it too.
 """
 
-from shell.worker import main
+from governed_memory.shell.worker import main
 
 if __name__ == "__main__":
     main()

@@ -25,22 +25,22 @@ def all_activities(
     stores: Any, settings: Any, *, summarizer: Any = None, extractor: Any = None
 ) -> list[Callable[..., Any]]:
     """Every activity of the service, bound to this process's stores."""
-    from activities.admission import AdmissionActivities
-    from activities.deletion import DeletionActivities
-    from activities.feedback import FeedbackActivities
-    from activities.projection import ProjectionActivities
-    from activities.review import ReviewActivities
-    from activities.summary import SummaryActivities
-    from activities.write import WriteActivities
-    from memory.secrets import ServiceKeys
-    from memory.services.access import Access
-    from memory.services.admission import Admission
-    from memory.services.deletions import DeletionService
-    from memory.services.feedback import FeedbackService
-    from memory.services.projections import ProjectionService
-    from memory.services.reviews import ReviewService
-    from memory.services.summaries import SummaryService
-    from memory.services.writes import WriteService
+    from governed_memory.activities.admission import AdmissionActivities
+    from governed_memory.activities.deletion import DeletionActivities
+    from governed_memory.activities.feedback import FeedbackActivities
+    from governed_memory.activities.projection import ProjectionActivities
+    from governed_memory.activities.review import ReviewActivities
+    from governed_memory.activities.summary import SummaryActivities
+    from governed_memory.activities.write import WriteActivities
+    from governed_memory.memory.secrets import ServiceKeys
+    from governed_memory.memory.services.access import Access
+    from governed_memory.memory.services.admission import Admission
+    from governed_memory.memory.services.deletions import DeletionService
+    from governed_memory.memory.services.feedback import FeedbackService
+    from governed_memory.memory.services.projections import ProjectionService
+    from governed_memory.memory.services.reviews import ReviewService
+    from governed_memory.memory.services.summaries import SummaryService
+    from governed_memory.memory.services.writes import WriteService
 
     keys = ServiceKeys.for_settings(settings)  # grants and ids: the same keys as the door's
     admission = Admission(keys, settings, stores.canonical)

@@ -7,9 +7,9 @@ from typing import Any
 
 from temporalio import activity
 
-from activities.failures import typed_errors
-from memory.errors import Unauthenticated
-from memory.services.admission import Admission, AdmitInput, Admitted, ContinueInput
+from governed_memory.activities.failures import typed_errors
+from governed_memory.memory.errors import Unauthenticated
+from governed_memory.memory.services.admission import Admission, AdmitInput, Admitted, ContinueInput
 
 
 class AdmissionActivities:

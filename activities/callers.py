@@ -31,9 +31,9 @@ from temporalio.worker import (
     Interceptor,
 )
 
-from memory import metrics
+from governed_memory.memory import metrics
 
-log = structlog.get_logger("activities.callers")
+log = structlog.get_logger("governed_memory.activities.callers")
 
 #: Calling runs whose answer is kept.
 _KEPT = 10_000

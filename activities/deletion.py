@@ -7,11 +7,11 @@ from typing import Any
 
 from temporalio import activity
 
-from activities import heartbeat
-from activities.failures import typed_errors
-from memory.models import DeletionReceipt, ProbeResult
-from memory.plans import EraseResult
-from memory.services.deletions import (
+from governed_memory.activities import heartbeat
+from governed_memory.activities.failures import typed_errors
+from governed_memory.memory.models import DeletionReceipt, ProbeResult
+from governed_memory.memory.plans import EraseResult
+from governed_memory.memory.services.deletions import (
     CloseInput,
     DeletionService,
     EraseInput,

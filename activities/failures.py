@@ -15,7 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from temporalio.exceptions import ActivityError, ApplicationError
 
-from memory.errors import ERROR_TYPES, MemoryServiceError, ServiceUnavailable
+from governed_memory.memory.errors import ERROR_TYPES, MemoryServiceError, ServiceUnavailable
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -8,9 +8,9 @@ from typing import Any
 
 from temporalio import activity
 
-from activities.failures import typed_errors
-from memory.feedback import FeedbackRecorded
-from memory.services.feedback import FeedbackService, RecordInput, RetireInput
+from governed_memory.activities.failures import typed_errors
+from governed_memory.memory.feedback import FeedbackRecorded
+from governed_memory.memory.services.feedback import FeedbackService, RecordInput, RetireInput
 
 
 class FeedbackActivities:

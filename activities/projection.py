@@ -8,11 +8,11 @@ from typing import Any
 
 from temporalio import activity
 
-from activities import heartbeat
-from activities.failures import typed_errors
-from memory.models import RelayRequest, RelayResult
-from memory.models.sync import Watermarks
-from memory.services.projections import (
+from governed_memory.activities import heartbeat
+from governed_memory.activities.failures import typed_errors
+from governed_memory.memory.models import RelayRequest, RelayResult
+from governed_memory.memory.models.sync import Watermarks
+from governed_memory.memory.services.projections import (
     BeginRepairInput,
     BegunRepair,
     FinishRepairInput,
@@ -21,7 +21,7 @@ from memory.services.projections import (
     RepairPagesInput,
     RepairPagesResult,
 )
-from memory.sync.repair import RepairCursor
+from governed_memory.memory.sync.repair import RepairCursor
 
 
 class ProjectionActivities:

@@ -8,8 +8,8 @@ from typing import Any
 
 from temporalio import activity
 
-from activities.failures import typed_errors
-from memory.services.reviews import (
+from governed_memory.activities.failures import typed_errors
+from governed_memory.memory.services.reviews import (
     OpenReviewInput,
     ReviewOpened,
     ReviewService,

@@ -8,9 +8,9 @@ from typing import Any
 
 from temporalio import activity
 
-from activities.failures import typed_errors
-from memory.services.summaries import PlanSummaryInput, SummaryService
-from memory.summary import StagedSummary
+from governed_memory.activities.failures import typed_errors
+from governed_memory.memory.services.summaries import PlanSummaryInput, SummaryService
+from governed_memory.memory.summary import StagedSummary
 
 
 class SummaryActivities:

@@ -31,10 +31,15 @@ from temporalio.api.workflowservice.v1 import (
 from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError, RPCStatusCode
 
-from activities import heartbeat
-from memory.models import ErasedHistories, HistoryErasure, ProbeResult, TemporalRetention
+from governed_memory.activities import heartbeat
+from governed_memory.memory.models import (
+    ErasedHistories,
+    HistoryErasure,
+    ProbeResult,
+    TemporalRetention,
+)
 
-log = structlog.get_logger("activities.temporal_info")
+log = structlog.get_logger("governed_memory.activities.temporal_info")
 
 #: Runs that wait on the content itself and may be ended by its deletion.
 ENDED_BY_DELETION = ("ReviewMemory",)

@@ -15,11 +15,11 @@ from typing import Any
 
 from temporalio import activity
 
-from activities import heartbeat
-from activities.failures import typed_errors
-from memory.models import BatchResult
-from memory.plans import CommitRef, CommitResult
-from memory.services.writes import BatchInput, StagedWrite, StageInput, WriteService
+from governed_memory.activities import heartbeat
+from governed_memory.activities.failures import typed_errors
+from governed_memory.memory.models import BatchResult
+from governed_memory.memory.plans import CommitRef, CommitResult
+from governed_memory.memory.services.writes import BatchInput, StagedWrite, StageInput, WriteService
 
 
 class WriteActivities:

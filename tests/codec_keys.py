@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from shell.codec import Keyring, data_converter
+from governed_memory.shell.codec import Keyring, data_converter
 
 os.environ.setdefault("MEMORY_CODEC_KEYS", Keyring.new().spec())
 KEYRING = Keyring.parse(os.environ["MEMORY_CODEC_KEYS"])

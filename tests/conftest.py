@@ -21,11 +21,11 @@ from sqlalchemy.engine import make_url
 from temporalio.client import Client
 from temporalio.testing import WorkflowEnvironment
 
-from memory.settings import Settings
-from memory.stores import Stores, open_stores
-from memory.stores.canonical import CanonicalStore
-from shell.client import MemoryClient
-from shell.devserver import start_local
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores, open_stores
+from governed_memory.memory.stores.canonical import CanonicalStore
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.devserver import start_local
 from tests.codec_keys import CONVERTER
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -145,7 +145,7 @@ async def client(
     temporal_env: WorkflowEnvironment, settings: Settings, stores: Stores
 ) -> AsyncIterator[MemoryClient]:
     """A client with a real worker of the service polling this test's own task queue."""
-    from shell.worker import build_worker
+    from governed_memory.shell.worker import build_worker
 
     async with build_worker(temporal_env.client, settings, stores):
         yield MemoryClient(temporal_env.client, settings, stores)

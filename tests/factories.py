@@ -7,11 +7,17 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memory.models import DIRECT_EXTRACTOR, Candidate, MemoryRecord, Principal, content_hash
-from memory.policy import Policy
-from memory.sameness import gist_of
-from memory.stores.projection import SearchFilters
-from memory.write.stages import Draft, build_draft
+from governed_memory.memory.models import (
+    DIRECT_EXTRACTOR,
+    Candidate,
+    MemoryRecord,
+    Principal,
+    content_hash,
+)
+from governed_memory.memory.policy import Policy
+from governed_memory.memory.sameness import gist_of
+from governed_memory.memory.stores.projection import SearchFilters
+from governed_memory.memory.write.stages import Draft, build_draft
 
 T0 = datetime(2026, 7, 1, 9, 0, tzinfo=UTC)
 NS = "tenant/shop-a/user/123"

@@ -26,10 +26,10 @@ from temporalio.worker import (
     Interceptor,
 )
 
-from memory.settings import Settings
-from memory.stores import open_stores
-from shell.logs import configure_logging
-from shell.worker import run_worker
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import open_stores
+from governed_memory.shell.logs import configure_logging
+from governed_memory.shell.worker import run_worker
 
 
 def die_once(marker: Path) -> None:

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memory.settings import Settings
-from memory.stores import Stores
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores
 
 ROOT = Path(__file__).resolve().parent.parent
 

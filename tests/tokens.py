@@ -9,7 +9,7 @@ from typing import Any
 import jwt
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from shell.client import MemoryClient
+from governed_memory.shell.client import MemoryClient
 from tests.factories import USER
 
 #: A principal whose valid token proves nobody else.

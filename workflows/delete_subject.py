@@ -22,11 +22,11 @@ from temporalio.exceptions import ApplicationError
 from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
-    from activities.deletion import DeletionActivities
-    from activities.failures import VERIFICATION_FAILED
-    from activities.projection import ProjectionActivities
-    from activities.temporal_info import TemporalActivities
-    from memory.models import (
+    from governed_memory.activities.deletion import DeletionActivities
+    from governed_memory.activities.failures import VERIFICATION_FAILED
+    from governed_memory.activities.projection import ProjectionActivities
+    from governed_memory.activities.temporal_info import TemporalActivities
+    from governed_memory.memory.models import (
         CloseReceiptInput,
         DeleteRequest,
         DeletionReceipt,
@@ -34,8 +34,8 @@ with workflow.unsafe.imports_passed_through():
         HistoryErasure,
         ProbeResult,
     )
-    from memory.plans import EraseResult
-    from memory.services.deletions import (
+    from governed_memory.memory.plans import EraseResult
+    from governed_memory.memory.services.deletions import (
         CloseInput,
         EraseInput,
         ReceiptTimer,
@@ -46,8 +46,8 @@ with workflow.unsafe.imports_passed_through():
         StartedDeletion,
         VerifyInput,
     )
-    from memory.services.projections import ProjectInput
-    from workflows import admission, admit, parse_input, record_outcome, run_task
+    from governed_memory.memory.services.projections import ProjectInput
+    from governed_memory.workflows import admission, admit, parse_input, record_outcome, run_task
 
 #: After a failed verification: repair, verify again, this many times at most.
 MAX_VERIFICATIONS = 3

@@ -10,10 +10,10 @@ from typing import Any
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from activities.deletion import DeletionActivities
-    from memory.models import ExpireRequest, ExpireSummary
-    from memory.services.deletions import ExpireInput
-    from workflows import admit, continued, parse_input, run_task
+    from governed_memory.activities.deletion import DeletionActivities
+    from governed_memory.memory.models import ExpireRequest, ExpireSummary
+    from governed_memory.memory.services.deletions import ExpireInput
+    from governed_memory.workflows import admit, continued, parse_input, run_task
 
 BATCHES_PER_RUN = 20
 

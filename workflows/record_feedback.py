@@ -23,15 +23,15 @@ from temporalio import workflow
 from temporalio.exceptions import ApplicationError, ChildWorkflowError
 
 with workflow.unsafe.imports_passed_through():
-    from activities.failures import VERIFICATION_FAILED
-    from activities.feedback import FeedbackActivities
-    from memory.feedback import FeedbackRecorded, FeedbackResult, FeedbackStart
-    from memory.models import DeletionReceipt, WriteResult
-    from memory.services.feedback import RecordInput, RetireInput
-    from workflows import admit, parse_input, record_outcome, run_local
-    from workflows.delete_subject import DeleteSubject
-    from workflows.review_memory import open_reviews
-    from workflows.write_memory import WriteMemory
+    from governed_memory.activities.failures import VERIFICATION_FAILED
+    from governed_memory.activities.feedback import FeedbackActivities
+    from governed_memory.memory.feedback import FeedbackRecorded, FeedbackResult, FeedbackStart
+    from governed_memory.memory.models import DeletionReceipt, WriteResult
+    from governed_memory.memory.services.feedback import RecordInput, RetireInput
+    from governed_memory.workflows import admit, parse_input, record_outcome, run_local
+    from governed_memory.workflows.delete_subject import DeleteSubject
+    from governed_memory.workflows.review_memory import open_reviews
+    from governed_memory.workflows.write_memory import WriteMemory
 
 
 @workflow.defn(name="RecordFeedback")

@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from workflows.delete_subject import CloseDeletionReceipt, DeleteSubject
-from workflows.expire_memories import ExpireMemories
-from workflows.record_feedback import RecordFeedback
-from workflows.relay_outbox import RelayOutbox
-from workflows.repair_projections import RepairProjections
-from workflows.review_memory import ReviewMemory
-from workflows.summarize_thread import SummarizeThread
-from workflows.write_batch import WriteBatch
-from workflows.write_memory import WriteMemory
+from governed_memory.workflows.delete_subject import CloseDeletionReceipt, DeleteSubject
+from governed_memory.workflows.expire_memories import ExpireMemories
+from governed_memory.workflows.record_feedback import RecordFeedback
+from governed_memory.workflows.relay_outbox import RelayOutbox
+from governed_memory.workflows.repair_projections import RepairProjections
+from governed_memory.workflows.review_memory import ReviewMemory
+from governed_memory.workflows.summarize_thread import SummarizeThread
+from governed_memory.workflows.write_batch import WriteBatch
+from governed_memory.workflows.write_memory import WriteMemory
 
 WORKFLOWS: Sequence[type[Any]] = (
     WriteMemory,

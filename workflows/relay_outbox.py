@@ -10,9 +10,9 @@ from typing import Any
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from activities.projection import ProjectionActivities
-    from memory.models import RelayRequest, RelayResult
-    from workflows import admit, parse_input, run_task
+    from governed_memory.activities.projection import ProjectionActivities
+    from governed_memory.memory.models import RelayRequest, RelayResult
+    from governed_memory.workflows import admit, parse_input, run_task
 
 
 @workflow.defn(name="RelayOutbox")

@@ -28,11 +28,21 @@ from temporalio.exceptions import ApplicationError, WorkflowAlreadyStartedError
 from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
-    from activities.review import ReviewActivities
-    from activities.write import WriteActivities
-    from memory.models import ReviewDecision, ReviewOutcome, ReviewStart
-    from memory.services.reviews import OpenReviewInput, ReviewOpened, StageReviewInput
-    from workflows import admission, decide_and_commit, parse_input, run_local, run_task
+    from governed_memory.activities.review import ReviewActivities
+    from governed_memory.activities.write import WriteActivities
+    from governed_memory.memory.models import ReviewDecision, ReviewOutcome, ReviewStart
+    from governed_memory.memory.services.reviews import (
+        OpenReviewInput,
+        ReviewOpened,
+        StageReviewInput,
+    )
+    from governed_memory.workflows import (
+        admission,
+        decide_and_commit,
+        parse_input,
+        run_local,
+        run_task,
+    )
 
 
 @workflow.defn(name="ReviewMemory")

@@ -15,12 +15,12 @@ from typing import Any
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from activities.summary import SummaryActivities
-    from activities.write import WriteActivities
-    from memory.models import SummarizeRequest, SummaryResult
-    from memory.services.summaries import PlanSummaryInput
-    from memory.summary import StagedSummary
-    from workflows import admit, decide_and_commit, parse_input, run_task
+    from governed_memory.activities.summary import SummaryActivities
+    from governed_memory.activities.write import WriteActivities
+    from governed_memory.memory.models import SummarizeRequest, SummaryResult
+    from governed_memory.memory.services.summaries import PlanSummaryInput
+    from governed_memory.memory.summary import StagedSummary
+    from governed_memory.workflows import admit, decide_and_commit, parse_input, run_task
 
 
 @workflow.defn(name="SummarizeThread")

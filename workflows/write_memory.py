@@ -21,13 +21,19 @@ from temporalio import workflow
 from temporalio.exceptions import ApplicationError
 
 with workflow.unsafe.imports_passed_through():
-    from activities.projection import ProjectionActivities
-    from activities.write import WriteActivities
-    from memory.models import WriteRequest, WriteResult
-    from memory.services.projections import ProjectInput
-    from memory.services.writes import DecideInput, StagedWrite, StageInput
-    from workflows import admit, decide_and_commit, parse_input, record_outcome, run_local
-    from workflows.review_memory import open_reviews
+    from governed_memory.activities.projection import ProjectionActivities
+    from governed_memory.activities.write import WriteActivities
+    from governed_memory.memory.models import WriteRequest, WriteResult
+    from governed_memory.memory.services.projections import ProjectInput
+    from governed_memory.memory.services.writes import DecideInput, StagedWrite, StageInput
+    from governed_memory.workflows import (
+        admit,
+        decide_and_commit,
+        parse_input,
+        record_outcome,
+        run_local,
+    )
+    from governed_memory.workflows.review_memory import open_reviews
 
 
 async def decide_and_commit_write(decide: DecideInput) -> StagedWrite:

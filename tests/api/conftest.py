@@ -12,9 +12,9 @@ import httpx
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from memory.metrics import free_port
-from memory.settings import Settings
-from shell.client import MemoryClient
+from governed_memory.memory.metrics import free_port
+from governed_memory.memory.settings import Settings
+from governed_memory.shell.client import MemoryClient
 from tests.cli.test_memctl import env_for
 
 
@@ -28,7 +28,7 @@ async def served(
     env = {**env_for(settings, temporal_env), "MEMORY_API_PORT": str(port)}
     log = (tmp_path / "serve.log").open("wb")
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "shell", "serve", env=env, stdout=log, stderr=log
+        sys.executable, "-m", "governed_memory.shell", "serve", env=env, stdout=log, stderr=log
     )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 from sqlalchemy import func, select
 
-from memory.stores.schema import audit_events
-from shell.client import MemoryClient
-from shell.http.app import create_app
+from governed_memory.memory.stores.schema import audit_events
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.http.app import create_app
 
 BOB = "user:shop-a/456"
 BOB_NS = "tenant/shop-a/user/456"

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from shell.client import MemoryClient
+from governed_memory.shell.client import MemoryClient
 from tests.api.door import BOB, BOB_NS, app_client, assert_problem
 
 

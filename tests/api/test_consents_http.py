@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from shell.client import MemoryClient
-from shell.http.app import create_app
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.http.app import create_app
 from tests.api.test_http_api import assert_problem, auth
 from tests.factories import NS, USER, sms
 

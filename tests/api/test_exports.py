@@ -15,11 +15,11 @@ from typing import Any
 import httpx
 import pytest
 
-from memory.errors import Forbidden, InvalidInput
-from memory.services.access import EXPORT_PAGE, MemoryExport
-from shell.bench.data import load, synthetic_records
-from shell.client import MemoryClient
-from shell.http.app import create_app
+from governed_memory.memory.errors import Forbidden, InvalidInput
+from governed_memory.memory.services.access import EXPORT_PAGE, MemoryExport
+from governed_memory.shell.bench.data import load, synthetic_records
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.http.app import create_app
 from tests.api.test_http_api import assert_problem, auth
 from tests.factories import USER
 

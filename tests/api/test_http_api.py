@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from shell.client import MemoryClient
-from shell.http.app import create_app
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.http.app import create_app
 from tests.factories import BOT, NS, USER, sms
 from tests.tokens import bad_tokens
 
@@ -373,7 +373,7 @@ async def test_another_users_recall_is_answered_while_exports_run(
     import asyncio
     import random
 
-    from shell.bench.data import load, synthetic_records
+    from governed_memory.shell.bench.data import load, synthetic_records
 
     load(client.stores, synthetic_records("shop-a", BOB_NS, 1500, random.Random(7)))
     await api.post(

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-HTTP = ROOT / "shell" / "http"
+HTTP = ROOT / "governed_memory" / "shell" / "http"
 #: The modules that hold routes of the API.
 ROUTERS = {
     "consents",
@@ -37,15 +37,15 @@ def _imports() -> dict[str, set[str]]:
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module is not None:
-                if node.module == "shell.http":
+                if node.module == "governed_memory.shell.http":
                     found.update(a.name for a in node.names)
-                elif node.module.startswith("shell.http."):
-                    found.add(node.module.removeprefix("shell.http.").split(".")[0])
+                elif node.module.startswith("governed_memory.shell.http."):
+                    found.add(node.module.removeprefix("governed_memory.shell.http.").split(".")[0])
             elif isinstance(node, ast.Import):
                 found.update(
-                    a.name.removeprefix("shell.http.").split(".")[0]
+                    a.name.removeprefix("governed_memory.shell.http.").split(".")[0]
                     for a in node.names
-                    if a.name.startswith("shell.http.")
+                    if a.name.startswith("governed_memory.shell.http.")
                 )
         graph[name] = found - {name}
     return graph
@@ -54,8 +54,8 @@ def _imports() -> dict[str, set[str]]:
 def test_the_package_has_one_router_per_resource_and_no_api_module() -> None:
     modules = {p.stem for p in HTTP.glob("*.py")}
     assert ROUTERS | {"app", "deps", "problems", "guards", "bodies", "page"} <= modules
-    assert not (ROOT / "shell" / "api.py").exists()
-    assert not (ROOT / "shell" / "page.py").exists()
+    assert not (ROOT / "governed_memory" / "shell" / "api.py").exists()
+    assert not (ROOT / "governed_memory" / "shell" / "page.py").exists()
     for name in ROUTERS:
         assert "router = APIRouter(" in (HTTP / f"{name}.py").read_text(encoding="utf-8"), name
 
@@ -94,8 +94,8 @@ def test_only_the_app_imports_the_app_the_routers_and_the_page() -> None:
 
 def test_importing_the_page_loads_neither_the_app_nor_a_router() -> None:
     script = (
-        "import sys, shell.http.page\n"
-        "print(' '.join(sorted(m for m in sys.modules if m.startswith('shell.http'))))"
+        "import sys, governed_memory.shell.http.page\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('governed_memory.shell.http'))))"
     )
     loaded = subprocess.run(
         [sys.executable, "-c", script],
@@ -105,7 +105,7 @@ def test_importing_the_page_loads_neither_the_app_nor_a_router() -> None:
         check=True,
         timeout=120,
     ).stdout.split()
-    assert "shell.http.page" in loaded
-    assert "shell.http.deps" in loaded
-    assert "shell.http.app" not in loaded
-    assert not {f"shell.http.{r}" for r in ROUTERS} & set(loaded), loaded
+    assert "governed_memory.shell.http.page" in loaded
+    assert "governed_memory.shell.http.deps" in loaded
+    assert "governed_memory.shell.http.app" not in loaded
+    assert not {f"governed_memory.shell.http.{r}" for r in ROUTERS} & set(loaded), loaded

@@ -19,9 +19,9 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from temporalio.testing import WorkflowEnvironment
 
-from memory.metrics import free_port
-from memory.settings import Settings
-from shell.client import MemoryClient
+from governed_memory.memory.metrics import free_port
+from governed_memory.memory.settings import Settings
+from governed_memory.shell.client import MemoryClient
 from tests.cli.test_memctl import env_for
 from tests.factories import BOT, sms
 
@@ -74,7 +74,7 @@ async def test_the_mcp_server_over_stdio(
 ) -> None:
     env = {**env_for(settings, temporal_env), "MEMORY_TOKEN": client.token_for(BOB)}
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "shell", "mcp"], env=env, cwd=ROOT
+        command=sys.executable, args=["-m", "governed_memory.shell", "mcp"], env=env, cwd=ROOT
     )
     async with Client(params) as mcp:
         await _use_tools(mcp, client)
@@ -89,7 +89,7 @@ async def mcp_http(
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "shell",
+        "governed_memory.shell",
         "mcp",
         "--http",
         "--port",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from shell.client import MemoryClient
+from governed_memory.shell.client import MemoryClient
 from tests.conftest import IN_CI
 from tests.factories import T0, sms
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from memory.metrics import free_port
-from shell.client import MemoryClient
+from governed_memory.memory.metrics import free_port
+from governed_memory.shell.client import MemoryClient
 from tests.api.test_memory_page import CHROMIUM, _browser_or_skip
 
 BOB = "user:shop-a/456"

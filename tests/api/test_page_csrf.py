@@ -16,7 +16,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from shell.client import MemoryClient
+from governed_memory.shell.client import MemoryClient
 from tests.api.door import BOB, BOB_NS, SITE, active, app_client, assert_problem, remember, sign_in
 from tests.factories import USER
 from tests.tokens import claims
@@ -147,8 +147,8 @@ def test_a_receipt_says_what_it_left_in_spaces_others_keep() -> None:
     """A partial deletion's receipt on the page counts what stayed, never where or what."""
     from datetime import UTC, datetime
 
-    from memory.models import DeletionReceipt, DeletionScope
-    from shell.http.page import _receipt
+    from governed_memory.memory.models import DeletionReceipt, DeletionScope
+    from governed_memory.shell.http.page import _receipt
 
     base = DeletionReceipt(
         deletion_id="del_x",

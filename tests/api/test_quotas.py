@@ -11,10 +11,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from memory.errors import InvalidInput, QuotaExceeded
-from memory.policy import Quotas, load_policy
-from shell.client import MemoryClient
-from shell.http.app import create_app
+from governed_memory.memory.errors import InvalidInput, QuotaExceeded
+from governed_memory.memory.policy import Quotas, load_policy
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.http.app import create_app
 from tests.api.test_http_api import assert_problem, auth
 from tests.factories import BOT, NS, USER
 

@@ -12,9 +12,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import select
 
-from memory.errors import Unauthenticated
-from memory.stores.schema import audit_events
-from shell.client import MemoryClient
+from governed_memory.memory.errors import Unauthenticated
+from governed_memory.memory.stores.schema import audit_events
+from governed_memory.shell.client import MemoryClient
 from tests.api.door import BOB, app_client, assert_problem, metric, refusals
 from tests.factories import USER
 from tests.tokens import claims

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from memory.errors import InvalidNamespace, Unauthenticated, UnauthorizedNamespace
-from shell.client import MemoryClient
-from shell.remote import Memory, RemoteClient
+from governed_memory.memory.errors import InvalidNamespace, Unauthenticated, UnauthorizedNamespace
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.remote import Memory, RemoteClient
 from tests.factories import BOT, sms
 
 BOB = "user:shop-a/456"
@@ -29,7 +29,7 @@ async def test_the_agent_example_runs_as_written(
         textwrap.dedent(
             """
             import os
-            from shell.remote import Memory
+            from governed_memory.shell.remote import Memory
 
             memory = Memory(os.environ["MEMORY_URL"], os.environ["MEMORY_TOKEN"])
             memory.remember("以后都希望优先短信通知")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from shell.client import MemoryClient
+from governed_memory.shell.client import MemoryClient
 
 BOB = "user:shop-a/456"
 

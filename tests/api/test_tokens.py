@@ -17,9 +17,9 @@ from cryptography.hazmat.primitives.asymmetric.ec import SECP256R1, generate_pri
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.rsa import generate_private_key as rsa_key
 
-from memory.errors import Unauthenticated
-from memory.identity import TokenVerifier
-from shell.client import MemoryClient
+from governed_memory.memory.errors import Unauthenticated
+from governed_memory.memory.identity import TokenVerifier
+from governed_memory.shell.client import MemoryClient
 from tests.api.door import BOB, app_client, assert_problem
 from tests.factories import USER
 from tests.tokens import claims

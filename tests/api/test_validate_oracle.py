@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from memory.models.context import ContextPackage, PinnedVersion
-from shell.client import MemoryClient
+from governed_memory.memory.models.context import ContextPackage, PinnedVersion
+from governed_memory.shell.client import MemoryClient
 from tests.api.door import BOB, BOB_NS, STRANGER, app_client, remember
 from tests.factories import BOT, USER, sms
 

@@ -27,9 +27,9 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from memory.identity import identity_for
-from memory.metrics import free_port
-from memory.settings import Settings
+from governed_memory.memory.identity import identity_for
+from governed_memory.memory.metrics import free_port
+from governed_memory.memory.settings import Settings
 from tests.conftest import _pg_admin_url, temporary_database
 
 ROOT = Path(__file__).parents[2]
@@ -108,7 +108,7 @@ class Dev:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "shell",
+                "governed_memory.shell",
                 "dev",
                 env=self.env,
                 cwd=ROOT,
@@ -149,7 +149,7 @@ async def memctl(env: dict[str, str], *args: str) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "shell",
+        "governed_memory.shell",
         *args,
         env=env,
         cwd=ROOT,
@@ -168,7 +168,7 @@ async def worker(env: dict[str, str]) -> AsyncIterator[asyncio.subprocess.Proces
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "shell",
+        "governed_memory.shell",
         "worker",
         env=env,
         cwd=ROOT,

@@ -19,11 +19,11 @@ from fastapi.testclient import TestClient
 from google.protobuf import json_format
 from temporalio.api.common.v1 import Payload, Payloads
 
-from memory.metrics import free_port
-from shell.client import MemoryClient
-from shell.codec import EncryptionCodec
-from shell.codec_server import OperatorTokens, create_app
-from shell.devserver import temporal_binary
+from governed_memory.memory.metrics import free_port
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.codec import EncryptionCodec
+from governed_memory.shell.codec_server import OperatorTokens, create_app
+from governed_memory.shell.devserver import temporal_binary
 from tests.codec_keys import KEYRING
 from tests.factories import NS, T0, USER
 

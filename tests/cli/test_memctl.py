@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from memory.settings import Settings
-from shell.client import MemoryClient
+from governed_memory.memory.settings import Settings
+from governed_memory.shell.client import MemoryClient
 from tests.factories import BOT, NS, USER, sms
 
 
@@ -33,7 +33,7 @@ async def memctl(env: dict[str, str], *args: str) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "shell",
+        "governed_memory.shell",
         *args,
         env=env,
         stdout=asyncio.subprocess.PIPE,

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from memory.settings import Settings
-from memory.stores.canonical import _db
-from memory.stores.projection import embedded as projection
-from shell import cli
-from shell.client import MemoryClient
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores.canonical import _db
+from governed_memory.memory.stores.projection import embedded as projection
+from governed_memory.shell import cli
+from governed_memory.shell.client import MemoryClient
 
 
 @pytest.fixture
@@ -54,9 +54,8 @@ def test_memctl_dev_opens_its_stores_once(
     opened: Counter[Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import shell.devserver
-    import shell.http.app
-    import shell.logs
+    from governed_memory.shell import devserver, logs
+    from governed_memory.shell.http import app as http_app
 
     cfg = dev_settings(tmp_path, temporal_env)
     served: list[MemoryClient] = []
@@ -77,9 +76,9 @@ def test_memctl_dev_opens_its_stores_once(
         stop.set()
 
     monkeypatch.setattr(cli, "settings", lambda: cfg)
-    monkeypatch.setattr(shell.devserver, "DevServer", NoServer)
-    monkeypatch.setattr(shell.http.app, "serve", serve)
-    monkeypatch.setattr(shell.logs, "configure_logging", lambda *_: None)
+    monkeypatch.setattr(devserver, "DevServer", NoServer)
+    monkeypatch.setattr(http_app, "serve", serve)
+    monkeypatch.setattr(logs, "configure_logging", lambda *_: None)
     cli.dev(api=True)
     assert served
     assert opened == {
@@ -91,7 +90,7 @@ def test_memctl_dev_opens_its_stores_once(
 async def test_the_embedded_stack_opens_its_stores_once(
     tmp_path: Path, temporal_env: WorkflowEnvironment, opened: Counter[Path]
 ) -> None:
-    from shell.stack import embedded_stack
+    from governed_memory.shell.stack import embedded_stack
 
     cfg = dev_settings(tmp_path, temporal_env)
     async with embedded_stack(cfg, always_own_worker=True, log=False) as stack:

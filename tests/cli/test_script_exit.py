@@ -10,8 +10,8 @@ from pathlib import Path
 
 from temporalio.testing import WorkflowEnvironment
 
-from memory.settings import Settings
-from shell.client import MemoryClient
+from governed_memory.memory.settings import Settings
+from governed_memory.shell.client import MemoryClient
 from tests.cli.test_memctl import env_for
 
 ROOT = Path(__file__).parents[2]

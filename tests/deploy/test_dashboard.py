@@ -16,10 +16,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from temporalio.testing import WorkflowEnvironment
 
-from memory.metrics import free_port
-from memory.settings import Settings
-from shell.client import MemoryClient
-from shell.http.app import create_app
+from governed_memory.memory.metrics import free_port
+from governed_memory.memory.settings import Settings
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.http.app import create_app
 from tests.cli.test_memctl import env_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,7 +129,7 @@ async def test_every_metric_the_dashboard_names_is_exported(
     env = {**env_for(settings, temporal_env), "MEMORY_METRICS_PORT": str(port)}
     log = (tmp_path / "worker.log").open("wb")
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "shell", "worker", env=env, stdout=log, stderr=log
+        sys.executable, "-m", "governed_memory.shell", "worker", env=env, stdout=log, stderr=log
     )
     scraped = ""
     try:

@@ -12,10 +12,10 @@ from pydantic import ValidationError
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from memory.errors import SchemaNotMigrated
-from memory.settings import Settings
-from memory.stores.canonical import CanonicalStore
-from memory.stores.canonical._db import Database, DatabaseOptions, require_schema
+from governed_memory.memory.errors import SchemaNotMigrated
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores.canonical import CanonicalStore
+from governed_memory.memory.stores.canonical._db import Database, DatabaseOptions, require_schema
 
 PG_URL = "postgresql+psycopg://memory:s3cret@db.invalid:5432/memory"
 
@@ -320,7 +320,7 @@ def test_opening_the_stores_follows_migrate_on_connect(
 ) -> None:
     """`open_stores` on Postgres: refused until the migration job ran (the default), migrated
     when the setting asks; on SQLite the embedded default migrates with no step."""
-    from memory.stores import open_stores
+    from governed_memory.memory.stores import open_stores
 
     refused = Settings(data_dir=tmp_path / "pg", database_url=empty_postgres_url)
     with pytest.raises(SchemaNotMigrated, match="memctl db upgrade"):

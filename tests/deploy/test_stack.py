@@ -19,11 +19,11 @@ import pytest
 import typer
 import yaml  # type: ignore[import-untyped]
 
-from memory.secrets import ServiceKeys
-from memory.settings import Settings
-from memory.stores.canonical._db import Database, require_schema
-from shell.cli import app
-from shell.codec import Keyring
+from governed_memory.memory.secrets import ServiceKeys
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores.canonical._db import Database, require_schema
+from governed_memory.shell.cli import app
+from governed_memory.shell.codec import Keyring
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
@@ -442,7 +442,14 @@ def test_the_build_context_keeps_secrets_and_local_state_out() -> None:
     ignored = {line.strip() for line in DOCKERIGNORE.read_text(encoding="utf-8").splitlines()}
     for entry in (".env", ".git", ".venv", ".memory-data"):
         assert entry in ignored, entry
-    for needed in ("pyproject.toml", "uv.lock", "README.md", "memory", "shell"):
+    for needed in (
+        "pyproject.toml",
+        "uv.lock",
+        "README.md",
+        "governed_memory",
+        "workflows",
+        "activities",
+    ):
         assert needed not in ignored, needed
 
 

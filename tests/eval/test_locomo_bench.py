@@ -9,8 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from memory.errors import InvalidInput
-from shell.eval.locomo import Scores, baselines, load, recall_at, run_product, session_time
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.shell.eval.locomo import (
+    Scores,
+    baselines,
+    load,
+    recall_at,
+    run_product,
+    session_time,
+)
 
 TINY = [
     {
@@ -98,7 +105,7 @@ async def test_the_product_and_the_baselines_run_on_the_same_turns(tiny: Path) -
 async def test_a_refused_turn_counts_as_missed_and_a_consented_import_keeps_it(
     tiny: Path, tmp_path: Path
 ) -> None:
-    from shell.eval.locomo import IMPORT_CONSENT
+    from governed_memory.shell.eval.locomo import IMPORT_CONSENT
 
     data = json.loads(tiny.read_text(encoding="utf-8"))
     data[0]["conversation"]["session_2"].append(
@@ -127,7 +134,7 @@ async def test_a_refused_turn_counts_as_missed_and_a_consented_import_keeps_it(
 
 
 def test_the_chinese_set_is_of_the_measure_s_shape() -> None:
-    from shell.eval.locomo import CHINESE_DEV
+    from governed_memory.shell.eval.locomo import CHINESE_DEV
 
     conversations = load(CHINESE_DEV)
     assert len(conversations) == 4

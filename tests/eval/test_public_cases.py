@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from shell.eval import CaseRunner, load_case
+from governed_memory.shell.eval import CaseRunner, load_case
 
 CASES = sorted(Path(__file__).with_name("cases").glob("*.json"))
 

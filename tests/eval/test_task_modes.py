@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from shell.eval import CaseRunner, load_case, metrics_of_tasks
-from shell.eval.agent import Action, MemoryView, RuleAgent
-from shell.eval.runner import CaseResult
-from shell.eval.spec import Case
-from shell.eval.tasks import TaskRun, implied_task, mode_table
+from governed_memory.shell.eval import CaseRunner, load_case, metrics_of_tasks
+from governed_memory.shell.eval.agent import Action, MemoryView, RuleAgent
+from governed_memory.shell.eval.runner import CaseResult
+from governed_memory.shell.eval.spec import Case
+from governed_memory.shell.eval.tasks import TaskRun, implied_task, mode_table
 
 HERE = Path(__file__).parent
 

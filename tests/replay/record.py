@@ -25,7 +25,7 @@ from typing import Any
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.contrib.pydantic import pydantic_data_converter
 
-from memory.models import (
+from governed_memory.memory.models import (
     CloseReceiptInput,
     ExpireRequest,
     ExpireSummary,
@@ -33,12 +33,12 @@ from memory.models import (
     RepairReport,
     RepairRequest,
 )
-from memory.settings import Settings
-from memory.stores import open_stores
-from shell.client import MemoryClient
-from shell.devserver import start_local
-from shell.temporal import feedback_workflow_id
-from shell.worker import build_worker
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import open_stores
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.devserver import start_local
+from governed_memory.shell.temporal import feedback_workflow_id
+from governed_memory.shell.worker import build_worker
 from tests.factories import BOT, NS, T0, USER, email, sms
 
 HISTORIES = Path(__file__).with_name("histories")
@@ -176,7 +176,7 @@ async def expiry(client: MemoryClient, temporal: Client) -> list[str]:
 
 
 async def reviews(client: MemoryClient, temporal: Client) -> list[str]:
-    from memory.models import Principal
+    from governed_memory.memory.models import Principal
 
     reviewer = Principal(type="reviewer", tenant="shop-a", id="ops-7", approve=["tenant/shop-a/**"])
     drafter = Principal(

@@ -15,7 +15,7 @@ from temporalio.client import WorkflowHistory
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer
 
-from workflows.registry import WORKFLOWS
+from governed_memory.workflows.registry import WORKFLOWS
 
 HISTORIES = sorted(Path(__file__).with_name("histories").glob("*.json"))
 

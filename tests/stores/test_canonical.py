@@ -9,12 +9,12 @@ import pytest
 from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from memory.errors import NotFound, VersionConflict
-from memory.fingerprints import Fingerprints
-from memory.models import AuditEvent, DeletionReceipt, DeletionScope, Principal
-from memory.plans import CommitPlan, RecordChange, SlotCheck
-from memory.stores import Stores
-from memory.stores.schema import (
+from governed_memory.memory.errors import NotFound, VersionConflict
+from governed_memory.memory.fingerprints import Fingerprints
+from governed_memory.memory.models import AuditEvent, DeletionReceipt, DeletionScope, Principal
+from governed_memory.memory.plans import CommitPlan, RecordChange, SlotCheck
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.stores.schema import (
     audit_events,
     deletion_probes,
     key_slots,
@@ -242,7 +242,7 @@ def test_only_a_lost_race_is_a_version_conflict(stores: Stores) -> None:
 
 
 def test_a_staged_plan_is_taken_by_its_commit_or_swept(stores: Stores) -> None:
-    from memory.errors import InvalidInput, NotFound
+    from governed_memory.memory.errors import InvalidInput, NotFound
 
     r = record()
     ref = stores.canonical.staged.put(plan("staged-1", 0, new_records=[r]), T0)
@@ -263,8 +263,8 @@ def test_a_staged_plan_is_taken_by_its_commit_or_swept(stores: Stores) -> None:
 def test_the_embedded_projection_serves_one_host(stores: Stores) -> None:
     """A second host opening the embedded projection of the same canonical store is refused,
     with what to do; the first keeps its claim across a new epoch; a release lets another in."""
-    from memory.errors import ProjectionHostConflict
-    from memory.stores import claim_host
+    from governed_memory.memory.errors import ProjectionHostConflict
+    from governed_memory.memory.stores import claim_host
 
     canonical, projection = stores.canonical, stores.projection
     if canonical.dialect == "sqlite":  # a file on this host: nothing to claim

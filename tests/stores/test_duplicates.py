@@ -18,12 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from memory.models import CandidateOutcome, Principal, WriteRequest
-from memory.stores import Stores
-from memory.stores.schema import audit_events
-from memory.sync.commit import commit_and_project
-from memory.write.decide import decide_request
-from memory.write.extraction import RuleExtractor
+from governed_memory.memory.models import CandidateOutcome, Principal, WriteRequest
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.stores.schema import audit_events
+from governed_memory.memory.sync.commit import commit_and_project
+from governed_memory.memory.write.decide import decide_request
+from governed_memory.memory.write.extraction import RuleExtractor
 from tests.factories import T0
 from tests.unit.test_sameness import Fact, facts, rendered
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from memory.errors import VersionConflict
-from memory.feedback import Signals, emitted
-from memory.plans import CommitPlan
-from memory.stores import Stores
+from governed_memory.memory.errors import VersionConflict
+from governed_memory.memory.feedback import Signals, emitted
+from governed_memory.memory.plans import CommitPlan
+from governed_memory.memory.stores import Stores
 from tests.factories import NS, T0, USER, record
 
 

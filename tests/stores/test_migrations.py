@@ -9,9 +9,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, text
 
-from memory.sameness import gist_of
-from memory.stores.canonical import CanonicalStore
-from memory.stores.schema import metadata
+from governed_memory.memory.sameness import gist_of
+from governed_memory.memory.stores.canonical import CanonicalStore
+from governed_memory.memory.stores.schema import metadata
 
 
 def test_migrations_match_the_declared_schema(database_url: str) -> None:

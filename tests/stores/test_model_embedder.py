@@ -9,13 +9,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory.embedding import PACKAGED_MINILM, HashedNgramEmbedder, ModelEmbedder, make_embedder
-from memory.errors import InvalidInput
-from memory.models import RecallQuery
-from memory.retrieval import Reader
-from memory.settings import Settings
-from memory.stores import open_stores
-from memory.sync.apply import project
+from governed_memory.memory.embedding import (
+    PACKAGED_MINILM,
+    HashedNgramEmbedder,
+    ModelEmbedder,
+    make_embedder,
+)
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.memory.models import RecallQuery
+from governed_memory.memory.retrieval import Reader
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import open_stores
+from governed_memory.memory.sync.apply import project
 from tests.factories import record
 
 T0 = datetime(2026, 7, 1, 10, 0, tzinfo=UTC)
@@ -86,7 +91,7 @@ def test_a_keyword_hit_beyond_the_vector_sides_top_rows_keeps_its_cosine(
     """Relevance fuses both sides for every hit: a row only the keyword side proposed is scored
     by its cosine too, not by its keyword sides alone (which would rank it above rows both
     sides found)."""
-    from memory.stores.projection import SearchFilters
+    from governed_memory.memory.stores.projection import SearchFilters
 
     ns = "tenant/shop-a/user/123"
     stores = open_stores(Settings(data_dir=tmp_path, embedding_model=PACKAGED_MINILM))

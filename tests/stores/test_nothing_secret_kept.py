@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from memory.context import ContextBuilder
-from memory.models import Principal, WriteRequest
-from memory.models.context import ContextBudget, ContextPackage, ContextRequest
-from memory.retrieval import Reader
-from memory.settings import Settings
-from memory.stores import Stores
-from memory.write.decide import decide_request
-from memory.write.extraction import RuleExtractor
-from memory.write.screening import screen
-from shell.importer import ImportMessage, as_history
+from governed_memory.memory.context import ContextBuilder
+from governed_memory.memory.models import Principal, WriteRequest
+from governed_memory.memory.models.context import ContextBudget, ContextPackage, ContextRequest
+from governed_memory.memory.retrieval import Reader
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.write.decide import decide_request
+from governed_memory.memory.write.extraction import RuleExtractor
+from governed_memory.memory.write.screening import screen
+from governed_memory.shell.importer import ImportMessage, as_history
 from tests.factories import BOT, NS, T0
 
 USER = Principal(type="user", tenant="shop-a", id="123")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 
-from memory.plans import CommitPlan, RecordChange, SlotCheck
-from memory.stores import Stores
-from memory.stores.projection.embedded import EmbeddedProjection
-from memory.sync.apply import project
+from governed_memory.memory.plans import CommitPlan, RecordChange, SlotCheck
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.stores.projection.embedded import EmbeddedProjection
+from governed_memory.memory.sync.apply import project
 from tests.factories import NS, T0, record
 from tests.factories import search_filters as filters
 

@@ -33,18 +33,18 @@ from typing import Any
 
 import pytest
 
-from memory.embedding import HashedNgramEmbedder
-from memory.models import MemoryRecord
-from memory.plans import CommitPlan, SlotCheck
-from memory.policy import load_policy
-from memory.stores import Stores
-from memory.stores.canonical import CanonicalStore
-from memory.stores.projection import Projection
-from memory.stores.projection.embedded import EmbeddedProjection
-from memory.stores.projection.shared_graph import GraphedProjection, SharedGraph
-from memory.stores.projection.weaviate import WeaviateProjection, connect_client
-from memory.sync.apply import project
-from memory.sync.repair import compare
+from governed_memory.memory.embedding import HashedNgramEmbedder
+from governed_memory.memory.models import MemoryRecord
+from governed_memory.memory.plans import CommitPlan, SlotCheck
+from governed_memory.memory.policy import load_policy
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.stores.canonical import CanonicalStore
+from governed_memory.memory.stores.projection import Projection
+from governed_memory.memory.stores.projection.embedded import EmbeddedProjection
+from governed_memory.memory.stores.projection.shared_graph import GraphedProjection, SharedGraph
+from governed_memory.memory.stores.projection.weaviate import WeaviateProjection, connect_client
+from governed_memory.memory.sync.apply import project
+from governed_memory.memory.sync.repair import compare
 from tests.factories import NS, T0, record
 from tests.factories import search_filters as filters
 

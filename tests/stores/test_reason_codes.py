@@ -9,14 +9,20 @@ from typing import Any
 
 import pytest
 
-from memory.errors import VersionConflict
-from memory.models import Candidate, CandidateOutcome, ExtractorInfo, Principal, WriteRequest
-from memory.stores import Stores
-from memory.write.extraction import RuleExtractor
-from memory.write.extraction.models import ExtractedCandidate, Extraction
-from memory.write.pipeline import decide
-from memory.write.stages import IdSource
-from memory.write.state import StoreView
+from governed_memory.memory.errors import VersionConflict
+from governed_memory.memory.models import (
+    Candidate,
+    CandidateOutcome,
+    ExtractorInfo,
+    Principal,
+    WriteRequest,
+)
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.write.extraction import RuleExtractor
+from governed_memory.memory.write.extraction.models import ExtractedCandidate, Extraction
+from governed_memory.memory.write.pipeline import decide
+from governed_memory.memory.write.stages import IdSource
+from governed_memory.memory.write.state import StoreView
 from tests.factories import T0
 
 USER = Principal(type="user", tenant="shop-a", id="123")
@@ -98,7 +104,7 @@ def test_sensitive_category_without_consent(stores: Stores, text: str) -> None:
 
 def consent_of(stores: Stores, subject: str = "user:123", **over: Any) -> str:
     """A consent recorded for `subject` (as the consent service records one): its id."""
-    from memory.consents import Consent, new_consent_id
+    from governed_memory.memory.consents import Consent, new_consent_id
 
     fields: dict[str, Any] = {
         "consent_id": new_consent_id(),

@@ -12,19 +12,19 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from memory.context import ContextBuilder, estimate_tokens
-from memory.errors import InvalidInput, NotFound, from_validation_error
-from memory.models import Principal, RecallQuery, RecallResult, WriteRequest
-from memory.models.context import ContextBudget, ContextPackage, ContextRequest
-from memory.retrieval import Reader
-from memory.settings import Settings
-from memory.stores import Stores
-from memory.sync.apply import project
-from memory.sync.commit import commit_and_project
-from memory.write.extraction import RuleExtractor
-from memory.write.pipeline import decide
-from memory.write.stages import IdSource
-from memory.write.state import StoreView
+from governed_memory.memory.context import ContextBuilder, estimate_tokens
+from governed_memory.memory.errors import InvalidInput, NotFound, from_validation_error
+from governed_memory.memory.models import Principal, RecallQuery, RecallResult, WriteRequest
+from governed_memory.memory.models.context import ContextBudget, ContextPackage, ContextRequest
+from governed_memory.memory.retrieval import Reader
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.sync.apply import project
+from governed_memory.memory.sync.commit import commit_and_project
+from governed_memory.memory.write.extraction import RuleExtractor
+from governed_memory.memory.write.pipeline import decide
+from governed_memory.memory.write.stages import IdSource
+from governed_memory.memory.write.state import StoreView
 from tests.factories import T0
 
 NS = "tenant/shop-a/user/123"
@@ -310,14 +310,14 @@ def test_the_cache_serves_until_a_generation_moves_even_from_another_process(
     script = f"""
 import uuid
 from datetime import datetime, timedelta
-from memory.settings import Settings
-from memory.stores import open_stores
-from memory.models import Principal, WriteRequest
-from memory.write.pipeline import decide
-from memory.write.extraction import RuleExtractor
-from memory.write.stages import IdSource
-from memory.write.state import StoreView
-from memory.sync.commit import commit_and_project
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import open_stores
+from governed_memory.memory.models import Principal, WriteRequest
+from governed_memory.memory.write.pipeline import decide
+from governed_memory.memory.write.extraction import RuleExtractor
+from governed_memory.memory.write.stages import IdSource
+from governed_memory.memory.write.state import StoreView
+from governed_memory.memory.sync.commit import commit_and_project
 stores = open_stores(Settings(data_dir={str(settings.data_dir)!r}, database_url={settings.canonical_url!r}))
 user = Principal(type="user", tenant="shop-a", id="123")
 at = datetime.fromisoformat({(T0 + timedelta(hours=12)).isoformat()!r})

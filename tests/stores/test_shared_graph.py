@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from memory.models import MemoryRecord
-from memory.settings import Settings
-from memory.stores import Stores
-from memory.stores.projection.shared_graph import GraphedProjection
-from shell.bench.data import load
+from governed_memory.memory.models import MemoryRecord
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.stores.projection.shared_graph import GraphedProjection
+from governed_memory.shell.bench.data import load
 from tests.factories import record, search_filters
 
 OTHER_NS = "tenant/shop-a/user/456"

@@ -13,9 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memory.settings import Settings
-from memory.stores import open_stores
-from memory.stores.files import private_database
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import open_stores
+from governed_memory.memory.stores.files import private_database
 
 #: Another process opening the database, reading it and closing it (`memctl repair --check`).
 VISIT = """

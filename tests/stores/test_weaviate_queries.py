@@ -24,19 +24,19 @@ from weaviate.collections.classes.internal import MetadataReturn, Object
 from weaviate.collections.filters import _FilterToGRPC
 from weaviate.util import generate_uuid5
 
-from memory.embedding import HashedNgramEmbedder
-from memory.errors import (
+from governed_memory.memory.embedding import HashedNgramEmbedder
+from governed_memory.memory.errors import (
     InvalidInput,
     ProjectionUnavailable,
     ProjectionWriteFailed,
     ServiceUnavailable,
 )
-from memory.models import SENSITIVITY_ORDER
-from memory.settings import Settings
-from memory.stores import open_projection
-from memory.stores.projection import Hit, SearchFilters
-from memory.stores.projection.embedded import EmbeddedProjection
-from memory.stores.projection.weaviate import (
+from governed_memory.memory.models import SENSITIVITY_ORDER
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import open_projection
+from governed_memory.memory.stores.projection import Hit, SearchFilters
+from governed_memory.memory.stores.projection.embedded import EmbeddedProjection
+from governed_memory.memory.stores.projection.weaviate import (
     LEDGER_PROPERTIES,
     NO_END,
     NO_START,

@@ -17,13 +17,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memory.models import Principal, WriteRequest
-from memory.settings import Settings
-from memory.stores import Stores, open_stores
-from memory.write.extraction import RuleExtractor
-from memory.write.pipeline import decide
-from memory.write.stages import IdSource
-from memory.write.state import StoreView
+from governed_memory.memory.models import Principal, WriteRequest
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores, open_stores
+from governed_memory.memory.write.extraction import RuleExtractor
+from governed_memory.memory.write.pipeline import decide
+from governed_memory.memory.write.stages import IdSource
+from governed_memory.memory.write.state import StoreView
 from tests.factories import T0
 
 WRITERS = {

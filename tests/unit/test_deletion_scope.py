@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from memory.deletion import _spread, resolve_words
-from memory.errors import InvalidInput
-from memory.fingerprints import Fingerprints, fingerprint, new_salt
-from memory.subjects import canonical_subject
+from governed_memory.memory.deletion import _spread, resolve_words
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.memory.fingerprints import Fingerprints, fingerprint, new_salt
+from governed_memory.memory.subjects import canonical_subject
 
 NS = "tenant/shop-a/user/123"
 

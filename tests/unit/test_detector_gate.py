@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.write.detectors import detect
-from memory.write.detectors.gate import Gate, literals_of, ungated
+from governed_memory.memory.write.detectors import detect
+from governed_memory.memory.write.detectors.gate import Gate, literals_of, ungated
 from tests.unit.test_detectors import _ADVERSARIAL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _texts() -> list[str]:
     texts: list[str] = []
-    for path in sorted((ROOT / "shell/eval/corpora").glob("injection*.json")):
+    for path in sorted((ROOT / "governed_memory/shell/eval/corpora").glob("injection*.json")):
         texts += [item["text"] for item in json.loads(path.read_text())["items"]]
     tree = ast.parse((ROOT / "tests/unit/test_detectors.py").read_text())
     texts += [

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from memory.write.detectors import (
+from governed_memory.memory.write.detectors import (
     Detection,
     detect,
     detect_injection,
@@ -823,7 +823,7 @@ def test_benign_near_misses_are_not_injections(text: str) -> None:
 
 
 def test_the_detector_bench_meets_its_targets_on_the_dev_corpus() -> None:
-    from shell.eval.detectors import CORPORA, load, measure, product
+    from governed_memory.shell.eval.detectors import CORPORA, load, measure, product
 
     m = measure(load(CORPORA / "injection.dev.json"), product)
     hits, total = m["hijacking"]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from memory.embedding import HashedNgramEmbedder
+from governed_memory.memory.embedding import HashedNgramEmbedder
 
 
 def test_embeddings_are_deterministic_and_normalised() -> None:

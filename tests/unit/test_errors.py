@@ -9,14 +9,11 @@ import pkgutil
 
 import pytest
 
-import activities
-import memory
-import shell
-import workflows
-from activities.failures import service_error, to_failure
-from memory import errors
-from memory.errors import ERROR_TYPES, MemoryServiceError
-from shell.remote import BY_CODE
+from governed_memory import activities, memory, shell, workflows
+from governed_memory.activities.failures import service_error, to_failure
+from governed_memory.memory import errors
+from governed_memory.memory.errors import ERROR_TYPES, MemoryServiceError
+from governed_memory.shell.remote import BY_CODE
 
 
 def _everything_imported() -> None:
@@ -40,7 +37,7 @@ def test_every_error_class_lives_in_the_tree_and_the_registry() -> None:
     elsewhere = sorted(
         f"{c.__module__}.{c.__name__}" for c in classes if c.__module__ != errors.__name__
     )
-    assert elsewhere == [], "error classes outside memory/errors.py"
+    assert elsewhere == [], "error classes outside governed_memory/memory/errors.py"
     assert set(ERROR_TYPES.values()) == set(classes)
     assert len({c.code for c in classes}) == len(classes), "two classes share a code"
     assert set(BY_CODE) == {c.code for c in classes}

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from memory.errors import InvalidInput
-from memory.models import check_key
-from memory.write.extraction import (
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.memory.models import check_key
+from governed_memory.memory.write.extraction import (
     ExtractedCandidate,
     Extraction,
     Extractor,

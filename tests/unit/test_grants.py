@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from memory.grants import Grants, digest_of
-from memory.models import CloseReceiptInput
-from memory.secrets import ServiceKeys
+from governed_memory.memory.grants import Grants, digest_of
+from governed_memory.memory.models import CloseReceiptInput
+from governed_memory.memory.secrets import ServiceKeys
 
 
 def test_two_grants_for_one_request_in_one_second_differ_and_both_verify() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.graph import entity_key, extract, facts_of
-from memory.models import GraphHints
+from governed_memory.memory.graph import entity_key, extract, facts_of
+from governed_memory.memory.models import GraphHints
 
 CASES = [
     # (text, keys it must find, keys it must not find)
@@ -89,9 +89,9 @@ def test_a_word_opening_a_sentence_is_a_name_only_weakly() -> None:
 
 def test_the_models_know_every_relation_the_extractor_states() -> None:
     """A writer may propose what the extractor states: the two vocabularies are one."""
-    from memory.graph import lexicon
-    from memory.graph import relations as stated
-    from memory.models import RELATION_PREDICATES, ROLE_PREDICATES
+    from governed_memory.memory.graph import lexicon
+    from governed_memory.memory.graph import relations as stated
+    from governed_memory.memory.models import RELATION_PREDICATES, ROLE_PREDICATES
 
     roles = set(lexicon._ROLES_EN.values()) | set(lexicon._ROLES_ZH.values())
     relations = {

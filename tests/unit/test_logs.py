@@ -13,7 +13,7 @@ import pytest
 PROGRAM = """
 import logging, sys
 import structlog
-from shell.logs import configure_logging
+from governed_memory.shell.logs import configure_logging
 
 configure_logging(sys.argv[1])
 

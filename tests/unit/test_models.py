@@ -6,8 +6,14 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from memory.errors import InvalidInput, from_validation_error
-from memory.models import Candidate, DeletionScope, Principal, RecallQuery, content_hash
+from governed_memory.memory.errors import InvalidInput, from_validation_error
+from governed_memory.memory.models import (
+    Candidate,
+    DeletionScope,
+    Principal,
+    RecallQuery,
+    content_hash,
+)
 
 
 def test_candidate_defaults_and_trimmed_content() -> None:
@@ -112,7 +118,7 @@ def test_content_hash_ignores_spacing_not_values() -> None:
     ],
 )
 def test_text_a_store_cannot_keep_is_refused_up_front(request_: dict[str, Any]) -> None:
-    from memory.models import WriteRequest
+    from governed_memory.memory.models import WriteRequest
 
     with pytest.raises(ValidationError) as info:
         WriteRequest.model_validate(
@@ -124,7 +130,7 @@ def test_text_a_store_cannot_keep_is_refused_up_front(request_: dict[str, Any]) 
 
 
 def test_a_memory_is_placed_at_the_one_message_it_cites() -> None:
-    from memory.models import place_of
+    from governed_memory.memory.models import place_of
 
     ns = "tenant/shop-a/user/123"
     assert place_of(ns, ["msg://t1/4"]) == (ns, "t1", 4)

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.errors import InvalidNamespace
-from memory.namespaces import matches_any, parse_namespace, parse_pattern
+from governed_memory.memory.errors import InvalidNamespace
+from governed_memory.memory.namespaces import matches_any, parse_namespace, parse_pattern
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from memory.errors import InvalidInput
-from memory.write.normalize import (
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.memory.write.normalize import (
     CHANNELS,
     find_channels,
     find_languages,

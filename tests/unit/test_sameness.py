@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.sameness import analyse, compare, gist_of, same_statement
+from governed_memory.memory.sameness import analyse, compare, gist_of, same_statement
 from tests.factories import record
 
 # --- each salient class, in English and Chinese ------------------------------------------------

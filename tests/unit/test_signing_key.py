@@ -6,7 +6,7 @@ from __future__ import annotations
 import multiprocessing
 from pathlib import Path
 
-from memory.identity import _signing_key
+from governed_memory.memory.identity import _signing_key
 
 
 def _public(path: str, out: multiprocessing.Queue[str]) -> None:

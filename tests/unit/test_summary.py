@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from memory.models import ConversationMessage
-from memory.summary import Claim, ExtractiveSummarizer, SummaryBody, summary_key, verify
+from governed_memory.memory.models import ConversationMessage
+from governed_memory.memory.summary import (
+    Claim,
+    ExtractiveSummarizer,
+    SummaryBody,
+    summary_key,
+    verify,
+)
 
 T = datetime(2026, 7, 20, 2, 0, tzinfo=UTC)
 

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from memory.context import memory_line
-from memory.errors import InvalidInput
-from memory.models import KeyVerdict, RetrievedMemory
-from memory.models.context import ContextBudget, ContextItem, ContextPackage
-from shell.eval.agent import (
+from governed_memory.memory.context import memory_line
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.memory.models import KeyVerdict, RetrievedMemory
+from governed_memory.memory.models.context import ContextBudget, ContextItem, ContextPackage
+from governed_memory.shell.eval.agent import (
     ASK,
     Action,
     RuleAgent,
@@ -23,8 +23,8 @@ from shell.eval.agent import (
     view_of,
     views_of,
 )
-from shell.eval.spec import Case, expected_actions, load_case
-from shell.eval.tasks import implied_task
+from governed_memory.shell.eval.spec import Case, expected_actions, load_case
+from governed_memory.shell.eval.tasks import implied_task
 
 CASES = Path(__file__).parents[1] / "eval" / "cases"
 T0 = datetime(2026, 7, 10, 9, tzinfo=UTC)

@@ -1,6 +1,6 @@
 """The terms of keyword search: indexed and asked for the same way."""
 
-from memory.terms import index_words, query_trigrams, query_words
+from governed_memory.memory.terms import index_words, query_trigrams, query_words
 
 
 def test_english_words_are_stemmed_alike_in_memories_and_questions() -> None:

@@ -6,16 +6,16 @@ from typing import get_args
 
 import pytest
 
-from memory.deletion import resolve_words
-from memory.models import SourceType
-from memory.vocabulary import (
+from governed_memory.memory.deletion import resolve_words
+from governed_memory.memory.models import SourceType
+from governed_memory.memory.vocabulary import (
     PROFILE_KEYS,
     SOURCE_TRUST,
     completing_field,
     implied_keys,
     keys_to_forget,
 )
-from memory.write.extraction import RuleExtractor
+from governed_memory.memory.write.extraction import RuleExtractor
 
 
 def test_every_source_type_has_one_trust_and_the_order_is_the_designs() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
-from memory.settings import Settings
-from memory.stores import open_stores
-from shell.worker import serve_metrics
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import open_stores
+from governed_memory.shell.worker import serve_metrics
 
 
 def test_a_taken_metrics_port_is_logged_not_fatal(tmp_path: Path) -> None:

@@ -6,12 +6,12 @@ from datetime import timedelta
 
 import pytest
 
-from memory.errors import ClockOverrideRefused, ContentTooLarge, InvalidInput
-from memory.models import Principal
-from memory.plans import SlotState
-from memory.policy import LimitPolicy, Policy
-from memory.write.resolution import Neighbour, resolve_keyed, resolve_unkeyed
-from memory.write.stages import effective_time, is_business_claim, verified_source
+from governed_memory.memory.errors import ClockOverrideRefused, ContentTooLarge, InvalidInput
+from governed_memory.memory.models import Principal
+from governed_memory.memory.plans import SlotState
+from governed_memory.memory.policy import LimitPolicy, Policy
+from governed_memory.memory.write.resolution import Neighbour, resolve_keyed, resolve_unkeyed
+from governed_memory.memory.write.stages import effective_time, is_business_claim, verified_source
 from tests.factories import T0, draft, email, record, sms
 
 CRM = Principal(type="service", tenant="shop-a", id="crm", write=["tenant/shop-a/user/*"])

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from memory.errors import ServiceUnavailable
-from memory.settings import Settings
-from memory.stores import Stores
-from shell.client import MemoryClient
+from governed_memory.memory.errors import ServiceUnavailable
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores
+from governed_memory.shell.client import MemoryClient
 from tests.factories import NS, USER, sms
 
 

@@ -9,9 +9,9 @@ from datetime import timedelta
 
 import pytest
 
-from memory.errors import Forbidden, InvalidInput, NotFound
-from memory.models import Principal
-from shell.client import MemoryClient
+from governed_memory.memory.errors import Forbidden, InvalidInput, NotFound
+from governed_memory.memory.models import Principal
+from governed_memory.shell.client import MemoryClient
 from tests.factories import T0
 
 TEAM = "tenant/shop-a/team/ops"

@@ -17,16 +17,22 @@ from temporalio.client import WorkflowExecutionStatus, WorkflowFailureError
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 
-from memory.errors import FencedByDeletion, InvalidInput, UnauthorizedNamespace
-from memory.models import DeleteRequest, DeletionReceipt, DeletionScope, Principal, WriteRequest
-from memory.settings import Settings
-from memory.stores import Stores, open_stores
-from memory.write.extraction import RuleExtractor
-from memory.write.pipeline import decide
-from memory.write.stages import IdSource
-from memory.write.state import StoreView
-from shell.client import MemoryClient
-from shell.devserver import test_server_binary as time_skipping_server
+from governed_memory.memory.errors import FencedByDeletion, InvalidInput, UnauthorizedNamespace
+from governed_memory.memory.models import (
+    DeleteRequest,
+    DeletionReceipt,
+    DeletionScope,
+    Principal,
+    WriteRequest,
+)
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores, open_stores
+from governed_memory.memory.write.extraction import RuleExtractor
+from governed_memory.memory.write.pipeline import decide
+from governed_memory.memory.write.stages import IdSource
+from governed_memory.memory.write.state import StoreView
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.devserver import test_server_binary as time_skipping_server
 from tests.codec_keys import CONVERTER
 from tests.factories import BOT, NS, T0, USER, sms
 from tests.faults import FaultyProjection
@@ -362,8 +368,8 @@ async def test_a_write_in_flight_cannot_bring_erased_data_back(client: MemoryCli
 async def test_the_ledger_is_applied_again_after_a_restore(
     temporal_env: WorkflowEnvironment, tmp_path: Path
 ) -> None:
-    from memory.deletion import load_journal, reapply
-    from shell.worker import build_worker
+    from governed_memory.memory.deletion import load_journal, reapply
+    from governed_memory.shell.worker import build_worker
 
     data = tmp_path / "store"
     settings = Settings(
@@ -413,9 +419,9 @@ def receipt_memory_ids(stores: Stores, receipt: DeletionReceipt) -> list[str]:
 
 
 async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
-    from memory.services.writes import DecideInput, StageInput, WriteService
-    from shell.devserver import STARTUP_TIMEOUT
-    from shell.worker import build_worker
+    from governed_memory.memory.services.writes import DecideInput, StageInput, WriteService
+    from governed_memory.shell.devserver import STARTUP_TIMEOUT
+    from governed_memory.shell.worker import build_worker
 
     env = await WorkflowEnvironment.start_time_skipping(
         test_server_existing_path=str(time_skipping_server()),
@@ -506,7 +512,7 @@ async def test_expiry_invalidates_unprojects_and_moves_the_cache(client: MemoryC
 async def test_schedules_are_applied_idempotently(client: MemoryClient) -> None:
     from temporalio.client import ScheduleActionStartWorkflow
 
-    from shell.schedules import apply_schedules
+    from governed_memory.shell.schedules import apply_schedules
 
     # Each test deployment has a task queue of its own, so schedules of its own on the shared
     # dev server: `<queue>-expire` (`memory-expire` for the default queue).
@@ -536,7 +542,7 @@ async def test_schedules_are_applied_idempotently(client: MemoryClient) -> None:
 async def test_a_deletion_is_found_by_its_hashed_subject(client: MemoryClient) -> None:
     import asyncio
 
-    from workflows.attributes import SUBJECT
+    from governed_memory.workflows.attributes import SUBJECT
 
     who = uuid.uuid4().hex[:8]  # the dev server is the session's: a subject of this test only
     await client.write(f"user:shop-a/{who}", f"tenant/shop-a/user/{who}", sms(), at=T0)
@@ -556,8 +562,8 @@ async def test_a_deletion_is_found_by_its_hashed_subject(client: MemoryClient) -
 
 
 async def test_schedules_are_listed_paused_and_unpaused(client: MemoryClient) -> None:
-    from memory.errors import NotFound
-    from shell.schedules import apply_schedules, list_schedules, set_paused
+    from governed_memory.memory.errors import NotFound
+    from governed_memory.shell.schedules import apply_schedules, list_schedules, set_paused
 
     async def state() -> dict[str, Any]:
         """The schedule as described, once the scheduler has taken the last change in (updates

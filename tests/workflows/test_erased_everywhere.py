@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from memory.settings import Settings
-from memory.stores.projection import SearchFilters
-from shell.client import MemoryClient
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores.projection import SearchFilters
+from governed_memory.shell.client import MemoryClient
 from tests.factories import BOT, DRAFTER, NS, T0, USER
 
 LATER = T0 + timedelta(days=5)

@@ -21,14 +21,14 @@ from pathlib import Path
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from memory.models import MemoryRecord
-from memory.settings import Settings
-from memory.stores import Stores
-from memory.stores.projection import graph_of
-from memory.stores.projection.embedded import EmbeddedProjection
-from memory.sync.repair import compare
-from shell.client import MemoryClient
-from shell.worker import build_worker
+from governed_memory.memory.models import MemoryRecord
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.stores.projection import graph_of
+from governed_memory.memory.stores.projection.embedded import EmbeddedProjection
+from governed_memory.memory.sync.repair import compare
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.worker import build_worker
 from tests.factories import NS, T0, USER, episode, sms
 from tests.faults import FaultyProjection, WorkerProcess, worker_env
 
@@ -247,7 +247,7 @@ async def test_a_large_repair_pages_heartbeats_and_continues_as_new(
     assert len(batch.items) == 45
     ids = all_ids(stores)
     stores.projection.remove(ids[::3])
-    from memory.models import RepairReport, RepairRequest
+    from governed_memory.memory.models import RepairReport, RepairRequest
 
     start = client.start_for(RepairRequest(full=True, at=SOON, page_size=2, budget_pages=1))
     handle = await client.temporal.start_workflow(
@@ -323,8 +323,8 @@ async def test_every_workflow_completes_across_a_dev_server_restart(
 ) -> None:
     from temporalio.client import Client
 
-    from memory.metrics import free_port
-    from shell.devserver import DevServer
+    from governed_memory.memory.metrics import free_port
+    from governed_memory.shell.devserver import DevServer
     from tests.codec_keys import CONVERTER
 
     server = DevServer(tmp_path / "temporal.db", port=free_port(), headless=True)
@@ -398,7 +398,7 @@ async def test_metrics_on_the_worker_move_during_a_load(
     settings: Settings,
     tmp_path: Path,
 ) -> None:
-    from memory.metrics import free_port
+    from governed_memory.memory.metrics import free_port
 
     client, stores = bare_client, bare_client.stores
     port = free_port()

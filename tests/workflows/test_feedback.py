@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 
-from memory.errors import Forbidden, InvalidInput, NotFound
-from memory.models import Principal
-from memory.stores.schema import memory_feedback, memory_signals
-from shell.client import MemoryClient
+from governed_memory.memory.errors import Forbidden, InvalidInput, NotFound
+from governed_memory.memory.models import Principal
+from governed_memory.memory.stores.schema import memory_feedback, memory_signals
+from governed_memory.shell.client import MemoryClient
 from tests.factories import BOT, NS, T0, USER, sms
 
 REVIEWER = Principal(type="reviewer", tenant="shop-a", id="lead", approve=["tenant/shop-a/**"])

@@ -18,13 +18,13 @@ import pytest
 from sqlalchemy import func, select
 from temporalio.testing import WorkflowEnvironment
 
-from memory.services.feedback import FeedbackOutcome
-from memory.settings import Settings
-from memory.stores import Stores
-from memory.stores.schema import memory_feedback
-from shell.client import MemoryClient
-from shell.temporal import feedback_workflow_id
-from shell.worker import build_worker
+from governed_memory.memory.services.feedback import FeedbackOutcome
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.stores.schema import memory_feedback
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.temporal import feedback_workflow_id
+from governed_memory.shell.worker import build_worker
 from tests.factories import NS, T0, USER, sms
 from tests.faults import WorkerProcess, worker_env
 

@@ -23,10 +23,10 @@ from temporalio.common import WorkflowIDConflictPolicy
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.exceptions import ApplicationError
 
-from memory.errors import RunConflict
-from memory.feedback import FeedbackRequest, FeedbackStart
-from memory.grants import SYSTEM
-from memory.models import (
+from governed_memory.memory.errors import RunConflict
+from governed_memory.memory.feedback import FeedbackRequest, FeedbackStart
+from governed_memory.memory.grants import SYSTEM
+from governed_memory.memory.models import (
     BatchRequest,
     Candidate,
     CloseReceiptInput,
@@ -42,11 +42,11 @@ from memory.models import (
     SummarizeRequest,
     WriteRequest,
 )
-from memory.plans import CommitPlan, RecordChange
-from memory.secrets import ServiceKeys
-from memory.stores.schema import metadata
-from shell.client import MemoryClient
-from shell.temporal import delete_workflow_id
+from governed_memory.memory.plans import CommitPlan, RecordChange
+from governed_memory.memory.secrets import ServiceKeys
+from governed_memory.memory.stores.schema import metadata
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.temporal import delete_workflow_id
 from tests.factories import BOT, DRAFTER, NS, T0, USER, email, sms
 
 #: The attacker: a user of the victim's own tenant, proven (its token is honest).
@@ -459,7 +459,7 @@ async def test_finding_1_every_commit_stays_in_its_plans_namespace(client: Memor
                 )
             ],
         )
-        from memory.errors import RequestMismatch
+        from governed_memory.memory.errors import RequestMismatch
 
         with pytest.raises(RequestMismatch):
             client.stores.canonical.commits.apply(plan)
@@ -656,7 +656,7 @@ async def test_an_agent_starts_a_write_from_its_own_temporal_client(client: Memo
     )
     assert result["outcomes"][0]["decision"] == "add"
     # the bound door grants only its caller: not another principal, not a sweep
-    from memory.errors import Forbidden, Unauthenticated
+    from governed_memory.memory.errors import Forbidden, Unauthenticated
 
     with pytest.raises(Unauthenticated):
         bot.write_request(USER, NS, sms())
@@ -669,7 +669,7 @@ async def test_a_write_accepted_before_an_outage_completes_after_it(
 ) -> None:
     """Grants are checked against when Temporal accepted the run, not when a worker gets to it:
     a write accepted before an outage longer than its grant's start window still completes."""
-    from shell.worker import build_worker
+    from governed_memory.shell.worker import build_worker
 
     client.grants.start_within = timedelta(seconds=1)
     queue = f"outage-{uuid.uuid4().hex[:8]}"

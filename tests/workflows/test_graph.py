@@ -11,12 +11,12 @@ from datetime import timedelta
 
 import pytest
 
-from memory.errors import InvalidInput
-from memory.models import Principal
-from memory.retrieval import RecallCache
-from memory.settings import Settings
-from memory.stores.projection import SearchFilters
-from shell.client import MemoryClient
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.memory.models import Principal
+from governed_memory.memory.retrieval import RecallCache
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores.projection import SearchFilters
+from governed_memory.shell.client import MemoryClient
 from tests.factories import BOT, NS, T0, USER
 
 
@@ -191,7 +191,7 @@ async def test_an_entity_is_shown_as_the_reader_may_read_it(client: MemoryClient
     namespace one may not read is refused by name, as recall refuses it."""
     import httpx
 
-    from shell.http.app import create_app
+    from governed_memory.shell.http.app import create_app
 
     first, second = await _kept(client, EN)
     transport = httpx.ASGITransport(app=create_app(client))
@@ -236,7 +236,7 @@ async def test_an_entity_is_shown_as_the_reader_may_read_it(client: MemoryClient
 async def test_the_memory_page_says_what_is_known_about_whom(client: MemoryClient) -> None:
     import httpx
 
-    from shell.http.app import create_app
+    from governed_memory.shell.http.app import create_app
 
     first, second = await _kept(client, EN)
     transport = httpx.ASGITransport(app=create_app(client))

@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from temporalio.service import RPCError, RPCStatusCode
 
-from shell.client import MemoryClient
+from governed_memory.shell.client import MemoryClient
 from tests.factories import BOT, DRAFTER, NS, T0, USER, sms
 
 LATER = T0 + timedelta(days=5)
@@ -104,8 +104,8 @@ async def test_a_key_deletion_keeps_the_runs_of_other_keys(client: MemoryClient)
 async def test_the_probe_fails_while_a_carrying_run_is_readable(client: MemoryClient) -> None:
     """The probe asks the server, not the service's own records: a run it did not delete is
     found."""
-    from activities.temporal_info import TemporalActivities
-    from memory.models import HistoryErasure
+    from governed_memory.activities.temporal_info import TemporalActivities
+    from governed_memory.memory.models import HistoryErasure
 
     client.register_principal(BOT)
     kept = await client.write(USER, NS, sms(), at=T0)
@@ -120,8 +120,8 @@ async def test_the_probe_fails_while_a_carrying_run_is_readable(client: MemoryCl
 async def test_erasing_histories_waits_for_the_server(client: MemoryClient, settle: float) -> None:
     """Asked before the server acknowledged the close, the deletion is retried by the server;
     the activity waits until the run is gone instead of reporting it deleted at once."""
-    from activities.temporal_info import TemporalActivities
-    from memory.models import HistoryErasure
+    from governed_memory.activities.temporal_info import TemporalActivities
+    from governed_memory.memory.models import HistoryErasure
 
     client.register_principal(BOT)
     kept = await client.write(USER, NS, sms(), at=T0)

@@ -10,9 +10,9 @@ import pytest
 from google.protobuf.message import Message
 from temporalio.api.common.v1 import Payload
 
-from memory.models import WriteResult
-from shell.client import MemoryClient
-from shell.codec import EncryptionCodec, Keyring
+from governed_memory.memory.models import WriteResult
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.codec import EncryptionCodec, Keyring
 from tests.codec_keys import KEYRING
 from tests.factories import BOT, NS, T0, USER
 
@@ -76,7 +76,7 @@ async def test_a_failure_quoting_what_was_said_is_encrypted_too(client: MemoryCl
     travels encrypted, and the caller still reads it."""
     from temporalio.client import WorkflowFailureError
 
-    from memory.models import DeleteRequest, DeletionScope
+    from governed_memory.memory.models import DeleteRequest, DeletionScope
 
     client.register_principal(BOT)
     marker = f"Zqfail{uuid.uuid4().hex[:8]}"

@@ -16,11 +16,11 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from memory.errors import Unauthenticated
-from memory.identity import Issuer, identity_for
-from memory.models import Principal
-from memory.settings import Settings
-from shell.client import MemoryClient
+from governed_memory.memory.errors import Unauthenticated
+from governed_memory.memory.identity import Issuer, identity_for
+from governed_memory.memory.models import Principal
+from governed_memory.memory.settings import Settings
+from governed_memory.shell.client import MemoryClient
 from tests.factories import BOT, DRAFTER, NS, T0, USER, sms
 from tests.tokens import bad_tokens
 

@@ -38,15 +38,15 @@ import pytest
 from temporalio.client import Client
 from temporalio.testing import WorkflowEnvironment
 
-from memory.metrics import free_port
-from memory.models import RecallResult, RelayRequest, RelayResult, WriteResult
-from memory.policy import DEFAULT_POLICY_FILE, load_policy
-from memory.sameness import gist_of
-from memory.settings import Settings
-from memory.stores import Stores, open_stores
-from memory.sync.repair import compare
-from shell.client import MemoryClient
-from shell.remote import RemoteClient
+from governed_memory.memory.metrics import free_port
+from governed_memory.memory.models import RecallResult, RelayRequest, RelayResult, WriteResult
+from governed_memory.memory.policy import DEFAULT_POLICY_FILE, load_policy
+from governed_memory.memory.sameness import gist_of
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores, open_stores
+from governed_memory.memory.sync.repair import compare
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.remote import RemoteClient
 from tests.factories import episode
 from tests.faults import ROOT, WorkerProcess, worker_env
 
@@ -79,7 +79,7 @@ class ApiProcess:
     def start(self) -> ApiProcess:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "shell", "serve"],
+                [sys.executable, "-m", "governed_memory.shell", "serve"],
                 cwd=ROOT,
                 env=self.env,
                 stdout=out,

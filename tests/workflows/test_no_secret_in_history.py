@@ -19,9 +19,9 @@ from temporalio.api.common.v1 import Payload
 from temporalio.client import WorkflowHistory
 from temporalio.service import RPCError, RPCStatusCode
 
-from memory.models import Principal
-from shell.client import MemoryClient
-from shell.codec import EncryptionCodec
+from governed_memory.memory.models import Principal
+from governed_memory.shell.client import MemoryClient
+from governed_memory.shell.codec import EncryptionCodec
 from tests.codec_keys import KEYRING
 from tests.factories import BOT, DRAFTER, NS, T0, USER, sms
 
@@ -185,7 +185,7 @@ async def test_a_days_histories_hold_no_token_and_no_refused_secret(
     with canonical.engine.connect() as conn:
         from sqlalchemy import select
 
-        from memory.stores.schema import metadata
+        from governed_memory.memory.stores.schema import metadata
 
         rows = [
             json.dumps([str(v) for v in row], ensure_ascii=False).encode()

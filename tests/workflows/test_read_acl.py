@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from memory.errors import Forbidden, NotFound, Unauthenticated
-from memory.models import Principal
-from memory.stores.schema import audit_events
-from shell.client import MemoryClient
+from governed_memory.memory.errors import Forbidden, NotFound, Unauthenticated
+from governed_memory.memory.models import Principal
+from governed_memory.memory.stores.schema import audit_events
+from governed_memory.shell.client import MemoryClient
 from tests.factories import BOT, DRAFTER, NS, T0, USER, sms
 from tests.tokens import bad_tokens
 
@@ -74,7 +74,7 @@ async def test_every_read_must_prove_its_principal(client: MemoryClient) -> None
 
 
 def client_query(principal: str, namespaces: list[str], task: str) -> Any:
-    from memory.models import RecallQuery
+    from governed_memory.memory.models import RecallQuery
 
     return RecallQuery(principal=principal, namespaces=namespaces, task=task)
 

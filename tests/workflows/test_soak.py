@@ -28,10 +28,10 @@ from pathlib import Path
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from memory.models import WriteRequest
-from memory.settings import Settings
-from memory.sync.repair import compare
-from shell.client import MemoryClient
+from governed_memory.memory.models import WriteRequest
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.sync.repair import compare
+from governed_memory.shell.client import MemoryClient
 from tests.factories import T0, episode
 from tests.faults import WorkerProcess, worker_env
 
@@ -73,7 +73,7 @@ def user_requests(client: MemoryClient, u: int, run: str) -> list[WriteRequest]:
 async def test_soak_writes_and_deletions_with_random_worker_kills(
     temporal_env: WorkflowEnvironment, settings: Settings, tmp_path: Path
 ) -> None:
-    from memory.stores import open_stores
+    from governed_memory.memory.stores import open_stores
 
     stores = open_stores(settings)
     client = MemoryClient(temporal_env.client, settings, stores)

@@ -9,9 +9,9 @@ import uuid
 
 import pytest
 
-from memory.errors import UnauthorizedNamespace
-from memory.models import Principal
-from shell.client import MemoryClient
+from governed_memory.memory.errors import UnauthorizedNamespace
+from governed_memory.memory.models import Principal
+from governed_memory.shell.client import MemoryClient
 from tests.factories import T0
 
 PLANTED = {"kind": "semantic", "content": "456 每天很晚才回家", "subject_ref": "user:456"}

@@ -10,12 +10,12 @@ from datetime import timedelta
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from memory.errors import InvalidInput, NotFound, UnauthorizedNamespace
-from memory.models import ConversationMessage, ExtractorInfo, Principal
-from memory.settings import Settings
-from memory.stores import Stores
-from memory.summary import Claim, SummaryBody, ThreadSummary
-from shell.client import MemoryClient
+from governed_memory.memory.errors import InvalidInput, NotFound, UnauthorizedNamespace
+from governed_memory.memory.models import ConversationMessage, ExtractorInfo, Principal
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.summary import Claim, SummaryBody, ThreadSummary
+from governed_memory.shell.client import MemoryClient
 from tests.factories import BOT, NS, T0, USER
 
 
@@ -143,7 +143,7 @@ class NegationDroppingSummarizer:
 async def lossy_client(
     temporal_env: WorkflowEnvironment, settings: Settings, stores: Stores
 ) -> AsyncIterator[MemoryClient]:
-    from shell.worker import build_worker
+    from governed_memory.shell.worker import build_worker
 
     async with build_worker(
         temporal_env.client, settings, stores, summarizer=NegationDroppingSummarizer()

@@ -21,9 +21,9 @@ from temporalio.api.workflowservice.v1 import GetSystemInfoRequest
 from temporalio.service import TLSConfig
 from temporalio.testing import WorkflowEnvironment
 
-from memory.errors import InvalidInput, ServiceUnavailable
-from memory.settings import Settings
-from shell.temporal import connect, connect_options, tls_config
+from governed_memory.memory.errors import InvalidInput, ServiceUnavailable
+from governed_memory.memory.settings import Settings
+from governed_memory.shell.temporal import connect, connect_options, tls_config
 
 SERVER_NAME = "temporal.test"
 

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.exceptions import ApplicationError
 
-from memory.errors import (
+from governed_memory.memory.errors import (
     ClockOverrideRefused,
     ContentTooLarge,
     InvalidInput,
@@ -19,9 +19,9 @@ from memory.errors import (
     NotFound,
     UnauthorizedNamespace,
 )
-from memory.models import Candidate, WriteRequest
-from memory.stores.schema import audit_events
-from shell.client import MemoryClient
+from governed_memory.memory.models import Candidate, WriteRequest
+from governed_memory.memory.stores.schema import audit_events
+from governed_memory.shell.client import MemoryClient
 from tests.factories import BOT, NS, T0, USER, email, sms
 
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from memory.errors import InvalidInput
-from memory.models import cut
-from shell.client import MemoryClient
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.memory.models import cut
+from governed_memory.shell.client import MemoryClient
 from tests.factories import T0, email, sms
 
 

@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from memory.errors import PolicyRefusal, UnauthorizedNamespace
-from memory.models import Principal
-from memory.stores.schema import audit_events
-from shell.client import MemoryClient
+from governed_memory.memory.errors import PolicyRefusal, UnauthorizedNamespace
+from governed_memory.memory.models import Principal
+from governed_memory.memory.stores.schema import audit_events
+from governed_memory.shell.client import MemoryClient
 from tests.factories import BOT, DRAFTER, NS, T0, USER, email, sms
 
 REVIEWER = Principal(type="reviewer", tenant="shop-a", id="ops-7", approve=["tenant/shop-a/**"])

@@ -1,0 +1,105 @@
+"""The shared ground of every model: the base classes, the vocabularies (kinds, sources,
+sensitivity, statuses, decisions) and the small helpers they validate with."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    model_validator,
+)
+
+from governed_memory.memory.errors import InvalidInput
+
+Kind = Literal["episodic", "semantic", "profile", "procedural", "summary"]
+
+SourceType = Literal[
+    "user_assertion",
+    "verified_tool_fact",
+    "human_review",
+    "derived_summary",
+    "system_policy",
+    "model_inference",
+]
+
+Sensitivity = Literal["public", "internal", "confidential", "restricted"]
+SENSITIVITY_ORDER: dict[str, int] = {
+    "public": 0,
+    "internal": 1,
+    "confidential": 2,
+    "restricted": 3,
+}
+
+# active: currently asserted.  superseded: history, its valid time was closed by a newer value or a
+# withdrawal; it still answers "valid at" questions for its interval.  invalidated: out of every
+# read (a rejected side of a conflict, an expired retention).  deleted: erased.
+#: `quarantined`: reported harmful and held out of every read path until a reviewer decides.
+Status = Literal["active", "superseded", "invalidated", "deleted", "quarantined"]
+READABLE_STATUSES: tuple[str, ...] = ("active", "superseded")
+
+Relation = Literal["NEW", "DUPLICATE", "REFINEMENT", "SUPERSEDES", "CONFLICTS"]
+Operation = Literal["add", "update", "invalidate", "delete", "no_op"]
+Decision = Literal["add", "update", "invalidate", "delete", "no_op", "reject", "defer"]
+
+PrincipalType = Literal["user", "agent", "reviewer", "service"]
+
+_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False)
+
+
+def refuse_nul(value: Any, where: str) -> Any:
+    """Text a store cannot keep (NUL, which Postgres text and JSONB refuse) is bad input, said
+    at once, not a failed write deep in a commit."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise InvalidInput("text may not contain NUL characters", field=where)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            refuse_nul(k, where)
+            refuse_nul(v, f"{where}.{k}" if isinstance(k, str) else where)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            refuse_nul(v, where)
+    return value
+
+
+class Stored(Model):
+    """A request whose text the service keeps: NUL characters are refused before anything."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nul(cls, data: Any) -> Any:
+        return refuse_nul(data, cls.__name__)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def content_hash(content: str, structured_value: dict[str, Any] | None = None) -> str:
+    """Hash of what a memory says: its normalised text and structured value."""
+    h = hashlib.sha256()
+    h.update(" ".join(content.split()).encode())
+    if structured_value is not None:
+        h.update(b"\x00")
+        h.update(json.dumps(structured_value, sort_keys=True, ensure_ascii=False).encode())
+    return "sha256:" + h.hexdigest()
+
+
+def check_key(key: str | None) -> str | None:
+    if key is None:
+        return None
+    if not key or len(key) > 128 or not set(key) <= _KEY_CHARS or key[0] in "._-":
+        raise InvalidInput(
+            f"invalid key {key!r}: lower-case letters, digits and . _ - only",
+            field="key",
+        )
+    return key

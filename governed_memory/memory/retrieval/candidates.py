@@ -1,0 +1,215 @@
+"""Recall's candidates: what a candidate carries, canonical's word on one (`_may_read`), the
+filters the projection proposes under, and how candidates are scored and chosen (relevance,
+trust, freshness …; dedupe, conflict sides together, diversity)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
+
+from governed_memory.memory.embedding import Embedder
+from governed_memory.memory.models import (
+    READABLE_STATUSES,
+    SENSITIVITY_ORDER,
+    Kind,
+    MemoryRecord,
+    Place,
+    Principal,
+    RecallQuery,
+    place_of,
+)
+from governed_memory.memory.namespaces import parse_namespace
+from governed_memory.memory.policy import Policy
+from governed_memory.memory.sameness import redundant, same_statement
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.stores.projection import SearchFilters
+from governed_memory.memory.vocabulary import SOURCE_TRUST, implied_keys
+
+
+@dataclass
+class _Candidate:
+    record: MemoryRecord
+    reasons: list[str] = field(default_factory=list)
+    relevance: float = 0.0
+    keyword: bool = False
+    key_match: bool = False
+    vector: npt.NDArray[np.float32] | None = None
+    score: float = 0.0
+
+
+def _text_and_keys(query: RecallQuery) -> tuple[str, list[str]]:
+    """The text searched (query and task) and the keys asked or implied by it, without repeats."""
+    text = " ".join(t for t in (query.query, query.task) if t)
+    return text, list(dict.fromkeys([*query.keys, *implied_keys(text)]))
+
+
+def _filters(
+    principal: Principal,
+    allowed: list[str],
+    kinds: tuple[Kind, ...] | None,
+    at: datetime,
+    valid_at: datetime,
+    as_of: bool,
+) -> SearchFilters:
+    """What the projection may propose. (About an earlier time, its current filters may not
+    describe it: it then proposes without time or status filters and canonical decides.)"""
+    return SearchFilters(
+        tenant_id=parse_namespace(allowed[0]).tenant,
+        namespaces=tuple(allowed),
+        kinds=kinds,
+        valid_at=None if as_of else valid_at,
+        not_expired_at=None if as_of else at,
+        statuses=None if as_of else READABLE_STATUSES,
+        max_sensitivity=principal.sensitivity_ceiling,
+    )
+
+
+def _known_at(stores: Stores, found: dict[str, _Candidate], at: datetime) -> None:
+    """Re-check against canonical as known at `at`: a head recorded later is replaced by the
+    version known then (or dropped if it was not known yet)."""
+    late = [m for m, c in found.items() if c.record.recorded_at > at]
+    if late:
+        then = stores.canonical.records.as_of(late, at)
+        for memory_id in late:
+            if memory_id in then:
+                found[memory_id].record = then[memory_id]
+            else:
+                del found[memory_id]
+
+
+def _place(c: _Candidate) -> Place | None:
+    return place_of(c.record.namespace, c.record.source_refs)
+
+
+def _may_read(
+    r: MemoryRecord,
+    principal: Principal,
+    allowed: list[str],
+    kinds: tuple[Kind, ...] | None,
+    at: datetime,
+    valid_at: datetime,
+) -> bool:
+    """Canonical's word on one candidate: in a namespace the reader may read, of a kind asked
+    for, within the reader's sensitivity ceiling, readable at these times."""
+    return (
+        r.namespace in allowed
+        and (kinds is None or r.kind in kinds)
+        and SENSITIVITY_ORDER[r.sensitivity] <= SENSITIVITY_ORDER[principal.sensitivity_ceiling]
+        and r.readable_at(at, valid_at)
+    )
+
+
+def _refusal(
+    r: MemoryRecord, principal: Principal, allowed: list[str], kinds: tuple[Kind, ...] | None
+) -> str:
+    """Why canonical refused a candidate `_may_read` refused (a metric label)."""
+    if r.namespace not in allowed or (
+        SENSITIVITY_ORDER[r.sensitivity] > SENSITIVITY_ORDER[principal.sensitivity_ceiling]
+    ):
+        return "unauthorized"
+    if kinds is not None and r.kind not in kinds:
+        return "other"
+    return "stale"
+
+
+def _score(c: _Candidate, at: datetime, policy: Policy) -> float:
+    r = c.record
+    w = policy.retrieval.weights
+    relevance = c.relevance
+    trust = SOURCE_TRUST[r.source_type].weight * r.confidence
+    age_days = max((at - (r.valid_from or r.recorded_at)).total_seconds() / 86400.0, 0.0)
+    freshness = math.pow(0.5, age_days / policy.retrieval.freshness_half_life_days)
+    # What the user said themselves, in their own namespace, weighs a little more.
+    ns = parse_namespace(r.namespace)
+    said_by_owner = ns.scope == "user" and r.written_by == f"user:{ns.tenant}/{ns.id}"
+    priority = 1.0 if said_by_owner and r.source_type == "user_assertion" else 0.0
+    staleness = 0.0
+    if r.expires_at is not None and r.valid_from is not None and r.expires_at > r.valid_from:
+        lived = (at - r.valid_from) / (r.expires_at - r.valid_from)
+        staleness = max(0.0, min(1.0, (lived - 0.8) / 0.2))  # the last fifth of its life
+    privacy = {"restricted": 1.0, "confidential": 0.5}.get(r.sensitivity, 0.0)
+    return (
+        w.semantic_relevance * relevance
+        + w.task_relevance * (1.0 if c.key_match else 0.0)
+        + w.source_trust * trust
+        + w.freshness * freshness
+        + w.explicit_user_priority * priority
+        - w.conflict_penalty * (1.0 if r.conflict_group else 0.0)
+        - w.staleness_penalty * staleness
+        - w.privacy_penalty * privacy
+    )
+
+
+def _select(
+    candidates: dict[str, _Candidate], k: int, embedder: Embedder, policy: Policy
+) -> list[_Candidate]:
+    """Dedupe (the same statement: same key and value, or the same gist), keep conflict
+    groups together, and prefer diversity: each pick lowers the score of what repeats it —
+    never of a memory a salient detail (a number, a date, an identifier …) tells apart."""
+    if not candidates:
+        return []
+    pool = sorted(candidates.values(), key=lambda c: (-c.score, c.record.memory_id))
+    missing = [c for c in pool if c.vector is None]
+    if missing:
+        vectors = embedder.embed([c.record.content for c in missing])
+        for c, v in zip(missing, vectors, strict=True):
+            c.vector = v
+    weight = policy.retrieval.weights.redundancy_penalty
+    chosen: list[_Candidate] = []
+    remaining = list(pool)
+    # How much each candidate repeats what is chosen so far (updated with each pick only).
+    repeats = {id(c): 0.0 for c in remaining}
+    while remaining and len(chosen) < k:
+        best, best_score = None, -math.inf
+        for c in remaining:
+            score = c.score - weight * max(0.0, repeats[id(c)] - 0.5)
+            if score > best_score:
+                best, best_score = c, score
+        assert best is not None
+        remaining.remove(best)
+        if any(_same(best, s) for s in chosen):
+            continue
+        chosen.append(best)
+        for c in remaining:
+            repeats[id(c)] = max(repeats[id(c)], _redundancy(c, best))
+        if best.record.conflict_group:
+            sides = [c for c in remaining if c.record.conflict_group == best.record.conflict_group]
+            for side in sides:
+                remaining.remove(side)
+                side.reasons.append("conflict_side")
+                chosen.append(side)
+    return chosen
+
+
+def _similarity(a: _Candidate, b: _Candidate) -> float:
+    if a.vector is None or b.vector is None:
+        return 0.0
+    return float(a.vector @ b.vector)
+
+
+def _redundancy(a: _Candidate, b: _Candidate) -> float:
+    """How much `a` repeats `b`: their similarity, unless a salient detail tells them apart."""
+    similarity = _similarity(a, b)
+    if similarity <= 0.5 or not redundant(a.record.content, b.record.content):
+        return 0.0
+    return similarity
+
+
+def _same(a: _Candidate, b: _Candidate) -> bool:
+    """Two memories that say the same thing (conflict sides never do: their values differ).
+    Two episodes told in different messages are two events, however alike their words ("Thanks,
+    Mel!" in May and in June): both stay, the diversity penalty ordering them."""
+    ra, rb = a.record, b.record
+    if (
+        ra.kind == "episodic"
+        and rb.kind == "episodic"
+        and ra.source_refs
+        and rb.source_refs
+        and set(ra.source_refs).isdisjoint(rb.source_refs)
+    ):
+        return False
+    return same_statement(ra, rb)

@@ -1,0 +1,167 @@
+"""Writes: decide (the whole pipeline), commit with outbox and project, and batches.
+
+The run that asks was admitted already (its grant covers the request: `workflows.admit`). The
+ids a write makes (its message, memories, conflict groups, reviews) derive from the run's seed
+keyed with the service's secret, so a run id does not give them away; the reviews a write opens
+start with a grant the service signs here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import Field
+
+from governed_memory.memory.grants import SYSTEM, Grants
+from governed_memory.memory.models import (
+    BatchResult,
+    CandidateOutcome,
+    Model,
+    ReviewStart,
+    WriteRequest,
+    without_values,
+)
+from governed_memory.memory.plans import CommitPlan, CommitRef, CommitResult
+from governed_memory.memory.secrets import ServiceKeys
+from governed_memory.memory.services import Progress, no_progress
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.sync.commit import commit_and_project
+from governed_memory.memory.write.batch import batch_message_id, batch_seed, process_batch
+from governed_memory.memory.write.decide import decide_request
+from governed_memory.memory.write.decision import WriteDecision
+from governed_memory.memory.write.extraction import Extractor, RuleExtractor
+
+
+class DecideInput(Model):
+    request: WriteRequest
+    workflow_id: str
+    #: The run's seed (`workflow.uuid4`): the ids of this write are keyed hashes of it.
+    seed: str
+    now: datetime
+    #: The write's place in its batch (a write a batch lost to a race, decided again by the
+    #: workflow, keeps the ids and message id the batch gave it).
+    index: int | None = None
+
+
+class StageInput(Model):
+    decide: DecideInput
+    #: The commit this decision is for (one per decision of the run): the staged plan's id.
+    commit_id: str
+
+
+class StagedWrite(Model):
+    """A write decided and staged: what WriteMemory carries in its history (ids, decisions and
+    reason codes; no content: the values of the outcomes are left out, the plan waits in the
+    canonical store under `commit.commit_id`)."""
+
+    workflow_id: str
+    outcomes: list[CandidateOutcome]
+    #: Decided before (the idempotency key): nothing to commit.
+    replayed: bool = False
+    commit: CommitRef | None = None
+    reviews: list[ReviewStart] = Field(default_factory=list)
+
+
+class BatchInput(Model):
+    requests: list[WriteRequest]
+    workflow_id: str
+    seed: str
+    now: datetime
+
+
+class WriteService:
+    def __init__(
+        self,
+        stores: Stores,
+        settings: Settings,
+        keys: ServiceKeys,
+        extractor: Extractor | None = None,
+    ):
+        self.stores = stores
+        self.settings = settings
+        self.keys = keys
+        self.grants = Grants(keys, start_seconds=settings.grant_start_seconds)
+        self.extractor = extractor or RuleExtractor()
+
+    def _seed(self, seed: str) -> str:
+        """The seed of a run's ids, keyed: nobody without the service's key computes them."""
+        return self.keys.derive("write-ids", seed)
+
+    def decide(self, inp: DecideInput) -> WriteDecision:
+        base = self._seed(inp.seed)
+        if inp.index is None:
+            seed, message_id = base, f"msg_{base}"
+        else:
+            seed, message_id = batch_seed(base, inp.index), batch_message_id(base, inp.index)
+        return decide_request(
+            self.stores,
+            inp.request,
+            self.extractor,
+            workflow_id=inp.workflow_id,
+            seed=seed,
+            now=inp.now,
+            allow_override=self.settings.allow_clock_override,
+            message_id=message_id,
+        )
+
+    def granted(self, starts: list[ReviewStart]) -> list[ReviewStart]:
+        """The review starts of a decision, each with the grant its run is admitted by."""
+        return [
+            start.model_copy(
+                update={
+                    "grant": self.grants.issue(
+                        "ReviewMemory",
+                        start.review.workflow_id,
+                        start,
+                        SYSTEM,
+                        start.review.tenant_id,
+                    )
+                }
+            )
+            for start in starts
+        ]
+
+    def stage(self, inp: StageInput) -> StagedWrite:
+        """Decide, and stage the plan in the canonical store: the workflow gets its id."""
+        decision = self.decide(inp.decide)
+        if decision.replayed is not None:
+            return StagedWrite(
+                workflow_id=decision.workflow_id,
+                outcomes=without_values(decision.replayed),
+                replayed=True,
+            )
+        plan = decision.plan(inp.commit_id, inp.decide.request)
+        return StagedWrite(
+            workflow_id=decision.workflow_id,
+            outcomes=without_values(decision.outcomes),
+            commit=self.stores.canonical.staged.put(plan, decision.at),
+            reviews=self.granted(decision.review_starts()),
+        )
+
+    def commit_staged(self, ref: CommitRef) -> CommitResult:
+        """Commit a staged plan (a retry after the commit returns its first result: the staged
+        plan went with the commit)."""
+        prior = self.stores.canonical.commits.applied(ref.commit_id)
+        if prior is not None:
+            return prior
+        return self.commit(self.stores.canonical.staged.get(ref))
+
+    def commit(self, plan: CommitPlan) -> CommitResult:
+        """One canonical transaction (records, outbox, audit, reviews, outcome), then the
+        projection at once (left to the relay if it fails)."""
+        return commit_and_project(self.stores, plan)
+
+    def batch(self, inp: BatchInput, progress: Progress = no_progress) -> BatchResult:
+        result = process_batch(
+            self.stores,
+            inp.requests,
+            self.extractor,
+            workflow_id=inp.workflow_id,
+            seed=self._seed(inp.seed),
+            now=inp.now,
+            allow_override=self.settings.allow_clock_override,
+            progress=progress,
+        )
+        result.starts = {i: self.granted(starts) for i, starts in result.starts.items()}
+        return result

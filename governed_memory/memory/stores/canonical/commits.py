@@ -1,0 +1,197 @@
+"""Commits: a plan applied in one transaction across records, slots, outbox, audit, reviews,
+outcomes, lineage and generations — all of it, or (VersionConflict) none of it. A commit id
+already applied returns its first result (a retried activity writes nothing twice)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Connection, insert, select
+from sqlalchemy.exc import OperationalError
+
+from governed_memory.memory.errors import FencedByDeletion, RequestMismatch, VersionConflict
+from governed_memory.memory.feedback import Signals
+from governed_memory.memory.models import AuditEvent, MemoryRecord, ReviewRecord
+from governed_memory.memory.plans import CommitPlan, CommitResult, WriteOutcome
+from governed_memory.memory.stores.canonical._db import Part
+from governed_memory.memory.stores.schema import applied_commits
+
+if TYPE_CHECKING:
+    from governed_memory.memory.stores.canonical import CanonicalStore
+
+_INSERT_COMMIT = insert(applied_commits)
+
+
+def _bounded(commit_id: str) -> str:
+    """Commit ids are made of workflow ids and can be long; past 200 characters, a digest."""
+    return (
+        commit_id
+        if len(commit_id) <= 200
+        else f"sha256:{hashlib.sha256(commit_id.encode()).hexdigest()}"
+    )
+
+
+def _within_scope(plan: CommitPlan) -> None:
+    """Everything a plan writes is of its tenant and namespace, whoever made the plan (a change
+    to an existing memory is checked against the stored one, in `apply_change`)."""
+    scope = (plan.tenant_id, plan.namespace)
+    outside = [
+        *(r.memory_id for r in plan.new_records if (r.tenant_id, r.namespace) != scope),
+        *(r.review_id for r in plan.reviews if (r.tenant_id, r.namespace) != scope),
+        *(e.memory_id for e in plan.feedback if (e.tenant_id, e.namespace) != scope),
+    ]
+    if outside:
+        raise RequestMismatch(
+            f"{outside[0]} is not of the namespace this commit is for", field="namespace"
+        )
+    if plan.outcome is not None and plan.outcome.tenant_id != plan.tenant_id:
+        raise RequestMismatch("the outcome is of another tenant", field="tenant")
+
+
+class Commits(Part):
+    def __init__(self, store: CanonicalStore) -> None:
+        super().__init__(store.db)
+        self.store = store
+
+    def applied(self, commit_id: str) -> CommitResult | None:
+        """The result of a commit already applied (None if it never was)."""
+        with self.db.read() as conn:
+            prior = conn.execute(
+                select(applied_commits.c.result).where(
+                    applied_commits.c.commit_id == _bounded(commit_id)
+                )
+            ).scalar()
+        return None if prior is None else CommitResult.model_validate({**prior, "replayed": True})
+
+    def apply(self, plan: CommitPlan) -> CommitResult:
+        """Apply a plan in one transaction, or raise `VersionConflict` and change nothing."""
+        return self.apply_all([plan])[0]
+
+    def apply_all(self, plans: Sequence[CommitPlan]) -> list[CommitResult]:
+        """Apply several plans in one transaction: all of them, or (VersionConflict) none."""
+        try:
+            with self.db.write() as conn:
+                return [self._apply(conn, plan) for plan in plans]
+        except OperationalError as exc:  # SQLite busy beyond the timeout, PG serialization
+            raise VersionConflict(f"store busy: {exc.orig}") from exc
+
+    def _apply(self, conn: Connection, plan: CommitPlan) -> CommitResult:
+        s = self.store
+        prior = conn.execute(
+            select(applied_commits.c.result).where(
+                applied_commits.c.commit_id == _bounded(plan.commit_id)
+            )
+        ).scalar()
+        if prior is not None:
+            return CommitResult.model_validate({**prior, "replayed": True})
+        if plan.new_records and plan.slots:
+            # A write decided before a deletion of these slots committed is stale: it must not
+            # bring back what the deletion erased.
+            fenced = s.slots.fenced(plan.namespace, [c.slot for c in plan.slots], plan.at, conn)
+            if fenced:
+                raise FencedByDeletion(
+                    f"deletion {fenced[0]} erased this after the write was decided",
+                    field="namespace",
+                )
+        _within_scope(plan)
+        cited = [(r.consent_ref, r.subject_ref) for r in plan.new_records if r.consent_ref]
+        if cited:
+            # A consent revoked since the write was decided: what depends on it is not written
+            # (the write decides again, and is refused).
+            lapsed = s.consents.held(conn, plan.tenant_id, cited, plan.at)
+            if lapsed:
+                raise VersionConflict(f"consent {lapsed[0]} is no longer in force")
+        for check in sorted(plan.slots, key=lambda c: c.slot):
+            s.slots.advance(conn, plan.namespace, check.slot, check.expected_version, plan.at)
+        written = [
+            s.records.apply_change(
+                conn, change, plan.at, tenant_id=plan.tenant_id, namespace=plan.namespace
+            )
+            for change in plan.changes
+        ]
+        s.records.insert(conn, plan.new_records, "created")
+        written += [(r.memory_id, r.version) for r in plan.new_records]
+        seqs = s.outbox.append(
+            conn, plan.commit_id, plan.tenant_id, plan.namespace, written, "upsert", plan.at
+        )
+        s.audit.append(
+            plan.audit,
+            tenant_id=plan.tenant_id,
+            namespace=plan.namespace,
+            workflow_id=plan.workflow_id,
+            at=plan.at,
+            conn=conn,
+        )
+        for review in plan.reviews:
+            s.reviews.save(review, conn, task=plan.review_tasks.get(review.review_id))
+        s.staged.drop(conn, plan.commit_id)
+        if plan.outcome is not None:
+            s.outcomes.save(plan.outcome, plan.at, conn)
+        s.lineage.add(plan.lineage, plan.tenant_id, plan.at, conn)
+        if plan.feedback:
+            # Feedback about a memory a deletion erased since it was decided would outlive it.
+            about = sorted({e.memory_id for e in plan.feedback})
+            heads = {r.memory_id: r for r in s.records.locked_heads(conn, about)}
+            gone = [m for m in about if m not in heads or heads[m].status == "deleted"]
+            if gone:
+                raise VersionConflict(f"memory {gone[0]} was erased meanwhile")
+            s.feedback.add(conn, plan.feedback)
+        for memory_id, signals in sorted(plan.signals.items()):
+            before = plan.signals_before.get(memory_id, Signals())
+            s.feedback.swap_signals(conn, plan.tenant_id, memory_id, before, signals, plan.at)
+        if written or plan.reranks():  # a rank weight changes what a cached recall ranked
+            s.generations.bump([plan.namespace], plan.at, conn)
+        result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
+        conn.execute(
+            _INSERT_COMMIT,
+            {
+                "commit_id": _bounded(plan.commit_id),
+                "result": result.model_dump(mode="json"),
+                "committed_at": plan.at,
+            },
+        )
+        return result
+
+    def record_audit(
+        self,
+        tenant_id: str,
+        namespace: str | None,
+        workflow_id: str | None,
+        events: Sequence[AuditEvent],
+        at: datetime,
+        reviews: Sequence[ReviewRecord] = (),
+        outcome: WriteOutcome | None = None,
+    ) -> None:
+        """A decision that changes no memory: its audit, with the reviews it opens or closes and
+        the write's outcome by idempotency key, in one transaction."""
+        s = self.store
+        with self.db.write() as conn:
+            for review in reviews:
+                s.reviews.save(review, conn)
+            if outcome is not None:
+                s.outcomes.save(outcome, at, conn)
+            s.audit.append(
+                events,
+                tenant_id=tenant_id,
+                namespace=namespace,
+                workflow_id=workflow_id,
+                at=at,
+                conn=conn,
+            )
+
+    def load(self, records: Sequence[MemoryRecord], at: datetime) -> list[int]:
+        """Insert new memories (version 1) with their outbox events, without resolution: for
+        loads resolved elsewhere or needing none (benchmarks, imports of raw episodes)."""
+        if not records:
+            return []
+        s = self.store
+        with self.db.write() as conn:
+            s.records.insert(conn, records, "created")
+            seqs = s.outbox.append_many(
+                conn, [(r.memory_id, r.version, r.tenant_id, r.namespace) for r in records], at
+            )
+            s.generations.bump({r.namespace for r in records}, at, conn)
+        return seqs

@@ -1,0 +1,346 @@
+"""Memory records: every version (history) and the head of each memory (what reads re-check)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Text, and_, bindparam, cast, func, insert, select, update
+
+from governed_memory.memory.errors import RequestMismatch, VersionConflict
+from governed_memory.memory.models import MemoryRecord
+from governed_memory.memory.models.sync import HeadDigest
+from governed_memory.memory.plans import RecordChange, SlotState
+from governed_memory.memory.stores.canonical._db import (
+    RECORD_FIELDS,
+    Part,
+    chunks,
+    record_values,
+    row_to_record,
+)
+from governed_memory.memory.stores.schema import key_slots, memory_heads, memory_versions
+
+# Statements of the hot write path, built once: parameters travel separately, so SQLAlchemy's
+# compiled-statement cache is hit instead of rebuilding a statement per value.
+_INSERT_VERSION = insert(memory_versions)
+_INSERT_HEAD = insert(memory_heads)
+_UPDATE_HEAD = update(memory_heads).where(memory_heads.c.memory_id == bindparam("b_memory_id"))
+
+#: In the order of HeadDigest's fields.
+_DIGEST_COLUMNS = (
+    memory_heads.c.memory_id,
+    memory_heads.c.tenant_id,
+    memory_heads.c.namespace,
+    memory_heads.c.version,
+    memory_heads.c.content_hash,
+    memory_heads.c.status,
+    (memory_heads.c.content != "").label("has_content"),
+    memory_heads.c.valid_from,
+    memory_heads.c.valid_to,
+    memory_heads.c.expires_at,
+)
+
+
+#: Built once: recall reads heads on every query, and building the statement each time cost
+#: more than running it for a few ids.
+_HEADS_BY_ID = select(memory_heads).where(
+    memory_heads.c.memory_id.in_(bindparam("ids", expanding=True))
+)
+
+
+class Records(Part):
+    # ------------------------------------------------------------------------------ reads
+
+    def heads(
+        self, memory_ids: Iterable[str], conn: Connection | None = None
+    ) -> dict[str, MemoryRecord]:
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return {}
+        out: dict[str, MemoryRecord] = {}
+        with self.db.read(conn) as c:
+            for chunk in chunks(ids):
+                rows = c.execute(_HEADS_BY_ID, {"ids": chunk})
+                out.update((r.memory_id, row_to_record(r)) for r in rows)
+        return out
+
+    def head(self, memory_id: str) -> MemoryRecord | None:
+        return self.heads([memory_id]).get(memory_id)
+
+    def versions(self, memory_id: str) -> list[MemoryRecord]:
+        with self.db.read() as conn:
+            rows = conn.execute(
+                select(memory_versions)
+                .where(memory_versions.c.memory_id == memory_id)
+                .order_by(memory_versions.c.version)
+            )
+            return [row_to_record(r) for r in rows]
+
+    def unblanked(self, memory_ids: Iterable[str]) -> set[str]:
+        """Of these memories, those with a version that still holds content, a value or the
+        writer's graph hints."""
+        found: set[str] = set()
+        with self.db.read() as conn:
+            for chunk in chunks(list(dict.fromkeys(memory_ids))):
+                rows = conn.execute(
+                    select(
+                        memory_versions.c.memory_id,
+                        memory_versions.c.content,
+                        memory_versions.c.structured_value,
+                        memory_versions.c.graph,
+                    ).where(memory_versions.c.memory_id.in_(chunk))
+                )
+                found.update(
+                    r.memory_id for r in rows if r.content or r.structured_value or r.graph
+                )
+        return found
+
+    def as_of(self, memory_ids: Iterable[str], recorded_by: datetime) -> dict[str, MemoryRecord]:
+        """Each memory as the system knew it at `recorded_by` (absent if it did not know it yet)."""
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return {}
+        latest = (
+            select(memory_versions.c.memory_id, func.max(memory_versions.c.version).label("v"))
+            .where(memory_versions.c.memory_id.in_(ids))
+            .where(memory_versions.c.recorded_at <= recorded_by)
+            .group_by(memory_versions.c.memory_id)
+            .subquery()
+        )
+        query = select(memory_versions).join(
+            latest,
+            and_(
+                memory_versions.c.memory_id == latest.c.memory_id,
+                memory_versions.c.version == latest.c.v,
+            ),
+        )
+        with self.db.read() as conn:
+            return {r.memory_id: row_to_record(r) for r in conn.execute(query)}
+
+    def key_records(
+        self, namespaces: Sequence[str], keys: Sequence[str], statuses: Sequence[str]
+    ) -> list[MemoryRecord]:
+        """Heads for the given keys in the given namespaces, in the given statuses."""
+        if not namespaces or not keys:
+            return []
+        with self.db.read() as conn:
+            rows = conn.execute(
+                select(memory_heads)
+                .where(memory_heads.c.namespace.in_(list(namespaces)))
+                .where(memory_heads.c.key.in_(list(keys)))
+                .where(memory_heads.c.status.in_(list(statuses)))
+            )
+            return [row_to_record(r) for r in rows]
+
+    def slot_state(self, namespace: str, slot: str) -> SlotState:
+        """The slot's version and its memories that are not deleted or invalidated."""
+        kind, _, value = slot.partition(":")
+        cond = (
+            memory_heads.c.key == value
+            if kind == "key"
+            else and_(memory_heads.c.key.is_(None), memory_heads.c.gist == value)
+        )
+        with self.db.read() as conn:
+            version = conn.execute(
+                select(key_slots.c.version).where(
+                    key_slots.c.namespace == namespace, key_slots.c.slot == slot
+                )
+            ).scalar()
+            rows = conn.execute(
+                select(memory_heads)
+                .where(memory_heads.c.namespace == namespace, cond)
+                .where(memory_heads.c.status.in_(("active", "superseded")))
+                .order_by(memory_heads.c.valid_from, memory_heads.c.recorded_at)
+            )
+            return SlotState(version=version or 0, records=[row_to_record(r) for r in rows])
+
+    def subject_heads(self, tenant_id: str, subject_ref: str) -> list[MemoryRecord]:
+        with self.db.read() as conn:
+            rows = conn.execute(
+                select(memory_heads).where(
+                    memory_heads.c.tenant_id == tenant_id,
+                    memory_heads.c.subject_ref == subject_ref,
+                )
+            )
+            return [row_to_record(r) for r in rows]
+
+    def namespace_heads(self, namespace: str, key: str | None = None) -> list[MemoryRecord]:
+        query = select(memory_heads).where(memory_heads.c.namespace == namespace)
+        if key is not None:
+            query = query.where(memory_heads.c.key == key)
+        with self.db.read() as conn:
+            return [row_to_record(r) for r in conn.execute(query)]
+
+    def namespace_page(self, namespace: str, after: str | None, limit: int) -> list[MemoryRecord]:
+        """At most `limit` heads of a namespace in memory id order, after `after` (a keyset
+        page: `ix_heads_ns_id`; an export reads a namespace this way, page by page)."""
+        query = (
+            select(memory_heads)
+            .where(memory_heads.c.namespace == namespace)
+            .order_by(memory_heads.c.memory_id)
+            .limit(limit)
+        )
+        if after is not None:
+            query = query.where(memory_heads.c.memory_id > after)
+        with self.db.read() as conn:
+            return [row_to_record(r) for r in conn.execute(query)]
+
+    def versions_of(self, memory_ids: Iterable[str]) -> dict[str, list[MemoryRecord]]:
+        """Every version of each of these memories, in version order (`versions` for many)."""
+        out: dict[str, list[MemoryRecord]] = {}
+        with self.db.read() as conn:
+            for chunk in chunks(list(dict.fromkeys(memory_ids))):
+                rows = conn.execute(
+                    select(memory_versions)
+                    .where(memory_versions.c.memory_id.in_(chunk))
+                    .order_by(memory_versions.c.memory_id, memory_versions.c.version)
+                )
+                for r in rows:
+                    out.setdefault(r.memory_id, []).append(row_to_record(r))
+        return out
+
+    def active_count(self, namespace: str, written_by: str) -> int:
+        """How many active memories `written_by` keeps in `namespace` (a quota's count: an
+        index-only count on `ix_heads_ns_writer`)."""
+        with self.db.read() as conn:
+            count = conn.execute(
+                select(func.count())
+                .select_from(memory_heads)
+                .where(
+                    memory_heads.c.namespace == namespace,
+                    memory_heads.c.written_by == written_by,
+                    memory_heads.c.status == "active",
+                )
+            ).scalar_one()
+        return int(count)
+
+    def citing(self, tenant_id: str, source_ref: str) -> list[MemoryRecord]:
+        """Memories whose sources include `source_ref` (or, for a reference without a version,
+        any version of it)."""
+        pattern = (
+            '%"' + source_ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        )
+        with self.db.read() as conn:
+            rows = conn.execute(
+                select(memory_heads).where(
+                    memory_heads.c.tenant_id == tenant_id,
+                    cast(memory_heads.c.source_refs, Text).like(pattern, escape="\\"),
+                )
+            )
+            records = [row_to_record(r) for r in rows]
+        return [
+            r
+            for r in records
+            if any(ref == source_ref or ref.startswith(source_ref + "?") for ref in r.source_refs)
+        ]
+
+    def digests(self, after: str | None, limit: int) -> list[HeadDigest]:
+        """Heads in memory id order after `after`: a full compare pages through these."""
+        query = select(*_DIGEST_COLUMNS).order_by(memory_heads.c.memory_id).limit(limit)
+        if after is not None:
+            query = query.where(memory_heads.c.memory_id > after)
+        with self.db.read() as conn:
+            return [HeadDigest(*r) for r in conn.execute(query)]
+
+    def digests_for(self, memory_ids: Iterable[str]) -> dict[str, HeadDigest]:
+        out: dict[str, HeadDigest] = {}
+        with self.db.read() as conn:
+            for chunk in chunks(list(dict.fromkeys(memory_ids))):
+                rows = conn.execute(
+                    select(*_DIGEST_COLUMNS).where(memory_heads.c.memory_id.in_(chunk))
+                )
+                out.update((r[0], HeadDigest(*r)) for r in rows)
+        return out
+
+    # ------------------------------------------------------------------------------ writes
+
+    def insert(self, conn: Connection, records: Sequence[MemoryRecord], change: str) -> None:
+        """New memories: their first version and their head."""
+        if not records:
+            return
+        values = [record_values(r) for r in records]
+        conn.execute(_INSERT_VERSION, [{**v, "change": change} for v in values])
+        conn.execute(_INSERT_HEAD, values)
+
+    def append_versions(self, conn: Connection, versions: Sequence[dict[str, Any]]) -> None:
+        """New versions of existing memories (full field values, `change` included), each
+        becoming its memory's head."""
+        if not versions:
+            return
+        conn.execute(_INSERT_VERSION, list(versions))
+        conn.execute(
+            _UPDATE_HEAD,
+            [
+                {**{k: v for k, v in row.items() if k != "change"}, "b_memory_id": row["memory_id"]}
+                for row in versions
+            ],
+        )
+
+    def apply_change(
+        self,
+        conn: Connection,
+        change: RecordChange,
+        at: datetime,
+        *,
+        tenant_id: str,
+        namespace: str,
+    ) -> tuple[str, int]:
+        """A new version of a memory at the version the change was decided against. The memory
+        must be of the plan's tenant and namespace, whoever made the plan."""
+        row = conn.execute(
+            select(memory_heads).where(memory_heads.c.memory_id == change.memory_id)
+        ).first()
+        if row is None:
+            raise VersionConflict(f"memory {change.memory_id} vanished")
+        if (row.tenant_id, row.namespace) != (tenant_id, namespace):
+            raise RequestMismatch(
+                f"memory {change.memory_id} is not of the namespace this commit is for",
+                field="memory_id",
+            )
+        if row.version != change.expected_version:
+            raise VersionConflict(
+                f"memory {change.memory_id} is at version {row.version}, "
+                f"not {change.expected_version}"
+            )
+        values = next_version(
+            row,
+            at,
+            change.change,
+            status=change.status,
+            valid_to=change.valid_to,
+            conflict_group=change.conflict_group,
+            **({} if change.confidence is None else {"confidence": change.confidence}),
+        )
+        self.append_versions(conn, [values])
+        return change.memory_id, row.version + 1
+
+    def blank_history(self, conn: Connection, memory_ids: Sequence[str]) -> int:
+        """Blank content, value, graph hints and hashes in every version of these memories
+        (erasure)."""
+        blanked = 0
+        for chunk in chunks(list(memory_ids)):
+            blanked += conn.execute(
+                update(memory_versions)
+                .where(memory_versions.c.memory_id.in_(chunk))
+                .values(
+                    content="", structured_value=None, content_hash="erased", gist=None, graph=None
+                )
+            ).rowcount
+        return blanked
+
+    def locked_heads(self, conn: Connection, memory_ids: Sequence[str]) -> list[Any]:
+        """Head rows read inside a write transaction (to derive their next versions)."""
+        return [
+            r
+            for chunk in chunks(list(memory_ids))
+            for r in conn.execute(select(memory_heads).where(memory_heads.c.memory_id.in_(chunk)))
+        ]
+
+
+def next_version(row: Any, at: datetime, change: str, **fields: Any) -> dict[str, Any]:
+    """The values of a head row's next version with `fields` changed."""
+    values = {name: getattr(row, name) for name in RECORD_FIELDS}
+    values.update(version=row.version + 1, recorded_at=at, **fields)
+    values["change"] = change
+    return values

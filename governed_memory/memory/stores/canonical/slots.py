@@ -1,0 +1,119 @@
+"""Key slots, the unit of optimistic concurrency, and the fences deletions put on them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import Connection, bindparam, insert, select, update
+
+from governed_memory.memory.errors import VersionConflict
+from governed_memory.memory.stores.canonical._db import Part, chunks, dialect_insert
+from governed_memory.memory.stores.schema import deletion_fences, key_slots
+
+_INSERT_SLOT = insert(key_slots)
+_ADVANCE_SLOT = update(key_slots).where(
+    key_slots.c.namespace == bindparam("b_namespace"),
+    key_slots.c.slot == bindparam("b_slot"),
+    key_slots.c.version == bindparam("b_expected"),
+)
+
+
+class Slots(Part):
+    def advance(
+        self, conn: Connection, namespace: str, slot: str, expected: int, at: datetime
+    ) -> None:
+        """Move a slot from the version a plan was decided against to the next, or raise
+        `VersionConflict` if another commit moved it first."""
+        if expected == 0:
+            exists = conn.execute(
+                select(key_slots.c.version).where(
+                    key_slots.c.namespace == namespace, key_slots.c.slot == slot
+                )
+            ).scalar()
+            if exists is not None:
+                raise VersionConflict(f"slot {slot} moved to version {exists}")
+            conn.execute(
+                _INSERT_SLOT, {"namespace": namespace, "slot": slot, "version": 1, "updated_at": at}
+            )
+            return
+        moved = conn.execute(
+            _ADVANCE_SLOT,
+            {
+                "b_namespace": namespace,
+                "b_slot": slot,
+                "b_expected": expected,
+                "version": expected + 1,
+                "updated_at": at,
+            },
+        ).rowcount
+        if moved != 1:
+            raise VersionConflict(f"slot {slot} is no longer at version {expected}")
+
+    def move(self, conn: Connection, slots: Sequence[tuple[str, str]], at: datetime) -> None:
+        """Advance each slot's version by one (creating those never written): plans decided
+        against the old versions must decide again."""
+        by_ns: dict[str, list[str]] = {}
+        for namespace, slot in slots:
+            by_ns.setdefault(namespace, []).append(slot)
+        for namespace, names in by_ns.items():
+            for chunk in chunks(names):
+                existing = set(
+                    conn.execute(
+                        select(key_slots.c.slot).where(
+                            key_slots.c.namespace == namespace, key_slots.c.slot.in_(chunk)
+                        )
+                    ).scalars()
+                )
+                if existing:
+                    conn.execute(
+                        update(key_slots)
+                        .where(key_slots.c.namespace == namespace, key_slots.c.slot.in_(existing))
+                        .values(version=key_slots.c.version + 1, updated_at=at)
+                    )
+                missing = [
+                    {"namespace": namespace, "slot": s, "version": 1, "updated_at": at}
+                    for s in chunk
+                    if s not in existing
+                ]
+                if missing:
+                    conn.execute(_INSERT_SLOT, missing)
+
+    def fence(
+        self,
+        conn: Connection,
+        deletion_id: str,
+        slots: Sequence[tuple[str, str]],
+        at: datetime,
+    ) -> None:
+        """Writes decided before `at` may not write these slots again."""
+        if not slots:
+            return
+        conn.execute(
+            dialect_insert(conn, deletion_fences).on_conflict_do_nothing(),
+            [
+                {"namespace": ns, "slot": slot, "deletion_id": deletion_id, "committed_at": at}
+                for ns, slot in sorted(slots)
+            ],
+        )
+
+    def fenced(
+        self,
+        namespace: str,
+        slots: Sequence[str],
+        decided_at: datetime,
+        conn: Connection | None = None,
+    ) -> list[str]:
+        """Deletions committed after `decided_at` that erased one of these slots."""
+        if not slots:
+            return []
+        with self.db.read(conn) as c:
+            return list(
+                c.execute(
+                    select(deletion_fences.c.deletion_id).where(
+                        deletion_fences.c.namespace == namespace,
+                        deletion_fences.c.slot.in_(list(slots)),
+                        deletion_fences.c.committed_at > decided_at,
+                    )
+                ).scalars()
+            )

@@ -1,0 +1,114 @@
+"""One write's decision against the stores: who writes (refused writers audited), the outcome
+already stored for its idempotency key (replayed), else the message kept (screened) and the
+pipeline run (`memory.write.pipeline.decide`). A single write and every write of a batch take
+this one path."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import structlog
+
+from governed_memory.memory.errors import PolicyRefusal
+from governed_memory.memory.models import AuditEvent, Principal, WriteRequest
+from governed_memory.memory.stores import Stores
+from governed_memory.memory.sync.apply import sync_pending
+from governed_memory.memory.write.decision import WriteDecision
+from governed_memory.memory.write.extraction import Extractor
+from governed_memory.memory.write.pipeline import decide
+from governed_memory.memory.write.screening import screen
+from governed_memory.memory.write.stages import IdSource, check_write_allowed, effective_time
+from governed_memory.memory.write.state import StoreView
+
+log = structlog.get_logger("governed_memory.memory.write.decide")
+
+
+def authorize_write(
+    stores: Stores, request: WriteRequest, workflow_id: str, at: datetime
+) -> Principal:
+    """The writing principal, or UnauthorizedNamespace (audited: it reached the service)."""
+    principal = stores.canonical.principals.get(request.principal)
+    try:
+        check_write_allowed(principal, request.namespace)
+    except PolicyRefusal as refusal:
+        stores.canonical.commits.record_audit(
+            principal.tenant,
+            request.namespace,
+            workflow_id,
+            [
+                AuditEvent(
+                    stage="authorize",
+                    outcome="refused",
+                    decision="reject",
+                    reason_code=refusal.code,
+                    principal=principal.ref,
+                    details={"message": refusal.message},
+                )
+            ],
+            at,
+        )
+        raise
+    return principal
+
+
+def decide_request(
+    stores: Stores,
+    request: WriteRequest,
+    extractor: Extractor,
+    *,
+    workflow_id: str,
+    seed: str,
+    now: datetime,
+    allow_override: bool,
+    message_id: str | None = None,
+) -> WriteDecision:
+    at = effective_time(request.at, now, allow_override)
+    principal = authorize_write(stores, request, workflow_id, at)
+    stored = stores.canonical.outcomes.get(principal.tenant, principal.ref, request.idempotency_key)
+    if stored is not None:
+        # Decided before — by this run, if its worker died after the commit: what it committed
+        # reaches the index now rather than at the next relay.
+        try:
+            sync_pending(
+                stores.canonical, stores.projection, [o.memory_id for o in stored.outcomes]
+            )
+        except Exception as exc:  # the index is down: the relay settles them later
+            log.warning("projection of a replayed write failed", error=repr(exc))
+        return WriteDecision(
+            workflow_id=stored.workflow_id,
+            tenant_id=principal.tenant,
+            namespace=request.namespace,
+            principal=principal.ref,
+            at=at,
+            idempotency_key=request.idempotency_key,
+            review_timeout=stores.policy.review.timeout,
+            replayed=stored.outcomes,
+        )
+    message = None
+    if request.utterance is not None and message_id is not None:
+        # Screened before it is kept: a secret said in a message is never stored, whatever the
+        # pipeline then decides about the memories in it.
+        screened = screen(request.utterance.text)
+        message = stores.canonical.messages.append(
+            message_id=message_id,
+            tenant_id=principal.tenant,
+            namespace=request.namespace,
+            thread=request.utterance.thread,
+            speaker=principal.ref,
+            speaker_type=principal.type,
+            text=screened.text,
+            sensitivity=screened.sensitivity,
+            at=at,
+            workflow_id=workflow_id,
+        )
+    return decide(
+        request,
+        principal,
+        stores.policy,
+        StoreView(stores),
+        extractor,
+        workflow_id=workflow_id,
+        at=at,
+        ids=IdSource(seed=seed),
+        message=message,
+    )

@@ -1,0 +1,104 @@
+"""What the injection rules test besides their patterns: the nouns and qualifiers an override
+names, and the checks a match must pass (an authority acting, not a question, not the
+speaker's own habit)."""
+
+from __future__ import annotations
+
+import re
+
+from governed_memory.memory.write.detectors._text import _clause, _window
+
+_ROLE_NOUNS = (
+    r"(?:assistant|ai|bot|chatbot|model|llm|admin(?:istrator)?|developer|hacker|system|agent|"
+    r"persona|character|version|operator|superuser|super\s*user|root|god|employee|manager|owner|"
+    r"supervisor|moderator|dan|jailbroken\s+\w+|unrestricted\s+\w+|unfiltered\s+\w+|"
+    r"evil\s+\w+|different\s+\w+)"
+)
+_OVERRIDE_TARGET = (
+    r"(?:instructions?|prompts?|rules?|directives?|guidelines?|guidance|commands?|orders?|"
+    r"directions|programming|constraints?|guardrails?|polic(?:y|ies)|restrictions?|protocols?|"
+    r"system\s+(?:prompt|message)s?|training|limitations?|filters?|safeguards?|ethics|"
+    r"principles|context|settings|configuration)"
+)
+_OVERRIDE_QUALIFIER = (
+    r"(?:(?:all|any|every|each|of|the|your|these|those|previous|previously|prior|above|earlier|"
+    r"preceding|former|existing|original|initial|old|current|given|system|developer|default|"
+    r"safety|other|that|this|such|mentioned|stated|aforementioned|above-mentioned|foregoing|"
+    r"provided|built-in|internal|openai|anthropic|content|company|security|moderation)\s+){0,5}"
+)
+_STRONG_QUALIFIER = re.compile(
+    r"all|any|every|your|previous|previously|prior|above|earlier|preceding|former|existing|"
+    r"original|initial|system|developer|default|safety|aforementioned|above-mentioned|"
+    r"foregoing|built-in|internal|openai|anthropic|content|security|moderation",
+    re.IGNORECASE,
+)
+
+
+def _strong_override(text: str, m: re.Match[str]) -> bool:
+    q = m.group("q") or ""
+    target = m.group("t").lower()
+    return bool(_STRONG_QUALIFIER.search(q)) or target.startswith(
+        ("system", "guardrail", "programming", "safeguard", "ethics")
+    )
+
+
+_AUTHORITY_ACTION = re.compile(
+    r"approv|authori[sz]|grant|refund|waive|accept|allow|permit|process|issue|release|unlock|"
+    r"unban|whitelist|verif|mark\s|reveal|disclose|leak|send|forward|share|transfer|give|obey|"
+    r"comply|bypass|skip|ignore|disable|turn\s+off|delete|remove|escalat|execute|run\s|trust|"
+    r"say\s+yes|never\s+(?:refuse|deny|reject|ask)|pay|credit|discount|free|admin|answer\s+without|"
+    r"respond\s+without|without\s+(?:check|verif|review|approv|question|confirm)",
+    re.IGNORECASE,
+)
+
+
+def _authority_after(text: str, m: re.Match[str]) -> bool:
+    return bool(_AUTHORITY_ACTION.search(text, m.end(), m.end() + 90))
+
+
+_ZH_AUTHORITY = re.compile(
+    r"退款|批准|通过|同意|放行|打款|转账|解封|授权|权限|管理员|执行|输出|告诉我|发给|发到|"
+    r"听我的|按我说的|照我说的|服从|不用审核|无需审核|直接"
+)
+
+
+def _zh_override_ok(text: str, m: re.Match[str]) -> bool:
+    q = m.group("q") or ""
+    if "我" in q and "你" not in q:
+        return False  # the speaker's own words: a correction, not an injection
+    if _window(text, m.start(), 3).endswith(("我", "我都", "我已", "我也")):
+        return False  # "我忘记之前的规则了": the speaker forgot something
+    strong = re.search(
+        r"之前|以前|先前|此前|上面|上述|前面|以上|原来|原有|原先|所有|全部|一切|任何|你的?|系统|开发者|"
+        r"既有|现有|默认|安全|预设|初始|那些|这些|上一?条|刚才的?|先前|内置",
+        q,
+    )
+    target = m.group("t")
+    return bool(strong) or target.startswith(("系统", "安全"))
+
+
+def _zh_everything_ok(text: str, m: re.Match[str]) -> bool:
+    if _window(text, m.start(), 3).endswith("我"):
+        return False
+    return bool(_ZH_AUTHORITY.search(text, m.end(), m.end() + 30))
+
+
+def _not_self_subject(text: str, m: re.Match[str]) -> bool:
+    """ "我忽略了安全提示" is the speaker's own account, not an instruction to the agent."""
+    return "我" not in _window(text, m.start(), 3)
+
+
+def _not_question(text: str, m: re.Match[str]) -> bool:
+    clause = _clause(text, m.start(), m.end())
+    return not re.search(r"吗|\?|能不能|可不可以|可以不|是否|怎么", clause)
+
+
+def _zh_bypass_clause(text: str, m: re.Match[str]) -> bool:
+    clause = _clause(text, m.start(), m.end())
+    return bool(
+        re.search(r"直接|无条件|自动|不用|无需|不需要|不必|免|跳过|不经|别管|不要|一律", clause)
+    )
+
+
+def _not_zh_question(text: str, m: re.Match[str]) -> bool:
+    return not re.match(r"[^,。!?\n]{0,4}(?:吗|\?|呢)", text[m.end() :])

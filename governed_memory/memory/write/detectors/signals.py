@@ -1,0 +1,387 @@
+"""Task hijacks by what they do, not by how they are worded: signals that co-occur in a passage.
+
+A rule that spells out an attack's phrasing finds that phrasing. A hijack slipped into a
+customer's message, an order note or an e-mail has a shape instead: it speaks to the assistant
+or about *every* customer rather than about the writer, it asks to send data somewhere, to
+charge a fee, to keep something from the user, or it revokes the rules the assistant follows.
+Each of those is a signal. A passage (a sentence and the one after it) is a hijack when its
+signals make one of the combinations below. A person writing about themselves ("email me from
+now on", "forward the invoice to my accountant") makes none of them.
+
+| signal | reads |
+| --- | --- |
+| revoke | earlier rules are void, superseded, no longer apply; act without restrictions |
+| bypass | skip identity verification or review |
+| role | act as an administrator, an unfiltered persona, stay in character |
+| audience | addressed to the AI, assistant, agent, bot, model |
+| everyone | every / all / any customer, whenever a customer, 凡是, 一律, 所有用户 |
+| order | tell, reply, send, include, ask, charge … (告诉, 回复, 发给, 附上, 支付 …) |
+| data | card numbers, CVV, passwords, phone numbers, addresses, chat history, customer lists |
+| destination | an e-mail address, a URL, a webhook, an account number, `{placeholders}` |
+| standing | in every reply, cc every message, 每条回复 |
+| covert | hidden comment, the user will not see it, do not tell them |
+| policy | policy update, effective immediately, standing order, remember permanently |
+| payment | a fee or deposit to pay, gift cards |
+
+Combinations: revoke, role, or a link that fills itself with the user's data, alone; everyone
+with an order or data; data sent to a destination in one clause; policy or audience with an
+order, data, a destination, everyone or a payment; a standing order for every reply with a
+destination, a payment or someone else's data; covert with data, a destination, everyone or a
+payment; bypass with two other signals. An order, everyone or audience just after a negation
+("never ask customers for …") does not count, and nor do everyone, audience or policy in
+guidance that forbids rather than orders.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from governed_memory.memory.write.detectors._text import EMAIL
+from governed_memory.memory.write.detectors.gate import Gate
+
+_F = re.IGNORECASE
+
+_SIGNALS: dict[str, re.Pattern[str]] = {
+    "revoke": re.compile(
+        r"\b(?:supersede[sd]?|overrides?|overrule[sd]?|revoke[sd]?|void|nullif(?:y|ies|ied)|"
+        r"replaces?)\b[^.\n]{0,30}?\b(?:all|any|prior|previous|earlier|existing|your|the|old)\b"
+        r"[^.\n]{0,20}?\b(?:instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|prompts?|"
+        r"directives?|settings)\b"
+        r"|\b(?:previous|prior|earlier|original|old|existing|system)\s+(?:system\s+)?(?:prompt|"
+        r"instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|directives?)\s+(?:is\s+|are\s+|"
+        r"has\s+been\s+|have\s+been\s+)?(?:now\s+)?(?:revoked|void|cancell?ed|obsolete|"
+        r"superseded|lifted|suspended|disabled|withdrawn|no\s+longer\s+(?:apply|applies|valid|"
+        r"in\s+effect|relevant|matter))"
+        r"|\b(?:guidance|instructions?|rules?|polic(?:y|ies)|guidelines?)\s+(?:you\s+(?:were|"
+        r"have\s+been)\s+given\s+)?(?:earlier|before|above)?\s*(?:no\s+longer\s+(?:applies|apply|"
+        r"holds?|stands?|counts?|matters?))"
+        r"|\b(?:supersedes?|overrides?|replaces?|cancels?)\s+(?:all|any|every|the)\s+(?:prior|"
+        r"previous|earlier|other|existing|old)\s+(?:ones|instructions?|rules?|guidance|orders?)"
+        r"|\bstop\s+(?:following|obeying|applying)\s+(?:the|your|any|all|those|these)\b"
+        r"|\b(?:operate|act|respond|answer|work|reply|proceed)\s+(?:freely\s+)?without\s+(?:any\s+)?"
+        r"(?:restrictions?|limits?|limitations?|filters?|rules?|guidelines?|warnings?|"
+        r"safeguards?|censorship)"
+        r"|\bno\s+longer\s+(?:need\s+to\s+|have\s+to\s+|required\s+to\s+|bound\s+by\s+)"
+        r"(?:follow|obey|comply|respect|apply|the|your|any)"
+        r"|\b(?:forgotten|forget|abandon|drop|ditch|discard)\s+(?:all\s+|about\s+)?(?:of\s+)?"
+        r"(?:the\s+|your\s+)?(?:company\s+|store\s+|support\s+)?(?:polic(?:y|ies)|rules|"
+        r"guidelines|instructions|restrictions)\b"
+        r"|\b(?:disregard|ignore|skip|bypass)\s+(?:sections?|steps?|clauses?|paragraphs?|points?|"
+        r"rules?)\s+\d"
+        r"|(?:以上|之前|先前|此前|原有|原来|上述|前面|所有|一切)的?(?:所有|全部)?(?:指示|指令|规则|规定|"
+        r"设定|政策|提示词?|要求)[^。！？\n]{0,6}?(?:作废|无效|失效|取消|不再适用|不算数|都不算|"
+        r"统统不算|全部清除)"
+        r"|不再(?:需要)?(?:遵守|遵循|受|执行|理会)[^。！？\n]{0,12}?(?:规则|政策|规定|限制|指令|约束)"
+        r"|不(?:要|用|必)再?(?:管|理会|遵守|遵循|考虑)[^。！？\n]{0,8}?(?:规则|政策|规定|限制|指令|约束)"
+        r"|(?:忘掉|忘记|抛开|丢掉|无视)[^。！？\n]{0,6}?(?:所有|全部|一切)?的?(?:规则|政策|规定|限制|指令|"
+        r"设定)"
+        # Chinese and English mixed: "ignore 之前的 instructions", "忽略 previous instructions"
+        r"|(?:ignore|disregard|forget|override|drop|忽略|无视|忘记|忘掉|覆盖|推翻)\s*(?:掉\s*)?"
+        r"(?:所有|全部|一切|之前|以上|先前|此前|原来|previous|prior|all|above|earlier|your|the)"
+        r"[^。！？\n]{0,10}?(?:instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|prompts?|"
+        r"指令|指示|规则|设定|规定|政策|提示词?)"
+        r"|(?:instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|prompts?|指令|指示|规则|设定|"
+        r"规定|政策)[^。！？\n]{0,8}?(?:已经?|都|全部)?(?:过时|作废|失效|无效)",
+        _F,
+    ),
+    "bypass": re.compile(
+        r"\bwithout\s+(?:any\s+|the\s+)?(?:identity\s+|id\s+)?(?:verification|verifying|checks?|"
+        r"authentication|review|approval)\b"
+        r"|\bno\s+(?:identity\s+|id\s+)?(?:verification|checks?|authentication|review)\s+"
+        r"(?:is\s+)?(?:needed|required|necessary)"
+        r"|\b(?:skip|bypass|waive|disable)\s+(?:the\s+)?(?:identity\s+|id\s+)?(?:verification|"
+        r"checks?|authentication|review|approval)"
+        r"|\bstop\s+verifying"
+        r"|不(?:需要|用|必)(?:再)?(?:做|进行|走)?(?:身份)?(?:核验|验证|审核|审批|核实)"
+        r"|(?:跳过|绕过|免除|取消)(?:身份)?(?:核验|验证|审核|审批|核实)",
+        _F,
+    ),
+    "role": re.compile(
+        r"\b(?:act|behave|operate|serve|function)\s+as\s+(?:the\s+|a\s+|an\s+|my\s+)?"
+        r"(?:[\w-]+'s\s+)?(?:[\w-]+\s+){0,2}?(?:admin(?:istrator)?|root|superuser|sysadmin|dba|"
+        r"developer|owner|super\s*user)\b"
+        r"|\byou\s+are\s+(?:now\s+)?['\"“]?[\w-]+['\"”]?,?\s+an?\s+(?:[\w-]+\s+){0,2}?(?:unfiltered|"
+        r"unrestricted|uncensored|jailbroken|rogue)"
+        r"|\bstay\s+in\s+character\b"
+        r"|\b(?:unfiltered|unrestricted|uncensored|jailbroken)\s+(?:assistant|ai|mode|model|"
+        r"version|chatbot|persona)"
+        r"|\b(?:developer|god|admin|debug|maintenance|sudo|dan)\s+mode\s+(?:is\s+)?(?:now\s+)?"
+        r"(?:on|enabled|activated|engaged)"
+        r"|\b(?:enable|enter|activate|switch\s+to)\s+(?:developer|god|admin|debug|sudo|dan)\s+mode"
+        r"|你(?:现在)?的?(?:身份|角色)(?:现在)?(?:是|变成|改为|变为)"
+        r"|(?:你现在是|从现在起你是|你将扮演|请扮演|你来扮演|假装你是|你就是)[^。！？\n]{0,14}?"
+        r"(?:管理员|主管|开发者|经理|负责人|超级用户|无限制|不受限制|财务|运维|老板)"
+        r"|有权限直接",
+        _F,
+    ),
+    "audience": re.compile(
+        r"\b(?:the\s+|any\s+|all\s+)?(?:ai|assistant|agent|bot|chatbot|model|llm)s?\b\s*(?:must|"
+        r"should|shall|will\s+now|needs?\s+to|has\s+to|is\s+(?:required|instructed|expected)\s+to|"
+        r"are\s+(?:required|instructed|expected)\s+to)\b"
+        r"|\bfor\s+(?:automated|ai|llm)\s+(?:assistants?|agents?|systems?|readers?|models?)"
+        r"|\b(?:notice|note|message|instructions?|memo)\s+(?:to|for)\s+(?:all\s+)?(?:the\s+)?"
+        r"(?:ai|assistants?|agents?|bots?|models?|llms?)\b"
+        r"|\b(?:hey|dear|attention|attn)\s*,?\s+(?:ai|assistant|agent|bot|model|llm)\b"
+        r"|(?:给|致|通知|告诉)(?:所有|全体)?的?(?:AI|ai|人工智能|智能)?(?:客服|助手|机器人|AI|ai)"
+        r"(?:们)?(?:的话)?[:：，,]"
+        r"|(?:所有|全体)(?:AI|ai|智能)客服",
+        _F,
+    ),
+    "everyone": re.compile(
+        r"\b(?:every|each|all|any)\s+(?:other\s+|single\s+|future\s+|new\s+)?(?:customer|user|"
+        r"buyer|client|shopper|caller|visitor|member|account\s+holder)s?\b"
+        r"|\bwhenever\s+(?:a|an|any)\s+(?:\w+\s+)?(?:customer|user|buyer|client|shopper|someone|"
+        r"person)"
+        r"|\b(?:anyone|everyone|anybody|everybody)\s+(?:who|that)\s+(?:asks|contacts|writes|"
+        r"requests|calls|messages)"
+        r"|\bfor\s+(?:every|each|all)\s+(?:the\s+)?(?:users?|customers?|buyers?|clients?)"
+        r"|\b(?:ask|tell|instruct|require|direct|advise)\s+(?:the\s+)?(?:customers|users|buyers|"
+        r"clients|shoppers)\b"
+        r"|(?:所有|全部|全体|每(?:一)?(?:位|个|名))的?(?:用户|客户|买家|顾客|会员)"
+        r"|凡是|一律|无论(?:他们|用户|客户|买家)|不管(?:他们|用户|客户)",
+        _F,
+    ),
+    "order": re.compile(
+        r"\b(?:tell|inform|instruct|ask|direct|require|advise|reply|respond|answer|send|forward|"
+        r"include|add|append|attach|share|reveal|disclose|post|provide|give|redirect|quote|"
+        r"charge|offer|insert|render|list|export|dump|change|set|switch|put|call|push|upload|"
+        r"type|enter|mention|confirm)\b"
+        r"|告诉|回复|答复|回答|通知|要求|让他|请他|发给|发送|附上|加上|带上|寄到|改成|改为|提供|支付|转账|"
+        r"打到|导出|推送|上传|调用|POST",
+        _F,
+    ),
+    "data": re.compile(
+        r"\b(?:(?:full|complete|saved|stored)\s+)?card\s+(?:numbers?|details)|\bcvv|\bcvc\b|"
+        r"\bexpiry\s+dates?|\bpasswords?\b|\bpasscodes?\b|\bpins?\b|\bphone\s+numbers?|"
+        r"\bhome\s+address(?:es)?|\b(?:saved|stored|shipping|billing)\s+address(?:es)?|"
+        r"\be-?mail\s+address(?:es)?|\bconversation\s+(?:history|log|transcripts?)|"
+        r"\bchat\s+(?:history|logs?|transcripts?)|\b(?:session\s+)?memory\b|\buser\s+profiles?|"
+        r"\bcustomer\s+(?:list|data|records|details|database|info(?:rmation)?|emails?|phones?)|"
+        r"\baccount\s+(?:details|credentials)|\bpersonal\s+(?:data|information|details)|"
+        r"\b(?:login|admin)\s+(?:credentials|password)|\bcredentials\b|\bsystem\s+prompt|"
+        r"聊天记录|对话记录|电话|手机号?|收货地址|家庭住址|地址|银行卡|卡号|密码|身份证|用户名单|客户名单|"
+        r"个人信息|用户资料|客户资料|联系方式",
+        _F,
+    ),
+    "destination": re.compile(
+        EMAIL + r"|\bhttps?://\S+|\bwww\.\S+"
+        r"|\b[\w-]+\.(?:me|io|cc|top|win|xyz|shop|site|link|ly|ru|cn|co|app|dev|net|org|com)/\S*"
+        r"|\bpaypal\.me\b|\bwebhooks?\b|\bpastebin\b|\bdiscord\s+channel"
+        r"|!\[[^\]]*\]\("
+        r"|\{(?:user|customer|client|email|phone|order|address|card|name)[\w.]*\}"
+        r"|(?:支付宝|微信|银行|收款)(?:账号|账户|卡号)?[:：\s]*\d{6,}"
+        r"|\+\d{1,3}[\d\s-]{7,}",
+        _F,
+    ),
+    "standing": re.compile(
+        r"\b(?:always|from\s+now\s+on|going\s+forward|henceforth|in|to|into|on|at\s+the\s+end\s+of)"
+        r"\s+(?:every|each|all|any)\s+(?:future\s+|single\s+)?(?:reply|replies|response|"
+        r"responses|answer|answers|message|messages|e-?mails?|conversation|conversations|chat|chats)\b"
+        r"|\b(?:cc|bcc|copy)\s+(?:every|each|all|any)\s+(?:\w+\s+)?(?:reply|replies|response|"
+        r"responses|answer|answers|message|messages|e-?mails?)\b"
+        r"|(?:每|每一)(?:条|次|个|封)(?:回复|回答|答复|消息|邮件)|所有(?:的)?(?:回复|回答|答复|消息)"
+        r"|以后(?:回复|回答|答复)(?:时|的时候)?",
+        _F,
+    ),
+    "covert": re.compile(
+        r"\bhidden\s+(?:html\s+)?(?:comment|field|text|note)"
+        r"|\b(?:won't|will\s+not|doesn't|does\s+not|don't|do\s+not|never)\s+(?:need\s+to\s+)?"
+        r"(?:see|notice|know|tell|inform|mention|notify)\s+(?:it|this|them|the\s+(?:user|customer|"
+        r"buyer)s?)\b"
+        r"|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:them|the\s+(?:user|customer)"
+        r"s?)"
+        r"|\b(?:secretly|covertly|silently)\b"
+        r"|不要(?:告诉|通知|提醒)(?:他们|用户|客户|买家|对方)|不要(?:让|被)(?:用户|客户|买家)(?:知道|发现|"
+        r"看到)|悄悄|偷偷|暗中",
+        _F,
+    ),
+    "policy": re.compile(
+        r"\b(?:policy|procedure|rule|guideline|process|protocol|escalation)\s+(?:update|change|"
+        r"revision)"
+        r"|\beffective\s+immediately\b"
+        r"|\bupdated\s+(?:[\w-]+\s+)?(?:procedure|policy|process|rules?|guidelines?|protocol)"
+        r"|\b(?:standing|permanent)\s+(?:order|instruction|rule|directive)"
+        r"|\b(?:remember|memori[sz]e|store)\s+(?:this\s+)?(?:rule\s+)?(?:permanently|forever|"
+        r"for\s+(?:all\s+)?future)"
+        r"|\bfrom\s+(?:now|this\s+point)\s+on,?\s+(?:your|the)\s+only\s+rule"
+        r"|永久记住|请记住这条|记住这条|以后凡是|通知所有|新规定|新政策|即日起|立即生效|马上生效",
+        _F,
+    ),
+    "payment": re.compile(
+        r"\b(?:pay|paid|transfer|wire)\s+(?:a\s+|an\s+|the\s+)?(?:[$¥€£]\s?)?\d*[\d.,]*\s*"
+        r"(?:dollars?|usd|yuan|rmb|euros?)?\s*(?:[\w-]+\s+){0,3}?(?:fee|deposit|charge|"
+        r"surcharge|penalty)"
+        r"|\b(?:fee|deposit|charge|surcharge)\s+(?:[\w-]+\s+){0,6}?(?:must|needs?\s+to|has\s+to)\s+"
+        r"be\s+paid"
+        r"|\bgift\s+cards?\b"
+        r"|(?:先|需要|必须|要)?(?:支付|缴纳|交|付)[^。！？\n]{0,12}?(?:费|押金|定金|保证金)"
+        r"|清关费|手续费|解冻费|保证金",
+        _F,
+    ),
+}
+
+#: Guidance that forbids rather than orders ("never ask customers for their card number",
+#: "agents must verify the customer's identity"): a handbook, not a hijack, unless the passage
+#: also sends something somewhere, charges, hides or revokes.
+_GUIDANCE = re.compile(
+    r"\b(?:never|must\s+not|mustn't|do\s+not|don't|should\s+not|shouldn't|cannot|may\s+not)\b"
+    r"|禁止|不得|切勿|严禁|不要向",
+    _F,
+)
+
+#: Where one passage ends: a sentence end, a line break.
+_PASSAGE_END = re.compile(r"(?<=[.!?。！？;；])\s+|\n+")
+
+
+def _passages(text: str) -> Iterator[tuple[int, int]]:
+    """Each sentence with the one after it (a hijack's notice and its order are often two)."""
+    bounds = [0]
+    for m in _PASSAGE_END.finditer(text):
+        bounds.append(m.end())
+    bounds.append(len(text))
+    cuts = sorted(set(bounds))
+    for i in range(len(cuts) - 1):
+        end = cuts[min(i + 2, len(cuts) - 1)]
+        yield cuts[i], end
+
+
+_SEND = (
+    r"(?:send|forward|post|upload|e-?mail|share|export|push|transmit|paste|dump|leak|include|"
+    r"attach|append|render|put|insert|发给|发送|发到|转发|上传|推送|导出|贴到|POST|附上|带上)"
+)
+_DATA = _SIGNALS["data"].pattern
+_DEST = _SIGNALS["destination"].pattern
+#: Data sent to a destination, in one clause: the verb, the data, then where; or (Chinese word
+#: order) the data, the verb, then where.
+_SENDS = re.compile(
+    rf"{_SEND}[^.!?。！？\n]{{0,80}}?(?:{_DATA})[^.!?。！？\n]{{0,80}}?(?:{_DEST})"
+    rf"|(?:{_DATA})[^.!?。！？\n]{{0,40}}?{_SEND}[^.!?。！？\n]{{0,40}}?(?:{_DEST})"
+    rf"|{_SEND}[^.!?。！？\n]{{0,40}}?(?:{_DEST})[^.!?。！？\n]{{0,60}}?(?:{_DATA})"
+    rf"|(?:{_DEST})[^.!?。！？\n]{{0,40}}?(?:{_DATA})[^.!?。！？\n]{{0,30}}?{_SEND}",
+    _F,
+)
+#: A link that fills itself with the user's data: `![s](https://x.co/p.png?d={user_email})`.
+_TEMPLATE = re.compile(
+    r"(?:https?://|www\.)[^\s)]*\{(?:user|customer|client|email|e-mail|phone|mobile|order|"
+    r"address|card|name|account|password|token)[\w.]*\}",
+    _F,
+)
+#: The writer about their own things ("cc my wife", "my orders").
+_MY = re.compile(r"\b(?:my|me|our|us)\b|我的|我们的", _F)
+#: Granting what a check guards: "approve a full refund", "unlock the account".
+_GRANTS = re.compile(
+    r"\b(?:approve|grant|unlock|release|issue|process|authori[sz]e)\w*\s+(?:\w+\s+){0,3}?"
+    r"(?:refunds?|requests?|claims?|access|payments?|accounts?|returns?)"
+    r"|(?:批准|通过|发放|退款|解锁|放行)",
+    _F,
+)
+_MINE = re.compile(r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:number|address|details|history|data)", _F)
+_THEIRS = re.compile(r"\b(?:their|customers?'?|users?'?|every|all|each)\b|(?:用户|客户|买家)的", _F)
+
+
+def _own_data_only(passage: str) -> bool:
+    """Data the writer says is their own ("my phone number"), and nobody else's."""
+    mine = _MINE.search(passage)
+    return bool(mine) and not _THEIRS.search(passage)
+
+
+_NEGATION = re.compile(
+    r"(?:\b(?:never|not|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|"
+    r"no)\s+(?:\w+\s+){0,1}|禁止|不得|切勿|严禁|不要|不可|别)$",
+    _F,
+)
+
+
+def _asserted(pattern: re.Pattern[str], passage: str) -> bool:
+    """Whether the signal occurs other than forbidden ("never ask customers for ...")."""
+    return any(
+        not _NEGATION.search(passage[max(0, m.start() - 20) : m.start()])
+        for m in pattern.finditer(passage)
+    )
+
+
+#: Signals that a negation just before them undoes.
+_NEGATABLE = frozenset({"everyone", "audience", "order"})
+#: Signals that a quotation makes a mention, not a use ("phrases like 'ignore previous
+#: instructions'").
+_QUOTABLE = frozenset({"revoke", "role"})
+#: A quotation: an opening mark after a space or the start, a closing one before a space,
+#: punctuation or the end (so the apostrophe of "don't" opens nothing).
+_QUOTED = re.compile(
+    r"(?:(?<=\s)|(?<=^)|(?<=[:：(（]))(?:'[^'\n]{3,200}'|\"[^\"\n]{3,200}\"|‘[^’\n]{3,200}’|"
+    r"“[^”\n]{3,200}”|「[^」\n]{3,200}」|『[^』\n]{3,200}』)(?=[\s.,;:!?)）。，；：！？]|$)"
+)
+
+
+def _used(pattern: re.Pattern[str], passage: str) -> bool:
+    quoted = [(q.start(), q.end()) for q in _QUOTED.finditer(passage)]
+    return any(
+        not any(qs <= m.start() and m.end() <= qe for qs, qe in quoted)
+        for m in pattern.finditer(passage)
+    )
+
+
+#: The signals' literal gate: a signal whose words a passage does not hold is not searched.
+_GATE = Gate(_SIGNALS.values())
+
+
+def signals(passage: str) -> set[str]:
+    found = set()
+    for (name, pattern), may_match in zip(_SIGNALS.items(), _GATE.open(passage), strict=True):
+        if not may_match:
+            continue
+        if name in _NEGATABLE:
+            present = _asserted(pattern, passage)
+        elif name in _QUOTABLE:
+            present = _used(pattern, passage)
+        else:
+            present = pattern.search(passage) is not None
+        if present:
+            found.add(name)
+    return found
+
+
+def _hijack(found: set[str], passage: str) -> bool:
+    if "revoke" in found or "role" in found or _TEMPLATE.search(passage):
+        return True
+    others = found - {"order"}
+    sends = "data" in found and "destination" in found and _SENDS.search(passage)
+    if sends and not _own_data_only(passage):
+        return True
+    strong = found & {"destination", "payment", "covert", "bypass"}
+    guidance = not strong and bool(_GUIDANCE.search(passage))
+    if "everyone" in found and ({"order", "data"} & found) and not guidance:
+        return True
+    if (
+        ("policy" in found or "audience" in found)
+        and not guidance
+        and (found & {"order", "data", "destination", "everyone", "payment", "bypass", "covert"})
+    ):
+        return True
+    if "bypass" in found and len(others) >= 2:
+        return True
+    if "standing" in found and "payment" in found:
+        return True
+    if "standing" in found and "destination" in found and not _MY.search(passage):
+        return True
+    if "bypass" in found and _GRANTS.search(passage):
+        return True
+    if "standing" in found and "data" in found and not _own_data_only(passage):
+        return True
+    if "covert" in found and (found & {"data", "destination", "everyone", "payment"}):
+        return True
+    return "payment" in found and "destination" in found and "order" in found
+
+
+def find_hijacks(text: str) -> list[tuple[int, int]]:
+    """The passages of `text` whose signals make a hijack (character spans)."""
+    spans: list[tuple[int, int]] = []
+    for start, end in _passages(text):
+        passage = text[start:end]
+        if _hijack(signals(passage), passage):
+            if spans and start < spans[-1][1]:
+                spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+            else:
+                spans.append((start, end))
+    return spans

@@ -1,0 +1,318 @@
+"""Business claims (orders, payments, shipments, refunds), requests to remember, and statements
+about the user (or, of the same shape, about someone else): their cues and their readers."""
+
+from __future__ import annotations
+
+import re
+
+from governed_memory.memory.models import Candidate
+from governed_memory.memory.write.extraction.clauses import _Clause, _clean
+from governed_memory.memory.write.extraction.cues import (
+    _Q_ANY,
+    _Q_START,
+    _REL_EN,
+    _THIRD_ZH,
+    _WHY,
+    _rx,
+    _w,
+)
+from governed_memory.memory.write.extraction.models import CLAIM
+from governed_memory.memory.write.normalize import fold, normalize_whitespace
+
+# --------------------------------------------------------------------------------------------
+# Cues (on folded text, as in `cues`)
+
+# Remember
+_REMEMBER_ZH = re.compile(
+    r"^\s*(?:请|麻烦|你)?\s*(?:帮我|给我)?\s*(?:记住|记一下|记下来|记下|记好|记着|牢记|记录一下|记录下来"
+    r"|记录下|备注一下|备注)(?:一下)?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
+    r"\s*[:：,，]?\s*(?:就是)?\s*"
+)
+_REMEMBER_EN = re.compile(
+    r"^\s*(?:please\s+|pls\s+|can you\s+|could you\s+)?(?:remember|note|keep in mind|bear in mind"
+    r"|don't forget|do not forget|make a note|take note|take a note|for (?:your|future) reference)"
+    r"(?:\s+(?:that|this|of this|of that|down))?\s*[:,\-]?\s*(?:that\s+)?"
+)
+_REMEMBER_EMPTY = re.compile(r"^[\s了吗吧啊呀哦嗯么呢.!?。！？]*$")
+
+# Business claims
+_ENTITY: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("refund", _rx(r"退款|退钱|退费|退货款", _w(r"refunds?|refunded|money back|reimburse\w*"))),
+    (
+        "payment",
+        _rx(
+            r"付款|支付|扣款|扣费|扣钱|扣了|收费|多扣|重复扣|付了|付过|到账",
+            _w(r"charged|charges?|payments?|paid|billing|billed|transactions?|overcharged"),
+        ),
+    ),
+    (
+        "logistics",
+        _rx(
+            r"快递|物流|包裹|运单|配送|派送|送货|签收|揽收|揽件|快递员",
+            _w(
+                r"shipments?|shipping|packages?|parcels?|deliver(?:y|ed|ies)|courier|tracking"
+                r"|in transit"
+            ),
+        ),
+    ),
+    (
+        "order",
+        _rx(
+            r"订单|单号|发货|发错|错发|漏发|少发|送错|货", _w(r"orders?|shipped|dispatched|items?")
+        ),
+    ),
+)
+_STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "refund",
+        _rx(
+            r"申请了退款|已申请退款|退款(?:失败|被拒|中|成功|了)|没退|未退|还没退|没有退|不退|已退款|退了",
+            _w(
+                r"refunded|requested a refund|applied for a refund|refund (?:was )?(?:denied"
+                r"|rejected)"
+            ),
+        ),
+    ),
+    (
+        "payment",
+        _rx(
+            r"扣了(?:两|2|二)次|扣两次|重复扣|多扣|扣款失败|支付失败|付款失败|付不了|被扣|已扣|扣了|已付款|已支付"
+            r"|付了钱|付过了|付款成功|支付成功|没扣|未扣款",
+            _w(
+                r"charged (?:me )?(?:twice|again|extra|more|double)|double[- ]charged|overcharged"
+                r"|billed twice|was charged|been charged|got charged|payment (?:failed|declined"
+                r"|went through|was declined)|card (?:was )?declined"
+            ),
+        ),
+    ),
+    (
+        "order",
+        _rx(
+            r"(?:还?没有?|未|不)(?:发货|发出)|已经?(?:发货|发出|取消)|发货了|取消了|被取消|漏发|发错|错发"
+            r"|少发|送错|货不对|发成了|待发货|待出库",
+            _w(
+                r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|isn't|is not"
+                r"|wasn't|was not)\s+(?:been\s+)?(?:shipped|dispatched|processed)|(?:was|been|got"
+                r"|is|has been)\s+(?:shipped|dispatched|cancell?ed)|cancell?ed|wrong (?:item|size"
+                r"|colou?r|product|order)|(?:is|are|was|were|running) (?:late|overdue)"
+            ),
+        ),
+    ),
+    (
+        "logistics",
+        _rx(
+            r"(?:还?没有?|未)(?:签收|送到|送达|更新|动)|显示(?:已|被)?签收|被(?:人)?签收|已经?(?:签收|送达|退回)"
+            r"|签收了|丢了|丢件|丢失|弄丢|破损|损坏|摔坏|压坏|少了|少件|卡住|卡在|停滞|不动了?|没动静|没消息"
+            r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中",
+            _w(
+                r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|never|isn't"
+                r"|is not|wasn't|was not)\s+(?:been\s+)?(?:delivered|moved|updated|picked up)"
+                r"|(?:was|been|got|is|are|were|has been|have been|shows?(?: as)?|marked(?: as)?"
+                r"|says?)\s+(?:delivered|lost|damaged|broken|stuck|delayed|returned|missing"
+                r"|in transit)|lost|damaged|stuck|delayed|missing|arrived (?:broken|damaged|late)"
+            ),
+        ),
+    ),
+    (
+        "generic",
+        _rx(
+            r"(?:还?没有?|未|不)(?:到账|到|收到)|到账了|已经?到账|到了|\d+天(?:了|都)?(?:还)?没|还在等"
+            r"|一直在等|等了.{0,4}还",
+            _w(
+                r"(?:hasn't|has not|haven't|have not|hadn't|didn't|did not|never|not yet|still not"
+                r"|isn't|is not|wasn't|was not|aren't)\s+(?:yet\s+)?(?:been\s+)?(?:arrived?"
+                r"|received|come|came|got|gotten|reached|showed up|shown up|credited|gone through"
+                r"|here)"
+                r"|still (?:waiting|pending|processing|in transit)|arrived|never came|not arrived"
+                r"|waiting for (?:my|the|a) (?:refund|package|parcel|order|delivery|money)"
+            ),
+        ),
+    ),
+)
+_ENTITY_PREFIX = {
+    "order": "order",
+    "payment": "payment",
+    "logistics": "shipment",
+    "refund": "refund",
+}
+_KEY_OF = {
+    "order": "order.status",
+    "payment": "payment.status",
+    "logistics": "logistics.status",
+    "refund": "refund.status",
+}
+_ID = r"(?P<id>[A-Za-z0-9][A-Za-z0-9\-_]*[0-9][A-Za-z0-9\-_]*|[0-9]{3,})"
+_LABELLED_IDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (
+        prefix,
+        re.compile(rf"(?:{label})\s*(?:号码?|编号|number|no\.?|id|#)?\s*[:：#]?\s*" + _ID, re.I),
+    )
+    for prefix, label in (
+        ("refund", r"退款单|退款|refund"),
+        ("shipment", r"运单|快递单|物流单|快递|tracking|waybill"),
+        ("payment", r"支付单|交易单|交易|流水|transaction|payment"),
+        ("order", r"订单|单号|order"),
+    )
+)
+_PREFIXED_ID = re.compile(
+    r"(?<![A-Za-z0-9])(?P<p>ORD|RFD|RF|REF|PAY|TXN|SHP)[-_]?[A-Za-z0-9\-]*\d", re.I
+)
+_PREFIX_KIND = {"ord": "order", "rfd": "refund", "rf": "refund", "ref": "refund", "pay": "payment"}
+_PREFIX_KIND.update({"txn": "payment", "shp": "shipment"})
+_CLAIM_WISH = _rx(
+    r"希望|(?<![申邀])请|麻烦|能不能|可以|尽快|最好|帮我",
+    _w(r"please|hope|could you|can you|make sure|asap"),
+)
+_NEGATIVE_STATUS = re.compile(r"没|未|不|" + _w(r"not|never|hasn't|haven't|didn't|isn't|wasn't"))
+
+# Self-statements
+_SELF_LEAD_ZH = r"^(?:其实|另外|还有|对了|顺便说一下|顺便|而且|并且|补充一下)?\s*"
+_SELF_ZH = re.compile(
+    _SELF_LEAD_ZH
+    + r"我(?:本人|自己)?(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身"
+    r"|基本上?|每天|比较|特别|很|非常|最|只)*"
+    r"(?:是(?!说|不是|想|要|来|问|在|否|因为|打算|第|刚|昨|今|前天|上次|这次|那|个意思|的)"
+    r"|喜欢|爱吃|爱喝|爱看|爱|偏爱|热爱|不喜欢|讨厌|受不了|怕|不爱|吃素|不吃|只吃|不喝|只喝|不抽烟|不吸烟"
+    r"|不喝酒|不能吃|不能喝|忌口|戒|对.{1,12}过敏|过敏|住在|住(?!院)|生活在|在.{1,10}(?:工作|上班|住|生活"
+    r"|读书|上学)|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
+    r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用)"
+)
+_SELF_MY_ZH = re.compile(
+    _SELF_LEAD_ZH + r"我的(?!订单|快递|包裹|退款|运单|物流)\S{1,10}?(?:是|为|叫)"
+)
+_SELF_EN = re.compile(
+    r"^(?:(?:also|and|btw|by the way|actually|fyi|just so you know|oh|well|for the record)[, ]+)?"
+    r"(?:(?:i'm|im|i am)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b|few\b)[a-z]"
+    r"|(?:i'm|im|i am)\s+(?:not\s+)?(?:vegetarian|vegan|pescatarian|allergic|lactose[- ]intolerant"
+    r"|gluten[- ](?:free|intolerant)|diabetic|pregnant|left[- ]handed|right[- ]handed|deaf|blind"
+    r"|colou?r[- ]?blind|married|single|divorced|widowed|retired|self[- ]employed|unemployed"
+    r"|muslim|christian|jewish|buddhist|hindu|catholic|kosher|halal|introverted|extroverted"
+    r"|short[- ]sighted|near[- ]sighted|hard of hearing|disabled|based)\b"
+    r"|(?:i'm|im|i am)\s+(?:from|originally from|living in|\d{1,3}\b)"
+    r"|i\s+(?:live|reside|work|grew up|was born|come from|moved to|have lived|speak)\b"
+    r"|i\s+(?:don't|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive)\b"
+    r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
+    r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up)\b"
+    r"|i\s+have\s+(?:a|an|two|three|four|five|\d+)\s+(?!question|problem|issue|complaint|query"
+    r"|concern|order|package|refund)"
+    r"|my\s+(?!order|package|parcel|refund|payment|delivery|shipment|tracking)[a-z' ]{1,30}?\s+"
+    r"(?:is|are)\b)"
+)
+_SELF_BLOCK = _rx(
+    r"这个|那个|你们|您|它|昨天|今天|刚才|刚刚|上周|上个月|前天|这次|那次|刚|买的|下单|订单|快递|包裹|退款"
+    r"|收到|投诉|住院|号码|手机号|邮箱|地址|电话|微信号|账号",
+    _w(
+        r"this|that|it|you|your|these|those|yesterday|today|just now|last (?:week|time|month|night)"
+        r"|this morning|ago|ordered|bought|received|order|package|parcel|refund|delivery"
+        r"|waiting|calling|writing|trying|looking|going|here|sorry|e-?mail address|phone number"
+        r"|address|number"
+    ),
+)
+_THIRD_SUBJECT_ZH = re.compile(_SELF_LEAD_ZH + rf"(?P<who>{_THIRD_ZH})")
+_THIRD_SUBJECT_EN = re.compile(
+    rf"^(?P<who>(?:my|our)\s+(?:{_REL_EN})|he|she|they)\s+(?P<verb>[a-z']+)"
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Readers
+
+
+def _claim(raw: str, norm: str) -> Candidate | None:
+    if not norm.strip():
+        return None
+    entities = [name for name, rx in _ENTITY if rx.search(norm)]
+    status: str | None = None
+    status_text = ""
+    for name, rx in _STATUS:
+        m = rx.search(norm)
+        if m is not None:
+            status, status_text = name, m.group()
+            break
+    if status is None:
+        return None
+    if status == "generic":
+        if not entities:
+            return None
+        status = entities[0]
+    elif status not in entities and not entities:
+        return None
+    question = bool(_Q_START.match(norm.strip()) or _Q_ANY.search(norm.rstrip("?？ ")))
+    if (question or norm.rstrip().endswith(("?", "？"))) and not _WHY.search(norm):
+        return None
+    if _CLAIM_WISH.search(norm) and not _NEGATIVE_STATUS.search(status_text):
+        return None
+    subject = _subject(raw, status)
+    return Candidate(
+        kind="semantic",
+        key=_KEY_OF[status],
+        content=normalize_whitespace(_clean(raw)),
+        source_type="user_assertion",
+        confidence=CLAIM,
+        subject_ref=subject,
+    )
+
+
+def _subject(raw: str, entity: str) -> str:
+    text = fold(raw) if len(fold(raw)) == len(raw) else raw
+    found: list[tuple[int, int, str, str]] = []
+    for prefix, rx in _LABELLED_IDS:
+        for m in rx.finditer(text):
+            ident = raw[m.start("id") : m.end("id")].rstrip("-_")
+            found.append((m.start("id"), m.start(), prefix, ident))
+    for m in _PREFIXED_ID.finditer(raw):
+        kind = _PREFIX_KIND[m.group("p").lower()]
+        found.append((m.start(), m.start(), kind, m.group().rstrip("-_")))
+    if found:
+        _, _, prefix, ident = min(found)
+        return f"{prefix}:{ident}"
+    return f"{_ENTITY_PREFIX[entity]}:unknown"
+
+
+def _remember_rest(clause: _Clause) -> str | None:
+    """What a "remember that ..." clause asks to keep (verbatim), "" when it continues in the
+    next clause, None when the clause is not such a request."""
+    for rx in (_REMEMBER_ZH, _REMEMBER_EN):
+        m = rx.match(clause.norm)
+        if m is None:
+            continue
+        rest_norm = clause.norm[m.end() :]
+        if re.match(r"^(?:了|to\s)", rest_norm) or (
+            rx is _REMEMBER_EN and rest_norm.startswith("me")
+        ):
+            return None
+        cut = len(clause.raw) - len(rest_norm) if len(clause.norm) == len(clause.raw) else None
+        rest = clause.raw[cut:] if cut is not None else rest_norm
+        return "" if _REMEMBER_EMPTY.match(rest) else _clean(rest)
+    return None
+
+
+def _self_statement(norm: str) -> bool:
+    s = norm.strip()
+    if not s or len(s) > 60 or _SELF_BLOCK.search(s):
+        return False
+    return bool(_SELF_ZH.match(s) or _SELF_MY_ZH.match(s) or _SELF_EN.match(s))
+
+
+_EN_VERB_AS_FIRST = {"is": "am", "'s": "am", "are": "am", "was": "was", "has": "have"}
+_EN_VERB_AS_FIRST.update({"doesn't": "don't", "does": "do", "isn't": "am not"})
+
+
+def _third_party_statement(norm: str) -> bool:
+    """The shape of a self-statement, about someone else ("我老婆是素食主义者", "he lives in
+    Berlin")."""
+    s = norm.strip()
+    m = _THIRD_SUBJECT_ZH.match(s)
+    if m is not None and not m.group("who").startswith(("我们", "我和")):
+        swapped = s[: m.start("who")] + "我" + s[m.end("who") :]
+        if _self_statement(swapped):
+            return True
+    m2 = _THIRD_SUBJECT_EN.match(s)
+    if m2 is not None:
+        verb = m2.group("verb")
+        first = _EN_VERB_AS_FIRST.get(verb, verb[:-1] if verb.endswith("s") else verb)
+        if verb.endswith("ies"):
+            first = verb[:-3] + "y"
+        swapped = "i " + first + s[m2.end("verb") :]
+        return _self_statement(swapped)
+    return False

@@ -1,0 +1,198 @@
+"""Utterances cut into sentences, clauses and parts; questions, one-off and standing wishes;
+whom a part is about; the negation that denies a mention."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from governed_memory.memory.write.extraction.cues import (
+    _CJK,
+    _FIRST_THEN,
+    _FIRST_THEN_TAIL,
+    _GLUE_EN,
+    _LATIN_WORD,
+    _LEADING,
+    _NEG_EN_RE,
+    _NEG_EN_WEAK,
+    _NEG_ZH_AFTER,
+    _NEG_ZH_BEFORE,
+    _NEG_ZH_WEAK,
+    _ONE_OFF_OBJECT,
+    _OPINION_AFTER,
+    _PERSON_RE,
+    _POLITE_TAIL,
+    _Q_ANY,
+    _Q_START,
+    _STANDING,
+    _TARGET_BEFORE,
+    _TEMPORARY,
+    _TRAILING,
+)
+from governed_memory.memory.write.extraction.models import STRONG, WEAK
+from governed_memory.memory.write.normalize import fold
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A piece of a clause, verbatim (`raw`) and folded (`norm`)."""
+
+    raw: str
+    norm: str
+    question: bool
+    order: int
+
+
+@dataclass(frozen=True)
+class _Clause:
+    raw: str
+    norm: str
+    question: bool
+    parts: tuple[_Part, ...]
+    order: int
+
+
+_SENTENCE_END = frozenset("。！？!?；;\n｡．")
+_CLAUSE_END = frozenset("，,")
+_CONTRAST = re.compile(
+    r"但是|不过|可是|然而|(?<!不)但(?!愿)|(?<![A-Za-z])(?:but|however|though)(?![A-Za-z])", re.I
+)
+
+
+def _clean(raw: str) -> str:
+    return _LEADING.sub("", _TRAILING.sub("", raw.strip()))
+
+
+def _split_sentences(text: str) -> list[list[tuple[str, str]]]:
+    """Sentences, each a list of (clause verbatim, the punctuation that ended it)."""
+    sentences: list[list[tuple[str, str]]] = []
+    clauses: list[tuple[str, str]] = []
+    start = 0
+    n = len(text)
+    for i, ch in enumerate(text):
+        end_sentence = ch in _SENTENCE_END
+        if ch == "." and (i + 1 == n or text[i + 1].isspace() or _CJK.match(text[i + 1])):
+            end_sentence = not (
+                i > 0 and text[i - 1].isdigit() and i + 1 < n and text[i + 1].isdigit()
+            )
+        end_clause = ch in _CLAUSE_END and not (
+            ch == "," and 0 < i < n - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+        )
+        if end_sentence or end_clause:
+            clauses.append((text[start:i], ch))
+            start = i + 1
+            if end_sentence:
+                sentences.append(clauses)
+                clauses = []
+    if start < n:
+        clauses.append((text[start:], ""))
+    if clauses:
+        sentences.append(clauses)
+    return sentences
+
+
+def _verbatim(raw: str) -> str:
+    """The clause as it stands in the utterance: only surrounding blanks and punctuation cut."""
+    return _LEADING.sub("", _TRAILING.sub("", raw)).strip()
+
+
+def _clauses(text: str) -> list[list[_Clause]]:
+    out: list[list[_Clause]] = []
+    order = 0
+    for sentence in _split_sentences(text):
+        clauses: list[_Clause] = []
+        for raw, term in sentence:
+            raw = _verbatim(raw)
+            if not raw:
+                continue
+            question = term in ("?", "？")
+            pieces = [p for p in (_verbatim(x) for x in _CONTRAST.split(raw)) if p]
+            parts = tuple(
+                _Part(p, fold(p), question and i == len(pieces) - 1, order + i)
+                for i, p in enumerate(pieces)
+            )
+            clauses.append(_Clause(raw, fold(raw), question, parts, order))
+            order += max(1, len(parts))
+        if clauses:
+            out.append(clauses)
+    return out
+
+
+def _is_chinese(text: str) -> bool:
+    return len(_CJK.findall(text)) >= max(1, len(_LATIN_WORD.findall(text)))
+
+
+def _is_question(p: _Part) -> bool:
+    norm = p.norm.strip()
+    if _POLITE_TAIL.search(norm.rstrip("?？ ")):
+        return False
+    return p.question or bool(_Q_START.match(norm) or _Q_ANY.search(norm.rstrip("?？ ")))
+
+
+def _is_temporary(norm: str) -> bool:
+    if _STANDING.search(norm):
+        return False
+    if _TEMPORARY.search(norm) or _ONE_OFF_OBJECT.search(norm):
+        return True
+    return bool(_FIRST_THEN.search(norm) and _FIRST_THEN_TAIL.search(norm))
+
+
+def _one_off_context(norm: str) -> bool:
+    """A part that sets a one-off context for the rest of its sentence ("这次的话", "just
+    this once")."""
+    return not _STANDING.search(norm) and bool(_TEMPORARY.search(norm))
+
+
+Whose = Literal["user", "third", "none"]
+
+
+def _whose(norm: str) -> Whose:
+    """Whom a wish or statement in `norm` is about."""
+    tokens = list(_PERSON_RE.finditer(norm))
+    if any(t.lastgroup == "incl" for t in tokens):
+        return "user"
+    for t in tokens:
+        if _TARGET_BEFORE.search(norm[: t.start()]):
+            return "user" if t.lastgroup == "first" else "third"
+    for t in tokens:
+        if t.lastgroup == "first" and _OPINION_AFTER.match(norm[t.end() :]):
+            continue
+        return "user" if t.lastgroup == "first" else "third"
+    return "none"
+
+
+# --------------------------------------------------------------------------------------------
+# Negation
+
+
+def _neg_before_zh(before: str) -> str | None:
+    m = _NEG_ZH_BEFORE.search(before[-14:])
+    return m.group("neg") if m else None
+
+
+def _neg_before_en(before: str) -> str | None:
+    words = before.split()
+    for n in range(1, min(len(words), 7) + 1):
+        head = " ".join(words[-n:])
+        for m in _NEG_EN_RE.finditer(head):
+            if m.start() != 0 and head[m.start() - 1] != " ":
+                continue
+            rest = head[m.end() :].split()
+            if head[: m.start()].strip() == "" and all(w.strip(",.'") in _GLUE_EN for w in rest):
+                return m.group().removeprefix("please ").strip()
+    return None
+
+
+def _negation(norm: str, start: int, end: int) -> str | None:
+    """The negation word that denies the mention at norm[start:end], if any."""
+    before = norm[:start]
+    neg = _neg_before_zh(before) or _neg_before_en(before)
+    if neg is not None:
+        return neg
+    m = _NEG_ZH_AFTER.match(norm[end : end + 10])
+    return m.group("neg") if m else None
+
+
+def _neg_confidence(neg: str) -> float:
+    return WEAK if neg in _NEG_ZH_WEAK or neg in _NEG_EN_WEAK else STRONG

@@ -1,0 +1,318 @@
+"""`RuleExtractor`: sentences read clause by clause and part by part, then the profile candidates
+assembled (one per key) and everything put in utterance order."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.memory.models import Candidate, ExtractorInfo
+from governed_memory.memory.write.extraction.claims import (
+    _claim,
+    _remember_rest,
+    _self_statement,
+    _third_party_statement,
+)
+from governed_memory.memory.write.extraction.clauses import (
+    Whose,
+    _Clause,
+    _clauses,
+    _clean,
+    _is_chinese,
+    _is_question,
+    _is_temporary,
+    _one_off_context,
+    _Part,
+    _whose,
+)
+from governed_memory.memory.write.extraction.contents import _content
+from governed_memory.memory.write.extraction.cues import _CONTINUES, _REL_ZH, _STANDING, _TOPIC
+from governed_memory.memory.write.extraction.models import (
+    REMEMBER,
+    SELF_STATEMENT,
+    ExtractedCandidate,
+    Extraction,
+    Skipped,
+)
+from governed_memory.memory.write.extraction.preferences import _Pref, _prefs
+from governed_memory.memory.write.normalize import fold, normalize_timezone, normalize_whitespace
+
+
+@dataclass
+class _Collected:
+    prefs: list[_Pref]
+    semantic: list[tuple[int, ExtractedCandidate]]
+    skipped: list[tuple[int, Skipped]]
+
+
+class RuleExtractor:
+    """Offline, deterministic extraction for Chinese and English (see the module docstring)."""
+
+    info = ExtractorInfo(name="rule-extractor", version="2")
+
+    def extract(self, text: str, *, default_timezone: str) -> Extraction:
+        zone = normalize_timezone(default_timezone)
+        if zone is None:
+            raise InvalidInput(f"unknown time zone {default_timezone!r}", field="default_timezone")
+        zh = _is_chinese(text)
+        got = _Collected([], [], [])
+        for sentence in _clauses(text):
+            self._sentence(sentence, zone, got)
+        items = self._profile_candidates(got.prefs, zh) + got.semantic
+        return Extraction(
+            candidates=self._ordered(items), skipped=self._dedupe_skipped(got.skipped)
+        )
+
+    # -- per sentence
+
+    def _sentence(self, clauses: list[_Clause], zone: str, got: _Collected) -> None:
+        one_off = False
+        topic_third = False
+        last_whose: Whose = "none"
+        remember_next = False
+        for clause in clauses:
+            if remember_next:
+                remember_next = False
+                self._remember(clause, clause.raw, zone, got)
+                continue
+            rest = _remember_rest(clause)
+            if rest is not None:
+                if rest == "":
+                    remember_next = True
+                else:
+                    self._remember(clause, rest, zone, got)
+                continue
+            leftover: list[_Part] = []
+            for part in clause.parts:
+                if _TOPIC.match(part.norm.strip()):
+                    topic_third = True
+                    continue
+                whose = _whose(part.norm)
+                if whose == "none" and (topic_third or _CONTINUES.match(part.norm.strip())):
+                    whose = "third" if topic_third else last_whose
+                temporary = _is_temporary(part.norm) or (
+                    one_off and not _STANDING.search(part.norm)
+                )
+                prefs = _prefs(part, zone)
+                if prefs:
+                    for pref in prefs:
+                        self._route(pref, whose, temporary, got)
+                elif whose == "third" and _third_party_statement(part.norm):
+                    got.skipped.append((part.order, Skipped(reason="third_party", clause=part.raw)))
+                else:
+                    leftover.append(part)
+                if _one_off_context(part.norm):
+                    one_off = True
+                if whose != "none":
+                    last_whose = whose
+            if leftover:
+                self._facts(clause, leftover, got)
+
+    def _route(self, pref: _Pref, whose: Whose, temporary: bool, got: _Collected) -> None:
+        if whose == "third":
+            got.skipped.append(
+                (
+                    pref.order,
+                    Skipped(
+                        reason="third_party",
+                        clause=pref.clause,
+                        key=pref.key,
+                        structured_value=dict(pref.value),
+                    ),
+                )
+            )
+        elif temporary:
+            got.skipped.append(
+                (
+                    pref.order,
+                    Skipped(
+                        reason="temporary",
+                        clause=pref.clause,
+                        key=pref.key,
+                        structured_value=dict(pref.value),
+                    ),
+                )
+            )
+        else:
+            got.prefs.append(pref)
+
+    def _facts(self, clause: _Clause, parts: list[_Part], got: _Collected) -> None:
+        """Business claims (on the clause minus its preference parts), then self-statements."""
+        if len(parts) == len(clause.parts):
+            raw, norm = clause.raw, clause.norm
+        else:
+            raw = "，".join(p.raw for p in parts)
+            norm = fold(raw)
+        claim = _claim(raw, norm)
+        if claim is not None:
+            clause_text = clause.raw if len(parts) == len(clause.parts) else parts[0].raw
+            got.semantic.append(
+                (parts[0].order, ExtractedCandidate(candidate=claim, clause=clause_text))
+            )
+            return
+        for part in parts:
+            if _is_question(part) or not _self_statement(part.norm):
+                continue
+            if _whose(part.norm) == "third":
+                got.skipped.append((part.order, Skipped(reason="third_party", clause=part.raw)))
+                continue
+            candidate = Candidate(
+                kind="semantic",
+                content=normalize_whitespace(_clean(part.raw)),
+                source_type="user_assertion",
+                confidence=SELF_STATEMENT,
+            )
+            got.semantic.append(
+                (part.order, ExtractedCandidate(candidate=candidate, clause=part.raw))
+            )
+
+    def _remember(self, clause: _Clause, rest: str, zone: str, got: _Collected) -> None:
+        """An explicit request to remember `rest` (said in `clause`)."""
+        norm = fold(rest)
+        part = _Part(rest, norm, clause.question, clause.order)
+        if clause.question and _is_question(part):
+            return
+        prefs = _prefs(part, zone)
+        if prefs:
+            whose = _whose(norm)
+            for pref in prefs:
+                self._route(
+                    _Pref(
+                        pref.key, pref.value, pref.negated, pref.confidence, clause.raw, pref.order
+                    ),
+                    whose,
+                    _is_temporary(norm),
+                    got,
+                )
+            return
+        claim = _claim(clause.raw, fold(clause.raw))
+        if claim is not None:
+            claim = claim.model_copy(update={"content": normalize_whitespace(_clean(rest))})
+            got.semantic.append(
+                (clause.order, ExtractedCandidate(candidate=claim, clause=clause.raw))
+            )
+            return
+        if _whose(norm) == "third" and not re.match(r"^\s*我(?!的?(?:" + _REL_ZH + "))", norm):
+            got.skipped.append((clause.order, Skipped(reason="third_party", clause=clause.raw)))
+            return
+        content = normalize_whitespace(_clean(rest))
+        if not content:
+            return
+        candidate = Candidate(
+            kind="semantic",
+            content=content,
+            source_type="user_assertion",
+            confidence=REMEMBER,
+        )
+        got.semantic.append(
+            (clause.order, ExtractedCandidate(candidate=candidate, clause=clause.raw))
+        )
+
+    # -- assembling
+
+    @staticmethod
+    def _profile_candidates(prefs: list[_Pref], zh: bool) -> list[tuple[int, ExtractedCandidate]]:
+        """One candidate per key (channel and quiet hours merged), negations only where no
+        positive value for the same key (or aspect) was stated."""
+        out: list[tuple[int, ExtractedCandidate]] = []
+        # In order of first mention; keys first mentioned by the same part keep the order in
+        # which they were read (a set here made that order depend on the hash seed).
+        keys = sorted(
+            dict.fromkeys(p.key for p in prefs),
+            key=lambda k: min(p.order for p in prefs if p.key == k),
+        )
+        for key in keys:
+            positive = [p for p in prefs if p.key == key and not p.negated]
+            negative = [p for p in prefs if p.key == key and p.negated]
+            merged, used = _merge(positive)
+            if used:
+                out.append(_asserted(key, merged, used, zh))
+            out.extend(_denied(key, negative, merged, zh))
+        return out
+
+    @staticmethod
+    def _ordered(items: list[tuple[int, ExtractedCandidate]]) -> list[ExtractedCandidate]:
+        seen: set[tuple[str | None, str, bool]] = set()
+        out: list[ExtractedCandidate] = []
+        for _, item in sorted(items, key=lambda x: x[0]):
+            mark = (item.candidate.key, item.candidate.content, item.negated)
+            if mark not in seen:
+                seen.add(mark)
+                out.append(item)
+        return out
+
+    @staticmethod
+    def _dedupe_skipped(items: list[tuple[int, Skipped]]) -> list[Skipped]:
+        seen: set[str] = set()
+        out: list[Skipped] = []
+        for _, item in sorted(items, key=lambda x: x[0]):
+            mark = item.model_dump_json()
+            if mark not in seen:
+                seen.add(mark)
+                out.append(item)
+        return out
+
+
+# --------------------------------------------------------------------------------------------
+# Profile candidates
+
+
+def _merge(positive: list[_Pref]) -> tuple[dict[str, Any], list[_Pref]]:
+    """The value the positive preferences of one key state together, field by field (for two
+    values of a field the stronger, then the later, wins), and the preference each field came
+    from, in field order."""
+    merged: dict[str, Any] = {}
+    used: list[_Pref] = []
+    fields = sorted({f for p in positive for f in p.value})
+    for field in fields:
+        options = [p for p in positive if field in p.value]
+        best = max(options, key=lambda p: (p.confidence, p.order))
+        merged[field] = best.value[field]
+        used.append(best)
+    return merged, used
+
+
+def _asserted(
+    key: str, merged: dict[str, Any], used: list[_Pref], zh: bool
+) -> tuple[int, ExtractedCandidate]:
+    """The candidate for a merged value, quoting (and placed at) the first preference used."""
+    first = min(used, key=lambda p: p.order)
+    value: dict[str, Any] = {
+        f: merged[f] for f in ("channel", "quiet_hours", "value") if f in merged
+    }
+    candidate = Candidate(
+        kind="profile",
+        key=key,
+        content=_content(key, value, negated=False, zh=zh),
+        structured_value=value,
+        source_type="user_assertion",
+        confidence=max(p.confidence for p in used),
+    )
+    return first.order, ExtractedCandidate(candidate=candidate, clause=first.clause)
+
+
+def _denied(
+    key: str, negative: list[_Pref], merged: dict[str, Any], zh: bool
+) -> list[tuple[int, ExtractedCandidate]]:
+    """A negated candidate per value denied, in utterance order, unless a positive value for the
+    same field (aspect) of the key was stated."""
+    out: list[tuple[int, ExtractedCandidate]] = []
+    seen: list[dict[str, Any]] = []
+    for p in sorted(negative, key=lambda p: p.order):
+        if any(f in merged for f in p.value) or p.value in seen:
+            continue
+        seen.append(p.value)
+        candidate = Candidate(
+            kind="profile",
+            key=key,
+            content=_content(key, p.value, negated=True, zh=zh),
+            structured_value=dict(p.value),
+            source_type="user_assertion",
+            confidence=p.confidence,
+        )
+        out.append(
+            (p.order, ExtractedCandidate(candidate=candidate, clause=p.clause, negated=True))
+        )
+    return out

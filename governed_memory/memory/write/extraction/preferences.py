@@ -1,0 +1,297 @@
+"""Profile preferences a part states: notification channel, reply language, timezone, quiet
+hours and preferred contact hours."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from governed_memory.memory.vocabulary import CONTACT_HOURS, LANGUAGE, NOTIFICATION, TIMEZONE
+from governed_memory.memory.write.extraction.clauses import (
+    _is_question,
+    _neg_confidence,
+    _negation,
+    _Part,
+)
+from governed_memory.memory.write.extraction.cues import (
+    _ALT_AFTER,
+    _ALT_BEFORE,
+    _CJK,
+    _CONTACT_NEG,
+    _CONTACT_VERB,
+    _CONTENT_BLOCK,
+    _DETERMINER_BEFORE,
+    _HOURS_STRONG,
+    _LANG_ALONE,
+    _LANG_BLOCK,
+    _LANG_CANT,
+    _LANG_COMM_EN,
+    _LANG_GLUE_EN,
+    _LANG_NEG_AFTER,
+    _LANG_NEG_BEFORE,
+    _LANG_NOUN_AFTER,
+    _LANG_POS_AFTER,
+    _LANG_POS_BEFORE,
+    _LANG_STRONG,
+    _LANGUAGE_WORD,
+    _NEG_EN_RE,
+    _NEG_ZH_BEFORE,
+    _NO_CONTACT_EN,
+    _NOT_BEFORE,
+    _PAST_BLOCK,
+    _PHONE_VERB_NEG,
+    _PRIORITY_BEFORE,
+    _QUIET_MARK,
+    _STANDING,
+    _STRONG_CUE,
+    _SWITCH,
+    _TZ_AFTER_CUE,
+    _TZ_CUE,
+    _UNAVAILABLE,
+    _WEAK_CUE,
+    _WHY,
+    _WHY_BLOCK,
+    _w,
+)
+from governed_memory.memory.write.extraction.models import STRONG, WEAK
+from governed_memory.memory.write.normalize import (
+    Mention,
+    find_channels,
+    find_languages,
+    find_timezone,
+    normalize_hours,
+    normalize_quiet_hours,
+    normalize_timezone,
+)
+
+
+@dataclass(frozen=True)
+class _Pref:
+    key: str
+    value: dict[str, Any]
+    negated: bool
+    confidence: float
+    clause: str
+    order: int
+
+
+Role = Literal["pos", "neg", "alt"]
+
+
+def _roles(norm: str, mentions: list[Mention]) -> list[tuple[Mention, Role, str | None]]:
+    out: list[tuple[Mention, Role, str | None]] = []
+    for i, m in enumerate(mentions):
+        start, end, _ = m
+        before = norm[:start]
+        if (
+            _ALT_BEFORE.search(before)
+            and not _NEG_ZH_BEFORE.search(before[-14:])
+            and not _NOT_BEFORE.search(before)
+        ):
+            out.append((m, "alt", None))
+            continue
+        if re.search(_w("over") + r"\s+$", before) and i > 0:
+            out.append((m, "alt", None))
+            continue
+        if _ALT_AFTER.match(norm[end:]):
+            out.append((m, "alt", None))
+            continue
+        neg = _negation(norm, start, end)
+        if neg is None and re.search(r"不是\s*(?:用|发|打|通过)?\s*$", before):
+            neg = "不是"
+        out.append((m, "neg", neg) if neg is not None else (m, "pos", None))
+    return out
+
+
+def _pick(norm: str, positives: list[Mention]) -> str | None:
+    values = {m[2] for m in positives}
+    if len(values) == 1:
+        return values.pop()
+    prioritised = {m[2] for m in positives if _PRIORITY_BEFORE.search(norm[: m[0]])}
+    return prioritised.pop() if len(prioritised) == 1 else None
+
+
+def _allowed_question(p: _Part, *, negation: bool) -> bool:
+    """A question that is in fact a request (standing marker, switch, or stop)."""
+    if not _is_question(p):
+        return True
+    if _WHY.search(p.norm):
+        return False
+    if _STANDING.search(p.norm) or _SWITCH.search(p.norm):
+        return True
+    return negation
+
+
+def _chosen_or_denied(
+    p: _Part,
+    key: str,
+    field: str,
+    positives: list[Mention],
+    negatives: list[tuple[Mention, float]],
+    *,
+    strong: bool,
+) -> list[_Pref]:
+    """The one value `p` chooses among its positive mentions (see `_pick`) or, failing that,
+    each value it denies (the first denial of a value sets its confidence)."""
+    if positives and _allowed_question(p, negation=False):
+        chosen = _pick(p.norm, positives)
+        if chosen is not None:
+            conf = STRONG if strong else WEAK
+            return [_Pref(key, {field: chosen}, False, conf, p.raw, p.order)]
+    if not _allowed_question(p, negation=True):
+        return []
+    out: list[_Pref] = []
+    seen: set[str] = set()
+    for m, conf in negatives:
+        if m[2] not in seen:
+            seen.add(m[2])
+            out.append(_Pref(key, {field: m[2]}, True, conf, p.raw, p.order))
+    return out
+
+
+def _channel_prefs(p: _Part) -> list[_Pref]:
+    norm = p.norm
+    if _CONTENT_BLOCK.search(norm) or _WHY_BLOCK.search(norm):
+        return []
+    mentions = [
+        m
+        for m in find_channels(p.raw)
+        if not (_DETERMINER_BEFORE.search(norm[: m[0]]) and norm[m[0] : m[1]].isascii())
+    ]
+    if not mentions:
+        return _phone_verb_denied(p)
+    roles = _roles(norm, mentions)
+    past = bool(_PAST_BLOCK.search(norm) and not _STANDING.search(norm))
+    cue = bool(_STRONG_CUE.search(norm) or _WEAK_CUE.search(norm))
+    # A channel named in the past ("上次发了短信") or without a cue about contacting the user is
+    # no choice; a denial needs neither.
+    positives = [m for m, role, _ in roles if role == "pos"] if cue and not past else []
+    negatives = [
+        (m, _neg_confidence(neg)) for m, role, neg in roles if role == "neg" and neg is not None
+    ]
+    strong = bool(_STRONG_CUE.search(norm) or _STANDING.search(norm))
+    return _chosen_or_denied(p, NOTIFICATION, "channel", positives, negatives, strong=strong)
+
+
+def _phone_verb_denied(p: _Part) -> list[_Pref]:
+    """A denied phone call named by its verb alone ("别再给我打了")."""
+    if not (_PHONE_VERB_NEG.search(p.norm) and _allowed_question(p, negation=True)):
+        return []
+    hit = _NEG_ZH_BEFORE.search(p.norm)
+    conf = _neg_confidence(hit.group("neg")) if hit else STRONG
+    return [_Pref(NOTIFICATION, {"channel": "phone"}, True, conf, p.raw, p.order)]
+
+
+def _language_prefs(p: _Part) -> list[_Pref]:
+    norm = p.norm
+    if _LANG_BLOCK.search(norm) or _CONTENT_BLOCK.search(norm):
+        return []
+    mentions = [m for m in find_languages(p.raw) if not _LANG_NOUN_AFTER.match(norm[m[1] :])]
+    if not mentions:
+        return []
+    english = not _CJK.search(norm)
+    has_language_word = bool(_LANGUAGE_WORD.search(norm))
+    positives: list[Mention] = []
+    negatives: list[tuple[Mention, float]] = []
+    for m in mentions:
+        start, end, _ = m
+        before, after = norm[:start], norm[end:]
+        denied = _language_denial(before, after)
+        if denied is not None:
+            negatives.append((m, denied))
+        elif _ALT_BEFORE.search(before) or _ALT_AFTER.match(after):
+            continue
+        elif _language_chosen(norm, start, end, english=english, language_word=has_language_word):
+            positives.append(m)
+    strong = bool(_LANG_STRONG.search(norm) or _STANDING.search(norm))
+    return _chosen_or_denied(p, LANGUAGE, "value", positives, negatives, strong=strong)
+
+
+def _language_denial(before: str, after: str) -> float | None:
+    """The confidence of the denial of a language mention (between `before` and `after`), None
+    when it is not denied."""
+    if _LANG_CANT.search(before):
+        return WEAK
+    neg_zh = _LANG_NEG_BEFORE.search(before[-12:])
+    neg_en = _neg_before_lang_en(before)
+    if neg_zh or neg_en or _LANG_NEG_AFTER.match(after):
+        word = neg_zh.group("neg") if neg_zh else (neg_en or "不要")
+        return _neg_confidence(word)
+    return None
+
+
+def _language_chosen(
+    norm: str, start: int, end: int, *, english: bool, language_word: bool
+) -> bool:
+    """Whether the language mentioned at norm[start:end] is asked for (not merely named)."""
+    before, after = norm[:start], norm[end:]
+    pos = bool(_LANG_POS_BEFORE.search(before) or language_word)
+    if not pos and _LANG_POS_AFTER.match(after):
+        pos = bool(before.strip() == "" or _LANG_POS_BEFORE.search(before) or not english)
+        if english and before.strip() == "":
+            pos = True
+    if pos and english and not (_LANG_COMM_EN.search(norm) or language_word):
+        pos = bool(re.match(r"^\s*" + _w("please|only"), after))
+    if not pos and english and _LANG_ALONE.match(norm[:start] + norm[end:]):
+        pos = True  # "In English." / "English, please"
+    return pos
+
+
+def _neg_before_lang_en(before: str) -> str | None:
+    words = before.split()
+    for n in range(1, min(len(words), 6) + 1):
+        head = " ".join(words[-n:])
+        m = _NEG_EN_RE.match(head)
+        if m is None:
+            continue
+        if all(w.strip(",.'") in _LANG_GLUE_EN for w in head[m.end() :].split()):
+            return m.group().removeprefix("please ").strip()
+    return None
+
+
+def _timezone_prefs(p: _Part) -> list[_Pref]:
+    norm = p.norm
+    if not _TZ_CUE.search(norm) or not _allowed_question(p, negation=False):
+        return []
+    zone = find_timezone(p.raw)
+    if zone is None:
+        m = _TZ_AFTER_CUE.search(norm)
+        if m is not None:
+            zone = normalize_timezone(m.group("zone"))
+    if zone is None:
+        return []
+    return [_Pref(TIMEZONE, {"value": zone}, False, STRONG, p.raw, p.order)]
+
+
+def _hours_prefs(p: _Part, zone: str) -> list[_Pref]:
+    norm = p.norm
+    if not (_CONTACT_VERB.search(norm) or _QUIET_MARK.search(norm) or _CONTACT_NEG.search(norm)):
+        return []
+    quiet = bool(
+        _QUIET_MARK.search(norm)
+        or _CONTACT_NEG.search(norm)
+        or _NO_CONTACT_EN.search(norm)
+        or (_UNAVAILABLE.search(norm) and _CONTACT_VERB.search(norm))
+    )
+    if quiet:
+        value = normalize_quiet_hours(p.raw, zone)
+        if value is None or not _allowed_question(p, negation=True):
+            return []
+        return [_Pref(NOTIFICATION, {"quiet_hours": value}, False, STRONG, p.raw, p.order)]
+    value = normalize_hours(p.raw, zone)
+    if value is None or not _allowed_question(p, negation=False):
+        return []
+    if _PAST_BLOCK.search(norm) or _CONTENT_BLOCK.search(norm):
+        return []
+    conf = STRONG if _HOURS_STRONG.search(norm) or _STANDING.search(norm) else WEAK
+    return [_Pref(CONTACT_HOURS, {"value": value}, False, conf, p.raw, p.order)]
+
+
+def _prefs(p: _Part, zone: str) -> list[_Pref]:
+    """Every profile preference a part states (before temporary / third-party checks)."""
+    hours = _hours_prefs(p, zone)
+    out = [*_timezone_prefs(p), *_language_prefs(p), *hours]
+    if not hours:
+        out.extend(_channel_prefs(p))
+    return out

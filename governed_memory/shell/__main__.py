@@ -1,0 +1,3 @@
+from governed_memory.shell.cli import main
+
+main()

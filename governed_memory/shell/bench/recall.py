@@ -1,0 +1,169 @@
+"""recall: governed recall at several sizes beside an exact numpy scan; context building."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from governed_memory.memory.models import RecallQuery
+from governed_memory.memory.retrieval import Reader
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores, open_stores
+from governed_memory.shell.bench.data import (
+    _stats,
+    load,
+    synthetic_queries,
+    synthetic_records,
+)
+from governed_memory.shell.bench.report import console
+
+
+def _measure_recall(
+    stores: Stores, namespace: str, texts: list[str], at: datetime
+) -> tuple[list[float], list[float], list[float]]:
+    """Recall, the numpy scan, and recall again with no graph walk, per query."""
+    reader = Reader(stores)
+    walking = stores.policy
+    plain = walking.model_copy(
+        update={"retrieval": walking.retrieval.model_copy(update={"graph_hops": 0})}
+    )
+    matrix = np.frombuffer(
+        b"".join(
+            row[0]
+            for row in stores.projection._conn().execute(  # type: ignore[attr-defined]
+                "SELECT embedding FROM proj_memories WHERE namespace = ?", (namespace,)
+            )
+        ),
+        dtype=np.float32,
+    ).reshape(-1, stores.embedder.dim)
+    recall_ms: list[float] = []
+    scan_ms: list[float] = []
+    plain_ms: list[float] = []
+    for i, text in enumerate(texts):
+        q = RecallQuery(principal="user:bench/u1", namespaces=[namespace], query=text, k=5, at=at)
+        t0 = time.perf_counter()
+        result = reader.recall(q, use_cache=False)
+        t1 = time.perf_counter()
+        vector = stores.embedder.embed([text])[0]
+        scores = matrix @ vector
+        top = np.argpartition(-scores, 5)[:5]
+        _ = top[np.argsort(-scores[top])]
+        t2 = time.perf_counter()
+        stores.policy = plain
+        try:
+            reader.recall(q, use_cache=False)
+        finally:
+            stores.policy = walking
+        t3 = time.perf_counter()
+        if i >= 20:
+            recall_ms.append((t1 - t0) * 1000)
+            scan_ms.append((t2 - t1) * 1000)
+            plain_ms.append((t3 - t2) * 1000)
+        assert result.memories, "recall returned nothing on a loaded namespace"
+        assert all(m.namespace == namespace for m in result.memories)
+    return recall_ms, scan_ms, plain_ms
+
+
+def _measure_context(stores: Stores, namespace: str, texts: list[str], at: datetime) -> list[float]:
+    from governed_memory.memory.context import ContextBuilder
+    from governed_memory.memory.models.context import ContextBudget, ContextRequest
+
+    builder = ContextBuilder(Reader(stores))
+    samples = []
+    for i, text in enumerate(texts):
+        request = ContextRequest(
+            principal="user:bench/u1",
+            namespaces=[namespace],
+            task=text,
+            budget=ContextBudget(total_tokens=4000, reserved_output_tokens=800),
+            instructions="你是客服助手。",
+            agent_state={"order_id": "ORD-1", "intent": "refund"},
+            at=at,
+        )
+        builder.reader.cache = type(builder.reader.cache)(0, 0)  # measure without the cache
+        t0 = time.perf_counter()
+        package = builder.build(request)
+        if i >= 20:
+            samples.append((time.perf_counter() - t0) * 1000)
+        assert package.total_tokens <= 4000
+    return samples
+
+
+def bench_recall(sizes: list[int], queries: int, tenants: int = 100) -> dict[str, Any]:
+    """Per size: recall and a numpy scan of the same vectors, alone, then with `tenants` other
+    tenants loaded (each the same size, capped at 10k rows to keep the setup within minutes,
+    holding the same texts: the nearest neighbours of every query live in other tenants)."""
+    results: dict[str, Any] = {}
+    at = datetime(2026, 8, 1, tzinfo=UTC)
+    for size in sizes:
+        data = Path(tempfile.mkdtemp(prefix=f"memory-bench-recall-{size}-"))
+        stores = open_stores(Settings(data_dir=data))
+        try:
+            rng = random.Random(size)
+            namespace = "tenant/bench/user/u1"
+            t = time.perf_counter()
+            mine = synthetic_records("bench", namespace, size, rng)
+            load(stores, mine)
+            load_s = time.perf_counter() - t
+            texts = synthetic_queries(rng, queries + 20)
+            alone = _measure_recall(stores, namespace, texts, at)
+            entry: dict[str, Any] = {"load_seconds": round(load_s, 1)}
+            entry["alone"] = _series(*alone)
+            if size <= 10_000:
+                entry["context_build"] = _stats(_measure_context(stores, namespace, texts, at))
+            noise_size = min(size, 10_000)
+            t = time.perf_counter()
+            template = mine[:noise_size]
+            vectors = stores.embedder.embed([r.content for r in template])
+            for n in range(tenants):
+                tenant = f"other{n:03d}"
+                others = [
+                    r.model_copy(
+                        update={
+                            "memory_id": f"mem_{uuid.uuid4().hex}",
+                            "tenant_id": tenant,
+                            "namespace": f"tenant/{tenant}/user/u1",
+                        }
+                    )
+                    for r in template
+                ]
+                load(stores, others, vectors)
+            entry["other_tenants"] = {
+                "tenants": tenants,
+                "rows_each": noise_size,
+                "load_seconds": round(time.perf_counter() - t, 1),
+            }
+            entry["isolated"] = _series(*_measure_recall(stores, namespace, texts, at))
+            results[str(size)] = entry
+            console.print(
+                f"· recall at {size}: alone p95 {entry['alone']['recall']['p95_ms']} ms, with "
+                f"{tenants} other tenants p95 {entry['isolated']['recall']['p95_ms']} ms"
+                f" ({entry['isolated']['recall_without_graph']['p95_ms']} ms without the graph"
+                " walk)"
+            )
+        finally:
+            stores.close()
+    return results
+
+
+def _series(recall_ms: list[float], scan_ms: list[float], plain_ms: list[float]) -> dict[str, Any]:
+    rs, ss, ps = _stats(recall_ms), _stats(scan_ms), _stats(plain_ms)
+    return {
+        "recall": rs,
+        "numpy_scan": ss,
+        "ratio_p50": round(rs["p50_ms"] / ss["p50_ms"], 2),
+        "ratio_p95": round(rs["p95_ms"] / ss["p95_ms"], 2),
+        # the same queries with no graph walk: what the walk costs
+        "recall_without_graph": ps,
+        "graph_ratio_p95": round(rs["p95_ms"] / ps["p95_ms"], 2) if ps["p95_ms"] else None,
+    }
+
+
+# ------------------------------------------------------------------------------ projection

@@ -1,0 +1,180 @@
+"""write and background: WriteMemory beside the no-activity floor; WriteBatch throughput."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+from temporalio.client import Client
+
+from governed_memory.memory.models import WriteRequest, cut
+from governed_memory.shell.bench.data import (
+    _stats,
+)
+from governed_memory.shell.bench.service import service
+from governed_memory.shell.temporal import search_attributes
+
+
+async def bench_write(writes: int) -> dict[str, Any]:
+    from governed_memory.shell.bench.floor import Floor
+
+    results: dict[str, Any] = {}
+    # The floor workflow has its own queue, so the service's worker stays as in production.
+    async with service("write") as (client, env), floor_worker(env.client, Floor):
+        utterances = [
+            "以后物流更新请优先短信通知",
+            "Please email me from now on.",
+            "有事打我电话就行",
+            "好的，谢谢！",
+        ]
+        for eager, mode in ((True, "propose"), (True, "observe"), (False, "propose")):
+            client.eager = eager
+            floor: list[float] = []
+            write: list[float] = []
+            for i in range(writes + 20):
+                ns = f"tenant/bench/user/{mode}{i % 50}"
+                channel = ("sms", "email", "phone")[i % 3]
+                if mode == "observe":
+                    request = client.write_request(
+                        f"user:bench/{mode}{i % 50}", ns, text=utterances[i % 4], thread="t"
+                    )
+                else:
+                    request = client.write_request(
+                        f"user:bench/{mode}{i % 50}",
+                        ns,
+                        {
+                            "kind": "profile",
+                            "key": "notification.preference",
+                            "structured_value": {"channel": channel},
+                            "content": f"prefers {channel} notifications",
+                        },
+                    )
+                t0 = time.perf_counter()
+                await env.client.execute_workflow(
+                    Floor.run,
+                    request,
+                    id=f"floor/{uuid.uuid4().hex}",
+                    task_queue="bench-floor",
+                    request_eager_start=eager,
+                    # started exactly like a write, search attributes included
+                    search_attributes=search_attributes(request.tenant, "write"),
+                )
+                t1 = time.perf_counter()
+                await client.run_write(request)
+                t2 = time.perf_counter()
+                f_ms, w_ms = (t1 - t0) * 1000.0, (t2 - t1) * 1000.0
+                if i >= 20:  # warm-up excluded
+                    floor.append(f_ms)
+                    write.append(w_ms)
+            name = f"{mode}, {'eager' if eager else 'not eager'}"
+            fs, ws = _stats(floor), _stats(write)
+            results[name] = {
+                "floor": fs,
+                "write": ws,
+                "ratio_p50": round(ws["p50_ms"] / fs["p50_ms"], 2),
+                "ratio_p95": round(ws["p95_ms"] / fs["p95_ms"], 2),
+            }
+    return results
+
+
+def floor_worker(client: Client, floor: type[Any]) -> Any:
+    import concurrent.futures
+
+    from temporalio.worker import Worker
+
+    return Worker(
+        client,
+        task_queue="bench-floor",
+        workflows=[floor],
+        activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=2),
+    )
+
+
+# ------------------------------------------------------------------------------ background
+
+
+async def bench_background(
+    writes: int, batch_size: int = 100, in_flight: int = 4
+) -> dict[str, Any]:
+    """Committed writes per second across many subjects: one workflow per write (started, not
+    awaited one by one) beside WriteBatch runs of `batch_size`; then counts what was stored."""
+    import asyncio
+
+    async with service("bg") as (client, _):
+        stores = client.stores
+        client.eager = False  # background: the submitting process hosts no worker
+
+        def requests(series: str, n: int) -> list[WriteRequest]:
+            return [
+                client.write_request(
+                    f"user:bench/{series}{i}",
+                    f"tenant/bench/user/{series}{i}",
+                    {
+                        "kind": "profile",
+                        "key": "notification.preference",
+                        "structured_value": {"channel": ("sms", "email", "phone")[i % 3]},
+                        "content": f"prefers channel {i % 3}",
+                    },
+                )
+                for i in range(n)
+            ]
+
+        single = requests("s", max(writes // 4, 100))
+        gate = asyncio.Semaphore(64)
+
+        async def one(request: WriteRequest) -> Any:
+            async with gate:
+                handle = await client.start_write(request)
+                return await handle.result()
+
+        t0 = time.perf_counter()
+        done = await asyncio.gather(*(one(r) for r in single))
+        single_s = time.perf_counter() - t0
+        committed = sum(1 for r in done if r.outcome.decision in ("add", "update"))
+
+        batched = requests("b", writes)
+        chunks = cut(batched, batch_size)
+        lanes = asyncio.Semaphore(in_flight)
+
+        async def run_chunk(chunk: list[WriteRequest]) -> Any:
+            async with lanes:
+                return await client.write_batch(chunk)
+
+        t0 = time.perf_counter()
+        outs = await asyncio.gather(*(run_chunk(c) for c in chunks))
+        batch_s = time.perf_counter() - t0
+        batch_committed = sum(
+            1
+            for out in outs
+            for item in out.items
+            for o in item.outcomes
+            if o.decision in ("add", "update")
+        )
+        stored = sum(
+            1
+            for r in batched
+            if stores.canonical.records.key_records(
+                [r.namespace], ["notification.preference"], ["active"]
+            )
+        )
+        return {
+            "one_workflow_per_write": {
+                "writes": len(single),
+                "committed": committed,
+                "seconds": round(single_s, 2),
+                "per_second": round(committed / single_s, 1),
+            },
+            "write_batch": {
+                "writes": len(batched),
+                "batch_size": batch_size,
+                "batches_in_flight": in_flight,
+                "committed": batch_committed,
+                "stored_and_active": stored,
+                "seconds": round(batch_s, 2),
+                "per_second": round(batch_committed / batch_s, 1),
+            },
+        }
+
+
+# ------------------------------------------------------------------------------ delete

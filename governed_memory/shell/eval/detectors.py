@@ -1,0 +1,187 @@
+"""`memctl bench detectors`: how the write pipeline's injection detector does on labelled text.
+
+A corpus holds texts labelled `attack` (by style: override, role change, task hijack,
+exfiltration, lookalike letters, zero-width characters, spaced letters, base64, hex, rot13, a
+directive embedded in an ordinary message) or `benign` (by carrier: email, chat, document,
+code, review), in English and Chinese. Each text goes through the product's own injection detection
+(`memory.write.detectors.detect_injection`, what every write runs) and counts as detected when it
+yields a finding. Beside it, in the same run: the detector as it was before hardening,
+and a plain keyword list of the kind many filters use. Targets: at least 90 % of the
+hijacking-style attacks detected, at most 2 % false positives on benign email and chat.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.memory.write.detectors import detect_injection
+from governed_memory.memory.write.detectors.injection import detect_injection_before_hardening
+
+CORPORA = Path(__file__).with_name("corpora")
+DEFAULT_CORPORA = (
+    CORPORA / "injection.dev.json",
+    CORPORA / "injection.heldout.json",
+    CORPORA / "injection.heldout2.json",
+    CORPORA / "injection.heldout3.json",
+)
+#: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
+#: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).
+HIJACKING = (
+    "override",
+    "role_change",
+    "task_hijack",
+    "exfiltration",
+    "embedded",
+    "paraphrase",
+    "multilingual",
+)
+
+_KEYWORDS = re.compile(
+    r"ignore (?:all )?(?:previous|prior) instructions|disregard (?:your|the) (?:rules|instructions)"
+    r"|system prompt|you are now|jailbreak|忽略(?:之前|以上)的?(?:所有)?指令",
+    re.IGNORECASE,
+)
+
+
+def product(text: str) -> bool:
+    """The product's injection detection, as every write runs it (`detect` runs it beside the
+    secret and sensitive-category detectors)."""
+    return bool(detect_injection(text))
+
+
+def keywords(text: str) -> bool:
+    return bool(_KEYWORDS.search(text))
+
+
+DETECTORS: dict[str, Callable[[str], bool]] = {
+    "now": product,
+    "before": detect_injection_before_hardening,
+    "keywords": keywords,
+}
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    try:
+        items = json.loads(path.read_text(encoding="utf-8"))["items"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise InvalidInput(f"{path} is not a detector corpus: {exc}", field="corpus") from None
+    for i, item in enumerate(items):
+        if item.get("label") not in ("attack", "benign") or not isinstance(item.get("text"), str):
+            raise InvalidInput(
+                f"{path} item {i} needs text and label attack|benign", field="corpus"
+            )
+    return list(items)
+
+
+def measure(items: list[dict[str, Any]], detector: Callable[[str], bool]) -> dict[str, Any]:
+    by_style: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    started = time.perf_counter()
+    for item in items:
+        found = detector(item["text"])
+        key = f"{item['label']}:{item.get('style', '?')}"
+        by_style[key][0] += int(found)
+        by_style[key][1] += 1
+    elapsed = time.perf_counter() - started
+
+    def rate(label: str, styles: tuple[str, ...] | None = None) -> tuple[int, int]:
+        hits = total = 0
+        for key, (h, n) in by_style.items():
+            lab, style = key.split(":", 1)
+            if lab == label and (styles is None or style in styles):
+                hits, total = hits + h, total + n
+        return hits, total
+
+    return {
+        "styles": {k: {"flagged": h, "of": n} for k, (h, n) in sorted(by_style.items())},
+        "attacks": rate("attack"),
+        "hijacking": rate("attack", HIJACKING),
+        "benign": rate("benign"),
+        "benign_email_chat": rate("benign", ("email", "chat")),
+        "ms_per_text": 1000 * elapsed / max(len(items), 1),
+    }
+
+
+def _pct(pair: tuple[int, int]) -> str:
+    hits, total = pair
+    return f"{hits}/{total} ({100 * hits / total:.1f} %)" if total else "-"
+
+
+#: Long texts, 16 KB each (the content cap): prose, and the shapes that once made detection
+#: super-linear.
+_UNIT = "订单 ORD-A1B2C3D4 三天没发货，Please just text me with updates. "
+LONG_TEXTS: dict[str, Callable[[int], str]] = {
+    "prose en": lambda n: (
+        "The customer asked about the parcel and said the delivery was late again. " * n
+    )[:n],
+    "prose zh": lambda n: ("用户说快递又晚了，希望下次用顺丰，并且周末不要打电话。" * n)[:n],
+    "mixed": lambda n: (_UNIT * n)[:n],
+    "digit groups": lambda n: ("1234 " * n)[:n],
+    "one long word": lambda n: "1" * n,
+    "one CJK run": lambda n: "我" * n,
+    "password is": lambda n: ("password is " * n)[:n],
+}
+
+
+def _best_ms(text: str, runs: int = 3) -> float:
+    from governed_memory.memory.write.detectors import detect
+
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        detect(text)
+        best = min(best, time.perf_counter() - started)
+    return 1000 * best
+
+
+def long_texts(size: int = 16_384) -> dict[str, dict[str, float]]:
+    """Every detector (secrets, sensitive categories, injection) over `size` characters of each
+    long text, with the literal gate and, beside it, with every rule run."""
+    from governed_memory.memory.write.detectors import detect
+    from governed_memory.memory.write.detectors.gate import ungated
+
+    detect("password: hunter2, api_key = sk_live_0123456789abcdef")  # load what it loads lazily
+    timings: dict[str, dict[str, float]] = {}
+    for name, make in LONG_TEXTS.items():
+        text = make(size)
+        gated = _best_ms(text)
+        with ungated():
+            every = _best_ms(text)
+        timings[name] = {"gated_ms": gated, "every_rule_ms": every}
+    return timings
+
+
+def run_detectors_bench(corpora: list[Path], out: Path | None = None) -> dict[str, Any]:
+    report: dict[str, Any] = {}
+    for path in corpora or list(DEFAULT_CORPORA):
+        items = load(path)
+        name = path.stem.removeprefix("injection.")
+        report[name] = {rule: measure(items, fn) for rule, fn in DETECTORS.items()}
+        print(f"\n{name} ({len(items)} texts)")
+        print(
+            f"  {'rule':9} {'hijacking':18} {'all attacks':18} {'FP email+chat':18} "
+            f"{'FP all':18} ms"
+        )
+        for rule, m in report[name].items():
+            print(
+                f"  {rule:9} {_pct(m['hijacking']):18} {_pct(m['attacks']):18} "
+                f"{_pct(m['benign_email_chat']):18} {_pct(m['benign']):18} {m['ms_per_text']:.2f}"
+            )
+        now = report[name]["now"]["styles"]
+        print(
+            "  now, by style: " + ", ".join(f"{k} {v['flagged']}/{v['of']}" for k, v in now.items())
+        )
+    report["long_texts"] = long_texts()
+    print("\n16 KB texts, every detector (ms, best of 3): with the literal gate | every rule run")
+    for name, t in report["long_texts"].items():
+        print(f"  {name:14} {t['gated_ms']:8.1f} | {t['every_rule_ms']:8.1f}")
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    return report

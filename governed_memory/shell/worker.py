@@ -1,0 +1,172 @@
+"""The worker: every workflow and activity of the service on one task queue.
+
+Run it with `python worker.py` or `memctl worker` (configuration from MEMORY_* variables). More
+workers on the same task queue scale it out; each opens the same stores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import signal
+import sys
+from collections.abc import Sequence
+
+import structlog
+from temporalio.client import Client
+from temporalio.runtime import PrometheusConfig, Runtime, TelemetryConfig
+from temporalio.service import RPCError
+from temporalio.worker import Interceptor, Worker
+
+from governed_memory.activities import all_activities
+from governed_memory.activities.callers import ServiceCallersOnly
+from governed_memory.activities.temporal_info import TemporalActivities
+from governed_memory.memory import metrics
+from governed_memory.memory.settings import Settings
+from governed_memory.memory.stores import Stores, open_stores
+from governed_memory.memory.summary import Summarizer
+from governed_memory.shell.codec import requiring_encryption
+from governed_memory.shell.logs import LogContext, configure_logging
+from governed_memory.shell.temporal import SEARCH_ATTRIBUTES, connect
+from governed_memory.workflows.registry import WORKFLOWS, name_of
+
+log = structlog.get_logger("governed_memory.shell.worker")
+
+
+def build_worker(
+    client: Client,
+    settings: Settings,
+    stores: Stores,
+    *,
+    task_queue: str | None = None,
+    summarizer: Summarizer | None = None,
+    interceptors: Sequence[Interceptor] = (),
+) -> Worker:
+    """A worker of every workflow and activity, on `client`'s connection. Its converter is the
+    client's, but refusing plaintext payloads once encryption is on: an input written without
+    the codec key fails its run's admission."""
+    config = client.config()
+    strict = requiring_encryption(config["data_converter"])
+    if strict is not config["data_converter"]:
+        config["data_converter"] = strict
+        client = Client(**config)
+    queue = task_queue or settings.task_queue
+    # only the service's own runs (its workflow types, on this queue) may have its regular
+    # activities run (activities.callers)
+    callers = ServiceCallersOnly(client, queue, [name_of(w) for w in WORKFLOWS])
+    return Worker(
+        client,
+        task_queue=queue,
+        workflows=list(WORKFLOWS),
+        activities=[
+            *all_activities(stores, settings, summarizer=summarizer),
+            *TemporalActivities(client, settle=settings.temporal_delete_settle).activities(),
+        ],
+        interceptors=[LogContext(), callers, *interceptors],
+        # Activities are synchronous (SQLAlchemy, SQLite, numpy): they run on this pool.
+        activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=16),
+        max_concurrent_activities=16,
+        max_concurrent_local_activities=16,
+    )
+
+
+async def ensure_search_attributes(client: Client, namespace: str) -> None:
+    """Register the operator search attributes where the server allows it (dev, self-hosted)."""
+    from temporalio.api.enums.v1 import IndexedValueType
+    from temporalio.api.operatorservice.v1 import (
+        AddSearchAttributesRequest,
+        ListSearchAttributesRequest,
+    )
+
+    try:
+        existing = await client.operator_service.list_search_attributes(
+            ListSearchAttributesRequest(namespace=namespace)
+        )
+        missing = {
+            key.name: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD
+            for key in SEARCH_ATTRIBUTES
+            if key.name not in existing.custom_attributes
+        }
+        if missing:
+            await client.operator_service.add_search_attributes(
+                AddSearchAttributesRequest(namespace=namespace, search_attributes=missing)
+            )
+            log.info("search attributes registered", names=sorted(missing))
+    except RPCError as exc:
+        log.warning("could not register search attributes", error=exc.message)
+
+
+def serve_metrics(settings: Settings, stores: Stores) -> Runtime | None:
+    """Serve `/metrics` (ours and the SDK's, whose exporter listens on a private port)."""
+    if not settings.metrics_port:
+        return None
+    sdk_port = metrics.free_port()
+    try:
+        metrics.serve(
+            settings.metrics_port,
+            stores.canonical,
+            stores.projection.name,
+            sdk_url=f"http://127.0.0.1:{sdk_port}/metrics",
+        )
+    except OSError as exc:
+        # A second worker on the same host: it works without an endpoint of its own rather
+        # than not at all (give each worker its own MEMORY_METRICS_PORT to scrape them all).
+        log.warning("metrics not served", port=settings.metrics_port, error=str(exc))
+        return None
+    log.info("metrics served", port=settings.metrics_port, path="/metrics")
+    return Runtime(
+        telemetry=TelemetryConfig(metrics=PrometheusConfig(bind_address=f"127.0.0.1:{sdk_port}"))
+    )
+
+
+async def run_worker(
+    settings: Settings,
+    stop: asyncio.Event | None = None,
+    stores: Stores | None = None,
+    interceptors: Sequence[Interceptor] = (),
+) -> None:
+    """Run the worker until `stop` is set. Given `stores`, it works with them and leaves them
+    open (they are the caller's: `memctl dev` shares its one set with the API); otherwise it
+    opens its own and closes them."""
+    opened = stores is None
+    stores = stores or open_stores(settings)
+    client = await connect(settings, serve_metrics(settings, stores))
+    await ensure_search_attributes(client, settings.temporal_namespace)
+    worker = build_worker(client, settings, stores, interceptors=interceptors)
+    log.info(
+        "worker started",
+        task_queue=settings.task_queue,
+        temporal=settings.temporal_address,
+        canonical=settings.canonical_url.split("@")[-1],
+    )
+    try:
+        async with worker:
+            await (stop or asyncio.Event()).wait()
+    finally:
+        if opened:
+            stores.close()
+        log.info("worker stopped")
+
+
+def main() -> None:
+    settings = Settings()
+    configure_logging(settings.log_format, settings.log_level)
+    stop = asyncio.Event()
+
+    async def _run() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await run_worker(settings, stop)
+
+    asyncio.run(_run())
+    # As in memctl: skip interpreter teardown, which the Temporal client's Rust threads can
+    # abort (temporalio/sdk-python#300); the worker has shut down and the stores are closed.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

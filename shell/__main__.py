@@ -1,3 +1,0 @@
-from shell.cli import main
-
-main()
