@@ -17,15 +17,17 @@ ENV UV_COMPILE_BYTECODE=1 \
     UV_PYTHON_DOWNLOADS=0
 WORKDIR /app
 # The dependencies first, from the lock alone: this layer is rebuilt only when they change.
+# The service with its HTTP API, MCP server and Weaviate projection (the dev server and the
+# embedding models are left out: compose runs Temporal, and a model is the operator's choice).
 RUN --mount=type=cache,target=/root/.cache/uv \
     --mount=type=bind,source=uv.lock,target=uv.lock \
     --mount=type=bind,source=pyproject.toml,target=pyproject.toml \
-    uv sync --frozen --no-dev --no-install-project --no-editable
+    uv sync --frozen --no-dev --extra server --extra mcp --extra weaviate --no-install-project --no-editable
 # Then the project itself, installed into the virtualenv as a package (not editable: the
 # runtime stage needs the virtualenv only).
 COPY . /app
 RUN --mount=type=cache,target=/root/.cache/uv \
-    uv sync --frozen --no-dev --no-editable
+    uv sync --frozen --no-dev --extra server --extra mcp --extra weaviate --no-editable
 
 # ---------------------------------------------------------------- runtime
 FROM python:${PYTHON_VERSION}-slim-bookworm

@@ -195,6 +195,21 @@ class ProjectionUnavailable(ServiceUnavailable):
     code = "projection_unavailable"
 
 
+class ExtraMissing(ServiceUnavailable):
+    """This installation lacks the optional part (a `governed-memory[...]` extra) a feature
+    needs: `pip install 'governed-memory[<extra>]'`. A retry does not cure it."""
+
+    code = "extra_missing"
+    retryable = False
+
+    def __init__(self, extra: str, feature: str, missing: tuple[str, ...] = ()) -> None:
+        what = f" (missing: {', '.join(missing)})" if missing else ""
+        super().__init__(
+            f"{feature} needs the {extra!r} extra: pip install 'governed-memory[{extra}]'{what}"
+        )
+        self.extra = extra
+
+
 def _tree(root: type[MemoryServiceError]) -> list[type[MemoryServiceError]]:
     """`root` and every class below it that this module defines."""
     found = [root]

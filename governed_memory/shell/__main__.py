@@ -1,3 +1,3 @@
-from governed_memory.shell.cli import main
+from governed_memory.shell.memctl import main
 
 main()

