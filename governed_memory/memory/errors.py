@@ -202,12 +202,12 @@ class ExtraMissing(ServiceUnavailable):
     code = "extra_missing"
     retryable = False
 
-    def __init__(self, extra: str, feature: str, missing: tuple[str, ...] = ()) -> None:
+    @classmethod
+    def of(cls, extra: str, feature: str, missing: tuple[str, ...] = ()) -> ExtraMissing:
         what = f" (missing: {', '.join(missing)})" if missing else ""
-        super().__init__(
+        return cls(
             f"{feature} needs the {extra!r} extra: pip install 'governed-memory[{extra}]'{what}"
         )
-        self.extra = extra
 
 
 def _tree(root: type[MemoryServiceError]) -> list[type[MemoryServiceError]]:

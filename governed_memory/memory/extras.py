@@ -31,4 +31,4 @@ def require(extra: str, feature: str) -> None:
     """Raise `ExtraMissing` unless `extra` is installed."""
     lacking = missing(extra)
     if lacking:
-        raise ExtraMissing(extra, feature, lacking)
+        raise ExtraMissing.of(extra, feature, lacking)

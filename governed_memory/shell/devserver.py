@@ -69,7 +69,7 @@ def _binary(name: str) -> Path:
         if path.is_file():
             return path
     if name == "temporal":
-        raise ExtraMissing("devserver", "the embedded Temporal dev server", ("temporal",))
+        raise ExtraMissing.of("devserver", "the embedded Temporal dev server", ("temporal",))
     raise ServiceUnavailable(
         f"the {name!r} binary is missing: install the project's dependencies (uv sync)"
     )

@@ -430,8 +430,8 @@ def test_settings_choose_the_projection(tmp_path: Path) -> None:
 def test_the_embedded_path_never_imports_the_weaviate_client(tmp_path: Path) -> None:
     code = (
         "import sys\n"
-        "from memory.settings import Settings\n"
-        "from memory.stores import open_stores\n"
+        "from governed_memory.memory.settings import Settings\n"
+        "from governed_memory.memory.stores import open_stores\n"
         f"s = open_stores(Settings(data_dir={str(tmp_path)!r}))\n"
         "s.close()\n"
         "assert 'weaviate' not in sys.modules, 'weaviate imported'\n"
