@@ -26,6 +26,7 @@ from governed_memory.memory.stores import Stores, open_stores
 from governed_memory.memory.stores.canonical import CanonicalStore
 from governed_memory.shell.client import MemoryClient
 from governed_memory.shell.devserver import start_local
+from tests import loop_guard
 from tests.codec_keys import CONVERTER
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -154,3 +155,15 @@ async def client(
 @pytest.fixture
 def temporal_client(temporal_env: WorkflowEnvironment) -> Client:
     return temporal_env.client
+
+
+loop_guard.install()
+
+
+@pytest.fixture(autouse=True)
+def _nothing_blocks_the_event_loop() -> Iterator[None]:
+    """Fails a test during which the service ran SQL on an event loop (tests/loop_guard.py)."""
+    seen = len(loop_guard.violations)
+    yield
+    found = sorted(set(loop_guard.violations[seen:]))
+    assert not found, "blocking work on the event loop:\n" + "\n".join(found)

@@ -187,7 +187,7 @@ def dev(
             await run_worker(cfg, stop)
             return
         # One process opens its stores once: the worker and the API share them.
-        stores = open_stores(cfg)
+        stores = await asyncio.to_thread(open_stores, cfg)
         try:
             client = MemoryClient(await connect(cfg), cfg, stores)
             await asyncio.gather(run_worker(cfg, stop, stores), serve_api(client, stop))

@@ -339,8 +339,13 @@ class MemoryClient:
     ) -> WriteResult:
         """propose: run WriteMemory on a ready candidate and wait for its decision."""
         return await self.run_write(
-            self.write_request(
-                principal, namespace, candidate, idempotency_key=idempotency_key, at=at
+            await asyncio.to_thread(
+                self.write_request,
+                principal,
+                namespace,
+                candidate,
+                idempotency_key=idempotency_key,
+                at=at,
             )
         )
 
@@ -357,7 +362,8 @@ class MemoryClient:
         """observe: keep a raw message in the conversation history, extract what is worth
         remembering, and wait for one decision per candidate."""
         return await self.run_write(
-            self.write_request(
+            await asyncio.to_thread(
+                self.write_request,
                 principal,
                 namespace,
                 text=text,
@@ -398,7 +404,8 @@ class MemoryClient:
     async def run_write(self, request: WriteRequest) -> WriteResult:
         result = await self.runs.result(await self.start_write(request))
         mine = (request.principal, request.idempotency_key)
-        result.outcomes = self._with_values(request.tenant, {mine: result.outcomes})[mine]
+        filled = await asyncio.to_thread(self._with_values, request.tenant, {mine: result.outcomes})
+        result.outcomes = filled[mine]
         return result
 
     def _with_values(
@@ -436,15 +443,16 @@ class MemoryClient:
                 field="requests",
             )
         for writer in {r.principal for r in requests}:
-            self.prove(writer)
-        await asyncio.to_thread(self.check_quota, requests)  # SQL: off the event loop
+            await asyncio.to_thread(self.prove, writer)  # SQL: off the event loop
+        await asyncio.to_thread(self.check_quota, requests)
         batch = BatchRequest(requests=list(requests))
         return await self.runs.start(batch, BatchResult, eager=False)
 
     async def write_batch(self, requests: Sequence[WriteRequest]) -> BatchResult:
         result: BatchResult = await self.runs.result(await self.start_batch(requests))
         pairs = [(r.principal, r.idempotency_key) for r in requests]
-        filled = self._with_values(
+        filled = await asyncio.to_thread(
+            self._with_values,
             requests[0].tenant,
             {pair: item.outcomes for pair, item in zip(pairs, result.items, strict=True)},
         )
@@ -500,6 +508,32 @@ class MemoryClient:
         at: datetime | None = None,
     ) -> ReviewOutcome:
         """Answer an open review through its workflow's `review` Update."""
+        answer, workflow_id = await asyncio.to_thread(
+            self._review_answer, reviewer, review_id, decision, memory_id, at
+        )
+        handle = self.temporal.get_workflow_handle(workflow_id)
+        try:
+            outcome: ReviewOutcome = await handle.execute_update(
+                "review", answer, result_type=ReviewOutcome
+            )
+            return outcome
+        except (WorkflowUpdateFailedError, RPCError) as exc:
+            typed = service_error(exc)
+            if typed is not None:
+                raise typed from None
+            cause = getattr(exc, "cause", None) or exc
+            raise PolicyRefusal(f"review refused: {getattr(cause, 'message', cause)}") from None
+
+    def _review_answer(
+        self,
+        reviewer: str,
+        review_id: str,
+        decision: str,
+        memory_id: str | None,
+        at: datetime | None,
+    ) -> tuple[ReviewDecision, str]:
+        """The door of a review's answer: who answers may approve there, the review is open;
+        the answer granted for that review's run."""
         self._check_clock(at)
         self.prove(reviewer)
         who = self.stores.canonical.principals.get(reviewer)
@@ -517,18 +551,7 @@ class MemoryClient:
         answer.grant = self.runs.grant(
             "ReviewMemory.review", review.workflow_id, answer, who.ref, review.tenant_id
         )
-        handle = self.temporal.get_workflow_handle(review.workflow_id)
-        try:
-            outcome: ReviewOutcome = await handle.execute_update(
-                "review", answer, result_type=ReviewOutcome
-            )
-            return outcome
-        except (WorkflowUpdateFailedError, RPCError) as exc:
-            typed = service_error(exc)
-            if typed is not None:
-                raise typed from None
-            cause = getattr(exc, "cause", None) or exc
-            raise PolicyRefusal(f"review refused: {getattr(cause, 'message', cause)}") from None
+        return answer, review.workflow_id
 
     # ------------------------------------------------------------------------ reads
 
@@ -637,12 +660,15 @@ class MemoryClient:
     ) -> SummaryResult:
         """Run SummarizeThread: a new summary version of a namespace's thread (or of a message
         range); a user's own namespace by default."""
-        request = self.summarize_request(principal, thread, namespace=namespace, range=range, at=at)
+        request = await asyncio.to_thread(
+            self.summarize_request, principal, thread, namespace=namespace, range=range, at=at
+        )
         handle = await self.runs.start(request, SummaryResult)
         result: SummaryResult = await self.runs.result(handle)
         if result.content is None and result.memory_id and not result.unchanged:
             # History carries ids: the text is the committed summary's.
-            head = self.stores.canonical.records.heads([result.memory_id]).get(result.memory_id)
+            heads = await asyncio.to_thread(self.stores.canonical.records.heads, [result.memory_id])
+            head = heads.get(result.memory_id)
             result.content = head.content if head is not None else None
         return result
 
@@ -713,7 +739,8 @@ class MemoryClient:
         at: datetime | None = None,
     ) -> DeletionReceipt:
         """Run DeleteSubject to the end and return its durable receipt."""
-        return await self._run_deletion(self.delete_request(principal, scope, at=at))
+        request = await asyncio.to_thread(self.delete_request, principal, scope, at=at)
+        return await self._run_deletion(request)
 
     async def _run_deletion(self, request: DeleteRequest) -> DeletionReceipt:
         # A repeated request for the same scope attaches to the running deletion; once it ended,
@@ -730,7 +757,7 @@ class MemoryClient:
             claimed = DeletionReceipt.model_validate(failure_details(exc)[0])
         except RPCError as exc:
             raise client_error(exc) from None
-        return self._stored_receipt(claimed, handle.id)
+        return await asyncio.to_thread(self._stored_receipt, claimed, handle.id)
 
     def _stored_receipt(self, claimed: DeletionReceipt, workflow_id: str) -> DeletionReceipt:
         """A run's result is a claim too: the receipt is the one the canonical store keeps for
@@ -812,9 +839,23 @@ class MemoryClient:
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "feedback") from None
-        if request.feedback_type not in STARTING:
-            return FeedbackOutcome(**self.feedbacks.record(token, request).model_dump())
+        if request.feedback_type not in STARTING:  # one transaction, here
+            recorded = await asyncio.to_thread(self.feedbacks.record, token, request)
+            return FeedbackOutcome(**recorded.model_dump())
         started = time.perf_counter()
+        start = await asyncio.to_thread(self._feedback_start, principal, token, request)
+        handle, attached = await self.runs.launch(start, FeedbackResult)
+        done: FeedbackResult = await self.runs.result(handle)
+        outcome = await asyncio.to_thread(self._feedback_outcome, start, done, attached)
+        if start.write is not None:
+            metrics.CORRECTION_SECONDS.observe(time.perf_counter() - started)
+        return outcome
+
+    def _feedback_start(
+        self, principal: str, token: str, request: FeedbackRequest
+    ) -> FeedbackStart:
+        """The door of feedback that starts something: the caller may judge the memory, and
+        the write or deletion it implies is built (and checked) here, before anything starts."""
         caller = self.access.caller(token, principal)
         head = self.feedbacks.check(token, request)
         event = (
@@ -828,15 +869,18 @@ class MemoryClient:
             write = self._correction(principal, head, request, event)
         elif request.feedback_type == "deleted":
             scope = DeletionScope(namespace=head.namespace, memory_id=request.memory_id)
-            deletion = self.delete_request(principal, scope, at=self._clock(occurred_at))
-        start = FeedbackStart(
+            deletion = self.delete_request(principal, scope, at=self._clock(request.occurred_at))
+        return FeedbackStart(
             feedback=request.model_copy(update={"event_id": event, "correction": None}),
             roles=sorted(caller.roles),
             write=write,
             deletion=deletion,
         )
-        handle, attached = await self.runs.launch(start, FeedbackResult)
-        done: FeedbackResult = await self.runs.result(handle)
+
+    def _feedback_outcome(
+        self, start: FeedbackStart, done: FeedbackResult, attached: bool
+    ) -> FeedbackOutcome:
+        """What the run did, with the values history does not carry read back from the store."""
         outcome = FeedbackOutcome(**done.receipt.model_dump())
         # asked again: the first answer
         outcome.replayed = outcome.replayed or attached
@@ -845,10 +889,10 @@ class MemoryClient:
             if done.receipt.review is None
             else done.receipt.review.model_copy(update={"grant": None})
         )
+        write = start.write
         if write is not None:
-            mine = (principal, write.idempotency_key)
+            mine = (write.principal, write.idempotency_key)
             outcome.correction = self._with_values(write.tenant, {mine: done.correction})[mine]
-            metrics.CORRECTION_SECONDS.observe(time.perf_counter() - started)
         if done.deletion is not None and done.deletion_workflow_id is not None:
             outcome.deletion = self._stored_receipt(done.deletion, done.deletion_workflow_id)
         return outcome

@@ -20,6 +20,7 @@ deletions start the same workflows as every other door, reads run in this proces
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -44,8 +45,8 @@ class McpTokenVerifier:
         self.client = client
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        try:
-            caller = self.client.access.caller(token)
+        try:  # SQL: off the event loop
+            caller = await asyncio.to_thread(self.client.access.caller, token)
             claims = self.client.identity.verifier.verify(token)
         except MemoryServiceError:
             return None
@@ -84,7 +85,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
         token_verifier=verifier,
     )
 
-    def bound() -> tuple[MemoryClient, str, str | None]:
+    async def bound() -> tuple[MemoryClient, str, str | None]:
         """The client acting for this request's caller, its principal and own namespace."""
         access = get_access_token()
         if access is not None:
@@ -93,7 +94,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
             token = client.settings.token.get_secret_value()
         else:
             raise Unauthenticated("set MEMORY_TOKEN to the token of the principal this serves")
-        caller = client.access.caller(token)
+        caller = await asyncio.to_thread(client.access.caller, token)  # SQL: off the loop
         return client.bound(token), caller.ref, caller.principal.own_namespace
 
     def namespace_of(given: str | None, own: str | None) -> str:
@@ -113,7 +114,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
         """Remember what was said: the service extracts, screens (secrets, injections,
         sensitive data), resolves against what it holds and commits or refuses it."""
         try:
-            c, ref, own = bound()
+            c, ref, own = await bound()
             result = await c.observe(ref, namespace_of(namespace, own), text, thread=thread)
         except MemoryServiceError as exc:
             return failure(exc)
@@ -123,7 +124,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
     async def recall(task: str, namespaces: list[str] | None = None, k: int = 5) -> dict[str, Any]:
         """Memories relevant to a task, each with its source, validity and trust label."""
         try:
-            c, ref, own = bound()
+            c, ref, own = await bound()
             found = await c.recall(ref, namespaces or [namespace_of(None, own)], task=task, k=k)
         except MemoryServiceError as exc:
             return failure(exc)
@@ -135,7 +136,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
     ) -> dict[str, Any]:
         """A context package for the next model call: `text` is what the model reads."""
         try:
-            c, ref, own = bound()
+            c, ref, own = await bound()
             package = await c.build_context(
                 ref,
                 namespaces or [namespace_of(None, own)],
@@ -156,7 +157,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
         """Forget a key, one memory, what a sentence asks for, or the whole namespace (nothing
         named); the deletion is verified on every read path and its receipt returned."""
         try:
-            c, ref, own = bound()
+            c, ref, own = await bound()
             scope = {
                 "namespace": namespace_of(namespace, own),
                 "key": key,
@@ -178,7 +179,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
         """Say how a memory served: `used`, `ignored`, `confirmed`, `corrected` (with the right
         value in `correction`), `harmful` (it is quarantined and reviewed) or `deleted`."""
         try:
-            c, ref, _ = bound()
+            c, ref, _ = await bound()
             done = await c.feedback(
                 ref, memory_id, feedback_type, run_id=run_id, correction=correction
             )

@@ -70,7 +70,7 @@ async def embedded_stack(
             exit_stack.callback(server.stop)
             started_server = True
         temporal = await connect(settings)
-        stores: Stores = open_stores(settings)
+        stores: Stores = await asyncio.to_thread(open_stores, settings)  # migrations, files
         exit_stack.callback(stores.close)
         started_worker = False
         if always_own_worker or not await has_pollers(

@@ -179,10 +179,21 @@ class BodyGuard:
             chunk = message.get("body", b"")
             seen += len(chunk)
             if seen > self.limit:
+                await self._drain(receive, message)
                 raise too_large
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return chunks, None
+
+    async def _drain(self, receive: Receive, message: Message) -> None:
+        """Read on (a bounded amount, discarded) so that a client still sending gets the 413
+        rather than a connection reset: the server closes once the answer is sent."""
+        budget = 4 * self.limit
+        while message.get("more_body", False) and budget > 0:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            budget -= len(message.get("body", b""))
 
     @staticmethod
     async def _refuse(scope: Scope, send: Send, refused: BodyRefused) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from fastapi import APIRouter, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy import text
@@ -22,13 +23,17 @@ async def healthz() -> Health:
     return Health(status="ok")
 
 
+def _select_one(client: MemoryClient) -> None:
+    with client.stores.canonical.engine.connect() as conn:
+        conn.execute(text("select 1"))
+
+
 @router.get("/readyz", tags=["operations"], responses={503: {"model": Health}})
 async def readyz(request: Request) -> Response:
     client: MemoryClient = request.app.state.client
     checks: dict[str, str] = {}
     try:
-        with client.stores.canonical.engine.connect() as conn:
-            conn.execute(text("select 1"))
+        await run_in_threadpool(_select_one, client)
         checks["canonical"] = "ok"
     except Exception as exc:
         checks["canonical"] = f"unavailable: {type(exc).__name__}"
