@@ -112,6 +112,9 @@ class Settings(BaseSettings):
     api_port: int = Field(default=8080, ge=1, le=65535)
     api_max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, le=256 * 1024 * 1024)
     api_rate_per_second: float = Field(default=50.0, gt=0)
+    #: Streamed exports reading and writing a page at once in one API process: bulk work takes
+    #: turns, so exports in flight leave other callers their share of the CPU.
+    api_export_concurrency: int = Field(default=1, ge=1, le=64)
     api_burst: int = Field(default=100, ge=1)
     #: Each client address's buckets, taken before its token is even looked at: every request
     #: (`api_client_rate_per_second` sustained, `api_client_burst` at once: room for the many

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -143,6 +144,31 @@ async def _export(client: Any, http: httpx.AsyncClient, runs: int = 3) -> dict[s
 
 #: Exports in flight while another caller's recall is measured.
 CONCURRENT_EXPORTS = 10
+#: The exporting clients (argv: url, token, namespace, how many): prints "started" once each
+#: stream sent its first byte, then, once all ended, the wall-clock time each one ended at.
+EXPORTERS = """
+import asyncio, sys, time, httpx
+url, token, ns, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+async def main():
+    started = asyncio.Barrier(n + 1)
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": "Bearer " + token},
+                                 timeout=600) as http:
+        async def export():
+            size = 0
+            async with http.stream("GET", "/v1/export", params={"namespace": ns}) as got:
+                assert got.status_code == 200, got.status_code
+                async for chunk in got.aiter_raw():
+                    if size == 0:
+                        await started.wait()
+                    size += len(chunk)
+            assert size > 0
+            return time.time()
+        running = [asyncio.create_task(export()) for _ in range(n)]
+        await started.wait()
+        print("started", flush=True)
+        print(*await asyncio.gather(*running), flush=True)
+asyncio.run(main())
+"""
 
 
 async def _recall_during_exports(
@@ -167,23 +193,27 @@ async def _recall_during_exports(
         return took
 
     alone = await recalls()
-    async with httpx.AsyncClient(
-        base_url=url, headers={"Authorization": f"Bearer {owner}"}, timeout=600
-    ) as exporter:
-
-        async def export() -> int:
-            size = 0
-            async with exporter.stream("GET", "/v1/export", params={"namespace": ns}) as got:
-                assert got.status_code == 200
-                async for chunk in got.aiter_raw():
-                    size += len(chunk)
-            return size
-
-        running = [asyncio.create_task(export()) for _ in range(CONCURRENT_EXPORTS)]
-        await asyncio.sleep(0.2)  # the exports under way
-        during = await recalls()
-        still_running = sum(not t.done() for t in running)
-        await asyncio.gather(*running)
+    # The exporters are other machines' clients: their own process, so that reading ten
+    # streams is not the measured server's work.
+    exporters = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        EXPORTERS,
+        url,
+        owner,
+        ns,
+        str(CONCURRENT_EXPORTS),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert exporters.stdout is not None
+    await exporters.stdout.readline()  # "started": every export has its first byte
+    during = await recalls()
+    last_recall = time.time()
+    out, _ = await exporters.communicate()
+    ended = [float(t) for t in out.split()]
+    assert exporters.returncode == 0, out
+    assert len(ended) == CONCURRENT_EXPORTS, out
+    still_running = sum(t > last_recall for t in ended)
     return {
         "exports": CONCURRENT_EXPORTS,
         "alone": _stats(alone),

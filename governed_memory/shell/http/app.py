@@ -9,6 +9,7 @@ shell/http/problems.py, the bodies shell/http/bodies.py. What the API promises i
 from __future__ import annotations
 
 import asyncio
+import threading
 from http import HTTPStatus
 
 import structlog
@@ -88,6 +89,8 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     )
     app.state.client = client
     app.state.limits = Limits(settings)
+    # exports take turns at the CPU (shell/http/streams.py)
+    app.state.export_turns = threading.BoundedSemaphore(settings.api_export_concurrency)
 
     @app.exception_handler(MemoryServiceError)
     async def service_error(request: Request, exc: MemoryServiceError) -> JSONResponse:

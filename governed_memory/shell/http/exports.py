@@ -43,11 +43,17 @@ def export(
     if after is not None or limit is not None:
         page = s.client.export_page(s.ref, ns, after, limit or EXPORT_PAGE)
         return Response(page.model_dump_json(), media_type="application/json")
+    turns = request.app.state.export_turns
     if streams.NDJSON in request.headers.get("accept", ""):
-        pages = s.client.export_pages(s.ref, ns)
-        return StreamingResponse(streams.ndjson(next(pages), pages), media_type=streams.NDJSON)
-    memories = s.client.export_pages(s.ref, ns, versions=False)
-    versions = s.client.export_pages(s.ref, ns)
+        pages = s.client.export_pages(s.ref, ns, limit=streams.STREAM_PAGE)
+        first = streams.in_turn(turns, lambda: next(pages))
+        return StreamingResponse(
+            streams.taking_turns(streams.ndjson(first, pages), turns), media_type=streams.NDJSON
+        )
+    memories = s.client.export_pages(s.ref, ns, limit=streams.STREAM_PAGE, versions=False)
+    versions = s.client.export_pages(s.ref, ns, limit=streams.STREAM_PAGE)
+    first = streams.in_turn(turns, lambda: next(memories))
     return StreamingResponse(
-        streams.document(next(memories), memories, versions), media_type="application/json"
+        streams.taking_turns(streams.document(first, memories, versions), turns),
+        media_type="application/json",
     )

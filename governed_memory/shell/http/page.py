@@ -422,14 +422,16 @@ def page_router() -> APIRouter:
         return _page("Everything deleted", _receipt(receipt), who)
 
     @router.get("/export")
-    def export(who: Who) -> Response:
+    def export(request: Request, who: Who) -> Response:
         if who is None:
             return sign_in_page()
         own = own_namespace(who)
-        memories = who.client.export_pages(who.ref, own, versions=False)
-        versions = who.client.export_pages(who.ref, own)
+        turns = request.app.state.export_turns
+        memories = who.client.export_pages(who.ref, own, limit=streams.STREAM_PAGE, versions=False)
+        versions = who.client.export_pages(who.ref, own, limit=streams.STREAM_PAGE)
+        first = streams.in_turn(turns, lambda: next(memories))
         return StreamingResponse(
-            streams.document(next(memories), memories, versions),
+            streams.taking_turns(streams.document(first, memories, versions), turns),
             media_type="application/json",
             headers={
                 "Content-Disposition": 'attachment; filename="my-memories.json"',

@@ -12,6 +12,10 @@ loop never waits for a page.
 - `ndjson`: one pass, one line per memory (`{"memory": …, "versions": […]}`) after a first line
   that says whose export it is (`{"namespace", "exported_at", "exported_by"}`).
 
+Exports take turns (`taking_turns`): at most `api_export_concurrency` of them (default 1) read
+and write a page at a time in a process, so ten exports in flight leave the rest of the API
+(another caller's recall) its share of the CPU and the GIL instead of queueing behind them.
+
 Once the first byte is sent the status is 200: a failure later (the store gone away) cuts the
 stream short, and the document does not parse. Page with `?after=&limit=` to resume.
 """
@@ -19,7 +23,9 @@ stream short, and the document does not parse. Page with `?after=&limit=` to res
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from pydantic import TypeAdapter
 
@@ -27,6 +33,10 @@ from governed_memory.memory.models import MemoryRecord
 from governed_memory.memory.services.access import MemoryExport
 
 NDJSON = "application/x-ndjson"
+T = TypeVar("T")
+#: Memories a streamed export reads and writes per turn: small enough that a turn holds the
+#: GIL briefly (another caller waits less), large enough that its SQL stays cheap.
+STREAM_PAGE = 100
 
 # One serializer call a page (not one a record): the same JSON as the records' own.
 _RECORDS = TypeAdapter(list[MemoryRecord])
@@ -78,3 +88,20 @@ def ndjson(first: MemoryExport, pages: Iterator[MemoryExport]) -> Iterator[bytes
 def _chain(first: MemoryExport, rest: Iterator[MemoryExport]) -> Iterator[MemoryExport]:
     yield first
     yield from rest
+
+
+def in_turn(turns: threading.Semaphore, work: Callable[[], T]) -> T:
+    """`work` (a page read before the response starts) when it is this export's turn."""
+    with turns:
+        return work()
+
+
+def taking_turns(chunks: Iterator[bytes], turns: threading.Semaphore) -> Iterator[bytes]:
+    """`chunks`, each produced (its page read and serialized) only while holding a turn; the
+    turn is given back before the chunk is sent, so a slow reader holds none."""
+    while True:
+        with turns:
+            chunk = next(chunks, None)
+        if chunk is None:
+            return
+        yield chunk
