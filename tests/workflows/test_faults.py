@@ -276,6 +276,7 @@ def bare_client(
     return MemoryClient(temporal_env.client, settings, stores)
 
 
+@pytest.mark.slow  # a worker process SIGKILLed per case: CI runs them after the rest
 @pytest.mark.parametrize("when", ["before-projection", "after-projection"])
 async def test_a_worker_killed_between_commit_and_projection(
     bare_client: MemoryClient,

@@ -69,6 +69,7 @@ async def _runs(client: MemoryClient, workflow_id: str) -> list[Any]:
 
 # On Postgres, the production store (what a crash tests is Temporal's and the commit's own
 # idempotency, the same on either store): one database keeps the suite's time.
+@pytest.mark.slow  # six worker processes SIGKILLed: CI runs them after the rest (pytest -m slow)
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 @pytest.mark.parametrize(("kind", "step"), STEPS)
 async def test_feedback_applies_every_effect_once_across_a_worker_killed_after_a_step(

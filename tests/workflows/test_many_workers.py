@@ -237,6 +237,7 @@ def projected(stores: Stores) -> dict[tuple[str, int], int]:
     return applies
 
 
+@pytest.mark.slow  # four service processes: CI runs it after the rest (pytest -m slow)
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 async def test_two_workers_and_two_apis_share_one_postgres_store(
     temporal_env: WorkflowEnvironment, settings: Settings, tmp_path: Path
