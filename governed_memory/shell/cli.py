@@ -174,11 +174,6 @@ def dev(
     typer.echo(f"data folder {cfg.data_dir.resolve()}; Ctrl-C stops everything")
 
     async def _main() -> None:
-        from governed_memory.memory.stores import open_stores
-        from governed_memory.shell.client import MemoryClient
-        from governed_memory.shell.http.app import serve as serve_api
-        from governed_memory.shell.temporal import connect
-
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -186,6 +181,12 @@ def dev(
         if not api:
             await run_worker(cfg, stop)
             return
+        # Only the API needs the server extra: imported after --no-api has returned.
+        from governed_memory.memory.stores import open_stores
+        from governed_memory.shell.client import MemoryClient
+        from governed_memory.shell.http.app import serve as serve_api
+        from governed_memory.shell.temporal import connect
+
         # One process opens its stores once: the worker and the API share them.
         stores = await asyncio.to_thread(open_stores, cfg)
         try:

@@ -149,6 +149,9 @@ def _memctl(
     bin_dir: Path, tmp_path: Path, *args: str, **env: str
 ) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")}
+    # A PATH of the venv and the system alone: `uv run` puts the project's .venv/bin (with the
+    # dev group's `temporal`) first, and a binary found there is not this install's.
+    clean["PATH"] = os.pathsep.join([str(bin_dir), "/usr/local/bin", "/usr/bin", "/bin"])
     return subprocess.run(
         [str(bin_dir / "memctl"), *args],
         cwd=tmp_path,
