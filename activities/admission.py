@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from temporalio import activity
 
 from governed_memory.activities.failures import typed_errors
+from governed_memory.memory.contracts.admission import AdmitInput, Admitted, ContinueInput
 from governed_memory.memory.errors import Unauthenticated
-from governed_memory.memory.services.admission import Admission, AdmitInput, Admitted, ContinueInput
+
+if TYPE_CHECKING:
+    # The service is named for typing only: a workflow importing this class loads none of it.
+    from governed_memory.memory.services.admission import Admission
 
 
 class AdmissionActivities:

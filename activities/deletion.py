@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from temporalio import activity
 
 from governed_memory.activities import heartbeat
 from governed_memory.activities.failures import typed_errors
-from governed_memory.memory.models import DeletionReceipt, ProbeResult
-from governed_memory.memory.plans import EraseResult
-from governed_memory.memory.services.deletions import (
+from governed_memory.memory.contracts.deletions import (
     CloseInput,
-    DeletionService,
     EraseInput,
     ExpireInput,
     ExpireResult,
@@ -25,6 +22,12 @@ from governed_memory.memory.services.deletions import (
     StartedDeletion,
     VerifyInput,
 )
+from governed_memory.memory.models import DeletionReceipt, ProbeResult
+from governed_memory.memory.plans import EraseResult
+
+if TYPE_CHECKING:
+    # The service is named for typing only: a workflow importing this class loads none of it.
+    from governed_memory.memory.services.deletions import DeletionService
 
 
 class DeletionActivities:

@@ -4,13 +4,17 @@ starts), and end a corrected memory without a key once its correction is kept.""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from temporalio import activity
 
 from governed_memory.activities.failures import typed_errors
+from governed_memory.memory.contracts.feedback import RecordInput, RetireInput
 from governed_memory.memory.feedback import FeedbackRecorded
-from governed_memory.memory.services.feedback import FeedbackService, RecordInput, RetireInput
+
+if TYPE_CHECKING:
+    # The service is named for typing only: a workflow importing this class loads none of it.
+    from governed_memory.memory.services.feedback import FeedbackService
 
 
 class FeedbackActivities:

@@ -4,24 +4,27 @@ outbox relay and the repair sweep."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from temporalio import activity
 
 from governed_memory.activities import heartbeat
 from governed_memory.activities.failures import typed_errors
-from governed_memory.memory.models import RelayRequest, RelayResult
-from governed_memory.memory.models.sync import Watermarks
-from governed_memory.memory.services.projections import (
+from governed_memory.memory.contracts.projections import (
     BeginRepairInput,
     BegunRepair,
     FinishRepairInput,
     ProjectInput,
-    ProjectionService,
+    RepairCursor,
     RepairPagesInput,
     RepairPagesResult,
 )
-from governed_memory.memory.sync.repair import RepairCursor
+from governed_memory.memory.models import RelayRequest, RelayResult
+from governed_memory.memory.models.sync import Watermarks
+
+if TYPE_CHECKING:
+    # The service is named for typing only: a workflow importing this class loads none of it.
+    from governed_memory.memory.services.projections import ProjectionService
 
 
 class ProjectionActivities:

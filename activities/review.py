@@ -4,18 +4,21 @@ answer (or the timeout) changes and stage it; the commit is the shared `memory.c
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from temporalio import activity
 
 from governed_memory.activities.failures import typed_errors
-from governed_memory.memory.services.reviews import (
+from governed_memory.memory.contracts.reviews import (
     OpenReviewInput,
     ReviewOpened,
-    ReviewService,
     ReviewStaged,
     StageReviewInput,
 )
+
+if TYPE_CHECKING:
+    # The service is named for typing only: a workflow importing this class loads none of it.
+    from governed_memory.memory.services.reviews import ReviewService
 
 
 class ReviewActivities:

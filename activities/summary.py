@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from temporalio import activity
 
 from governed_memory.activities.failures import typed_errors
-from governed_memory.memory.services.summaries import PlanSummaryInput, SummaryService
-from governed_memory.memory.summary import StagedSummary
+from governed_memory.memory.contracts.summaries import PlanSummaryInput, StagedSummary
+
+if TYPE_CHECKING:
+    # The service is named for typing only: a workflow importing this class loads none of it.
+    from governed_memory.memory.services.summaries import SummaryService
 
 
 class SummaryActivities:

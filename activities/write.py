@@ -11,15 +11,19 @@ heartbeating.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from temporalio import activity
 
 from governed_memory.activities import heartbeat
 from governed_memory.activities.failures import typed_errors
+from governed_memory.memory.contracts.writes import BatchInput, StagedWrite, StageInput
 from governed_memory.memory.models import BatchResult
 from governed_memory.memory.plans import CommitRef, CommitResult
-from governed_memory.memory.services.writes import BatchInput, StagedWrite, StageInput, WriteService
+
+if TYPE_CHECKING:
+    # The service is named for typing only: a workflow importing this class loads none of it.
+    from governed_memory.memory.services.writes import WriteService
 
 
 class WriteActivities:

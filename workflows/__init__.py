@@ -33,9 +33,14 @@ from temporalio.exceptions import ApplicationError
 with workflow.unsafe.imports_passed_through():
     from governed_memory.activities.admission import AdmissionActivities
     from governed_memory.activities.failures import ACTIVITY_FAILURES, workflow_failure
+    from governed_memory.memory.contracts.admission import (
+        PLAINTEXT_REFUSED,
+        AdmitInput,
+        Admitted,
+        ContinueInput,
+        digest_of,
+    )
     from governed_memory.memory.errors import from_validation_error
-    from governed_memory.memory.grants import PLAINTEXT_REFUSED, digest_of
-    from governed_memory.memory.services.admission import AdmitInput, Admitted, ContinueInput
     from governed_memory.workflows.attributes import OUTCOME, TENANT
 
 #: Local activities on the hot path: quick retries for passing store faults; domain errors are

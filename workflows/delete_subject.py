@@ -26,16 +26,7 @@ with workflow.unsafe.imports_passed_through():
     from governed_memory.activities.failures import VERIFICATION_FAILED
     from governed_memory.activities.projection import ProjectionActivities
     from governed_memory.activities.temporal_info import TemporalActivities
-    from governed_memory.memory.models import (
-        CloseReceiptInput,
-        DeleteRequest,
-        DeletionReceipt,
-        ErasedHistories,
-        HistoryErasure,
-        ProbeResult,
-    )
-    from governed_memory.memory.plans import EraseResult
-    from governed_memory.memory.services.deletions import (
+    from governed_memory.memory.contracts.deletions import (
         CloseInput,
         EraseInput,
         ReceiptTimer,
@@ -46,7 +37,16 @@ with workflow.unsafe.imports_passed_through():
         StartedDeletion,
         VerifyInput,
     )
-    from governed_memory.memory.services.projections import ProjectInput
+    from governed_memory.memory.contracts.projections import ProjectInput
+    from governed_memory.memory.models import (
+        CloseReceiptInput,
+        DeleteRequest,
+        DeletionReceipt,
+        ErasedHistories,
+        HistoryErasure,
+        ProbeResult,
+    )
+    from governed_memory.memory.plans import EraseResult
     from governed_memory.workflows import admission, admit, parse_input, record_outcome, run_task
 
 #: After a failed verification: repair, verify again, this many times at most.

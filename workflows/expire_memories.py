@@ -11,8 +11,8 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from governed_memory.activities.deletion import DeletionActivities
+    from governed_memory.memory.contracts.deletions import ExpireInput
     from governed_memory.memory.models import ExpireRequest, ExpireSummary
-    from governed_memory.memory.services.deletions import ExpireInput
     from governed_memory.workflows import admit, continued, parse_input, run_task
 
 BATCHES_PER_RUN = 20

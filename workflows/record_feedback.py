@@ -25,9 +25,9 @@ from temporalio.exceptions import ApplicationError, ChildWorkflowError
 with workflow.unsafe.imports_passed_through():
     from governed_memory.activities.failures import VERIFICATION_FAILED
     from governed_memory.activities.feedback import FeedbackActivities
+    from governed_memory.memory.contracts.feedback import RecordInput, RetireInput
     from governed_memory.memory.feedback import FeedbackRecorded, FeedbackResult, FeedbackStart
     from governed_memory.memory.models import DeletionReceipt, WriteResult
-    from governed_memory.memory.services.feedback import RecordInput, RetireInput
     from governed_memory.workflows import admit, parse_input, record_outcome, run_local
     from governed_memory.workflows.delete_subject import DeleteSubject
     from governed_memory.workflows.review_memory import open_reviews

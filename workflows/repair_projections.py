@@ -16,16 +16,17 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from governed_memory.activities.projection import ProjectionActivities
-    from governed_memory.memory.models import RelayRequest, RelayResult, RepairReport, RepairRequest
-    from governed_memory.memory.models.sync import Watermarks
-    from governed_memory.memory.services.projections import (
+    from governed_memory.memory.contracts.projections import (
         BeginRepairInput,
         BegunRepair,
         FinishRepairInput,
+        RepairCursor,
         RepairPagesInput,
         RepairPagesResult,
+        RepairTotals,
     )
-    from governed_memory.memory.sync.repair import RepairCursor, RepairTotals
+    from governed_memory.memory.models import RelayRequest, RelayResult, RepairReport, RepairRequest
+    from governed_memory.memory.models.sync import Watermarks
     from governed_memory.workflows import admit, continued, parse_input, run_task
 
 #: Activity calls (each up to `budget_pages` pages) per run before continuing as new.

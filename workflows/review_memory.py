@@ -30,12 +30,12 @@ from temporalio.workflow import ParentClosePolicy
 with workflow.unsafe.imports_passed_through():
     from governed_memory.activities.review import ReviewActivities
     from governed_memory.activities.write import WriteActivities
-    from governed_memory.memory.models import ReviewDecision, ReviewOutcome, ReviewStart
-    from governed_memory.memory.services.reviews import (
+    from governed_memory.memory.contracts.reviews import (
         OpenReviewInput,
         ReviewOpened,
         StageReviewInput,
     )
+    from governed_memory.memory.models import ReviewDecision, ReviewOutcome, ReviewStart
     from governed_memory.workflows import (
         admission,
         decide_and_commit,

@@ -17,9 +17,8 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from governed_memory.activities.summary import SummaryActivities
     from governed_memory.activities.write import WriteActivities
+    from governed_memory.memory.contracts.summaries import PlanSummaryInput, StagedSummary
     from governed_memory.memory.models import SummarizeRequest, SummaryResult
-    from governed_memory.memory.services.summaries import PlanSummaryInput
-    from governed_memory.memory.summary import StagedSummary
     from governed_memory.workflows import admit, decide_and_commit, parse_input, run_task
 
 

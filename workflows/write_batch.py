@@ -17,8 +17,8 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from governed_memory.activities.write import WriteActivities
+    from governed_memory.memory.contracts.writes import BatchInput, DecideInput
     from governed_memory.memory.models import MAX_BATCH, BatchItem, BatchRequest, BatchResult
-    from governed_memory.memory.services.writes import BatchInput, DecideInput
     from governed_memory.workflows import admit, parse_input, run_task
     from governed_memory.workflows.review_memory import open_reviews
     from governed_memory.workflows.write_memory import decide_and_commit_write

@@ -23,9 +23,9 @@ from temporalio.exceptions import ApplicationError
 with workflow.unsafe.imports_passed_through():
     from governed_memory.activities.projection import ProjectionActivities
     from governed_memory.activities.write import WriteActivities
+    from governed_memory.memory.contracts.projections import ProjectInput
+    from governed_memory.memory.contracts.writes import DecideInput, StagedWrite, StageInput
     from governed_memory.memory.models import WriteRequest, WriteResult
-    from governed_memory.memory.services.projections import ProjectInput
-    from governed_memory.memory.services.writes import DecideInput, StagedWrite, StageInput
     from governed_memory.workflows import (
         admit,
         decide_and_commit,

@@ -21,8 +21,6 @@ result or a stored row: a grant is worth only the one run it names.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -31,6 +29,7 @@ from typing import Any
 import jwt
 from pydantic import BaseModel
 
+from governed_memory.memory.contracts.admission import digest_of
 from governed_memory.memory.errors import Unauthenticated
 from governed_memory.memory.models import Model
 from governed_memory.memory.secrets import ServiceKeys
@@ -38,9 +37,6 @@ from governed_memory.memory.secrets import ServiceKeys
 #: The principal of what the service starts on its own account.
 SYSTEM = "system"
 ISSUER = "governed-memory/grant"
-#: What a worker that requires encryption reads in place of a payload that came in plaintext: a
-#: run started with it fails its admission (`workflows.parse_input`).
-PLAINTEXT_REFUSED = "__plaintext_refused__"
 #: How long a Schedule's grant admits the runs it starts (`memctl schedules apply` renews it).
 SCHEDULE_LIFETIME = timedelta(days=5 * 365)
 
@@ -56,17 +52,6 @@ class Grant(Model):
     issued_at: datetime
     start_by: datetime
     scheduled: bool = False
-
-
-def digest_of(request: BaseModel | dict[str, Any]) -> str:
-    """The digest a grant binds: the request's JSON (keys sorted, every field but `grant`)."""
-    body = (
-        request.model_dump(mode="json", exclude={"grant"})
-        if isinstance(request, BaseModel)
-        else {k: v for k, v in request.items() if k != "grant"}
-    )
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 class Grants:

@@ -33,7 +33,6 @@ from governed_memory.memory.models.summaries import SummarizeRequest
 from governed_memory.memory.namespaces import parse_namespace
 from governed_memory.memory.plans import (
     CommitPlan,
-    CommitRef,
     LineageLink,
     RecordChange,
     SlotCheck,
@@ -259,18 +258,6 @@ class SummaryPlan(Model):
     fallback_reason: str | None = None
     unchanged: bool = False
     dropped_claims: int = 0
-
-
-class StagedSummary(Model):
-    """A summary planned and staged: ids and ranges only (the plan, with the summary's text,
-    waits in the canonical store under `commit.commit_id`)."""
-
-    commit: CommitRef | None
-    memory_id: str | None
-    summary_version: int | None
-    source_range: tuple[int, int] | None
-    fallback_reason: str | None = None
-    unchanged: bool = False
 
 
 def summary_key(thread: str) -> str:

@@ -46,6 +46,7 @@ from governed_memory.activities.failures import (
 )
 from governed_memory.memory import metrics
 from governed_memory.memory.consents import Consent, ConsentRequest, ConsentRevocation
+from governed_memory.memory.contracts.feedback import RunOutcome
 from governed_memory.memory.errors import (
     ClockOverrideRefused,
     Forbidden,
@@ -111,12 +112,7 @@ from governed_memory.memory.retrieval import Reader
 from governed_memory.memory.secrets import ServiceKeys
 from governed_memory.memory.services.access import EXPORT_PAGE, Access, Caller, MemoryExport
 from governed_memory.memory.services.consents import ConsentService
-from governed_memory.memory.services.feedback import (
-    FeedbackOutcome,
-    FeedbackService,
-    RunOutcome,
-    RunReport,
-)
+from governed_memory.memory.services.feedback import FeedbackOutcome, FeedbackService, RunReport
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores, open_stores
 from governed_memory.memory.write.screening import redact_request, redact_secrets

@@ -34,8 +34,8 @@ from temporalio.converter import (
     PayloadCodec,
 )
 
+from governed_memory.memory.contracts.admission import PLAINTEXT_REFUSED
 from governed_memory.memory.errors import InvalidInput
-from governed_memory.memory.grants import PLAINTEXT_REFUSED
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores.files import private_dir
 

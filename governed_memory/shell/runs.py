@@ -18,8 +18,9 @@ from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError, RPCStatusCode
 
 from governed_memory.activities.failures import client_error
+from governed_memory.memory.contracts.admission import digest_of
 from governed_memory.memory.errors import RunConflict, ServiceUnavailable
-from governed_memory.memory.grants import Grants, digest_of
+from governed_memory.memory.grants import Grants
 from governed_memory.memory.secrets import ServiceKeys
 from governed_memory.memory.settings import Settings
 from governed_memory.shell.temporal import route, search_attributes

@@ -17,9 +17,10 @@ from temporalio.common import WorkflowIDReusePolicy
 from temporalio.runtime import Runtime
 from temporalio.service import TLSConfig
 
+from governed_memory.memory.contracts.admission import digest_of
 from governed_memory.memory.errors import InvalidInput, ServiceUnavailable
 from governed_memory.memory.feedback import FeedbackStart
-from governed_memory.memory.grants import SYSTEM, digest_of
+from governed_memory.memory.grants import SYSTEM
 from governed_memory.memory.models import (
     BatchRequest,
     DeleteRequest,

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from governed_memory.memory.grants import Grants, digest_of
+from governed_memory.memory.contracts.admission import digest_of
+from governed_memory.memory.grants import Grants
 from governed_memory.memory.models import CloseReceiptInput
 from governed_memory.memory.secrets import ServiceKeys
 

@@ -200,6 +200,33 @@ def test_the_models_home_loads_without_the_service() -> None:
     }
 
 
+def test_the_workflows_load_without_the_service() -> None:
+    """Every workflow, with the activity classes it calls, loads pydantic, Temporal and the
+    models and contracts, never the stores, the services, the detectors, SQL or numpy: the
+    activity classes name their service for typing only (issue 28, point 2)."""
+    code = (
+        "import sys, governed_memory.workflows.registry;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in"
+        " ('governed_memory', 'sqlalchemy', 'numpy', 'ahocorasick', 'jieba', 'jwt', 'fastapi')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    loaded = set(ast.literal_eval(out))
+    assert {m.split(".")[0] for m in loaded} == {"governed_memory"}
+    assert {m.split(".")[1] for m in loaded if "." in m} == {"memory", "workflows", "activities"}
+    assert {m.split(".")[2] for m in loaded if m.startswith("governed_memory.memory.")} <= {
+        "contracts",
+        "errors",
+        "feedback",
+        "metrics",
+        "models",
+        "namespaces",
+        "plans",
+        "sameness",
+    }
+
+
 def test_domain_modules_stay_small() -> None:
     over = {
         str(p.relative_to(ROOT)): len(p.read_text().splitlines())

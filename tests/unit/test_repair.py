@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from governed_memory.memory.contracts.projections import Reason
 from governed_memory.memory.models.sync import HeadDigest
 from governed_memory.memory.stores.projection import ProjectedState
-from governed_memory.memory.sync.repair import Reason, classify
+from governed_memory.memory.sync.repair import classify
 
 NOW = datetime(2026, 7, 2, tzinfo=UTC)
 HEAD = HeadDigest(

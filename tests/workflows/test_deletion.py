@@ -419,7 +419,8 @@ def receipt_memory_ids(stores: Stores, receipt: DeletionReceipt) -> list[str]:
 
 
 async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
-    from governed_memory.memory.services.writes import DecideInput, StageInput, WriteService
+    from governed_memory.memory.contracts.writes import DecideInput, StageInput
+    from governed_memory.memory.services.writes import WriteService
     from governed_memory.shell.devserver import STARTUP_TIMEOUT
     from governed_memory.shell.worker import build_worker
 

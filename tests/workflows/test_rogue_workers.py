@@ -33,8 +33,8 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.exceptions import ApplicationError
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
+from governed_memory.memory.contracts.admission import digest_of
 from governed_memory.memory.errors import MemoryServiceError
-from governed_memory.memory.grants import digest_of
 from governed_memory.memory.models import Candidate, Principal, WriteRequest
 from governed_memory.shell.client import MemoryClient
 from tests.factories import DRAFTER, NS, T0, USER, email, sms

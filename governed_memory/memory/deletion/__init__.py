@@ -18,15 +18,9 @@ from __future__ import annotations
 
 from governed_memory.memory.deletion.erase import REDACTED, erase, redaction, regenerate_summaries
 from governed_memory.memory.deletion.journal import load_journal, reapply
-from governed_memory.memory.deletion.scope import (
-    MessageTarget,
-    ResolvedScope,
-    SummaryTarget,
-    authorize_deletion,
-    resolve,
-    resolve_words,
-)
+from governed_memory.memory.deletion.scope import authorize_deletion, resolve, resolve_words
 from governed_memory.memory.deletion.verify import READ_PATH_SAMPLE, _spread, verify_erased
+from governed_memory.memory.models.deletion import MessageTarget, ResolvedScope, SummaryTarget
 
 __all__ = [
     "READ_PATH_SAMPLE",

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from governed_memory.memory.deletion.scope import ResolvedScope, SummaryTarget
 from governed_memory.memory.errors import InvalidInput, NotFound, UnauthorizedNamespace
 from governed_memory.memory.fingerprints import squash
 from governed_memory.memory.models import ConversationMessage, SummarizeRequest
+from governed_memory.memory.models.deletion import ResolvedScope, SummaryTarget
 from governed_memory.memory.plans import (
     EraseResult,
     ErasureLedgerEntry,

@@ -11,7 +11,7 @@ inspectable.
 
 from __future__ import annotations
 
-from governed_memory.memory.deletion.scope import ResolvedScope
+from governed_memory.memory.models.deletion import ResolvedScope
 from governed_memory.memory.stores import Stores
 
 #: Workflow ids of deletions and their receipts: never deleted as carriers.

@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import Any
 
 from governed_memory.memory.context import ContextBuilder
-from governed_memory.memory.deletion.scope import ResolvedScope
 from governed_memory.memory.fingerprints import Fingerprints
 from governed_memory.memory.models import (
     READABLE_STATUSES,
@@ -27,6 +26,7 @@ from governed_memory.memory.models import (
     RecallQuery,
 )
 from governed_memory.memory.models.context import ContextBudget, ContextRequest
+from governed_memory.memory.models.deletion import ResolvedScope
 from governed_memory.memory.namespaces import parse_namespace
 from governed_memory.memory.retrieval import Reader
 from governed_memory.memory.stores import Stores

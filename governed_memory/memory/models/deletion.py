@@ -182,3 +182,45 @@ class CloseReceiptInput(Model):
     deletion_id: str
     #: What the service lets this run do (memory.grants).
     grant: str | None = Field(default=None, repr=False)
+
+
+class MessageTarget(Model):
+    message_id: str
+    namespace: str
+    #: Erase only the clauses stating these keys; empty: the whole message.
+    keys: list[str] = Field(default_factory=list)
+
+
+class SummaryTarget(Model):
+    memory_id: str
+    namespace: str
+    thread: str
+    first: int
+    last: int
+    writer: str
+
+
+class ResolvedScope(Model):
+    """What a scope covers, by id (no content: this travels through workflow history)."""
+
+    scope: DeletionScope
+    memory_ids: list[str] = Field(default_factory=list)
+    messages: list[MessageTarget] = Field(default_factory=list)
+    summaries: list[SummaryTarget] = Field(default_factory=list)
+    namespaces: list[str] = Field(default_factory=list)
+    keys: list[str] = Field(default_factory=list)
+    #: What the scope covers in namespaces its requester may not delete, left alone: memories,
+    #: summaries and messages, and in how many namespaces (counts only).
+    withheld: int = 0
+    withheld_namespaces: int = 0
+    #: The subject's consents (a subject's deletion, or its whole namespace's), by id.
+    consents: list[str] = Field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        """The scope matched nothing: no memory, message, summary or consent."""
+        return not (self.memory_ids or self.messages or self.summaries or self.consents)
+
+    @property
+    def all_memory_ids(self) -> list[str]:
+        return list(dict.fromkeys([*self.memory_ids, *(s.memory_id for s in self.summaries)]))

@@ -11,58 +11,21 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import structlog
-from pydantic import Field
 
 from governed_memory.memory import metrics
+from governed_memory.memory.contracts.admission import (
+    CONTINUING,
+    AdmitInput,
+    Admitted,
+    ContinueInput,
+)
 from governed_memory.memory.errors import Unauthenticated
 from governed_memory.memory.grants import SYSTEM, Grant, Grants
-from governed_memory.memory.models import Model
 from governed_memory.memory.secrets import ServiceKeys
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores.canonical import CanonicalStore
 
 log = structlog.get_logger("governed_memory.memory.services.admission")
-
-#: The workflows that continue as new (each continuation is granted afresh).
-CONTINUING = frozenset({"ExpireMemories", "RepairProjections"})
-
-
-class AdmitInput(Model):
-    """What a run (or an Update) presents: who it is (from Temporal, not from its input), the
-    digest of its input and its grant, and whom its input names."""
-
-    #: The workflow type, or `Workflow.update` for an Update.
-    operation: str
-    workflow_id: str
-    #: The run (for an Update: the run it is sent to): a grant admits one run only.
-    run_id: str
-    #: When Temporal accepted the run (for an Update: when the workflow received it).
-    started_at: datetime
-    digest: str
-    grant: str | None = Field(default=None, repr=False)
-    #: The principals the input names (a write's writer; every writer of a batch; none for a
-    #: sweep): each must be the grant's, unless the service granted the run itself.
-    principals: list[str] = Field(default_factory=list)
-    #: The tenant the input is about, if it names one.
-    tenant: str | None = None
-    #: How Temporal runs it: a run the service starts is never retried nor repeated by
-    #: Temporal (a grant is for one run; a retry policy or a cron schedule on a raw start
-    #: would make one grant admit many).
-    attempt: int = 1
-    cron_schedule: str | None = None
-
-
-class Admitted(Model):
-    principal: str
-    tenant: str
-
-
-class ContinueInput(Model):
-    """A run about to continue as new: the input its next run starts with (its digest)."""
-
-    operation: str
-    workflow_id: str
-    digest: str
 
 
 class Admission:

@@ -5,13 +5,25 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import structlog
 
 from governed_memory.memory import metrics
+from governed_memory.memory.contracts.deletions import (
+    CloseInput,
+    EraseInput,
+    ExpireInput,
+    ExpireResult,
+    ReceiptTimer,
+    ReceiptTimerInput,
+    RepairInput,
+    SavedReceipt,
+    StartDeletionInput,
+    StartedDeletion,
+    VerifyInput,
+)
 from governed_memory.memory.deletion import (
-    ResolvedScope,
     authorize_deletion,
     erase,
     regenerate_summaries,
@@ -24,15 +36,13 @@ from governed_memory.memory.grants import SYSTEM, Grants
 from governed_memory.memory.models import (
     AuditEvent,
     CloseReceiptInput,
-    DeleteRequest,
     DeletionReceipt,
-    Model,
     ProbeResult,
 )
 from governed_memory.memory.plans import EraseResult
 from governed_memory.memory.secrets import ServiceKeys
 from governed_memory.memory.services import Progress, no_progress
-from governed_memory.memory.services.admission import Admission, AdmitInput
+from governed_memory.memory.services.admission import Admission
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores
 from governed_memory.memory.sync.apply import sync
@@ -50,85 +60,6 @@ def closer_workflow_id(receipt: DeletionReceipt) -> str:
 #: How long a plan staged by a run that never committed it is kept before the expiry sweep
 #: deletes it (a run in flight commits within seconds).
 STAGED_PLANS_KEPT = timedelta(days=1)
-
-
-class StartDeletionInput(Model):
-    request: DeleteRequest
-    #: The run's seed: the deletion id is a keyed hash of it.
-    seed: str
-    workflow_id: str
-    now: datetime
-
-
-class StartedDeletion(Model):
-    receipt: DeletionReceipt
-    resolved: ResolvedScope
-    generations: dict[str, int]
-    at: datetime
-
-
-class EraseInput(Model):
-    deletion_id: str
-    resolved: ResolvedScope
-    at: datetime
-
-
-class RepairInput(Model):
-    deletion_id: str
-    resolved: ResolvedScope
-    regenerated: list[str]
-    at: datetime
-
-
-class VerifyInput(Model):
-    deletion_id: str
-    principal: str
-    resolved: ResolvedScope
-    generations: dict[str, int]
-    at: datetime
-
-
-class ReceiptTimerInput(Model):
-    """CloseDeletionReceipt's first step: its admission, and the run that started it."""
-
-    admission: AdmitInput
-    deletion_id: str
-    #: The workflow that started this run (None for a run started from outside).
-    parent_workflow_id: str | None
-    now: datetime
-
-
-class ReceiptTimer(Model):
-    """How long the run waits before the receipt's stored deadline has passed."""
-
-    deadline: datetime
-    wait: timedelta
-
-
-class CloseInput(Model):
-    deletion_id: str
-    now: datetime
-
-
-class SavedReceipt(Model):
-    """A final receipt, saved; and, when it waits for its backup deadline, the start of the run
-    that closes it then (with the grant it is admitted by)."""
-
-    closer_id: str | None = None
-    closer: CloseReceiptInput | None = None
-
-
-class ExpireInput(Model):
-    #: Clock override (evaluation and tests only); `now` otherwise.
-    at: datetime | None = None
-    now: datetime
-    limit: int = 500
-
-
-class ExpireResult(Model):
-    expired: list[str]
-    namespaces: list[str]
-    more: bool
 
 
 class DeletionService:

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from typing import Literal
 
 from pydantic import Field
 
 from governed_memory.memory import metrics
+from governed_memory.memory.contracts.feedback import RecordInput, RetireInput, RunOutcome
 from governed_memory.memory.deletion.runs import CORRECTION, DELETION
 from governed_memory.memory.errors import (
     Forbidden,
@@ -62,7 +62,6 @@ from governed_memory.memory.sync.commit import commit_and_project
 
 #: Decisions made and lost to a concurrent change before recording gives up.
 ATTEMPTS = 5
-RunOutcome = Literal["success", "failure"]
 
 
 class FeedbackOutcome(FeedbackReceipt):
@@ -81,23 +80,6 @@ class RunReport(Model):
     outcome: RunOutcome | None = None
     events: list[FeedbackReceipt] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)
-
-
-class RecordInput(Model):
-    """A RecordFeedback run's input (without its grant), its id, and the principal its
-    admission proved."""
-
-    start: FeedbackStart
-    workflow_id: str
-    principal: str
-
-
-class RetireInput(Model):
-    """After a corrected write: the event, its run, and the memory the write kept."""
-
-    event_id: str
-    workflow_id: str
-    replaced_by: str
 
 
 def correction_workflow_id(feedback_workflow_id: str) -> str:

@@ -3,66 +3,28 @@ their metrics and logs."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import structlog
 
 from governed_memory.memory import metrics
-from governed_memory.memory.models import Model, RelayRequest, RelayResult
+from governed_memory.memory.contracts.projections import (
+    BeginRepairInput,
+    BegunRepair,
+    FinishRepairInput,
+    ProjectInput,
+    RepairPagesInput,
+    RepairPagesResult,
+)
+from governed_memory.memory.models import RelayRequest, RelayResult
 from governed_memory.memory.models.sync import Watermarks
 from governed_memory.memory.services import Progress, no_progress
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores
 from governed_memory.memory.sync.apply import sync
 from governed_memory.memory.sync.relay import relay
-from governed_memory.memory.sync.repair import (
-    RepairCursor,
-    RepairPage,
-    RepairTotals,
-    begin,
-    finish,
-    run_pages,
-)
+from governed_memory.memory.sync.repair import RepairPage, begin, finish, run_pages
 from governed_memory.memory.write.stages import effective_time
 
 log = structlog.get_logger("governed_memory.memory.services.projections")
-
-
-class ProjectInput(Model):
-    memory_ids: list[str]
-    #: Outbox events this projection settles; marked processed once the projection holds.
-    outbox_seqs: list[int]
-
-
-class BeginRepairInput(Model):
-    full: bool = False
-    #: Clock override (evaluation and tests only); `now` otherwise.
-    at: datetime | None = None
-    now: datetime
-
-
-class BegunRepair(Model):
-    cursor: RepairCursor
-    at: datetime
-
-
-class RepairPagesInput(Model):
-    repair_id: str
-    cursor: RepairCursor
-    at: datetime
-    page_size: int = 2000
-    #: Pages per activity call; the workflow calls again (and continues as new) for the rest.
-    budget_pages: int = 50
-
-
-class RepairPagesResult(Model):
-    cursor: RepairCursor
-    totals: RepairTotals
-
-
-class FinishRepairInput(Model):
-    cursor: RepairCursor
-    at: datetime
 
 
 class ProjectionService:

@@ -9,23 +9,26 @@ registry, and plans from what the review row keeps.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from pydantic import Field
-
+from governed_memory.memory.contracts.admission import AdmitInput, digest_of
+from governed_memory.memory.contracts.reviews import (
+    OpenReviewInput,
+    ReviewOpened,
+    ReviewStaged,
+    StageReviewInput,
+)
 from governed_memory.memory.errors import PolicyRefusal, RequestMismatch, UnauthorizedNamespace
 from governed_memory.memory.feedback import IN_FORCE, FeedbackType, MemoryFeedbackEvent, emitted
-from governed_memory.memory.grants import digest_of
 from governed_memory.memory.models import (
     AuditEvent,
     Model,
     ReviewDecision,
     ReviewOutcome,
     ReviewRecord,
-    ReviewStart,
 )
-from governed_memory.memory.plans import CommitPlan, CommitRef, RecordChange, SlotCheck, slot_for
-from governed_memory.memory.services.admission import Admission, AdmitInput
+from governed_memory.memory.plans import CommitPlan, RecordChange, SlotCheck, slot_for
+from governed_memory.memory.services.admission import Admission
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores
 from governed_memory.memory.write.decision import ReviewWork
@@ -39,41 +42,6 @@ from governed_memory.memory.write.state import StoreView
 _STATED = ("tenant_id", "namespace", "kind", "memory_ids", "conflict_group", "workflow_id")
 #: The operation an answer's grant is for.
 ANSWER = "ReviewMemory.review"
-
-
-class OpenReviewInput(Model):
-    """A review run's first step: its admission and the review its start states."""
-
-    admission: AdmitInput
-    start: ReviewStart
-
-
-class ReviewOpened(Model):
-    """The review as stored, what a timeout may invalidate, and how long the run waits."""
-
-    review: ReviewRecord
-    newcomers: list[str] = Field(default_factory=list)
-    timeout: timedelta
-
-
-class StageReviewInput(Model):
-    review_id: str
-    #: The run's own workflow id (the stored review's must be it) and run id.
-    workflow_id: str
-    run_id: str
-    #: What a timeout may invalidate (as `open` found it).
-    newcomers: list[str] = Field(default_factory=list)
-    #: None when the review timed out.
-    decision: ReviewDecision | None
-    now: datetime
-    commit_id: str
-
-
-class ReviewStaged(Model):
-    """The plan that settles a review, staged (by id), and what the reviewer is told."""
-
-    commit: CommitRef
-    outcome: ReviewOutcome
 
 
 class _Planned(Model):

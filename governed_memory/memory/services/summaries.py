@@ -3,29 +3,17 @@ go through `WriteService.commit_staged` like every other staged plan."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from governed_memory.memory.models import Model, SummarizeRequest
+from governed_memory.memory.contracts.summaries import PlanSummaryInput, StagedSummary
 from governed_memory.memory.secrets import ServiceKeys
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores
 from governed_memory.memory.summary import (
     ExtractiveSummarizer,
-    StagedSummary,
     Summarizer,
     SummaryPlan,
     plan_summary,
 )
 from governed_memory.memory.write.stages import effective_time
-
-
-class PlanSummaryInput(Model):
-    request: SummarizeRequest
-    workflow_id: str
-    #: The run's seed: a new summary's memory id is a keyed hash of it.
-    seed: str
-    commit_id: str
-    now: datetime
 
 
 class SummaryService:

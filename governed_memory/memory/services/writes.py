@@ -8,17 +8,11 @@ start with a grant the service signs here.
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from pydantic import Field
-
+from governed_memory.memory.contracts.writes import BatchInput, DecideInput, StagedWrite, StageInput
 from governed_memory.memory.grants import SYSTEM, Grants
 from governed_memory.memory.models import (
     BatchResult,
-    CandidateOutcome,
-    Model,
     ReviewStart,
-    WriteRequest,
     without_values,
 )
 from governed_memory.memory.plans import CommitPlan, CommitRef, CommitResult
@@ -31,43 +25,6 @@ from governed_memory.memory.write.batch import batch_message_id, batch_seed, pro
 from governed_memory.memory.write.decide import decide_request
 from governed_memory.memory.write.decision import WriteDecision
 from governed_memory.memory.write.extraction import Extractor, RuleExtractor
-
-
-class DecideInput(Model):
-    request: WriteRequest
-    workflow_id: str
-    #: The run's seed (`workflow.uuid4`): the ids of this write are keyed hashes of it.
-    seed: str
-    now: datetime
-    #: The write's place in its batch (a write a batch lost to a race, decided again by the
-    #: workflow, keeps the ids and message id the batch gave it).
-    index: int | None = None
-
-
-class StageInput(Model):
-    decide: DecideInput
-    #: The commit this decision is for (one per decision of the run): the staged plan's id.
-    commit_id: str
-
-
-class StagedWrite(Model):
-    """A write decided and staged: what WriteMemory carries in its history (ids, decisions and
-    reason codes; no content: the values of the outcomes are left out, the plan waits in the
-    canonical store under `commit.commit_id`)."""
-
-    workflow_id: str
-    outcomes: list[CandidateOutcome]
-    #: Decided before (the idempotency key): nothing to commit.
-    replayed: bool = False
-    commit: CommitRef | None = None
-    reviews: list[ReviewStart] = Field(default_factory=list)
-
-
-class BatchInput(Model):
-    requests: list[WriteRequest]
-    workflow_id: str
-    seed: str
-    now: datetime
 
 
 class WriteService:

@@ -23,54 +23,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
-from typing import Literal
 
 from pydantic import Field
 
+from governed_memory.memory.contracts.projections import Reason, RepairCursor, RepairTotals
 from governed_memory.memory.models import Model
 from governed_memory.memory.models.sync import HeadDigest, RepairRecord, Watermarks
 from governed_memory.memory.stores import Stores
 from governed_memory.memory.stores.projection import ProjectedState
 from governed_memory.memory.sync.apply import projectable
 from governed_memory.memory.sync.relay import update_watermarks
-
-Phase = Literal["changed", "written", "expired", "all", "done"]
-Reason = Literal["missing", "stale", "rolled_back", "tombstoned", "expired", "orphan"]
-
-#: Every reason, for metrics and reports.
-REASONS: tuple[Reason, ...] = ("missing", "stale", "rolled_back", "tombstoned", "expired", "orphan")
-
-
-class RepairCursor(Model):
-    """Where a repair is: its phase and the position within it."""
-
-    phase: Phase
-    full: bool
-    #: `all`: the last memory id compared.
-    after: str | None = None
-    #: `changed`: the last outbox seq read; `written`: the last index write mark read.
-    seq: int = 0
-    written: int = 0
-    #: The marks when the repair started (incremental runs start after them).
-    start_seq: int = 0
-    start_written: int = 0
-
-
-class RepairTotals(Model):
-    compared: int = 0
-    mismatches: dict[str, int] = Field(default_factory=dict)
-    repaired: int = 0
-    namespaces: list[str] = Field(default_factory=list)
-    pages: int = 0
-
-    def add(self, other: RepairTotals) -> RepairTotals:
-        return RepairTotals(
-            compared=self.compared + other.compared,
-            mismatches=dict(Counter(self.mismatches) + Counter(other.mismatches)),
-            repaired=self.repaired + other.repaired,
-            namespaces=sorted({*self.namespaces, *other.namespaces}),
-            pages=self.pages + other.pages,
-        )
 
 
 def begin(stores: Stores, *, full: bool) -> RepairCursor:

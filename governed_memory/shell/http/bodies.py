@@ -8,10 +8,10 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from governed_memory.memory.contracts.feedback import RunOutcome
 from governed_memory.memory.errors import Forbidden, InvalidInput
 from governed_memory.memory.models import MAX_BATCH, Candidate, DeletionScope, Model
 from governed_memory.memory.models.context import ContextBudget, ContextPackage
-from governed_memory.memory.services.feedback import RunOutcome
 from governed_memory.shell.http.deps import Session, own_namespace
 
 
