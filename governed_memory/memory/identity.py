@@ -301,3 +301,25 @@ class BearerToken(Tokens):
 
     def operator(self, tenant: str) -> str:
         return self.token
+
+
+class NoTokens(Tokens):
+    """No token of its own, and none minted: a door that serves callers (the HTTP API, the MCP
+    server) acts only with the token each request presents (`MemoryClient.bound`). Whatever
+    would act without one is refused, whatever key the process holds."""
+
+    def __init__(self) -> None:
+        pass
+
+    def for_(self, principal: str, roles: Sequence[str] = ()) -> str:
+        raise Unauthenticated(
+            "this door acts only for the caller a request's token proves: present one "
+            "(Authorization: Bearer <token>)",
+            field="token",
+        )
+
+    def admin(self, tenant: str) -> str:
+        return self.for_(f"service:{tenant}/admin")
+
+    def operator(self, tenant: str) -> str:
+        return self.for_(f"service:{tenant}/operator")

@@ -68,7 +68,7 @@ from governed_memory.memory.feedback import (
     run_event_id,
 )
 from governed_memory.memory.grants import SYSTEM, Grants
-from governed_memory.memory.identity import BearerToken, Tokens, identity_for
+from governed_memory.memory.identity import BearerToken, NoTokens, Tokens, identity_for
 from governed_memory.memory.models import (
     MAX_BATCH,
     MAX_BATCH_BYTES,
@@ -206,6 +206,14 @@ class MemoryClient:
         carries that token (the HTTP API answers each request with one)."""
         other = copy.copy(self)
         other.tokens = BearerToken(token)
+        return other
+
+    def serving(self) -> MemoryClient:
+        """This client as a door that serves callers holds it: it mints no token and presents
+        none of its own, so it acts only once `bound` to a request's token (the HTTP API and
+        the MCP server hold this; memctl, the demo and tests in process keep the minting one)."""
+        other = copy.copy(self)
+        other.tokens = NoTokens()
         return other
 
     def token_for(self, principal: str, roles: Sequence[str] = ()) -> str:

@@ -72,7 +72,9 @@ def _labelled(result: RecallResult) -> dict[str, Any]:
 
 def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPServer:
     """The MCP server over `client`. With `http_url`, requests prove themselves with bearer
-    tokens; without, the process's own token (`MEMORY_TOKEN`) is the caller."""
+    tokens; without, the process's own token (`MEMORY_TOKEN`) is the caller. Either way it
+    mints none (`MemoryClient.serving`)."""
+    client = client.serving()
     auth = None
     verifier = None
     if http_url is not None:

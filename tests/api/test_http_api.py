@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from governed_memory.memory.errors import Unauthenticated
 from governed_memory.shell.client import MemoryClient
 from governed_memory.shell.http.app import create_app
 from tests.factories import BOT, NS, USER, sms
@@ -67,6 +68,22 @@ async def test_a_request_must_carry_a_token_that_proves_someone(
         assert response.headers["www-authenticate"] == "Bearer"
         assert body["request_id"] == response.headers["x-request-id"]
     assert client.stores.canonical.records.namespace_heads(BOB_NS) == []
+
+
+async def test_the_apps_client_mints_no_token(client: MemoryClient) -> None:
+    """The process holds the embedded signing key, yet the client the app holds acts for no one
+    until a request's token binds it: a route that forgot to bind is refused, not served as
+    whoever it names."""
+    served: MemoryClient = create_app(client).state.client
+    with pytest.raises(Unauthenticated):
+        served.token_for(BOB)
+    with pytest.raises(Unauthenticated):
+        await served.recall(BOB, [BOB_NS], task="parcel")
+    with pytest.raises(Unauthenticated):
+        await served.write(BOB, BOB_NS, sms())
+    assert client.stores.canonical.records.namespace_heads(BOB_NS) == []
+    token = client.token_for(BOB)  # what a request presents
+    assert (await served.bound(token).recall(BOB, [BOB_NS], task="parcel")).memories == []
 
 
 async def test_the_principal_is_the_tokens_and_reads_follow_its_grants(

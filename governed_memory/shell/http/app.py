@@ -87,7 +87,8 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         summary="Governed long-term memory for AI agents, on Temporal durable execution.",
         description=DESCRIPTION,
     )
-    app.state.client = client
+    # The app acts only for the caller each request's token proves: it mints nothing.
+    app.state.client = client.serving()
     app.state.limits = Limits(settings)
     # exports take turns at the CPU (shell/http/streams.py)
     app.state.export_turns = threading.BoundedSemaphore(settings.api_export_concurrency)
