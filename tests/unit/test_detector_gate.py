@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from governed_memory.memory.write.detectors import detect
-from governed_memory.memory.write.detectors.gate import Gate, literals_of, ungated
+from governed_memory.memory.write.detectors.gate import AT_END, AT_START, Gate, literals_of, ungated
 from tests.unit.test_detectors import _ADVERSARIAL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,6 +41,17 @@ def test_the_gate_changes_nothing_detection_finds() -> None:
     assert [i for i, (a, b) in enumerate(zip(gated, every_rule, strict=True)) if a != b] == []
 
 
+def test_a_word_start_literal_opens_only_at_a_word_start() -> None:
+    gate = Gate([re.compile(r"\bai\b", re.I), re.compile(r"said")])
+    assert gate.open("she said so") == [False, True]
+    assert gate.open("the AI must reply") == [True, False]
+    assert gate.open("(ai) 我的ai") == [True, False]
+    asks = Gate([re.compile(r"\b(?:ask|tell)\b")])
+    assert asks.open("she asked") == [False]
+    assert asks.open("ask: now") == [True]
+    assert asks.open_each("she asked. ask me", [0, 11, 17]) == [[False], [True]]
+
+
 @pytest.mark.parametrize(
     ("pattern", "flags", "expected"),
     [
@@ -50,7 +61,17 @@ def test_the_gate_changes_nothing_detection_finds() -> None:
         (r"(?:a|bc)x", 0, None),  # a one-letter alternative gates nothing
         (r"(?:foo)?bar", 0, {"bar"}),  # an optional part is not required
         (r"\d{3,}", 0, None),
-        (r"(?:send|post)|\bleak\b", 0, {"send", "post", "leak"}),
+        (r"(?:send|post)|\bleak\b", 0, {"send", "post", AT_START + "leak" + AT_END}),
+        (r"\b(?:tell|ask)\b", 0, {AT_START + "tell" + AT_END, AT_START + "ask" + AT_END}),
+        (r"ask(?![A-Za-z0-9_])", 0, {"ask" + AT_END}),
+        # a word start: after \b, an ASCII lookbehind, a blank, or an optional blank-ended part
+        (r"\b(?:the\s+|any\s+)?(?:ai|bot)s?\b", re.I, {AT_START + "ai", AT_START + "bot"}),
+        (r"(?<![A-Za-z0-9_])pin", 0, {AT_START + "pin"}),
+        (r"\s+code", 0, {AT_START + "code"}),
+        (r"x(?:ai|bot)", 0, {"xai", "xbot"}),  # after a letter: not a start
+        (r"(?<![a-z])ask", 0, {"ask"}),  # a lookbehind that lets a digit before: anywhere
+        # a literal run before a group whose alternatives start with literals: joined
+        (r"p(?:assword|wd|w)\b", 0, {"password", "pwd", "pw"}),
         (r"(?:send|\w+)", 0, None),  # an alternative with no literal: nothing required
     ],
 )
@@ -63,3 +84,12 @@ def test_a_rule_opens_only_where_its_words_are() -> None:
     gate = Gate([re.compile(r"ignore\s+all", re.IGNORECASE), re.compile(r"\d+")])
     assert gate.open("Please IGNORE all of it") == [True, True]
     assert gate.open("nothing here 42") == [False, True]
+
+
+def test_opening_each_sentence_in_one_pass_is_opening_each_alone() -> None:
+    from governed_memory.memory.write.detectors.signals import _GATE, _sentences
+
+    for text in _texts()[:1500]:
+        cuts = _sentences(text)
+        alone = [_GATE.open(text[cuts[i] : cuts[i + 1]]) for i in range(len(cuts) - 1)]
+        assert _GATE.open_each(text, cuts) == alone, text

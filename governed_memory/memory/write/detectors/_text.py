@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -54,7 +54,7 @@ def _fold_char(ch: str) -> str:
 class _Folded:
     text: str
     #: index[i] is the offset in the original text of folded character i.
-    index: tuple[int, ...]
+    index: Sequence[int]
     original_length: int
 
     def span(self, start: int, end: int) -> tuple[int, int]:
@@ -68,19 +68,31 @@ class _Folded:
 
 
 def _fold(text: str) -> _Folded:
+    """Each character folded on its own (`_fold_char`), in one `str.translate` over the
+    characters that change; the index map is built per run of one-for-one characters, so a
+    long text costs C loops, not a Python step per character."""
     if text.isascii():
-        return _Folded(text, tuple(range(len(text))), len(text))
-    out: list[str] = []
+        return _Folded(text, range(len(text)), len(text))
+    table: dict[int, str] = {}
+    for ch in set(text):
+        if not ch.isascii():
+            folded = _fold_char(ch)
+            if folded != ch:
+                table[ord(ch)] = folded
+    if not table:
+        return _Folded(text, range(len(text)), len(text))
+    out = text.translate(table)
+    resized = "".join(sorted(chr(c) for c, f in table.items() if len(f) != 1))
+    if not resized:
+        return _Folded(out, range(len(text)), len(text))
     index: list[int] = []
-    for i, ch in enumerate(text):
-        if ch.isascii():
-            out.append(ch)
-            index.append(i)
-            continue
-        folded = _fold_char(ch)
-        out.append(folded)
-        index.extend([i] * len(folded))
-    return _Folded("".join(out), tuple(index), len(text))
+    last = 0
+    for m in re.finditer(f"[{re.escape(resized)}]", text):
+        index.extend(range(last, m.start()))
+        index.extend([m.start()] * len(table[ord(m.group())]))
+        last = m.end()
+    index.extend(range(last, len(text)))
+    return _Folded(out, index, len(text))
 
 
 # ============================================================================================

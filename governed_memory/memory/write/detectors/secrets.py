@@ -21,6 +21,7 @@ from governed_memory.memory.write.detectors._text import (
     _to_detections,
     _window,
 )
+from governed_memory.memory.write.detectors.gate import Gate, gate_enabled
 from governed_memory.memory.write.detectors.numbers import _cards, _national_ids, _other_ids
 from governed_memory.memory.write.detectors.plugins import _library
 
@@ -69,9 +70,30 @@ def _tails(value: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return connected, bare
 
 
+#: The keyword patterns' literal gate (`gate.Gate`), opened once per text: a text that holds
+#: none of a keyword's words is not searched for it.
+_KEYWORDS: list[re.Pattern[str]] = []
+_KEYWORD_GATE: list[Gate] = []
+#: The last text the gate was opened on (by identity) and what it opened.
+_OPENED: list[tuple[str, bool, dict[re.Pattern[str], bool]]] = []
+
+
+def _may_hold(keyword: re.Pattern[str], text: str) -> bool:
+    if not _KEYWORD_GATE:
+        _KEYWORD_GATE.append(Gate(_KEYWORDS))
+    last = _OPENED[-1] if _OPENED else None
+    if last is None or last[0] is not text or last[1] != gate_enabled():
+        opened = dict(zip(_KEYWORDS, _KEYWORD_GATE[0].open(text), strict=True))
+        last = (text, gate_enabled(), opened)
+        _OPENED[:] = [last]
+    return last[2].get(keyword, True)
+
+
 def _keyword_values(
     text: str, keyword: re.Pattern[str], value: str, *, bare: bool = True
 ) -> Iterator[_Hit]:
+    if not _may_hold(keyword, text):
+        return
     connected, bare_tail = _tails(value)
     for kw in keyword.finditer(text):
         tails = (connected, bare_tail) if bare else (connected,)
@@ -375,6 +397,9 @@ def _key_value_ok(val: str) -> bool:
     if len(val) >= 12 and has_digit and has_alpha:
         return True
     return len(val) >= 20 and (has_digit or any(c in "-_+/=" for c in val))
+
+
+_KEYWORDS.extend([_PW_KEYWORD, _OTP_KEYWORD, _CODE_KEYWORD, _CVV_KEYWORD, _KEY_KEYWORD])
 
 
 def _key_shapes(text: str) -> Iterator[Span]:

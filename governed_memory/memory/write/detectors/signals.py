@@ -35,7 +35,6 @@ guidance that forbids rather than orders.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from governed_memory.memory.write.detectors._text import EMAIL
 from governed_memory.memory.write.detectors.gate import Gate
@@ -234,16 +233,11 @@ _GUIDANCE = re.compile(
 _PASSAGE_END = re.compile(r"(?<=[.!?。！？;；])\s+|\n+")
 
 
-def _passages(text: str) -> Iterator[tuple[int, int]]:
-    """Each sentence with the one after it (a hijack's notice and its order are often two)."""
-    bounds = [0]
-    for m in _PASSAGE_END.finditer(text):
-        bounds.append(m.end())
-    bounds.append(len(text))
-    cuts = sorted(set(bounds))
-    for i in range(len(cuts) - 1):
-        end = cuts[min(i + 2, len(cuts) - 1)]
-        yield cuts[i], end
+def _sentences(text: str) -> list[int]:
+    """Where each sentence starts, and the text's end."""
+    cuts = {0, len(text)}
+    cuts.update(m.end() for m in _PASSAGE_END.finditer(text))
+    return sorted(cuts)
 
 
 _SEND = (
@@ -326,9 +320,12 @@ def _used(pattern: re.Pattern[str], passage: str) -> bool:
 _GATE = Gate(_SIGNALS.values())
 
 
-def signals(passage: str) -> set[str]:
+def signals(passage: str, opened: list[bool] | None = None) -> set[str]:
+    """The signals `passage` holds (`opened`: what the gate opened for it, if known)."""
     found = set()
-    for (name, pattern), may_match in zip(_SIGNALS.items(), _GATE.open(passage), strict=True):
+    if opened is None:
+        opened = _GATE.open(passage)
+    for (name, pattern), may_match in zip(_SIGNALS.items(), opened, strict=True):
         if not may_match:
             continue
         if name in _NEGATABLE:
@@ -343,7 +340,8 @@ def signals(passage: str) -> set[str]:
 
 
 def _hijack(found: set[str], passage: str) -> bool:
-    if "revoke" in found or "role" in found or _TEMPLATE.search(passage):
+    # (a template needs its "{": a cheap test before the pattern)
+    if "revoke" in found or "role" in found or ("{" in passage and _TEMPLATE.search(passage)):
         return True
     others = found - {"order"}
     sends = "data" in found and "destination" in found and _SENDS.search(passage)
@@ -375,11 +373,25 @@ def _hijack(found: set[str], passage: str) -> bool:
 
 
 def find_hijacks(text: str) -> list[tuple[int, int]]:
-    """The passages of `text` whose signals make a hijack (character spans)."""
+    """The passages of `text` whose signals make a hijack (character spans).
+
+    Each sentence's signals are read once; a passage's are its two sentences' (a signal is a
+    phrase, and none runs over a sentence's end), but for a mention-or-use signal, which is
+    checked again over the passage (a quotation may run over two sentences)."""
+    cuts = _sentences(text)
+    opened = _GATE.open_each(text, cuts)
+    found = [signals(text[cuts[i] : cuts[i + 1]], opened[i]) for i in range(len(cuts) - 1)]
     spans: list[tuple[int, int]] = []
-    for start, end in _passages(text):
+    for i in range(len(found)):
+        start, end = cuts[i], cuts[min(i + 2, len(cuts) - 1)]
         passage = text[start:end]
-        if _hijack(signals(passage), passage):
+        held = found[i] | found[i + 1] if i + 1 < len(found) else found[i]
+        held = {
+            name
+            for name in held
+            if name not in _QUOTABLE or i + 1 == len(found) or _used(_SIGNALS[name], passage)
+        }
+        if _hijack(held, passage):
             if spans and start < spans[-1][1]:
                 spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
             else:
