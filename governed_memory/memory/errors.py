@@ -128,9 +128,11 @@ class RunConflict(PolicyRefusal):
 
 
 class QuotaExceeded(PolicyRefusal):
-    """A write refused at the door because its writer already keeps as many active memories in
-    the namespace as the policy allows (`[quotas] memories_per_namespace`): nothing started,
-    nothing changed. Not retryable as is: the writer deletes some (or lets them expire) first.
+    """A write refused because its writer already keeps as many active memories in the
+    namespace as the policy allows (`[quotas] memories_per_namespace`): at the door (nothing
+    started), or at commit when the writer's concurrent writes reached it first (the run fails
+    with it; in a batch, that item is rejected): nothing changed. Not retryable as is: the
+    writer deletes some (or lets them expire) first.
     HTTP 403, as every policy refusal."""
 
     code = "quota_exceeded"

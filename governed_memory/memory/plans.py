@@ -105,6 +105,10 @@ class CommitPlan(Model):
     #: they were when it was decided (they must still be).
     signals: dict[str, Signals] = Field(default_factory=dict)
     signals_before: dict[str, Signals] = Field(default_factory=dict)
+    #: The active memories a writer of `new_records` may keep in the namespace (0: no quota):
+    #: held in the commit's transaction, so concurrent writes cannot overshoot what the door
+    #: counted (a write's plan carries it; reviews and sweeps do not).
+    quota: int = 0
 
     def reranks(self) -> bool:
         """Whether the plan changes a memory's rank weight (what a cached recall ranked by)."""

@@ -138,7 +138,9 @@ class ConsentPolicy(_Section):
 class Quotas(_Section):
     #: The active memories one principal may keep in one namespace (0: no limit). A write that
     #: would go past it is refused at the door (`QuotaExceeded`, `quota_exceeded`), even one
-    #: that would replace a memory: the writer deletes some first.
+    #: that would replace a memory: the writer deletes some first. The commit holds it again in
+    #: its transaction, so concurrent writes that all passed the door never overshoot it (there
+    #: a replacement, which keeps the count, commits).
     memories_per_namespace: int = Field(default=100_000, ge=0)
 
 

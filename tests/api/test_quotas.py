@@ -1,10 +1,12 @@
 """Per-principal quotas on memories kept (`[quotas] memories_per_namespace`): a writer that keeps
 its quota of active memories in a namespace is refused at the door (`quota_exceeded`, 403 over
 HTTP), before anything starts, and nothing changes; a batch counts as a whole; another writer
-in the same namespace has its own count; a deletion makes room; 0 is no limit."""
+in the same namespace has its own count; a deletion makes room; 0 is no limit; concurrent
+writes that all pass the door are held to it at commit (tests/stores/test_quota_commit.py)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -128,3 +130,17 @@ async def test_a_deletion_makes_room_in_process(client: MemoryClient) -> None:
     assert kept(client, USER) == 0
     again = await client.write(USER, NS, episode(2))
     assert again.outcomes[0].decision == "add"
+
+
+async def test_concurrent_writes_never_take_a_writer_past_its_quota(client: MemoryClient) -> None:
+    """Six writes at once all pass the door's count (nothing kept yet); the commits hold the
+    quota, so two are kept and the others come back as `quota_exceeded`, never a generic
+    failure."""
+    quota(client, 2)
+    results = await asyncio.gather(
+        *(client.write(USER, NS, episode(n)) for n in range(6)), return_exceptions=True
+    )
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert all(isinstance(r, QuotaExceeded) for r in refused), refused
+    assert len(results) - len(refused) == 2
+    assert kept(client, USER) == 2

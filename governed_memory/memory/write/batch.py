@@ -17,7 +17,7 @@ from typing import Any
 import structlog
 
 from governed_memory.memory import metrics
-from governed_memory.memory.errors import MemoryServiceError, VersionConflict
+from governed_memory.memory.errors import MemoryServiceError, QuotaExceeded, VersionConflict
 from governed_memory.memory.models import (
     BatchItem,
     BatchResult,
@@ -121,8 +121,10 @@ def process_batch(
             seqs += result.outbox_seqs
             if not result.replayed:
                 metrics.count_decisions(d.outcomes)
-    except VersionConflict:
-        rest = [i for i, _ in decided]  # someone else moved a slot meanwhile: one by one
+    except (VersionConflict, QuotaExceeded):
+        # Someone else moved a slot meanwhile, or the writer's other writes reached its quota:
+        # one by one.
+        rest = [i for i, _ in decided]
 
     lost: list[int] = []
     for n, i in enumerate(rest):
@@ -138,6 +140,12 @@ def process_batch(
         except VersionConflict:
             lost.append(i)
             items[i] = BatchItem(idempotency_key=requests[i].idempotency_key, outcomes=[])
+            continue
+        except QuotaExceeded as exc:
+            items[i] = BatchItem(
+                idempotency_key=requests[i].idempotency_key,
+                outcomes=[CandidateOutcome(decision="reject", reason=exc.code)],
+            )
             continue
         written += result.memory_ids
         seqs += result.outbox_seqs

@@ -104,6 +104,8 @@ class WriteDecision(Model):
     review_timeout: timedelta
     #: The outcome stored for this idempotency key by an earlier run: nothing to do again.
     replayed: list[CandidateOutcome] | None = None
+    #: The policy's `[quotas] memories_per_namespace` (0: none), held again at commit.
+    quota: int = 0
 
     @property
     def outcomes(self) -> list[CandidateOutcome]:
@@ -175,6 +177,7 @@ class WriteDecision(Model):
                 for r in self.reviews
             },
             feedback=self._corrections(commit_id, committing),
+            quota=self.quota,
         )
 
     def _corrections(

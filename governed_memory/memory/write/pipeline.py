@@ -453,6 +453,7 @@ def decide(
         message=message,
         candidates=decisions,
         review_timeout=policy.review.timeout,
+        quota=policy.quotas.memories_per_namespace,
     )
 
 

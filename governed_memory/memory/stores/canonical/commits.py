@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Connection, insert, select
 from sqlalchemy.exc import OperationalError
 
-from governed_memory.memory.errors import FencedByDeletion, RequestMismatch, VersionConflict
+from governed_memory.memory.errors import (
+    FencedByDeletion,
+    QuotaExceeded,
+    RequestMismatch,
+    VersionConflict,
+)
 from governed_memory.memory.feedback import Signals
 from governed_memory.memory.models import AuditEvent, MemoryRecord, ReviewRecord
 from governed_memory.memory.plans import CommitPlan, CommitResult, WriteOutcome
@@ -49,6 +54,19 @@ def _within_scope(plan: CommitPlan) -> None:
         )
     if plan.outcome is not None and plan.outcome.tenant_id != plan.tenant_id:
         raise RequestMismatch("the outcome is of another tenant", field="tenant")
+
+
+def _hold_quota(plan: CommitPlan, before: dict[str, int], after: dict[str, int]) -> None:
+    """A plan that takes a writer past its quota is refused, whatever the door counted: the
+    door's count and the commit may race with the writer's other writes. A plan that keeps a
+    writer's count (a supersession) or lowers it commits at the quota too."""
+    for writer, count in after.items():
+        if count > plan.quota and count > before[writer]:
+            raise QuotaExceeded(
+                f"{writer} keeps {before[writer]} active memories in {plan.namespace}, and may "
+                f"keep {plan.quota}: delete some (or let them expire) before writing more",
+                field="namespace",
+            )
 
 
 class Commits(Part):
@@ -104,6 +122,8 @@ class Commits(Part):
             lapsed = s.consents.held(conn, plan.tenant_id, cited, plan.at)
             if lapsed:
                 raise VersionConflict(f"consent {lapsed[0]} is no longer in force")
+        writers = sorted({r.written_by for r in plan.new_records if r.status == "active"})
+        kept = s.records.kept_by(conn, plan.namespace, writers) if plan.quota and writers else {}
         for check in sorted(plan.slots, key=lambda c: c.slot):
             s.slots.advance(conn, plan.namespace, check.slot, check.expected_version, plan.at)
         written = [
@@ -114,6 +134,8 @@ class Commits(Part):
         ]
         s.records.insert(conn, plan.new_records, "created")
         written += [(r.memory_id, r.version) for r in plan.new_records]
+        if kept:
+            _hold_quota(plan, kept, s.records.kept_by(conn, plan.namespace, list(kept)))
         seqs = s.outbox.append(
             conn, plan.commit_id, plan.tenant_id, plan.namespace, written, "upsert", plan.at
         )

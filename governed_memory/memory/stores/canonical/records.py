@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Text, and_, bindparam, cast, func, insert, select, update
+from sqlalchemy import text as sql_text
 
 from governed_memory.memory.errors import RequestMismatch, VersionConflict
 from governed_memory.memory.models import MemoryRecord
@@ -214,6 +215,31 @@ class Records(Part):
                 )
             ).scalar_one()
         return int(count)
+
+    def kept_by(self, conn: Connection, namespace: str, writers: Sequence[str]) -> dict[str, int]:
+        """Inside a write transaction: how many active memories each writer keeps in
+        `namespace`, each (namespace, writer) locked first on Postgres (a transaction-scoped
+        advisory lock; SQLite's writers queue already), so two commits for one writer count
+        one after the other."""
+        counts: dict[str, int] = {}
+        for writer in sorted(writers):
+            if self.db.dialect != "sqlite":
+                conn.execute(
+                    sql_text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
+                    {"key": f"quota\x1f{namespace}\x1f{writer}"},
+                )
+            counts[writer] = int(
+                conn.execute(
+                    select(func.count())
+                    .select_from(memory_heads)
+                    .where(
+                        memory_heads.c.namespace == namespace,
+                        memory_heads.c.written_by == writer,
+                        memory_heads.c.status == "active",
+                    )
+                ).scalar_one()
+            )
+        return counts
 
     def citing(self, tenant_id: str, source_ref: str) -> list[MemoryRecord]:
         """Memories whose sources include `source_ref` (or, for a reference without a version,
