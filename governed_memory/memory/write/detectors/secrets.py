@@ -166,7 +166,7 @@ def _looks_like_password(hit: _Hit, text: str) -> bool:
         return False
     if val.isdigit():
         return len(val) <= 20 and not _UNIT_AFTER.match(text, hit.end)
-    if any(c.isdigit() for c in val) or any(not c.isalnum() for c in val):
+    if not val.isalpha() and any(c.isdigit() or not c.isalnum() for c in val):
         # "2FA", "8+" are sizes, not values.
         return not re.fullmatch(r"\d+\+?|\d+[a-z]{1,2}", val, re.IGNORECASE)
     return _looks_like_letters_password(hit, text)

@@ -320,13 +320,21 @@ def _used(pattern: re.Pattern[str], passage: str) -> bool:
 _GATE = Gate(_SIGNALS.values())
 
 
-def signals(passage: str, opened: list[bool] | None = None) -> set[str]:
-    """The signals `passage` holds (`opened`: what the gate opened for it, if known)."""
+#: Signals that make a hijack only beside another (see `_hijack`): read in a passage only when
+#: one of the others is there.
+_LAZY = frozenset({"data", "order"})
+
+
+def signals(
+    passage: str, opened: list[bool] | None = None, among: frozenset[str] | None = None
+) -> set[str]:
+    """The signals `passage` holds, of those `among` (all by default); `opened`: what the gate
+    opened for it, if known."""
     found = set()
     if opened is None:
         opened = _GATE.open(passage)
     for (name, pattern), may_match in zip(_SIGNALS.items(), opened, strict=True):
-        if not may_match:
+        if not may_match or (among is not None and name not in among):
             continue
         if name in _NEGATABLE:
             present = _asserted(pattern, passage)
@@ -380,12 +388,21 @@ def find_hijacks(text: str) -> list[tuple[int, int]]:
     checked again over the passage (a quotation may run over two sentences)."""
     cuts = _sentences(text)
     opened = _GATE.open_each(text, cuts)
-    found = [signals(text[cuts[i] : cuts[i + 1]], opened[i]) for i in range(len(cuts) - 1)]
+    sentences = [text[cuts[i] : cuts[i + 1]] for i in range(len(cuts) - 1)]
+    eager = frozenset(_SIGNALS) - _LAZY
+    found = [signals(sentence, opened[i], eager) for i, sentence in enumerate(sentences)]
+    lazy: dict[int, set[str]] = {}
     spans: list[tuple[int, int]] = []
     for i in range(len(found)):
         start, end = cuts[i], cuts[min(i + 2, len(cuts) - 1)]
         passage = text[start:end]
-        held = found[i] | found[i + 1] if i + 1 < len(found) else found[i]
+        pair = [i, i + 1] if i + 1 < len(found) else [i]
+        held = set().union(*(found[j] for j in pair))
+        if held:  # another signal is there: the ones that count only beside it, too
+            for j in pair:
+                if j not in lazy:
+                    lazy[j] = signals(sentences[j], opened[j], _LAZY)
+                held |= lazy[j]
         held = {
             name
             for name in held
