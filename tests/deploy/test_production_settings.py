@@ -5,6 +5,8 @@ release's schema is refused with a typed error that says what to do)."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -329,3 +331,27 @@ def test_opening_the_stores_follows_migrate_on_connect(
     open_stores(migrating).close()
     open_stores(refused).close()  # at head now: accepted without migrating
     open_stores(Settings(data_dir=tmp_path / "lite")).close()
+
+
+def test_the_release_knows_its_schema_head_without_alembic() -> None:
+    """SCHEMA_HEAD (a store at it opens with one query, no Alembic import) is Alembic's head:
+    a new migration must move it."""
+    from alembic.script import ScriptDirectory
+
+    from governed_memory.memory.stores.canonical import MIGRATIONS
+    from governed_memory.memory.stores.canonical._db import SCHEMA_HEAD
+
+    assert ScriptDirectory(str(MIGRATIONS)).get_current_head() == SCHEMA_HEAD
+
+
+def test_opening_a_store_at_head_loads_no_alembic(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/c.db"
+    CanonicalStore(url).migrate()  # here: the migration needs Alembic
+    code = (
+        "import sys; from governed_memory.memory.stores.canonical import CanonicalStore;"
+        "from governed_memory.memory.stores.canonical._db import require_schema;"
+        f"s = CanonicalStore({url!r}); s.migrate(); require_schema(s.db);"
+        "print('alembic' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

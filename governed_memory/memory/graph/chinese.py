@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import re
 
-import rjieba
-
 from governed_memory.memory.graph.facts import SELF, EntityKind, _Found, _Span
 from governed_memory.memory.graph.lexicon import (
     _ADDRESS_ZH,
@@ -34,6 +32,8 @@ def _chinese(s: str, found: _Found) -> list[_Span]:
     if not _CJK.search(s):
         return []
     spans: list[_Span] = []
+    import rjieba  # its dictionary loads on first use (0.1 s of every process's start)
+
     tagged = rjieba.tag(s)
     pos = 0
     cells: list[tuple[int, int, str, str]] = []

@@ -36,10 +36,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
-
-from governed_memory.memory.stores.canonical._db import Database, DatabaseOptions
+from governed_memory.memory.stores.canonical._db import Database, DatabaseOptions, at_head
 from governed_memory.memory.stores.canonical.admissions import Admissions
 from governed_memory.memory.stores.canonical.attestations import Attestations
 from governed_memory.memory.stores.canonical.audit import Audit
@@ -94,7 +91,13 @@ class CanonicalStore:
         self.erasure = Erasure(self)
 
     def migrate(self, revision: str = "head") -> None:
-        """Bring the schema to an Alembic revision, by default the newest (idempotent)."""
+        """Bring the schema to an Alembic revision, by default the newest (idempotent; a store
+        already at this release's head costs one query)."""
+        if revision == "head" and at_head(self.db):
+            return
+        from alembic import command
+        from alembic.config import Config
+
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         with self.db.engine.begin() as conn:

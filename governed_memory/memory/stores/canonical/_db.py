@@ -12,13 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, Table, Text, cast, create_engine, event, or_
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from governed_memory.memory.errors import SchemaNotMigrated, VersionConflict
 from governed_memory.memory.models import (
@@ -187,9 +185,33 @@ class Database:
             yield own
 
 
+#: This release's schema revision, the newest migration's (a test holds it to Alembic's head):
+#: a store already at it is opened with one query, without loading Alembic and every migration
+#: script (0.6 s of each `memctl` command's start).
+SCHEMA_HEAD = "0023"
+
+
+def at_head(db: Database) -> bool:
+    """Whether the canonical store's schema is this release's head (one query; False when the
+    version table is missing or says otherwise)."""
+    try:
+        with db.read() as conn:
+            current = [
+                row[0] for row in conn.exec_driver_sql("SELECT version_num FROM alembic_version")
+            ]
+    except DBAPIError:
+        return False
+    return current == [SCHEMA_HEAD]
+
+
 def require_schema(db: Database) -> None:
     """Refuse a canonical store whose schema is not this release's head (`SchemaNotMigrated`,
     saying what to do): what opening it does when it does not migrate on connect."""
+    if at_head(db):
+        return
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
     scripts = ScriptDirectory(str(_MIGRATIONS))
     head = scripts.get_current_head()
     with db.read() as conn:
