@@ -12,6 +12,8 @@ from governed_memory.memory.models import AuditEvent
 from governed_memory.memory.stores.canonical._db import Part, chunks
 from governed_memory.memory.stores.schema import audit_events
 
+_INSERT = insert(audit_events)
+
 
 class Audit(Part):
     def append(
@@ -28,7 +30,7 @@ class Audit(Part):
             return
         with self.db.write(conn) as c:
             c.execute(
-                insert(audit_events),
+                _INSERT,
                 [
                     {
                         "at": at,

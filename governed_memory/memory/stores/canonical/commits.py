@@ -5,6 +5,7 @@ already applied returns its first result (a retried activity writes nothing twic
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -135,7 +136,11 @@ class Commits(Part):
         s.records.insert(conn, plan.new_records, "created")
         written += [(r.memory_id, r.version) for r in plan.new_records]
         if kept:
-            _hold_quota(plan, kept, s.records.kept_by(conn, plan.namespace, list(kept)))
+            # Counted again only where the plan could take a writer past the quota.
+            added = Counter(r.written_by for r in plan.new_records if r.status == "active")
+            near = [w for w, n in kept.items() if n + added[w] > plan.quota]
+            if near:
+                _hold_quota(plan, kept, s.records.kept_by(conn, plan.namespace, near))
         seqs = s.outbox.append(
             conn, plan.commit_id, plan.tenant_id, plan.namespace, written, "upsert", plan.at
         )

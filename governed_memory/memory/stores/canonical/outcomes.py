@@ -5,12 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 
 from governed_memory.memory.models import CandidateOutcome
 from governed_memory.memory.plans import WriteOutcome
 from governed_memory.memory.stores.canonical._db import Part, chunks, mentioning
 from governed_memory.memory.stores.schema import write_outcomes
+
+#: Built once, with bound parameters (each write asks it).
+_OUTCOME = select(write_outcomes).where(
+    write_outcomes.c.tenant_id == bindparam("tenant_id"),
+    write_outcomes.c.principal == bindparam("principal"),
+    write_outcomes.c.idempotency_key == bindparam("key"),
+)
 
 
 class Outcomes(Part):
@@ -32,14 +39,9 @@ class Outcomes(Part):
 
     def get(self, tenant_id: str, principal: str, idempotency_key: str) -> WriteOutcome | None:
         """The decision already made for this principal's idempotency key, if any."""
+        params = {"tenant_id": tenant_id, "principal": principal, "key": idempotency_key}
         with self.db.read() as conn:
-            row = conn.execute(
-                select(write_outcomes).where(
-                    write_outcomes.c.tenant_id == tenant_id,
-                    write_outcomes.c.principal == principal,
-                    write_outcomes.c.idempotency_key == idempotency_key,
-                )
-            ).first()
+            row = conn.execute(_OUTCOME, params).first()
         if row is None:
             return None
         return WriteOutcome(

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from governed_memory.memory.errors import NotFound
 from governed_memory.memory.models import Principal, parse_principal_ref
 from governed_memory.memory.stores.canonical._db import Part, upsert
 from governed_memory.memory.stores.schema import principals
+
+#: Built once, with a bound parameter (each write asks it).
+_DEFINITION = select(principals.c.definition).where(principals.c.ref == bindparam("ref"))
 
 
 class Principals(Part):
@@ -28,9 +31,7 @@ class Principals(Part):
         """The registered principal; users need no registration (their id gives their rights)."""
         type_, tenant, id_ = parse_principal_ref(ref)
         with self.db.read() as conn:
-            row = conn.execute(
-                select(principals.c.definition).where(principals.c.ref == ref)
-            ).first()
+            row = conn.execute(_DEFINITION, {"ref": ref}).first()
         if row is not None:
             return Principal.model_validate(row.definition)
         if type_ == "user":

@@ -50,6 +50,38 @@ _HEADS_BY_ID = select(memory_heads).where(
 )
 
 
+# The hottest reads of a write, built once with bound parameters: a statement built per call
+# costs more than the query it runs.
+_KEY_RECORDS = (
+    select(memory_heads)
+    .where(memory_heads.c.namespace.in_(bindparam("namespaces", expanding=True)))
+    .where(memory_heads.c.key.in_(bindparam("keys", expanding=True)))
+    .where(memory_heads.c.status.in_(bindparam("statuses", expanding=True)))
+)
+_SLOT_VERSION = select(key_slots.c.version).where(
+    key_slots.c.namespace == bindparam("namespace"), key_slots.c.slot == bindparam("slot")
+)
+_SLOT_HEADS = (
+    select(memory_heads)
+    .where(memory_heads.c.namespace == bindparam("namespace"))
+    .where(memory_heads.c.status.in_(("active", "superseded")))
+    .order_by(memory_heads.c.valid_from, memory_heads.c.recorded_at)
+)
+_KEPT = (
+    select(func.count())
+    .select_from(memory_heads)
+    .where(
+        memory_heads.c.namespace == bindparam("namespace"),
+        memory_heads.c.written_by == bindparam("writer"),
+        memory_heads.c.status == "active",
+    )
+)
+_SLOT_BY_KEY = _SLOT_HEADS.where(memory_heads.c.key == bindparam("value"))
+_SLOT_BY_GIST = _SLOT_HEADS.where(
+    memory_heads.c.key.is_(None), memory_heads.c.gist == bindparam("value")
+)
+
+
 class Records(Part):
     # ------------------------------------------------------------------------------ reads
 
@@ -125,35 +157,17 @@ class Records(Part):
         """Heads for the given keys in the given namespaces, in the given statuses."""
         if not namespaces or not keys:
             return []
+        params = {"namespaces": list(namespaces), "keys": list(keys), "statuses": list(statuses)}
         with self.db.read() as conn:
-            rows = conn.execute(
-                select(memory_heads)
-                .where(memory_heads.c.namespace.in_(list(namespaces)))
-                .where(memory_heads.c.key.in_(list(keys)))
-                .where(memory_heads.c.status.in_(list(statuses)))
-            )
-            return [row_to_record(r) for r in rows]
+            return [row_to_record(r) for r in conn.execute(_KEY_RECORDS, params)]
 
     def slot_state(self, namespace: str, slot: str) -> SlotState:
         """The slot's version and its memories that are not deleted or invalidated."""
         kind, _, value = slot.partition(":")
-        cond = (
-            memory_heads.c.key == value
-            if kind == "key"
-            else and_(memory_heads.c.key.is_(None), memory_heads.c.gist == value)
-        )
+        query = _SLOT_BY_KEY if kind == "key" else _SLOT_BY_GIST
         with self.db.read() as conn:
-            version = conn.execute(
-                select(key_slots.c.version).where(
-                    key_slots.c.namespace == namespace, key_slots.c.slot == slot
-                )
-            ).scalar()
-            rows = conn.execute(
-                select(memory_heads)
-                .where(memory_heads.c.namespace == namespace, cond)
-                .where(memory_heads.c.status.in_(("active", "superseded")))
-                .order_by(memory_heads.c.valid_from, memory_heads.c.recorded_at)
-            )
+            version = conn.execute(_SLOT_VERSION, {"namespace": namespace, "slot": slot}).scalar()
+            rows = conn.execute(query, {"namespace": namespace, "value": value})
             return SlotState(version=version or 0, records=[row_to_record(r) for r in rows])
 
     def subject_heads(self, tenant_id: str, subject_ref: str) -> list[MemoryRecord]:
@@ -228,17 +242,8 @@ class Records(Part):
                     sql_text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
                     {"key": f"quota\x1f{namespace}\x1f{writer}"},
                 )
-            counts[writer] = int(
-                conn.execute(
-                    select(func.count())
-                    .select_from(memory_heads)
-                    .where(
-                        memory_heads.c.namespace == namespace,
-                        memory_heads.c.written_by == writer,
-                        memory_heads.c.status == "active",
-                    )
-                ).scalar_one()
-            )
+            params = {"namespace": namespace, "writer": writer}
+            counts[writer] = int(conn.execute(_KEPT, params).scalar_one())
         return counts
 
     def citing(self, tenant_id: str, source_ref: str) -> list[MemoryRecord]:

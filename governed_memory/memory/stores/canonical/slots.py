@@ -19,6 +19,17 @@ _ADVANCE_SLOT = update(key_slots).where(
 )
 
 
+#: Built once, with bound parameters (each commit of a write asks them).
+_VERSION = select(key_slots.c.version).where(
+    key_slots.c.namespace == bindparam("namespace"), key_slots.c.slot == bindparam("slot")
+)
+_FENCES = select(deletion_fences.c.deletion_id).where(
+    deletion_fences.c.namespace == bindparam("namespace"),
+    deletion_fences.c.slot.in_(bindparam("slots", expanding=True)),
+    deletion_fences.c.committed_at > bindparam("at"),
+)
+
+
 class Slots(Part):
     def advance(
         self, conn: Connection, namespace: str, slot: str, expected: int, at: datetime
@@ -26,11 +37,7 @@ class Slots(Part):
         """Move a slot from the version a plan was decided against to the next, or raise
         `VersionConflict` if another commit moved it first."""
         if expected == 0:
-            exists = conn.execute(
-                select(key_slots.c.version).where(
-                    key_slots.c.namespace == namespace, key_slots.c.slot == slot
-                )
-            ).scalar()
+            exists = conn.execute(_VERSION, {"namespace": namespace, "slot": slot}).scalar()
             if exists is not None:
                 raise VersionConflict(f"slot {slot} moved to version {exists}")
             conn.execute(
@@ -108,12 +115,5 @@ class Slots(Part):
         if not slots:
             return []
         with self.db.read(conn) as c:
-            return list(
-                c.execute(
-                    select(deletion_fences.c.deletion_id).where(
-                        deletion_fences.c.namespace == namespace,
-                        deletion_fences.c.slot.in_(list(slots)),
-                        deletion_fences.c.committed_at > decided_at,
-                    )
-                ).scalars()
-            )
+            params = {"namespace": namespace, "slots": list(slots), "at": decided_at}
+            return list(c.execute(_FENCES, params).scalars())
