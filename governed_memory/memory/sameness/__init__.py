@@ -217,6 +217,11 @@ def same_statement(a: Statement, b: Statement) -> bool:
     return _gist(a) == _gist(b)
 
 
+def gist_of_statement(m: Statement) -> str:
+    """The gist `same_statement` compares (the stored one when it is of this version)."""
+    return _gist(m)
+
+
 def _gist(m: Statement) -> str:
     stored = getattr(m, "gist", None)
     if isinstance(stored, str) and stored.startswith(GIST_VERSION + ":"):
@@ -227,4 +232,10 @@ def _gist(m: Statement) -> str:
 def redundant(a: str, b: str) -> bool:
     """Whether two similar texts repeat each other (for the diversity penalty of recall): they do
     unless a salient detail (a number, date, identifier, name, polarity …) tells them apart."""
-    return analyse(a).details == analyse(b).details
+    return salient(a) == salient(b)
+
+
+def salient(text: str) -> tuple[str, ...]:
+    """A text's salient details: two similar texts repeat each other (`redundant`) exactly when
+    theirs are equal."""
+    return analyse(text).details
