@@ -82,11 +82,16 @@ def floor_worker(client: Client, floor: type[Any]) -> Any:
     import concurrent.futures
 
     from temporalio.worker import Worker
+    from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
+    # The floor's module sits in the bench package, whose other modules (the stores, the
+    # reports) a workflow sandbox must not import afresh: they come from this process.
+    restrictions = SandboxRestrictions.default.with_passthrough_modules("governed_memory")
     return Worker(
         client,
         task_queue="bench-floor",
         workflows=[floor],
+        workflow_runner=SandboxedWorkflowRunner(restrictions=restrictions),
         activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=2),
     )
 
