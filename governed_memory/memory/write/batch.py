@@ -75,26 +75,8 @@ def process_batch(
 
     items: list[BatchItem] = []
     decided: list[tuple[int, WriteDecision]] = []
-    for i, request in enumerate(requests):
-        try:
-            decision = decide(i)
-        except MemoryServiceError as exc:  # one bad request does not sink the batch
-            items.append(
-                BatchItem(
-                    idempotency_key=request.idempotency_key,
-                    outcomes=[CandidateOutcome(decision="reject", reason=exc.code)],
-                )
-            )
-            continue
-        items.append(
-            BatchItem(
-                idempotency_key=request.idempotency_key, outcomes=without_values(decision.outcomes)
-            )
-        )
-        if decision.replayed is None:
-            decided.append((i, decision))
-        if i % 50 == 49:
-            progress({"decided": i + 1})
+    with canonical.db.reading():  # every decision reads the store as it was before the commits
+        _decide_all(requests, decide, items, decided, progress)
 
     # Requests whose slots no other request of the batch touches commit in one transaction.
     slot_use = Counter(
@@ -166,3 +148,33 @@ def process_batch(
 
 def opens_review(decision: WriteDecision) -> bool:
     return decision.replayed is None and any(c.review is not None for c in decision.candidates)
+
+
+def _decide_all(
+    requests: list[WriteRequest],
+    decide: Callable[[int], WriteDecision],
+    items: list[BatchItem],
+    decided: list[tuple[int, WriteDecision]],
+    progress: Callable[[Any], None],
+) -> None:
+    """Decide each request (a bad one is rejected alone), noting what it decided."""
+    for i, request in enumerate(requests):
+        try:
+            decision = decide(i)
+        except MemoryServiceError as exc:  # one bad request does not sink the batch
+            items.append(
+                BatchItem(
+                    idempotency_key=request.idempotency_key,
+                    outcomes=[CandidateOutcome(decision="reject", reason=exc.code)],
+                )
+            )
+            continue
+        items.append(
+            BatchItem(
+                idempotency_key=request.idempotency_key, outcomes=without_values(decision.outcomes)
+            )
+        )
+        if decision.replayed is None:
+            decided.append((i, decision))
+        if i % 50 == 49:
+            progress({"decided": i + 1})

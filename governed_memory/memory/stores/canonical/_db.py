@@ -8,6 +8,7 @@ import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,10 @@ class Database:
     settings (`MEMORY_DB_*`) do."""
 
     def __init__(self, url: str, options: DatabaseOptions | None = None) -> None:
+        #: The connection of the `reading()` block this context is in, if any.
+        self._reading: ContextVar[Connection | None] = ContextVar(
+            f"reading-{id(self)}", default=None
+        )
         self.url = url
         self.dialect = url.split(":", 1)[0].split("+", 1)[0]
         if self.dialect == "sqlite":
@@ -178,11 +183,28 @@ class Database:
 
     @contextmanager
     def read(self, conn: Connection | None = None) -> Iterator[Connection]:
+        if conn is None:
+            conn = self._reading.get()
         if conn is not None:
             yield conn
             return
         with self.read_engine.connect() as own:
             yield own
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Every read in this block (in this thread or task) on one connection: a batch's
+        decisions read the store a dozen times each. On SQLite they read one snapshot, so
+        the block must not need to see what it writes meanwhile."""
+        if self._reading.get() is not None:
+            yield
+            return
+        with self.read_engine.connect() as conn:
+            token = self._reading.set(conn)
+            try:
+                yield
+            finally:
+                self._reading.reset(token)
 
 
 #: This release's schema revision, the newest migration's (a test holds it to Alembic's head):
