@@ -28,29 +28,46 @@ class Audit(Part):
     ) -> None:
         if not events:
             return
+        rows = self.rows(
+            events, tenant_id=tenant_id, namespace=namespace, workflow_id=workflow_id, at=at
+        )
         with self.db.write(conn) as c:
-            c.execute(
-                _INSERT,
-                [
-                    {
-                        "at": at,
-                        "tenant_id": tenant_id,
-                        "namespace": namespace,
-                        "workflow_id": workflow_id,
-                        "stage": e.stage,
-                        "outcome": e.outcome,
-                        "decision": e.decision,
-                        "relation": e.relation,
-                        "reason_code": e.reason_code,
-                        "memory_id": e.memory_id,
-                        "memory_version": e.memory_version,
-                        "principal": e.principal,
-                        "extractor": e.extractor.model_dump() if e.extractor else None,
-                        "details": e.details,
-                    }
-                    for e in events
-                ],
-            )
+            self.insert_rows(c, rows)
+
+    @staticmethod
+    def rows(
+        events: Sequence[AuditEvent],
+        *,
+        tenant_id: str,
+        namespace: str | None,
+        workflow_id: str | None,
+        at: datetime,
+    ) -> list[dict[str, Any]]:
+        """The audit rows of `events` (`insert_rows` writes them)."""
+        return [
+            {
+                "at": at,
+                "tenant_id": tenant_id,
+                "namespace": namespace,
+                "workflow_id": workflow_id,
+                "stage": e.stage,
+                "outcome": e.outcome,
+                "decision": e.decision,
+                "relation": e.relation,
+                "reason_code": e.reason_code,
+                "memory_id": e.memory_id,
+                "memory_version": e.memory_version,
+                "principal": e.principal,
+                "extractor": e.extractor.model_dump() if e.extractor else None,
+                "details": e.details,
+            }
+            for e in events
+        ]
+
+    @staticmethod
+    def insert_rows(conn: Connection, rows: list[dict[str, Any]]) -> None:
+        if rows:
+            conn.execute(_INSERT, rows)
 
     def trail(
         self, *, memory_id: str | None = None, workflow_id: str | None = None

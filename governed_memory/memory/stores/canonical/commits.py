@@ -7,10 +7,11 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, bindparam, insert, select
 from sqlalchemy.exc import OperationalError
 
 from governed_memory.memory.errors import (
@@ -29,6 +30,32 @@ if TYPE_CHECKING:
     from governed_memory.memory.stores.canonical import CanonicalStore
 
 _INSERT_COMMIT = insert(applied_commits)
+_APPLIED = select(applied_commits.c.result).where(
+    applied_commits.c.commit_id == bindparam("commit_id")
+)
+
+
+@dataclass
+class _Later:
+    """What a transaction's plans add that none of them reads back (the audit, the outcomes by
+    idempotency key, the commits applied, the staged plans dropped, the namespaces' cache
+    generations): written at the transaction's end, one statement per table, not per plan. A
+    lost race among them (an outcome decided twice at once) still undoes the whole."""
+
+    audit: list[dict[str, Any]] = field(default_factory=list)
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
+    applied: list[dict[str, Any]] = field(default_factory=list)
+    staged: list[str] = field(default_factory=list)
+    bumps: dict[str, datetime] = field(default_factory=dict)
+
+    def write(self, conn: Connection, s: CanonicalStore) -> None:
+        s.audit.insert_rows(conn, self.audit)
+        s.outcomes.insert_rows(conn, self.outcomes)
+        s.staged.drop_all(conn, self.staged)
+        for namespace, at in sorted(self.bumps.items()):
+            s.generations.bump([namespace], at, conn)
+        if self.applied:
+            conn.execute(_INSERT_COMMIT, self.applied)
 
 
 def _bounded(commit_id: str) -> str:
@@ -93,17 +120,16 @@ class Commits(Part):
         """Apply several plans in one transaction: all of them, or (VersionConflict) none."""
         try:
             with self.db.write() as conn:
-                return [self._apply(conn, plan) for plan in plans]
+                later = _Later()
+                results = [self._apply(conn, plan, later) for plan in plans]
+                later.write(conn, self.store)
+                return results
         except OperationalError as exc:  # SQLite busy beyond the timeout, PG serialization
             raise VersionConflict(f"store busy: {exc.orig}") from exc
 
-    def _apply(self, conn: Connection, plan: CommitPlan) -> CommitResult:
+    def _apply(self, conn: Connection, plan: CommitPlan, later: _Later) -> CommitResult:
         s = self.store
-        prior = conn.execute(
-            select(applied_commits.c.result).where(
-                applied_commits.c.commit_id == _bounded(plan.commit_id)
-            )
-        ).scalar()
+        prior = conn.execute(_APPLIED, {"commit_id": _bounded(plan.commit_id)}).scalar()
         if prior is not None:
             return CommitResult.model_validate({**prior, "replayed": True})
         if plan.new_records and plan.slots:
@@ -144,19 +170,18 @@ class Commits(Part):
         seqs = s.outbox.append(
             conn, plan.commit_id, plan.tenant_id, plan.namespace, written, "upsert", plan.at
         )
-        s.audit.append(
+        later.audit += s.audit.rows(
             plan.audit,
             tenant_id=plan.tenant_id,
             namespace=plan.namespace,
             workflow_id=plan.workflow_id,
             at=plan.at,
-            conn=conn,
         )
         for review in plan.reviews:
             s.reviews.save(review, conn, task=plan.review_tasks.get(review.review_id))
-        s.staged.drop(conn, plan.commit_id)
+        later.staged.append(plan.commit_id)
         if plan.outcome is not None:
-            s.outcomes.save(plan.outcome, plan.at, conn)
+            later.outcomes.append(s.outcomes.row(plan.outcome, plan.at))
         s.lineage.add(plan.lineage, plan.tenant_id, plan.at, conn)
         if plan.feedback:
             # Feedback about a memory a deletion erased since it was decided would outlive it.
@@ -170,15 +195,15 @@ class Commits(Part):
             before = plan.signals_before.get(memory_id, Signals())
             s.feedback.swap_signals(conn, plan.tenant_id, memory_id, before, signals, plan.at)
         if written or plan.reranks():  # a rank weight changes what a cached recall ranked
-            s.generations.bump([plan.namespace], plan.at, conn)
+            at = later.bumps.get(plan.namespace)
+            later.bumps[plan.namespace] = plan.at if at is None else max(at, plan.at)
         result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
-        conn.execute(
-            _INSERT_COMMIT,
+        later.applied.append(
             {
                 "commit_id": _bounded(plan.commit_id),
                 "result": result.model_dump(mode="json"),
                 "committed_at": plan.at,
-            },
+            }
         )
         return result
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select, update
 
@@ -12,6 +13,7 @@ from governed_memory.memory.plans import WriteOutcome
 from governed_memory.memory.stores.canonical._db import Part, chunks, mentioning
 from governed_memory.memory.stores.schema import write_outcomes
 
+_INSERT = insert(write_outcomes)
 #: Built once, with bound parameters (each write asks it).
 _OUTCOME = select(write_outcomes).where(
     write_outcomes.c.tenant_id == bindparam("tenant_id"),
@@ -25,17 +27,26 @@ class Outcomes(Part):
         # A plain insert: a key decided twice at once fails one of the two (VersionConflict),
         # and the loser finds the winner's outcome when it decides again.
         with self.db.write(conn) as c:
-            c.execute(
-                insert(write_outcomes),
-                {
-                    "tenant_id": outcome.tenant_id,
-                    "principal": outcome.principal,
-                    "idempotency_key": outcome.idempotency_key,
-                    "workflow_id": outcome.workflow_id,
-                    "outcomes": [o.model_dump(mode="json") for o in outcome.outcomes],
-                    "decided_at": at,
-                },
-            )
+            self.insert_rows(c, [self.row(outcome, at)])
+
+    @staticmethod
+    def row(outcome: WriteOutcome, at: datetime) -> dict[str, Any]:
+        return {
+            "tenant_id": outcome.tenant_id,
+            "principal": outcome.principal,
+            "idempotency_key": outcome.idempotency_key,
+            "workflow_id": outcome.workflow_id,
+            "outcomes": [o.model_dump(mode="json") for o in outcome.outcomes],
+            "decided_at": at,
+        }
+
+    @staticmethod
+    def insert_rows(conn: Connection, rows: list[dict[str, Any]]) -> None:
+        """Plain inserts: a key decided twice at once fails one of the two (VersionConflict,
+        through `Database.write`), and the loser finds the winner's outcome when it decides
+        again."""
+        if rows:
+            conn.execute(_INSERT, rows)
 
     def get(self, tenant_id: str, principal: str, idempotency_key: str) -> WriteOutcome | None:
         """The decision already made for this principal's idempotency key, if any."""

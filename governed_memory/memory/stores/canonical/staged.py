@@ -16,7 +16,13 @@ from sqlalchemy import Connection, Text, cast, delete, select
 
 from governed_memory.memory.errors import InvalidInput, NotFound
 from governed_memory.memory.plans import CommitPlan, CommitRef
-from governed_memory.memory.stores.canonical._db import Part, change_mentioning, digest, upsert
+from governed_memory.memory.stores.canonical._db import (
+    Part,
+    change_mentioning,
+    chunks,
+    digest,
+    upsert,
+)
 from governed_memory.memory.stores.schema import staged_plans
 
 
@@ -64,7 +70,12 @@ class Staged(Part):
         return CommitPlan.model_validate(row.plan)
 
     def drop(self, conn: Connection, commit_id: str) -> None:
-        conn.execute(delete(staged_plans).where(staged_plans.c.commit_id == commit_id))
+        self.drop_all(conn, [commit_id])
+
+    @staticmethod
+    def drop_all(conn: Connection, commit_ids: Sequence[str]) -> None:
+        for chunk in chunks(list(commit_ids)):
+            conn.execute(delete(staged_plans).where(staged_plans.c.commit_id.in_(chunk)))
 
     def erase(
         self,
