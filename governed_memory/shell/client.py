@@ -328,9 +328,14 @@ class MemoryClient:
         if not policy.quotas.memories_per_namespace:
             return
         adding = Counter((r.principal, r.namespace) for r in requests)
-        for (principal, namespace), n in adding.items():
+        if len(adding) == 1:
+            [((principal, namespace), n)] = adding.items()
             kept = self.stores.canonical.records.active_count(namespace, principal)
             check_quota(kept, n, policy, principal, namespace)
+            return
+        counts = self.stores.canonical.records.active_counts((ns, w) for w, ns in adding)
+        for (principal, namespace), n in adding.items():
+            check_quota(counts[(namespace, principal)], n, policy, principal, namespace)
 
     async def write(
         self,
@@ -446,11 +451,17 @@ class MemoryClient:
                 "split it with memory.write.batch.cut",
                 field="requests",
             )
-        for writer in {r.principal for r in requests}:
-            await asyncio.to_thread(self.prove, writer)  # SQL: off the event loop
-        await asyncio.to_thread(self.check_quota, requests)
+        writers = sorted({r.principal for r in requests})
+        await asyncio.to_thread(self._admit_batch, writers, requests)  # SQL: off the event loop
         batch = BatchRequest(requests=list(requests))
         return await self.runs.start(batch, BatchResult, eager=False)
+
+    def _admit_batch(self, writers: Sequence[str], requests: Sequence[WriteRequest]) -> None:
+        """The door's checks of a batch, in one trip off the loop: every writer proven, then
+        the quota of every (writer, namespace) counted at once."""
+        for writer in writers:
+            self.prove(writer)
+        self.check_quota(requests)
 
     async def write_batch(self, requests: Sequence[WriteRequest]) -> BatchResult:
         result: BatchResult = await self.runs.result(await self.start_batch(requests))

@@ -107,3 +107,17 @@ def test_no_quota_no_count(stores: Stores) -> None:
     for p in plans:
         commit_and_project(stores, p)
     assert kept(stores) == 3
+
+
+def test_a_batch_door_counts_every_writer_at_once(stores: Stores) -> None:
+    """`active_counts` (one grouped query) says what `active_count` says of each pair, and 0
+    of a pair that keeps nothing, though its namespace and writer each keep something."""
+    quota(stores, 0)
+    commit_and_project(stores, plan(stores, episode(1), 1))
+    commit_and_project(stores, plan(stores, episode(2), 2))
+    other_ns, other_user = "tenant/shop-a/user/456", "user:shop-a/456"
+    pairs = [(NS, USER), (other_ns, other_user), (NS, other_user), (other_ns, USER)]
+    counts = stores.canonical.records.active_counts(pairs)
+    assert counts == {p: stores.canonical.records.active_count(*p) for p in pairs}
+    assert counts[(NS, USER)] == 2
+    assert counts[(NS, other_user)] == 0
