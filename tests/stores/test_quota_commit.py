@@ -111,7 +111,7 @@ def test_no_quota_no_count(stores: Stores) -> None:
 
 def test_a_batch_door_counts_every_writer_at_once(stores: Stores) -> None:
     """`active_counts` (one grouped query) says what `active_count` says of each pair, and 0
-    of a pair that keeps nothing, though its namespace and writer each keep something."""
+    of a pair that keeps nothing."""
     quota(stores, 0)
     commit_and_project(stores, plan(stores, episode(1), 1))
     commit_and_project(stores, plan(stores, episode(2), 2))
