@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, Text, cast, create_engine, event, or_
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -334,7 +332,13 @@ def upsert(
 
 def dialect_insert(conn: Connection, table: Table) -> Any:
     """The dialect's INSERT (with ON CONFLICT clauses)."""
-    return (sqlite_insert if conn.dialect.name == "sqlite" else pg_insert)(table)
+    if conn.dialect.name == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        return sqlite_insert(table)
+    from sqlalchemy.dialects.postgresql import insert as pg_insert  # its dialects load once used
+
+    return pg_insert(table)
 
 
 def digest(text: str) -> str:
