@@ -181,15 +181,23 @@ def test_every_workflows_input_and_output_is_a_model_of_the_models_home() -> Non
             assert models, (workflow.__name__, name, hint)
 
 
-def test_the_models_home_loads_without_the_service() -> None:
+def _loaded_by(imports: str, roots: tuple[str, ...]) -> set[str]:
+    """The modules under `roots` that importing `imports` loads, in a new interpreter."""
     code = (
-        "import sys, governed_memory.memory.models, governed_memory.memory.feedback;"
-        "print(sorted(m for m in sys.modules if m.startswith('governed_memory.')))"
+        f"import sys, {imports};"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {roots!r}))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
-    loaded = set(ast.literal_eval(out))
+    return set(ast.literal_eval(out))
+
+
+def test_the_models_home_loads_without_the_service() -> None:
+    loaded = _loaded_by(
+        "governed_memory.memory.models, governed_memory.memory.feedback", ("governed_memory",)
+    )
+    loaded.discard("governed_memory")
     assert {m.split(".")[1] for m in loaded} == {"memory"}
     assert {m.split(".")[2] for m in loaded if m.count(".") > 1} <= {
         "errors",
@@ -204,15 +212,10 @@ def test_the_workflows_load_without_the_service() -> None:
     """Every workflow, with the activity classes it calls, loads pydantic, Temporal and the
     models and contracts, never the stores, the services, the detectors, SQL or numpy: the
     activity classes name their service for typing only (issue 28, point 2)."""
-    code = (
-        "import sys, governed_memory.workflows.registry;"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in"
-        " ('governed_memory', 'sqlalchemy', 'numpy', 'ahocorasick', 'jieba', 'jwt', 'fastapi')))"
+    loaded = _loaded_by(
+        "governed_memory.workflows.registry",
+        ("governed_memory", "sqlalchemy", "numpy", "ahocorasick", "jieba", "jwt", "fastapi"),
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout
-    loaded = set(ast.literal_eval(out))
     assert {m.split(".")[0] for m in loaded} == {"governed_memory"}
     assert {m.split(".")[1] for m in loaded if "." in m} == {"memory", "workflows", "activities"}
     assert {m.split(".")[2] for m in loaded if m.startswith("governed_memory.memory.")} <= {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -70,23 +71,20 @@ def _tails(value: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return connected, bare
 
 
-#: The keyword patterns' literal gate (`gate.Gate`), opened once per text: a text that holds
-#: none of a keyword's words is not searched for it.
-_KEYWORDS: list[re.Pattern[str]] = []
-_KEYWORD_GATE: list[Gate] = []
-#: The last text the gate was opened on (by identity) and what it opened.
-_OPENED: list[tuple[str, bool, dict[re.Pattern[str], bool]]] = []
+#: The last text the keyword gate (`_KEYWORD_GATE`, below the keywords) was opened on, by
+#: identity, in this thread: each keyword's search asks it of the same text.
+_OPENED = threading.local()
 
 
 def _may_hold(keyword: re.Pattern[str], text: str) -> bool:
-    if not _KEYWORD_GATE:
-        _KEYWORD_GATE.append(Gate(_KEYWORDS))
-    last = _OPENED[-1] if _OPENED else None
-    if last is None or last[0] is not text or last[1] != gate_enabled():
-        opened = dict(zip(_KEYWORDS, _KEYWORD_GATE[0].open(text), strict=True))
-        last = (text, gate_enabled(), opened)
-        _OPENED[:] = [last]
-    return last[2].get(keyword, True)
+    """Whether `text` holds one of the words every match of `keyword` needs."""
+    enabled = gate_enabled()
+    last = getattr(_OPENED, "last", None)
+    if last is None or last[0] is not text or last[1] != enabled:
+        last = (text, enabled, dict(zip(_KEYWORDS, _KEYWORD_GATE.open(text), strict=True)))
+        _OPENED.last = last
+    opened: dict[re.Pattern[str], bool] = last[2]
+    return opened[keyword]
 
 
 def _keyword_values(
@@ -399,7 +397,8 @@ def _key_value_ok(val: str) -> bool:
     return len(val) >= 20 and (has_digit or any(c in "-_+/=" for c in val))
 
 
-_KEYWORDS.extend([_PW_KEYWORD, _OTP_KEYWORD, _CODE_KEYWORD, _CVV_KEYWORD, _KEY_KEYWORD])
+_KEYWORDS = (_PW_KEYWORD, _OTP_KEYWORD, _CODE_KEYWORD, _CVV_KEYWORD, _KEY_KEYWORD)
+_KEYWORD_GATE = Gate(_KEYWORDS)
 
 
 def _key_shapes(text: str) -> Iterator[Span]:

@@ -323,6 +323,7 @@ _GATE = Gate(_SIGNALS.values())
 #: Signals that make a hijack only beside another (see `_hijack`): read in a passage only when
 #: one of the others is there.
 _LAZY = frozenset({"data", "order"})
+_EAGER = frozenset(_SIGNALS) - _LAZY
 
 
 def signals(
@@ -348,7 +349,7 @@ def signals(
 
 
 def _hijack(found: set[str], passage: str) -> bool:
-    # (a template needs its "{": a cheap test before the pattern)
+    # A template needs its "{": a cheap test before the pattern.
     if "revoke" in found or "role" in found or ("{" in passage and _TEMPLATE.search(passage)):
         return True
     others = found - {"order"}
@@ -389,8 +390,7 @@ def find_hijacks(text: str) -> list[tuple[int, int]]:
     cuts = _sentences(text)
     opened = _GATE.open_each(text, cuts)
     sentences = [text[cuts[i] : cuts[i + 1]] for i in range(len(cuts) - 1)]
-    eager = frozenset(_SIGNALS) - _LAZY
-    found = [signals(sentence, opened[i], eager) for i, sentence in enumerate(sentences)]
+    found = [signals(sentence, opened[i], _EAGER) for i, sentence in enumerate(sentences)]
     lazy: dict[int, set[str]] = {}
     spans: list[tuple[int, int]] = []
     for i in range(len(found)):
