@@ -166,3 +166,49 @@ def test_a_removed_row_leaves_the_word_index_and_its_totals(stores: Stores) -> N
         0
     ]
     assert conn.execute("SELECT rows, words, trigrams FROM proj_tenants").fetchall() == [(0, 0, 0)]
+
+
+def test_keyword_ranking_counts_only_rows_the_filters_pass(stores: Stores) -> None:
+    """The keyword sides rank a term's rows over the asked namespaces' columns: rows of another
+    namespace of the same tenant, or above the asker's sensitivity, never take a place, even
+    when they hold the query better; what is returned is ranked by every query term."""
+    other_ns = NS.replace("user", "team")
+    strangers = [
+        record(
+            key=None,
+            structured_value=None,
+            kind="episodic",
+            namespace=other_ns,
+            content=f"walnut orchard harvest ledger walnut orchard {i}",
+        )
+        for i in range(8)
+    ]
+    secret = record(
+        key=None,
+        structured_value=None,
+        kind="episodic",
+        sensitivity="restricted",
+        content="walnut orchard harvest ledger, the full one",
+    )
+    mine = [
+        record(key=None, structured_value=None, kind="episodic", content=text)
+        for text in (
+            "the walnut orchard harvest ledger",
+            "walnut orchard notes",
+            "an orchard of apples",
+            "walnut bread recipe",
+            "a harvest festival",
+        )
+    ]
+    add(stores, *strangers, secret, *mine)
+    project(stores.canonical, stores.projection, [r.memory_id for r in (*strangers, secret, *mine)])
+    asked = filters(max_sensitivity="confidential")
+    hits = stores.projection.keyword_search("walnut orchard harvest ledger", asked, 3)
+    assert [h.memory_id for h in hits] == [mine[0].memory_id, mine[1].memory_id, hits[2].memory_id]
+    assert hits[2].memory_id in {mine[2].memory_id, mine[3].memory_id, mine[4].memory_id}
+    assert all(h.namespace == NS for h in hits)
+    assert hits[0].word_score > hits[1].word_score > hits[2].word_score > 0
+    wide = stores.projection.keyword_search(
+        "walnut orchard harvest ledger", filters(namespaces=(NS, other_ns)), 20
+    )
+    assert {h.memory_id for h in wide} == {r.memory_id for r in (*strangers, secret, *mine)}

@@ -23,6 +23,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -70,6 +71,30 @@ __all__ = ["SCHEMA_VERSION", "EmbeddedProjection"]
 
 def _ts(value: datetime | None) -> float | None:
     return None if value is None else value.timestamp()
+
+
+@contextmanager
+def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
+    """The reads inside see one state of the file (a read transaction), unless the
+    connection is already in one."""
+    if conn.in_transaction:
+        yield
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        conn.execute("COMMIT")
+
+
+def _attach_vectors(places: Sequence[tuple[str, _Matrix]], hits: list[Hit]) -> None:
+    """The projected embeddings of keyword hits (recall's diversity compares them), from
+    the namespaces' matrices rather than embedded again."""
+    for namespace, m in places:
+        for hit in hits:
+            row = m.index.get(hit.memory_id) if hit.namespace == namespace else None
+            if row is not None:
+                hit.vector = m.vectors[row]
 
 
 class EmbeddedProjection:
@@ -403,13 +428,29 @@ class EmbeddedProjection:
             self._matrices[namespace] = m
         return m
 
+    def _places(
+        self, conn: sqlite3.Connection, filters: SearchFilters
+    ) -> list[tuple[str, _Matrix]]:
+        """The filters' namespaces that hold rows, each with its columns at its revision."""
+        return [
+            (namespace, self._matrix(conn, namespace, rev))
+            for namespace, rev in _revisions(conn, filters).items()
+        ]
+
     def vector_search(
         self, vector: npt.NDArray[np.float32], filters: SearchFilters, limit: int
     ) -> list[Hit]:
-        conn = self._conn()
+        return self._vector_hits(self._places(self._conn(), filters), vector, filters, limit)
+
+    def _vector_hits(
+        self,
+        places: Sequence[tuple[str, _Matrix]],
+        vector: npt.NDArray[np.float32],
+        filters: SearchFilters,
+        limit: int,
+    ) -> list[Hit]:
         hits: list[Hit] = []
-        for namespace, rev in _revisions(conn, filters).items():
-            m = self._matrix(conn, namespace, rev)
+        for namespace, m in places:
             if not m.ids:
                 continue
             # One matrix-vector product over the namespace, then the filter: cheaper than
@@ -439,7 +480,10 @@ class EmbeddedProjection:
         """Word and trigram BM25, fused: the rows the words or the trigrams of `text` find."""
         conn = self._conn()
         table = _ensure_fts(conn, filters.tenant_id, self._fts_known)
-        hits = list(_keyword_hits(conn, table, text, filters, limit, self._df, self._lock).values())
+        with _snapshot(conn):
+            places = self._places(conn, filters)
+            found = _keyword_hits(conn, table, text, filters, limit, self._df, self._lock, places)
+        hits = list(found.values())
         hits.sort(key=lambda h: (-(h.word_score + h.trigram_score), h.memory_id))
         for rank, hit in enumerate(hits[:limit], 1):
             hit.keyword_rank = rank
@@ -486,21 +530,25 @@ class EmbeddedProjection:
                         [namespace, thread, *chunk, *params, filters.tenant_id],
                     )
                 )
-        self._attach_vectors(conn, filters, hits)
+        _attach_vectors(self._places(conn, filters), hits)
         return hits
 
     def search(self, text: str, filters: SearchFilters, limit: int) -> list[Hit]:
         """Hybrid: the keyword sides and (when the embedder's similarity counts in ranking) the
-        vector side, each proposing `limit` rows, fused by `Hit.relevance`."""
+        vector side, each proposing `limit` rows, fused by `Hit.relevance`. Every read is of
+        one snapshot of the file: the namespaces' columns are those of the rows the keyword
+        indexes hold."""
         conn = self._conn()
         table = _ensure_fts(conn, filters.tenant_id, self._fts_known)
-        fused = _keyword_hits(conn, table, text, filters, limit, self._df, self._lock)
+        with _snapshot(conn):
+            places = self._places(conn, filters)
+            fused = _keyword_hits(conn, table, text, filters, limit, self._df, self._lock, places)
         ranked = sorted(fused.values(), key=lambda h: -(h.word_score + h.trigram_score))
         for rank, hit in enumerate(ranked, 1):
             hit.keyword_rank = rank
         if self.embedder.ranking_weight > 0:
             vector = self.embedder.embed([text])[0]
-            for hit in self.vector_search(vector, filters, limit):
+            for hit in self._vector_hits(places, vector, filters, limit):
                 seen = fused.get(hit.memory_id)
                 if seen is None:
                     fused[hit.memory_id] = hit
@@ -511,27 +559,15 @@ class EmbeddedProjection:
             # without it, its relevance would be its keyword sides alone, undiluted by a low
             # similarity, and it would outrank hits both sides found.
             unscored = [h for h in fused.values() if h.vector_score is None]
-            self._attach_vectors(conn, filters, unscored)
+            _attach_vectors(places, unscored)
             for hit in unscored:
                 if hit.vector is not None:
                     hit.vector_score = float(hit.vector @ vector)
         for hit in fused.values():
             hit.score = hit.relevance(self.embedder)
         found = sorted(fused.values(), key=lambda h: (-h.score, h.memory_id))[:limit]
-        self._attach_vectors(conn, filters, [h for h in found if h.vector is None])
+        _attach_vectors(places, [h for h in found if h.vector is None])
         return found
-
-    def _attach_vectors(self, conn: sqlite3.Connection, f: SearchFilters, hits: list[Hit]) -> None:
-        """The projected embeddings of keyword hits (recall's diversity compares them), from
-        the namespaces' matrices rather than embedded again."""
-        if not hits:
-            return
-        for namespace, rev in _revisions(conn, f).items():
-            m = self._matrix(conn, namespace, rev)
-            for hit in hits:
-                row = m.index.get(hit.memory_id) if hit.namespace == namespace else None
-                if row is not None:
-                    hit.vector = m.vectors[row]
 
     def count(self, tenant_id: str | None = None) -> int:
         conn = self._conn()

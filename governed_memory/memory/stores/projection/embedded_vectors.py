@@ -1,7 +1,7 @@
-"""The embedded projection's vector side: the rows of a namespace as columns (the embeddings
-as one float32 matrix, and the fields `SearchFilters` filters on, coded as numbers) for exact
-cosine and filtering with numpy. The projection keeps a namespace's matrix until the namespace's
-revision moves."""
+"""The embedded projection's rows of a namespace as columns (the embeddings as one float32
+matrix, the fields `SearchFilters` filters on coded as numbers, each row's id and its lengths in
+the keyword indexes) for exact cosine, filtering and BM25 with numpy. The projection keeps a
+namespace's matrix until the namespace's revision moves."""
 
 from __future__ import annotations
 
@@ -35,6 +35,21 @@ class _Matrix:
     expires_at: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     #: Row of each memory id.
     index: dict[str, int] = field(default_factory=dict)
+    #: Each row's `rid` (its rowid in the tenant's keyword indexes), and the rows in rid order.
+    rids: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    by_rid: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: Each row's length in the word index and in the trigram index (BM25's normalisation).
+    words: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    trigrams: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+
+    def rows_of(self, rids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The row holding each of `rids` (sorted, unique), or -1 where the namespace has
+        none."""
+        if not len(self.rids) or not len(rids):
+            return np.full(len(rids), -1, np.int64)
+        ordered = self.rids[self.by_rid]
+        at = np.minimum(np.searchsorted(ordered, rids), len(ordered) - 1)
+        return np.where(ordered[at] == rids, self.by_rid[at], -1)
 
     def mask(self, f: SearchFilters) -> npt.NDArray[np.bool_]:
         m = self.sensitivity <= SENSITIVITY_ORDER[f.max_sensitivity]
@@ -54,7 +69,7 @@ def _load_matrix(conn: sqlite3.Connection, namespace: str, rev: int, dim: int) -
     """The rows of `namespace` as they are at revision `rev`, embeddings of `dim` floats."""
     rows = conn.execute(
         "SELECT memory_id, version, kind, status, sensitivity, valid_from, valid_to,"
-        " expires_at, embedding FROM proj_memories WHERE namespace = ?",
+        " expires_at, embedding, rid, words, trigrams FROM proj_memories WHERE namespace = ?",
         (namespace,),
     ).fetchall()
     m = _Matrix(rev=rev)
@@ -73,6 +88,10 @@ def _load_matrix(conn: sqlite3.Connection, namespace: str, rev: int, dim: int) -
     m.expires_at = np.fromiter(
         (math.inf if r[7] is None else r[7] for r in rows), np.float64, len(rows)
     )
+    m.rids = np.fromiter((r[9] for r in rows), np.int64, len(rows))
+    m.by_rid = np.argsort(m.rids, kind="stable")
+    m.words = np.fromiter((r[10] for r in rows), np.float64, len(rows))
+    m.trigrams = np.fromiter((r[11] for r in rows), np.float64, len(rows))
     m.vectors = (
         np.frombuffer(b"".join(r[8] for r in rows), dtype=np.float32).reshape(len(rows), dim)
         if rows
