@@ -346,9 +346,19 @@ def digest(text: str) -> str:
 
 
 def row_to_record(row: Any) -> MemoryRecord:
+    return _record(dict(row._mapping))
+
+
+def records_of(result: Any) -> Iterator[MemoryRecord]:
+    """The records of a result's rows, the column names read once (not per row)."""
+    keys = list(result.keys())
+    for row in result:
+        yield _record(dict(zip(keys, row, strict=True)))
+
+
+def _record(data: dict[str, Any]) -> MemoryRecord:
     # Rows come from our own writes through validated models, with types restored by the
     # column types: construct without validating again (this is on every read's path).
-    data = dict(row._mapping)
     data.pop("change", None)
     data["extractor"] = ExtractorInfo.model_construct(**data["extractor"])
     if data.get("graph") is not None:

@@ -18,6 +18,7 @@ from governed_memory.memory.stores.canonical._db import (
     Part,
     chunks,
     record_values,
+    records_of,
     row_to_record,
 )
 from governed_memory.memory.stores.schema import key_slots, memory_heads, memory_versions
@@ -103,8 +104,9 @@ class Records(Part):
         out: dict[str, MemoryRecord] = {}
         with self.db.read(conn) as c:
             for chunk in chunks(ids):
-                rows = c.execute(_HEADS_BY_ID, {"ids": chunk})
-                out.update((r.memory_id, row_to_record(r)) for r in rows)
+                out.update(
+                    (r.memory_id, r) for r in records_of(c.execute(_HEADS_BY_ID, {"ids": chunk}))
+                )
         return out
 
     def head(self, memory_id: str) -> MemoryRecord | None:

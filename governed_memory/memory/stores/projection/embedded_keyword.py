@@ -24,6 +24,8 @@ from governed_memory.memory.terms import query_trigrams, query_words
 #: holding a term it takes when even the rarest term is over that (see `_side`).
 _KEYWORD_POSTINGS_BUDGET = 2_000
 _NEWEST_ROWS = 200
+#: How many rows beyond those asked for a keyword side scores exactly (see `_side`).
+_RESCORED = 20
 #: How long, and for how many terms, document frequencies are kept per index.
 _DF_SECONDS = 300.0
 _DF_TERMS = 200_000
@@ -75,10 +77,8 @@ class _Frequencies:
 
 def _word_tf(content: str, terms: Sequence[str]) -> list[int]:
     """How often each term occurs in a row of the word index (its terms, space-separated)."""
-    counts: dict[str, int] = {}
-    for term in content.split():
-        counts[term] = counts.get(term, 0) + 1
-    return [counts.get(t, 0) for t in terms]
+    words = content.split()
+    return [words.count(t) for t in terms]
 
 
 def _trigram_tf(content: str, terms: Sequence[str]) -> list[int]:
@@ -165,7 +165,10 @@ def _side(
     words = table.endswith("_w")
     if chosen:
         weights = [idf[terms.index(t)] for t in chosen]
-        found = _ranked(conn, table, chosen, weights, average, 2 * limit, places, filters, words)
+        # A few rows more than asked are read and scored exactly: the ranking above counts
+        # each chosen term once and leaves the common terms out.
+        depth = limit + _RESCORED
+        found = _ranked(conn, table, chosen, weights, average, depth, places, filters, words)
     else:
         where, params = _filter_sql(filters)
         found = conn.execute(
