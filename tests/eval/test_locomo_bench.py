@@ -145,3 +145,44 @@ def test_the_chinese_set_is_of_the_measure_s_shape() -> None:
         assert all(set(q.evidence) <= sources for q in conv.questions)
     base = baselines(conversations, "zh")
     assert base["bm25"].table()["overall"]["R@20"] > 0
+
+
+def test_without_the_peer_extra_the_bench_says_what_is_missing(
+    tiny: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from governed_memory.shell.bench.report import _print_retrieval_set
+    from governed_memory.shell.eval import peer
+
+    monkeypatch.setattr(peer, "_NEEDS", (*peer._NEEDS, "no_such_module_for_the_peer"))
+    result = peer.run_mem0(load(tiny))
+    assert set(result) == {"skipped"}
+    assert "no_such_module_for_the_peer" in result["skipped"]
+    assert "governed-memory[peer]" in result["skipped"]
+    report = {
+        "conversations": ["conv-t1"],
+        "questions": 3,
+        "turns": 4,
+        "written": 4,
+        "refused": {},
+        "writes_per_second": 1.0,
+        "recall_ms": {"p50": 1.0, "p95": 1.0},
+        "mem0": result,
+    }
+    _print_retrieval_set(report, "tiny")
+    assert "mem0: not run, not installed: " in " ".join(capsys.readouterr().out.split())
+
+
+def test_mem0_runs_offline_on_the_same_turns(tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the `peer` extra: mem0 adds each turn (infer=False, no LLM) and finds the evidence
+    of each question among its top 20 (four turns)."""
+    from governed_memory.shell.eval import peer
+
+    if peer.missing():
+        pytest.skip(f"the peer extra is not installed: {peer.missing()}")
+    for name in ("MEM0_TELEMETRY", "MEM0_DIR", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        monkeypatch.setenv(name, "")  # what the peer sets is undone after the test
+    result = peer.run_mem0(load(tiny))
+    assert result["scores"]["overall"]["questions"] == 3.0
+    assert result["scores"]["overall"]["R@20"] == 1.0
+    assert result["add_ms"]["p50"] > 0
+    assert result["search_ms"]["p50"] > 0

@@ -299,8 +299,13 @@ def _print_retrieval_set(r: dict[str, Any], label: str) -> None:
     )
     for col in ("retriever", "rows", "questions", "R@5", "R@10", "R@20"):
         table.add_column(col, justify="right")
-    for name in ("product", "product_without_graph", "bm25", "char_tfidf"):
-        for row, v in r.get(name, {}).items():
+    peer = r.get("mem0", {})
+    rows = {name: r.get(name, {}) for name in ("product", "product_without_graph", "bm25")}
+    rows["char_tfidf"] = r.get("char_tfidf", {})
+    if "scores" in peer:
+        rows["mem0"] = peer["scores"]
+    for name, table_rows in rows.items():
+        for row, v in table_rows.items():
             table.add_row(
                 name if row == "overall" else "",
                 row,
@@ -315,6 +320,16 @@ def _print_retrieval_set(r: dict[str, Any], label: str) -> None:
         f"write_batch); refused {r['refused'] or 'none'}; recall p50 {r['recall_ms']['p50']} ms, "
         f"p95 {r['recall_ms']['p95']} ms"
     )
+    if "skipped" in peer:
+        console.print(f"  mem0: not run, {peer['skipped']}")
+    elif peer:
+        console.print(
+            f"  mem0 {peer['version']} (infer=False, {peer['embedder']}, local Qdrant), the same"
+            f" turns and questions: add p50 {peer['add_ms']['p50']} ms, p95"
+            f" {peer['add_ms']['p95']} ms ({peer['adds_per_second']} turns/s, one by one: it"
+            f" has no batch add); search p50 {peer['search_ms']['p50']} ms, p95"
+            f" {peer['search_ms']['p95']} ms"
+        )
     kept = r.get("product_evidence_kept", {}).get("overall")
     if kept:
         console.print(

@@ -13,8 +13,10 @@ R@k over the questions none of whose evidence was refused (`product_evidence_kep
 
 Beside it, in the same run and over the same turns (`"{speaker}: {text}"`, no governance):
 BM25 over word tokens (rank_bm25) and char 3–5-gram TF-IDF (scikit-learn), the README's
-baselines. Also reported: turns the write path refused (and why), write throughput, and recall
-latency. The data is evaluation data: it is read from the path given, never kept in the repo.
+baselines; and, when the `peer` extra is installed, mem0 (`shell.eval.peer`), with its add and
+search latencies. Also reported: turns the write path refused (and why), write throughput,
+and recall latency. The data is evaluation data: it is read from the path given, never kept
+in the repo.
 
 The same measure runs on a small Chinese set of the same shape written for this project
 (`corpora/locomo.zh.dev.json`: customer service, travel booking, a personal assistant and a
@@ -364,6 +366,13 @@ async def _measure(path: Path, language: str) -> dict[str, Any]:
         "product_evidence_kept": measured["kept_only"].table(),
         **{name: s.table() for name, s in others.items()},
     }
+    if language == "en":
+        # mem0 over the same turns and questions, when the `peer` extra is installed.
+        import asyncio
+
+        from governed_memory.shell.eval.peer import run_mem0
+
+        report["mem0"] = await asyncio.to_thread(run_mem0, conversations)
     if measured["refused"]:
         # The same import again, carrying a consent: every turn is then stored, the special
         # categories as restricted, which a reader of the default ceiling (internal) is never
