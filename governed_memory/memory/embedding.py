@@ -9,9 +9,12 @@ records the embedder's name so vectors of different embedders never mix.
 
 from __future__ import annotations
 
+import hashlib
 import re
+import threading
 import unicodedata
 import zlib
+from collections import OrderedDict
 from pathlib import Path
 from typing import Protocol
 
@@ -33,6 +36,11 @@ class Embedder(Protocol):
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
         """One L2-normalised row per text (a zero row for a text with no features)."""
+        ...
+
+    def prepare(self, texts: list[str]) -> None:
+        """These texts are about to be embedded one by one: an embedder that gains by batching
+        embeds them now, together (a no-op for one that does not)."""
         ...
 
 
@@ -69,6 +77,9 @@ class HashedNgramEmbedder:
             feats.extend(chunk[i : i + 2] for i in range(n - 1))
             feats.extend(chunk[i : i + 3] for i in range(n - 2))
         return feats
+
+    def prepare(self, texts: list[str]) -> None:
+        """Hashing a text costs the same alone or in a batch: nothing to prepare."""
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
@@ -130,13 +141,74 @@ class ModelEmbedder:
         label = model.removeprefix("packaged:") if model.startswith("packaged:") else model
         self.name = f"model-{label.rstrip('/').rsplit('/', 1)[-1]}-{self.dim}"
 
+        self._recent = _Recent(_RECENT_VECTORS)
+
+    def prepare(self, texts: list[str]) -> None:
+        self.embed(texts)
+
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        vectors = self._model.encode(
-            texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True
-        )
-        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dim)
+        """A model call costs about as much for one text as for a dozen: texts embedded lately
+        (a write's similarity check, then its projection; a batch prepared together) are not
+        embedded again, and the rest go to the model in one call."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        keys = [_digest(t) for t in texts]
+        missing: dict[bytes, str] = {}
+        for row, (key, text) in enumerate(zip(keys, texts, strict=True)):
+            known = self._recent.get(key)
+            if known is None:
+                missing.setdefault(key, text)
+            else:
+                out[row] = known
+        if missing:
+            vectors = np.asarray(
+                self._model.encode(
+                    list(missing.values()),
+                    batch_size=64,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                ),
+                dtype=np.float32,
+            ).reshape(len(missing), self.dim)
+            fresh = dict(zip(missing, vectors, strict=True))
+            for key, vector in fresh.items():
+                self._recent.put(key, vector)
+            for row, key in enumerate(keys):
+                if key in fresh:
+                    out[row] = fresh[key]
+        return out
+
+
+#: How many recent vectors a model embedder keeps (384 floats each: ~1.5 MB per thousand).
+_RECENT_VECTORS = 4096
+
+
+def _digest(text: str) -> bytes:
+    """What the recent vectors are keyed by: a digest, so no text is kept."""
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+class _Recent:
+    """The last `size` vectors, by key, least recently used first out; safe across threads
+    (activities embed on several)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[bytes, npt.NDArray[np.float32]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: bytes) -> npt.NDArray[np.float32] | None:
+        with self._lock:
+            vector = self._items.get(key)
+            if vector is not None:
+                self._items.move_to_end(key)
+            return vector
+
+    def put(self, key: bytes, vector: npt.NDArray[np.float32]) -> None:
+        with self._lock:
+            self._items[key] = vector
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
 
 
 def _is_dir(where: str) -> bool:

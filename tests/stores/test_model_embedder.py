@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -113,3 +114,43 @@ def test_a_keyword_hit_beyond_the_vector_sides_top_rows_keeps_its_cosine(
         assert hit.score < (hit.word_score + hit.trigram_score) / 2  # diluted by a low cosine
     finally:
         stores.close()
+
+
+def test_texts_embedded_lately_are_not_embedded_again(
+    minilm: ModelEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch prepared together, then embedded one by one (a write's similarity check, its
+    projection): the model runs once per text, and the rows are what embedding alone gives."""
+    texts = ["Ann adopted a grey cat", "Bo fixed the inlet valve", "会员积分下月清零"]
+    alone = np.vstack([minilm.embed([t]) for t in texts])
+    minilm._recent = type(minilm._recent)(16)  # forget them
+    calls: list[int] = []
+    encode = minilm._model.encode
+
+    def counted(batch: list[str], **kw: Any) -> Any:
+        calls.append(len(batch))
+        return encode(batch, **kw)
+
+    monkeypatch.setattr(minilm._model, "encode", counted)
+    minilm.prepare([*texts, texts[0]])
+    again = np.vstack([minilm.embed([t]) for t in reversed(texts)])[::-1]
+    mixed = minilm.embed([texts[1], "something new", texts[2]])
+    assert calls == [3, 1]  # one call for the three, none for them again, one for the new text
+    assert np.allclose(again, alone, atol=1e-5)
+    assert np.allclose(mixed[[0, 2]], alone[[1, 2]], atol=1e-5)
+    # what it keeps is keyed by digests: no text
+    assert all(isinstance(k, bytes) and len(k) == 16 for k in minilm._recent._items)
+
+
+def test_the_recent_vectors_are_bounded_least_recently_used_first_out() -> None:
+    from governed_memory.memory.embedding import _Recent
+
+    recent = _Recent(2)
+    a, b, c = (np.full(2, i, np.float32) for i in range(3))
+    recent.put(b"a", a)
+    recent.put(b"b", b)
+    assert recent.get(b"a") is a  # a is now the most recent
+    recent.put(b"c", c)
+    assert recent.get(b"b") is None
+    assert recent.get(b"a") is a
+    assert recent.get(b"c") is c

@@ -75,6 +75,15 @@ def process_batch(
 
     items: list[BatchItem] = []
     decided: list[tuple[int, WriteDecision]] = []
+    # Each memory without a key is compared with its neighbours by embedding: a model embeds
+    # the batch's together, ahead of the decisions (and the projection finds them embedded).
+    stores.embedder.prepare(
+        [
+            r.candidate.content
+            for r in requests
+            if r.candidate is not None and r.candidate.key is None
+        ]
+    )
     with canonical.db.reading():  # every decision reads the store as it was before the commits
         _decide_all(requests, decide, items, decided, progress)
 
