@@ -237,12 +237,16 @@ def _ranked(
         return []
     n = min(limit, admitted)
     best = np.argpartition(-score, n - 1)[:n] if n < len(rids) else np.flatnonzero(place >= 0)
-    texts = dict(
-        conn.execute(
-            f"SELECT rowid, content FROM {table} WHERE rowid IN ({','.join('?' * len(best))})",
-            [int(rids[i]) for i in best],
-        ).fetchall()
-    )
+    wanted = [int(rids[i]) for i in best]
+    texts: dict[int, str] = {}
+    for part in range(0, len(wanted), 500):  # IN-lists of a bounded size
+        chunk = wanted[part : part + 500]
+        texts.update(
+            conn.execute(
+                f"SELECT rowid, content FROM {table} WHERE rowid IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+        )
     out: list[tuple[str, int, str, str]] = []
     for i in best:
         namespace, m = places[place[i]]

@@ -35,8 +35,9 @@ class _Matrix:
     expires_at: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     #: Row of each memory id.
     index: dict[str, int] = field(default_factory=dict)
-    #: Each row's `rid` (its rowid in the tenant's keyword indexes), and the rows in rid order.
-    rids: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: Each row's `rid` (its rowid in the tenant's keyword indexes) in ascending order, and the
+    #: row holding each.
+    sorted_rids: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     by_rid: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     #: Each row's length in the word index and in the trigram index (BM25's normalisation).
     words: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
@@ -45,9 +46,9 @@ class _Matrix:
     def rows_of(self, rids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """The row holding each of `rids` (sorted, unique), or -1 where the namespace has
         none."""
-        if not len(self.rids) or not len(rids):
+        ordered = self.sorted_rids
+        if not len(ordered) or not len(rids):
             return np.full(len(rids), -1, np.int64)
-        ordered = self.rids[self.by_rid]
         at = np.minimum(np.searchsorted(ordered, rids), len(ordered) - 1)
         return np.where(ordered[at] == rids, self.by_rid[at], -1)
 
@@ -88,8 +89,9 @@ def _load_matrix(conn: sqlite3.Connection, namespace: str, rev: int, dim: int) -
     m.expires_at = np.fromiter(
         (math.inf if r[7] is None else r[7] for r in rows), np.float64, len(rows)
     )
-    m.rids = np.fromiter((r[9] for r in rows), np.int64, len(rows))
-    m.by_rid = np.argsort(m.rids, kind="stable")
+    rids = np.fromiter((r[9] for r in rows), np.int64, len(rows))
+    m.by_rid = np.argsort(rids, kind="stable")
+    m.sorted_rids = rids[m.by_rid]
     m.words = np.fromiter((r[10] for r in rows), np.float64, len(rows))
     m.trigrams = np.fromiter((r[11] for r in rows), np.float64, len(rows))
     m.vectors = (
