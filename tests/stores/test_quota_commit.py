@@ -121,3 +121,32 @@ def test_a_batch_door_counts_every_writer_at_once(stores: Stores) -> None:
     assert counts == {p: stores.canonical.records.active_count(*p) for p in pairs}
     assert counts[(NS, USER)] == 2
     assert counts[(NS, other_user)] == 0
+
+
+def test_plans_committed_together_count_each_others_memories(stores: Stores) -> None:
+    """One transaction of many plans (a batch's commit) writes their memories at its end: the
+    quota still counts what the earlier plans of the transaction added, and a plan over it
+    undoes the whole transaction."""
+    quota(stores, 2)
+    together = [plan(stores, episode(n), n) for n in range(3)]
+    with pytest.raises(QuotaExceeded):
+        stores.canonical.commits.apply_all(together)
+    assert kept(stores) == 0
+    assert all(stores.canonical.commits.applied(p.commit_id) is None for p in together)
+    results = stores.canonical.commits.apply_all(together[:2])
+    assert kept(stores) == 2
+    # each plan's outbox events, in order, none shared
+    seqs = [s for r in results for s in r.outbox_seqs]
+    assert [len(r.outbox_seqs) for r in results] == [len(r.written) for r in results]
+    assert seqs == sorted(seqs)
+    assert len(set(seqs)) == len(seqs)
+    events = {e.seq: e for e in stores.canonical.outbox.events(unprocessed_only=False)}
+    for result in results:
+        assert [(events[s].memory_id, events[s].memory_version) for s in result.outbox_seqs] == [
+            tuple(w) for w in result.written
+        ]
+    # applied again: the first results, nothing written twice
+    again = stores.canonical.commits.apply_all(together[:2])
+    assert [r.outbox_seqs for r in again] == [r.outbox_seqs for r in results]
+    assert all(r.replayed for r in again)
+    assert kept(stores) == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import shutil
 import tempfile
 import time
 from collections.abc import Sequence
@@ -142,6 +143,7 @@ def bench_projection(sizes: Sequence[int]) -> dict[str, Any]:
         finally:
             bare.close()
             stores.close()
+            shutil.rmtree(data, ignore_errors=True)
     return results
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import shutil
 import tempfile
 import time
 import uuid
@@ -150,6 +151,7 @@ def bench_recall(sizes: list[int], queries: int, tenants: int = 100) -> dict[str
             )
         finally:
             stores.close()
+            shutil.rmtree(data, ignore_errors=True)  # gigabytes with the other tenants
     return results
 
 

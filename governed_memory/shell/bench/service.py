@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -39,3 +40,4 @@ async def service(
     finally:
         stores.close()
         await env.shutdown()
+        shutil.rmtree(data, ignore_errors=True)  # a bench's stores are gigabytes at 100k

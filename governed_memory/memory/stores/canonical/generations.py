@@ -3,7 +3,7 @@ its changed_at (the latest recorded time of a change)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -47,10 +47,16 @@ _BY_NAMESPACE = select(cache_generations).where(
 
 class Generations(Part):
     def bump(self, namespaces: Iterable[str], at: datetime, conn: Connection | None = None) -> None:
+        self.bump_each(dict.fromkeys(namespaces, at), conn)
+
+    def bump_each(self, changed: Mapping[str, datetime], conn: Connection | None = None) -> None:
+        """Each namespace's generation moved, its latest change at its time: one statement."""
+        if not changed:
+            return
         with self.db.write(conn) as c:
-            stmt = _bump_statement(c)
-            for ns in sorted(set(namespaces)):
-                c.execute(stmt, {"ns": ns, "at": at})
+            c.execute(
+                _bump_statement(c), [{"ns": ns, "at": at} for ns, at in sorted(changed.items())]
+            )
 
     def read(self, namespaces: Sequence[str]) -> dict[str, tuple[int, datetime | None]]:
         """Per namespace: its generation and the recorded time of its latest change."""

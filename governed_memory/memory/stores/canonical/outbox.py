@@ -5,14 +5,42 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 
 from governed_memory.memory.models.sync import OutboxEvent, OutboxStatus
 from governed_memory.memory.stores.canonical._db import Part, chunks, digest
 from governed_memory.memory.stores.schema import memory_outbox
 
 _INSERT_OUTBOX = insert(memory_outbox).returning(memory_outbox.c.seq)
+_INSERT_OUTBOX_MANY = insert(memory_outbox)
+_SEQS = select(memory_outbox.c.event_id, memory_outbox.c.seq).where(
+    memory_outbox.c.event_id.in_(bindparam("ids", expanding=True))
+)
+
+
+def event_row(
+    source: str,
+    tenant_id: str,
+    namespace: str,
+    memory_id: str,
+    version: int,
+    operation: str,
+    at: datetime,
+) -> dict[str, Any]:
+    """The outbox row of one (memory, version) written by `source`."""
+    return {
+        "event_id": f"{digest(source)}:{memory_id}:{version}",
+        "memory_id": memory_id,
+        "memory_version": version,
+        "tenant_id": tenant_id,
+        "namespace": namespace,
+        "operation": operation,
+        # No content: the outbox must not keep what a deletion erases.
+        "payload": {"memory_id": memory_id, "version": version},
+        "created_at": at,
+    }
 
 
 class Outbox(Part):
@@ -27,23 +55,22 @@ class Outbox(Part):
         at: datetime,
     ) -> list[int]:
         """An event for each (memory, version) written by `source` (a commit, an erasure …)."""
-        return [
-            conn.execute(
-                _INSERT_OUTBOX,
-                {
-                    "event_id": f"{digest(source)}:{memory_id}:{version}",
-                    "memory_id": memory_id,
-                    "memory_version": version,
-                    "tenant_id": tenant_id,
-                    "namespace": namespace,
-                    "operation": operation,
-                    # No content: the outbox must not keep what a deletion erases.
-                    "payload": {"memory_id": memory_id, "version": version},
-                    "created_at": at,
-                },
-            ).scalar_one()
-            for memory_id, version in written
-        ]
+        return self.append_rows(
+            conn, [event_row(source, tenant_id, namespace, m, v, operation, at) for m, v in written]
+        )
+
+    def append_rows(self, conn: Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
+        """Events (`event_row`), their seqs in the rows' order. Many rows are written in one
+        statement and their seqs read back by event id (unique): a RETURNING in the rows'
+        order is one statement per row on SQLite."""
+        if len(rows) <= 1:
+            return [conn.execute(_INSERT_OUTBOX, dict(row)).scalar_one() for row in rows]
+        conn.execute(_INSERT_OUTBOX_MANY, list(rows))
+        ids = [row["event_id"] for row in rows]
+        seq_of: dict[str, int] = {}
+        for part in chunks(ids):
+            seq_of.update((str(e), int(q)) for e, q in conn.execute(_SEQS, {"ids": part}))
+        return [seq_of[event_id] for event_id in ids]
 
     def append_many(
         self, conn: Connection, written: Sequence[tuple[str, int, str, str]], at: datetime

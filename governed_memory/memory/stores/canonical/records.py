@@ -68,6 +68,24 @@ _SLOT_HEADS = (
     .where(memory_heads.c.status.in_(("active", "superseded")))
     .order_by(memory_heads.c.valid_from, memory_heads.c.recorded_at)
 )
+#: A (namespace, writer)'s quota, locked for the transaction (Postgres).
+_QUOTA_LOCK = sql_text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))")
+
+
+def _counts(conn: Connection, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """How many active memories each (namespace, writer) keeps, in grouped queries."""
+    counts = dict.fromkeys(wanted, 0)
+    namespaces = sorted({ns for ns, _ in wanted})
+    writers = sorted({w for _, w in wanted})
+    for ns_chunk in chunks(namespaces):
+        for w_chunk in chunks(writers):
+            rows = conn.execute(_ACTIVE_COUNTS, {"namespaces": ns_chunk, "writers": w_chunk})
+            for namespace, writer, n in rows:
+                if (namespace, writer) in wanted:
+                    counts[(namespace, writer)] = int(n)
+    return counts
+
+
 _KEPT = (
     select(func.count())
     .select_from(memory_heads)
@@ -244,20 +262,19 @@ class Records(Part):
     def active_counts(self, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
         """`active_count` of each (namespace, writer) pair, in one grouped query per chunk of
         namespaces (a batch's door counts a hundred writers at once)."""
-        wanted = set(pairs)
-        counts = dict.fromkeys(wanted, 0)
-        namespaces = sorted({ns for ns, _ in wanted})
-        writers = sorted({w for _, w in wanted})
         with self.db.read() as conn:
-            for ns_chunk in chunks(namespaces):
-                for w_chunk in chunks(writers):
-                    rows = conn.execute(
-                        _ACTIVE_COUNTS, {"namespaces": ns_chunk, "writers": w_chunk}
-                    )
-                    for namespace, writer, n in rows:
-                        if (namespace, writer) in wanted:
-                            counts[(namespace, writer)] = int(n)
-        return counts
+            return _counts(conn, set(pairs))
+
+    def kept_by_all(
+        self, conn: Connection, pairs: Iterable[tuple[str, str]]
+    ) -> dict[tuple[str, str], int]:
+        """`kept_by` for many (namespace, writer) pairs at once: each locked first on Postgres
+        (in one order, whatever the plans' order), then counted in grouped queries."""
+        wanted = set(pairs)
+        if self.db.dialect != "sqlite":
+            for namespace, writer in sorted(wanted):
+                conn.execute(_QUOTA_LOCK, {"key": f"quota\x1f{namespace}\x1f{writer}"})
+        return _counts(conn, wanted)
 
     def kept_by(self, conn: Connection, namespace: str, writers: Sequence[str]) -> dict[str, int]:
         """Inside a write transaction: how many active memories each writer keeps in
@@ -267,10 +284,7 @@ class Records(Part):
         counts: dict[str, int] = {}
         for writer in sorted(writers):
             if self.db.dialect != "sqlite":
-                conn.execute(
-                    sql_text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
-                    {"key": f"quota\x1f{namespace}\x1f{writer}"},
-                )
+                conn.execute(_QUOTA_LOCK, {"key": f"quota\x1f{namespace}\x1f{writer}"})
             params = {"namespace": namespace, "writer": writer}
             counts[writer] = int(conn.execute(_KEPT, params).scalar_one())
         return counts
