@@ -33,11 +33,13 @@ async def service(
         policy_file=policy_file,
     )
     env = await start_local(data_converter(Keyring.new()))
-    stores = open_stores(settings)
-    try:
+    stores = None
+    try:  # a store that cannot open (say, unmigrated) stops the dev server too
+        stores = open_stores(settings)
         async with build_worker(env.client, settings, stores):
             yield MemoryClient(env.client, settings, stores), env
     finally:
-        stores.close()
+        if stores is not None:
+            stores.close()
         await env.shutdown()
         shutil.rmtree(data, ignore_errors=True)  # a bench's stores are gigabytes at 100k
