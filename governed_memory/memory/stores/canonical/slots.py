@@ -67,13 +67,6 @@ def _among(
                     yield row
 
 
-_FENCES = select(deletion_fences.c.deletion_id).where(
-    deletion_fences.c.namespace == bindparam("namespace"),
-    deletion_fences.c.slot.in_(bindparam("slots", expanding=True)),
-    deletion_fences.c.committed_at > bindparam("at"),
-)
-
-
 class Slots(Part):
     def advance(
         self, conn: Connection, namespace: str, slot: str, expected: int, at: datetime
@@ -190,17 +183,3 @@ class Slots(Part):
                 for ns, slot in sorted(slots)
             ],
         )
-
-    def fenced(
-        self,
-        namespace: str,
-        slots: Sequence[str],
-        decided_at: datetime,
-        conn: Connection | None = None,
-    ) -> list[str]:
-        """Deletions committed after `decided_at` that erased one of these slots."""
-        if not slots:
-            return []
-        with self.db.read(conn) as c:
-            params = {"namespace": namespace, "slots": list(slots), "at": decided_at}
-            return list(c.execute(_FENCES, params).scalars())
