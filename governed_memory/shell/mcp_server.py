@@ -8,7 +8,8 @@ Five tools, each bound to the principal its token proves, never to an argument:
   label (`verified` only for a tool-verified fact; everything else is `untrusted` data);
 - `context(task, budget_tokens?, namespaces?)`: a budgeted context package, as the text a model
   reads (sections with their trust labels, untrusted items fenced) and as JSON;
-- `forget(key? | memory_id? | text?, namespace?)`: a verified deletion and its receipt;
+- `forget(key? | memory_id? | text?, namespace?, everything?)`: a verified deletion and its
+  receipt; with nothing named it refuses, unless `everything=true` asks for the whole namespace;
 - `feedback(memory_id, feedback_type, run_id?, correction?)`: feedback on a memory (used,
   ignored, confirmed, corrected, harmful, deleted) with the effect it had.
 
@@ -16,6 +17,10 @@ A user's namespace is their own by default; an agent names one. Over stdio (`mem
 token is the process's `MEMORY_TOKEN`; over streamable HTTP (`memctl mcp --http`) each request
 carries `Authorization: Bearer <token>`, verified by the same gate as the API. Writes and
 deletions start the same workflows as every other door, reads run in this process.
+
+A refusal (bad input, a namespace that is not the caller's, a deletion that was refused or failed
+its verification) comes back as a tool error (`isError: true`) whose text starts with the
+service's error code, so a model cannot mistake it for a result.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 
 from governed_memory.memory.errors import InvalidInput, MemoryServiceError, Unauthenticated
 from governed_memory.memory.models import RecallResult
@@ -106,8 +112,9 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
             raise InvalidInput("an agent names the namespace", field="namespace")
         return own
 
-    def failure(exc: MemoryServiceError) -> dict[str, Any]:
-        return {"error": exc.code, "message": exc.message, "field": exc.field}
+    def failure(exc: MemoryServiceError) -> ToolError:
+        field = f" (field: {exc.field})" if exc.field else ""
+        return ToolError(f"{exc.code}: {exc.message}{field}")
 
     @server.tool()
     async def remember(
@@ -119,7 +126,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
             c, ref, own = await bound()
             result = await c.observe(ref, namespace_of(namespace, own), text, thread=thread)
         except MemoryServiceError as exc:
-            return failure(exc)
+            raise failure(exc) from None
         return result.model_dump(mode="json")
 
     @server.tool()
@@ -129,7 +136,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
             c, ref, own = await bound()
             found = await c.recall(ref, namespaces or [namespace_of(None, own)], task=task, k=k)
         except MemoryServiceError as exc:
-            return failure(exc)
+            raise failure(exc) from None
         return _labelled(found)
 
     @server.tool()
@@ -146,7 +153,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
                 {"total_tokens": budget_tokens},
             )
         except MemoryServiceError as exc:
-            return failure(exc)
+            raise failure(exc) from None
         return {"text": package.text(), "package": package.model_dump(mode="json")}
 
     @server.tool()
@@ -155,20 +162,28 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
         memory_id: str | None = None,
         text: str | None = None,
         namespace: str | None = None,
+        everything: bool = False,
     ) -> dict[str, Any]:
-        """Forget a key, one memory, what a sentence asks for, or the whole namespace (nothing
-        named); the deletion is verified on every read path and its receipt returned."""
+        """Forget a key, one memory, or what a sentence asks for, in your namespace (or the one
+        named); the deletion is verified on every read path and its receipt returned. Erasing
+        the whole namespace takes `everything=true` and nothing else named."""
+        named = {"key": key, "memory_id": memory_id, "text": text}
+        if everything == any(v is not None for v in named.values()):
+            raise ToolError(
+                "invalid_input: name a key, a memory_id or a text to forget, or pass "
+                "everything=true (alone) to erase the whole namespace"
+            )
         try:
             c, ref, own = await bound()
-            scope = {
-                "namespace": namespace_of(namespace, own),
-                "key": key,
-                "memory_id": memory_id,
-                "text": text,
-            }
+            scope = {"namespace": namespace_of(namespace, own), **named}
             receipt = await c.forget(ref, {k: v for k, v in scope.items() if v is not None})
         except MemoryServiceError as exc:
-            return failure(exc)
+            raise failure(exc) from None
+        if receipt.verification_status in ("refused", "failed"):
+            why = receipt.refused_reason or "a read path still returned it"
+            raise ToolError(
+                f"deletion_{receipt.verification_status}: {why} (receipt {receipt.deletion_id})"
+            )
         return receipt.model_dump(mode="json")
 
     @server.tool()
@@ -186,7 +201,7 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
                 ref, memory_id, feedback_type, run_id=run_id, correction=correction
             )
         except MemoryServiceError as exc:
-            return failure(exc)
+            raise failure(exc) from None
         return done.model_dump(mode="json")
 
     return server

@@ -30,7 +30,15 @@ BOB_NS = "tenant/shop-a/user/456"
 ROOT = Path(__file__).parents[2]
 
 
+def _error(called: Any) -> str:
+    """A refusal: a tool error (`isError`), its text starting with the service's code."""
+    assert called.is_error, called
+    text: str = called.content[0].text
+    return text
+
+
 def _result(called: Any) -> dict[str, Any]:
+    assert not called.is_error, called.content[0].text
     if called.structured_content is not None:
         found: dict[str, Any] = called.structured_content
         return found.get("result", found) if set(found) == {"result"} else found
@@ -61,12 +69,28 @@ async def _use_tools(mcp: Client, client: MemoryClient) -> None:
         await mcp.call_tool("feedback", {"memory_id": memory_id, "feedback_type": "confirmed"})
     )
     assert (confirmed["event"]["source"], confirmed["event"]["given_by"]) == ("user", BOB)
-    refused = _result(
+    refused = _error(
         await mcp.call_tool("feedback", {"memory_id": memory_id, "feedback_type": "thanks"})
     )
-    assert refused["error"] == "invalid_input", refused
+    assert "invalid_input" in refused, refused
+    # forget with nothing named refuses, and nothing is erased
+    for unnamed in ({}, {"namespace": BOB_NS}, {"everything": True, "key": "x"}):
+        assert "everything=true" in _error(await mcp.call_tool("forget", unnamed))
+    assert [r.status for r in client.stores.canonical.records.namespace_heads(BOB_NS)] == ["active"]
     receipt = _result(await mcp.call_tool("forget", {"key": "notification.preference"}))
     assert receipt["verification_status"] == "passed", receipt
+    assert {r.status for r in client.stores.canonical.records.namespace_heads(BOB_NS)} == {
+        "deleted"
+    }
+    await mcp.call_tool("remember", {"text": "以后都希望优先短信通知"})
+    whole = _result(await mcp.call_tool("forget", {"everything": True}))
+    assert whole["verification_status"] == "passed", whole
+    assert whole["scope"] == {"namespace": BOB_NS} | dict.fromkeys(
+        ("subject_ref", "key", "source_ref", "text", "memory_id")
+    )
+    assert {r.status for r in client.stores.canonical.records.namespace_heads(BOB_NS)} == {
+        "deleted"
+    }
 
 
 async def test_the_mcp_server_over_stdio(
@@ -136,7 +160,7 @@ async def test_the_mcp_server_over_http_with_bearer_tokens(
         httpx2.AsyncClient(headers=headers, timeout=60) as http2,
         Client(streamable_http_client(mcp_http, http_client=http2)) as mcp,
     ):
-        missing = _result(await mcp.call_tool("recall", {"task": "notify"}))
-        assert missing["error"] == "invalid_input"
+        missing = _error(await mcp.call_tool("recall", {"task": "notify"}))
+        assert missing.startswith("Error executing tool recall: invalid_input"), missing
         found = _result(await mcp.call_tool("recall", {"task": "notify", "namespaces": [BOB_NS]}))
         assert found["memories"][0]["structured_value"] == {"channel": "sms"}
