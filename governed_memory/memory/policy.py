@@ -68,6 +68,8 @@ class Retrieval(_Section):
     confirmed_confidence: float = Field(default=0.7, ge=0, le=1)
     min_relevance: float = Field(default=0.03, ge=0, le=1)
     candidate_pool: int = Field(default=4, ge=1, le=50)
+    #: Past this k, the pool's headroom stops growing (`pool`).
+    pool_headroom_k: int = Field(default=50, ge=1, le=1000)
     cache_ttl_seconds: float = Field(default=5, ge=0)
     cache_entries: int = Field(default=2048, ge=0)
     freshness_half_life_days: float = Field(default=90, gt=0)
@@ -78,6 +80,14 @@ class Retrieval(_Section):
     context_next: float = Field(default=0.25, ge=0, le=1)
     context_decay: float = Field(default=0.5, ge=0, le=1)
     context_window: int = Field(default=2, ge=0, le=8)
+
+    def pool(self, k: int) -> int:
+        """How many candidates search proposes for `k` memories: the k, and room to rerank
+        (trust, freshness, diversity, dedupe) of `candidate_pool - 1` more per memory asked,
+        that room growing no further past `pool_headroom_k` (what search ranks 800th does not
+        reach a top 200; reading it cost more than the rest of the recall). At least 20."""
+        return max(k + (self.candidate_pool - 1) * min(k, self.pool_headroom_k), 20)
+
     #: The graph walk (`Reader._add_graph`): a memory that shares an entity with a relevant one
     #: takes `graph_share` of its relevance, shared among the other readable memories that
     #: mention the entity, `graph_decay` times less at the second hop; from the `graph_seeds`

@@ -55,6 +55,26 @@ def test_commit_writes_record_outbox_audit_and_generation_together(stores: Store
     assert stores.canonical.generations.read([NS]) == {NS: (1, T0)}
 
 
+def test_a_record_read_back_is_the_record_written(stores: Stores) -> None:
+    """Reads build records from rows without validating (`models.built`): what comes back is
+    the validated record that was written, field for field and in the same order, its
+    copies and dumps alike."""
+    from governed_memory.memory.models import GraphHints
+
+    hints = GraphHints.model_validate({"entities": [{"name": "短信"}]})
+    r = record(graph=hints, valid_to=T0 + timedelta(days=3))
+    stores.canonical.commits.apply(plan("c1", 0, new_records=[r]))
+    back = stores.canonical.records.heads([r.memory_id])[r.memory_id]
+    assert back == r
+    assert back.model_dump_json() == r.model_dump_json()
+    assert list(back.model_dump()) == list(r.model_dump())
+    assert back.model_fields_set == set(type(r).model_fields)
+    assert back.model_copy(update={"version": 2}).version == 2
+    assert type(back).model_validate(back.model_dump()) == r
+    (version,) = stores.canonical.records.versions(r.memory_id)
+    assert version == r
+
+
 def test_a_replayed_commit_returns_its_first_result_and_writes_nothing(stores: Stores) -> None:
     r = record()
     first = stores.canonical.commits.apply(plan("c1", 0, new_records=[r]))

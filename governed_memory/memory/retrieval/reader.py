@@ -278,7 +278,7 @@ class Reader:
         """Hybrid search in the projection, cut to what is relevant enough. The query and the
         task are searched each on its own, a memory keeping the better relevance: what the
         task says about the work at hand does not dilute the question asked, nor the reverse."""
-        pool = max(query.k * self.policy.retrieval.candidate_pool, 20)
+        pool = self.policy.retrieval.pool(query.k)
         best: dict[str, Hit] = {}
         for text in dict.fromkeys(t for t in (query.query, query.task) if t):
             for hit in self.stores.projection.search(text, filters, limit=pool):

@@ -27,9 +27,10 @@ from governed_memory.shell.bench.report import console
 
 
 def _measure_recall(
-    stores: Stores, namespace: str, texts: list[str], at: datetime
+    stores: Stores, namespace: str, texts: list[str], at: datetime, k: int = 5
 ) -> tuple[list[float], list[float], list[float]]:
-    """Recall, the numpy scan, and recall again with no graph walk, per query."""
+    """Recall of `k` memories, the numpy scan for its top `k`, and recall again with no graph
+    walk, per query."""
     reader = Reader(stores)
     walking = stores.policy
     plain = walking.model_copy(
@@ -48,13 +49,13 @@ def _measure_recall(
     scan_ms: list[float] = []
     plain_ms: list[float] = []
     for i, text in enumerate(texts):
-        q = RecallQuery(principal="user:bench/u1", namespaces=[namespace], query=text, k=5, at=at)
+        q = RecallQuery(principal="user:bench/u1", namespaces=[namespace], query=text, k=k, at=at)
         t0 = time.perf_counter()
         result = reader.recall(q, use_cache=False)
         t1 = time.perf_counter()
         vector = stores.embedder.embed([text])[0]
         scores = matrix @ vector
-        top = np.argpartition(-scores, 5)[:5]
+        top = np.argpartition(-scores, k)[:k]
         _ = top[np.argsort(-scores[top])]
         t2 = time.perf_counter()
         stores.policy = plain
@@ -119,6 +120,10 @@ def bench_recall(sizes: list[int], queries: int, tenants: int = 100) -> dict[str
             entry["alone"] = _series(*alone)
             if size <= 10_000:
                 entry["context_build"] = _stats(_measure_context(stores, namespace, texts, at))
+                # a long list: 200 memories (the first 20 queries warm up, as above)
+                entry["alone_k200"] = _series(
+                    *_measure_recall(stores, namespace, texts[: 20 + queries // 4], at, k=200)
+                )
             noise_size = min(size, 10_000)
             t = time.perf_counter()
             template = mine[:noise_size]

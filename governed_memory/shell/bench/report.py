@@ -171,9 +171,13 @@ def _print_projection(section: dict[str, Any]) -> None:
 
 
 def _print_recall(section: dict[str, Any]) -> None:
-    table = Table(title="recall latency (ms) — governed recall beside an exact numpy scan")
+    table = Table(
+        title="recall latency (ms) — governed recall of k memories beside an exact numpy scan"
+        " for the top k"
+    )
     for col in (
         "memories",
+        "k",
         "other tenants",
         "recall p50",
         "recall p95",
@@ -185,16 +189,19 @@ def _print_recall(section: dict[str, Any]) -> None:
     ):
         table.add_column(col, justify="right")
     for size, r in section.items():
-        for series in ("alone", "isolated"):
+        for series in ("alone", "isolated", "alone_k200"):
+            if series not in r:
+                continue
             x = r[series]
             others = (
                 "0"
-                if series == "alone"
+                if series != "isolated"
                 else (f"{r['other_tenants']['tenants']}×{r['other_tenants']['rows_each']}")
             )
             context = r.get("context_build", {}).get("p95_ms", "") if series == "alone" else ""
             table.add_row(
                 size,
+                "200" if series == "alone_k200" else "5",
                 others,
                 str(x["recall"]["p50_ms"]),
                 str(x["recall"]["p95_ms"]),

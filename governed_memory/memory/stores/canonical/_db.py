@@ -23,6 +23,7 @@ from governed_memory.memory.models import (
     ExtractorInfo,
     GraphHints,
     MemoryRecord,
+    built,
 )
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores.files import checkpoint, private_database, wal_size
@@ -356,14 +357,25 @@ def records_of(result: Any) -> Iterator[MemoryRecord]:
         yield _record(dict(zip(keys, row, strict=True)))
 
 
+_RECORD_FIELDS = tuple(MemoryRecord.model_fields)
+_EXTRACTOR_FIELDS = tuple(ExtractorInfo.model_fields)  # all but `model` are always stored
+#: The record's fields no row holds (`schema_version`), each with its default.
+_NOT_STORED = {
+    name: f for name, f in MemoryRecord.model_fields.items() if name not in memory_heads.c
+}
+
+
 def _record(data: dict[str, Any]) -> MemoryRecord:
     # Rows come from our own writes through validated models, with types restored by the
-    # column types: construct without validating again (this is on every read's path).
-    data.pop("change", None)
-    data["extractor"] = ExtractorInfo.model_construct(**data["extractor"])
+    # column types: built without validating again (this is on every read's path), its fields
+    # in the model's order (as a validated record dumps them).
+    e = data["extractor"]
+    data["extractor"] = built(ExtractorInfo, {n: e.get(n) for n in _EXTRACTOR_FIELDS})
     if data.get("graph") is not None:
         data["graph"] = GraphHints.model_validate(data["graph"])
-    return MemoryRecord.model_construct(**data)
+    for name, f in _NOT_STORED.items():
+        data[name] = f.get_default(call_default_factory=True)
+    return built(MemoryRecord, {name: data[name] for name in _RECORD_FIELDS})
 
 
 def record_values(record: MemoryRecord) -> dict[str, Any]:
