@@ -13,6 +13,15 @@ from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.policy import Policy, load_policy
 
 
+def default_data_dir() -> Path:
+    """The user's data folder for the service: `~/.local/share/governed-memory` on Linux
+    (`$XDG_DATA_HOME` when set), `~/Library/Application Support/governed-memory` on macOS,
+    `%LOCALAPPDATA%\\governed-memory` on Windows (platformdirs)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("governed-memory", appauthor=False)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="MEMORY_", extra="ignore")
 
@@ -30,8 +39,11 @@ class Settings(BaseSettings):
     temporal_api_key: SecretStr | None = None
     #: Task queue the worker polls and clients start workflows on.
     task_queue: str = "memory"
-    #: Folder for the embedded default: SQLite canonical store, projection, Temporal dev server DB.
-    data_dir: Path = Path(".memory-data")
+    #: Folder for the embedded default: SQLite canonical store, projection, signing keys,
+    #: Temporal dev server DB. Per user, not per working directory (`default_data_dir`): an MCP
+    #: server a desktop app starts from its own folder finds the same data and keys as
+    #: `memctl dev` started from a terminal.
+    data_dir: Path = Field(default_factory=default_data_dir)
     #: Canonical store URL (SQLAlchemy). Default: SQLite in the data folder.
     #: Postgres: postgresql+psycopg://user@host:5432/db
     database_url: str | None = None

@@ -287,8 +287,35 @@ def worker() -> None:
 
 @app.command()
 @guarded
+def where() -> None:
+    """Print where this configuration keeps things: the data folder (per user unless
+    MEMORY_DATA_DIR says otherwise), the canonical store, the projection, Temporal and the task
+    queue. An MCP client or a second terminal sees the same data when these lines match."""
+    from sqlalchemy.engine import make_url
+
+    cfg = settings()
+    rows = {
+        "data folder": str(cfg.data_dir.resolve()),
+        "canonical store": make_url(cfg.canonical_url).render_as_string(hide_password=True),
+        "projection": (
+            cfg.weaviate_url or "weaviate"
+            if cfg.projection == "weaviate"
+            else str(cfg.projection_file.resolve())
+        ),
+        "signing key": str(cfg.token_signing_key_path.resolve()),
+        "temporal": f"{cfg.temporal_address} (namespace {cfg.temporal_namespace})",
+        "task queue": cfg.task_queue,
+    }
+    width = max(map(len, rows))
+    for name, value in rows.items():
+        typer.echo(f"{name:<{width}}  {value}")
+
+
+@app.command()
+@guarded
 def demo() -> None:
-    """Tell the seed's story end to end on the embedded stack (started here if none runs)."""
+    """Tell the product's story end to end on the embedded stack (started here if none runs):
+    a preference written, superseded, recalled by an agent, forgotten on request."""
     require("server", "memctl demo (it tells the story through the HTTP API)")
     from governed_memory.shell.demo import run_demo
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -164,3 +166,60 @@ async def test_the_mcp_server_over_http_with_bearer_tokens(
         assert missing.startswith("Error executing tool recall: invalid_input"), missing
         found = _result(await mcp.call_tool("recall", {"task": "notify", "namespaces": [BOB_NS]}))
         assert found["memories"][0]["structured_value"] == {"channel": "sms"}
+
+
+async def test_an_mcp_server_started_from_any_folder_finds_the_users_data(
+    temporal_env: WorkflowEnvironment, tmp_path: Path
+) -> None:
+    """What a desktop app does: it starts `memctl mcp` from a folder of its own, naming no data
+    folder. The token minted in one folder, the worker started in another and the MCP server in
+    a third all use the user's data folder (`Settings.default_data_dir`: the same signing key,
+    the same stores), so the token verifies and what is remembered is recalled."""
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")}
+    env |= {
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "MEMORY_TEMPORAL_ADDRESS": temporal_env.client.service_client.config.target_host,
+        "MEMORY_TASK_QUEUE": f"mcp-anywhere-{uuid.uuid4().hex[:8]}",
+    }
+    folders = [tmp_path / name for name in ("terminal", "worker", "desktop-app")]
+    for folder in folders:
+        folder.mkdir()
+
+    async def memctl_in(folder: Path, *args: str) -> str:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "governed_memory.shell", *args, env=env, cwd=folder,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(proc.communicate(), timeout=120)
+        assert proc.returncode == 0, err.decode()[-2000:]
+        return out.decode()
+
+    where = await memctl_in(folders[0], "where")
+    data = home / ".local" / "share" / "governed-memory"
+    assert f"data folder      {data}" in where, where
+    token = (await memctl_in(folders[0], "token", "issue", BOB)).strip()
+    worker = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "governed_memory.shell", "worker", env=env, cwd=folders[1],
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "governed_memory.shell", "mcp"],
+            env={**env, "MEMORY_TOKEN": token},
+            cwd=folders[2],
+        )
+        async with Client(params) as mcp:
+            written = _result(await mcp.call_tool("remember", {"text": "以后都希望优先短信通知"}))
+            assert written["outcomes"][0]["decision"] == "add", written
+            found = _result(await mcp.call_tool("recall", {"task": "how to notify"}))
+            assert found["memories"][0]["structured_value"] == {"channel": "sms"}
+            assert "everything=true" in _error(await mcp.call_tool("forget", {}))
+    finally:
+        worker.terminate()
+        await asyncio.wait_for(worker.wait(), timeout=30)
+    assert (data / "canonical.db").exists()
+    for folder in folders:  # nothing was made where the processes started
+        assert list(folder.iterdir()) == [], list(folder.iterdir())
