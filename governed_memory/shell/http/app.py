@@ -11,11 +11,14 @@ from __future__ import annotations
 import asyncio
 import threading
 from http import HTTPStatus
+from typing import Any
 
 import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from governed_memory.memory.errors import MemoryServiceError, RateLimited
@@ -34,7 +37,13 @@ from governed_memory.shell.http import (
 )
 from governed_memory.shell.http.guards import BodyGuard, Limits, Observed
 from governed_memory.shell.http.page import page_router
-from governed_memory.shell.http.problems import HTTP_CODES, problem, status_of
+from governed_memory.shell.http.problems import (
+    ERROR_RESPONSES,
+    HTTP_CODES,
+    PROBLEM,
+    problem,
+    status_of,
+)
 
 log = structlog.get_logger("governed_memory.shell.http")
 
@@ -62,6 +71,8 @@ starts, carrying the caller's own token, and reads run here through the service'
   the page's alone (shell/http/page.py), so no other site can make a browser call the API.
 - `/healthz` (the process answers), `/readyz` (the canonical store and Temporal answer),
   `/metrics` (requests and latency by route, Prometheus).
+- This document is served at `/openapi.json`, and read at `/docs` (Swagger UI, its scripts
+  served by the API itself: it works offline; authorize with a token to try an operation).
 """
 
 #: The API's routers, in the order the OpenAPI document lists them.
@@ -81,7 +92,11 @@ ROUTERS = (
 
 def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     settings = client.settings
-    app = FastAPI(
+    # The documentation pages' scripts and styles come from the fastapi-offline wheel, served
+    # here: /docs works with no network (it was blank offline, loading them from a CDN).
+    # (No ReDoc: its page fetches a logo from a CDN.)
+    app = FastAPIOffline(
+        redoc_url=None,
         title="governed-memory",
         version="1",
         summary="Governed long-term memory for AI agents, on Temporal durable execution.",
@@ -140,7 +155,8 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         return problem(422, "invalid_input", "InvalidInput", detail, request, where)
 
     for router in ROUTERS:
-        app.include_router(router)
+        app.include_router(router, responses=None if router is operations.router else ERRORS)
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     if page:
         app.include_router(page_router())
     app.add_middleware(
@@ -148,6 +164,31 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
     )
     app.add_middleware(Observed)
     return app
+
+
+#: Every operation that takes a token documents the problems it may answer with.
+ERRORS: dict[int | str, dict[str, Any]] = dict(ERROR_RESPONSES)
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """The document, built once: error responses say `application/problem+json`, the media
+    type they are sent with (FastAPI files every declared model under `application/json`)."""
+    if app.openapi_schema is None:
+        doc = get_openapi(
+            title=app.title,
+            version=app.version,
+            summary=app.summary,
+            description=app.description,
+            routes=app.routes,
+        )
+        for operation in (op for ops in doc["paths"].values() for op in ops.values()):
+            for status, response in operation.get("responses", {}).items():
+                content = response.get("content", {})
+                schema = content.get("application/json", {}).get("schema", {})
+                if status[0] in "45" and schema.get("$ref", "").endswith("/Problem"):
+                    content[PROBLEM] = content.pop("application/json")
+        app.openapi_schema = doc
+    return app.openapi_schema
 
 
 async def serve(client: MemoryClient, stop: asyncio.Event | None = None) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import structlog
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from governed_memory.memory.errors import InvalidInput, Unauthenticated
 from governed_memory.memory.services.access import Caller
@@ -69,7 +70,22 @@ def authenticate(request: Request, token: str | None) -> Session:
     return Session(caller, client.bound(token), token)
 
 
-def session(request: Request) -> Session:
+#: The API's security scheme, as the OpenAPI document declares it (each operation that takes a
+#: token names it). It only documents: `session` reads and verifies the header itself, and a
+#: missing or refused token is a 401 problem, never FastAPI's own answer.
+BEARER = HTTPBearer(
+    scheme_name="bearer",
+    bearerFormat="JWT",
+    description="A principal token: `memctl token issue PRINCIPAL` on the service's host, or"
+    " your identity provider's (MEMORY_TOKEN_JWKS_FILE). It says who calls; no body does.",
+    auto_error=False,
+)
+
+
+def session(
+    request: Request,
+    _: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)] = None,
+) -> Session:
     """The caller of an API request: its bearer token verified, its rates taken, and a client
     that acts only for it."""
     return authenticate(request, _bearer(request))
