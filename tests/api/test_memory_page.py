@@ -2,7 +2,7 @@
 person signs in by posting their token, sees each memory with its source, validity and writer,
 reads its history, corrects a value, deletes one memory and then everything, sees the receipts,
 and downloads the export. Each page is screenshotted and the screenshot checked; with
-`MEMORY_DOCS_SCREENSHOTS=1` they are also written to `docs/` for the README."""
+`MEMORY_DOCS_SCREENSHOTS=1` they are also written to `docs/` for docs/api.md."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`memctl serve` as a process, and the clients an agent uses with only a URL and a token: the
-synchronous `Memory` facade (the README's agent example, run as a script) and the asynchronous
-`RemoteClient`, both raising the service's typed errors."""
+synchronous `Memory` facade (the README quickstart's agent example, run as a script) and the
+asynchronous `RemoteClient`, both raising the service's typed errors."""
 
 from __future__ import annotations
 

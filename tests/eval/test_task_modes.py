@@ -1,5 +1,5 @@
-"""Task modes A–E (README, "Task modes") on the published cases (the tasks they imply) and on
-the extended-format cases in tasks/, through the real system and the rule agent.
+"""Task modes A–E (docs/evaluation.md, "Task modes") on the published cases (the tasks they
+imply) and on the extended-format cases in tasks/, through the real system and the rule agent.
 
 For every task: production retrieval (C) and the oracle (B) lead to the expected action; with a
 stale value planted in the actor's namespace (D) and another tenant's value asked for (E) the

@@ -304,8 +304,8 @@ def test_a_malformed_task_step_names_its_field(tmp_path: Path) -> None:
 
 
 def test_the_tasks_the_public_cases_imply() -> None:
-    """Derivation (README, "Implied tasks") on the published cases: which steps imply a task and
-    what it expects."""
+    """Derivation (docs/evaluation.md, "Implied tasks") on the published cases: which steps
+    imply a task and what it expects."""
     found: dict[str, list[tuple[str, list[dict[str, Any]], int]]] = {}
     for path in sorted(CASES.glob("*.json")):
         case = load_case(path)

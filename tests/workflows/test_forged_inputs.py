@@ -643,7 +643,7 @@ async def test_a_plaintext_input_is_refused_once_encryption_is_on(client: Memory
 
 
 async def test_an_agent_starts_a_write_from_its_own_temporal_client(client: MemoryClient) -> None:
-    """What the README shows: the service grants, the agent's own client starts."""
+    """What docs/api.md shows: the service grants, the agent's own client starts."""
     setup(client)
     bot = client.bound(client.token_for(BOT.ref))
     start = bot.start_for(bot.write_request(BOT.ref, NS, sms()))
