@@ -48,10 +48,10 @@ def _png_size_and_colours(data: bytes) -> tuple[int, int, int]:
     return width, height, len(set(raw[:200_000]))
 
 
-async def _shot(page: object, name: str, tmp_path: Path) -> None:
+async def _shot(page: object, name: str, tmp_path: Path, width_at_least: int = 1280) -> None:
     data: bytes = await page.screenshot(full_page=True)  # type: ignore[attr-defined]
     width, height, colours = _png_size_and_colours(data)
-    assert width >= 800
+    assert width >= width_at_least
     assert height >= 200
     assert colours > 8, f"{name} looks blank"
     (tmp_path / f"{name}.png").write_bytes(data)
@@ -77,7 +77,7 @@ async def test_a_person_sees_corrects_exports_and_deletes_in_a_browser(
         )
         try:
             context = await browser.new_context(
-                viewport={"width": 1100, "height": 700}, accept_downloads=True
+                viewport={"width": 1280, "height": 800}, accept_downloads=True
             )
             page = await context.new_page()
             # without signing in: the sign-in page, nothing else
@@ -96,21 +96,25 @@ async def test_a_person_sees_corrects_exports_and_deletes_in_a_browser(
             rows = page.locator("#memories tr[data-memory]")
             assert await rows.count() == 2
             table = await page.locator("#memories").inner_text()
-            assert "notification.preference" in table
-            assert '"channel": "sms"' in table
-            assert BOB in table  # who wrote it
-            assert "user_assertion" in table  # its source
+            # sentences a person reads: no code keys, no JSON
+            assert "How to notify" in table
+            assert "Notify you by text message (SMS)." in table
+            assert "you said so" in table  # its source
+            assert "written by you" in table
+            for code in ("notification.preference", '"channel"', "user_assertion", BOB):
+                assert code not in table, code
+            assert await page.locator("#count").inner_text() == "2 things remembered about you."
             await _shot(page, "page-memories", tmp_path)
 
             # the history of the preference
-            await page.click("text=notification.preference")
+            await page.click("#memories a:has-text('How to notify')")
             assert "History of" in await page.locator("h1").inner_text()
             assert await page.locator("#history tr").count() == 2  # header + version 1
             await _shot(page, "page-history", tmp_path)
             await page.go_back()
 
             # correct it: a user assertion through the write pipeline
-            pref = page.locator("#memories tr", has_text="notification.preference")
+            pref = page.locator("#memories tr", has_text="How to notify")
             await pref.locator("input[name=value]").fill("email")
             await pref.locator("button", has_text="Correct").click()
             assert await page.locator("h1").inner_text() == "Correction recorded"
@@ -118,7 +122,12 @@ async def test_a_person_sees_corrects_exports_and_deletes_in_a_browser(
             await _shot(page, "page-corrected", tmp_path)
             await page.goto(f"{served}/page")
             table = await page.locator("#memories").inner_text()
-            assert '"channel": "email"' in table
+            assert "Notify you by email." in table
+            # the value it replaced is history: listed apart, not counted as a memory
+            assert await page.locator("#count").inner_text() == "2 things remembered about you."
+            earlier = await page.locator("#earlier").inner_text()
+            assert "Notify you by text message (SMS)." in earlier
+            assert "replaced by a newer value" in earlier
 
             # download the export
             async with page.expect_download() as download_info:
@@ -136,9 +145,27 @@ async def test_a_person_sees_corrects_exports_and_deletes_in_a_browser(
             )
             await _shot(page, "page-receipt", tmp_path)
 
-            # and everything
+            # at phone width, the page fits the screen: no sideways scrolling
+            phone = await browser.new_context(viewport={"width": 390, "height": 844})
+            small = await phone.new_page()
+            await small.goto(f"{served}/page")
+            await small.fill("#token", token)
+            await small.click("#sign-in button")
+            assert await small.locator("#memories tr[data-memory]").count() == 1
+            wide = await small.evaluate("document.documentElement.scrollWidth")
+            assert wide <= 390, f"{wide} px wide at a 390 px screen"
+            await _shot(small, "page-memories-phone", tmp_path, width_at_least=390)
+            await phone.close()
+
+            # everything: one click asks first, and erases nothing until confirmed
             await page.goto(f"{served}/page")
             await page.click("#delete-all")
+            assert await page.locator("h1").inner_text() == "Delete everything about you?"
+            await _shot(page, "page-confirm-delete-all", tmp_path)
+            await page.click("text=No, keep it")
+            assert await page.locator("#memories tr[data-memory]").count() == 1
+            await page.click("#delete-all")
+            await page.click("#confirm-delete-all")
             assert await page.locator("h1").inner_text() == "Everything deleted"
             assert await page.locator("#receipt [data-status]").get_attribute("data-status") == (
                 "passed"

@@ -151,6 +151,7 @@ async def test_a_page_of_another_port_cannot_delete_everything(
                 assert MALLORY not in header
                 assert await page.locator("#memories tr[data-memory]").count() == 5
                 await page.click("#delete-all")
+                await page.click("#confirm-delete-all")
                 assert await page.locator("h1").inner_text() == "Everything deleted"
             finally:
                 await browser.close()

@@ -60,6 +60,11 @@ async def test_the_page_changes_nothing_for_another_origin_or_without_its_csrf_t
             assert_problem(refused, 403, "csrf_token_invalid")
     assert active(client) == 2
     assert (await api.get("/page")).text.count("data-memory=") == 2  # still signed in
+    # from the page, with its token, but not through the confirmation: it only asks
+    asked = await api.post("/page/delete-all", data={"csrf": csrf}, headers={"Origin": SITE})
+    assert asked.status_code == 200, asked.text
+    assert "Delete everything about you?" in asked.text
+    assert active(client) == 2
     # from the page itself (Origin, or only a Referer of the page) with its token: it works
     deleted = await api.post(
         f"/page/memories/{ids[0]}/delete",

@@ -33,13 +33,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import html
-import json
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Form, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse, StreamingResponse
 
+from governed_memory.memory import wording
 from governed_memory.memory.errors import (
     CrossOriginRequest,
     CsrfTokenInvalid,
@@ -70,6 +70,19 @@ button.danger{border-color:#b23b3b;color:#b23b3b}
 .receipt{background:#fff;padding:16px 20px;box-shadow:0 1px 3px #0002}
 .error{background:#fde8e8;border:1px solid #e0a0a0;padding:12px 16px}
 code{background:#eef1f5;padding:1px 4px;border-radius:3px}
+.said{color:#5a6372;font-size:13px}
+.confirm{background:#fff;padding:16px 20px;border:2px solid #b23b3b}
+@media (max-width:640px){
+ header{flex-direction:column;gap:6px;padding:12px 16px}
+ main{margin:12px auto;padding:0 12px}
+ table,tbody,tr,td{display:block;width:auto}
+ table{box-shadow:none;background:none}
+ tr:first-child:has(th){display:none}
+ tr{background:#fff;box-shadow:0 1px 3px #0002;margin:0 0 12px;padding:6px 0}
+ td{border:none;padding:4px 12px}
+ td[data-label]::before{content:attr(data-label);display:block;font-size:12px;color:#5a6372}
+ input[type=text]{width:60%}
+}
 """
 
 
@@ -108,6 +121,7 @@ def _page(title: str, body: str, who: Session | None = None, *, status: int = 20
     )
     return HTMLResponse(
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width, initial-scale=1">'
         f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>"
         f'<header><strong><a href="/page" style="color:#fff;text-decoration:none">'
         f"What is remembered about you</a></strong>{signed}</header>"
@@ -124,16 +138,25 @@ def _page(title: str, body: str, who: Session | None = None, *, status: int = 20
 
 
 def _value(m: MemoryRecord) -> str:
-    if m.structured_value:
-        return _e(json.dumps(m.structured_value, ensure_ascii=False))
-    return _e(m.content)
+    """What it says, as a sentence, and (small) the words it came from when they differ."""
+    said = wording.sentence(m)
+    quote = (
+        f"<br><span class=said>from: “{_e(m.content)}”</span>"
+        if m.content and m.content != said
+        else ""
+    )
+    return _e(said) + quote
 
 
 def _validity(m: MemoryRecord) -> str:
-    start = f"{m.valid_from:%Y-%m-%d %H:%M}" if m.valid_from else "—"
-    end = f"{m.valid_to:%Y-%m-%d %H:%M}" if m.valid_to else "now"
-    expiry = f"<br><small>expires {m.expires_at:%Y-%m-%d}</small>" if m.expires_at else ""
-    return f"{start} → {end}{expiry}"
+    start = f"{m.valid_from:%Y-%m-%d}" if m.valid_from else "—"
+    end = f"until {m.valid_to:%Y-%m-%d}" if m.valid_to else "until now"
+    expiry = f"<br><small>forgotten on {m.expires_at:%Y-%m-%d}</small>" if m.expires_at else ""
+    return f"since {start}, {end}{expiry}"
+
+
+def _by(m: MemoryRecord, who: Session) -> str:
+    return "you" if m.written_by == who.ref else _e(m.written_by)
 
 
 def _row(m: MemoryRecord, who: Session) -> str:
@@ -141,22 +164,39 @@ def _row(m: MemoryRecord, who: Session) -> str:
     csrf = _csrf_input(who)
     correct = (
         f'<form class=inline method=post action="/page/memories/{mid}/correct">{csrf}'
-        f'<input type=text name=value aria-label="corrected value for {mid}" '
-        f'placeholder="corrected value"> <button>Correct</button></form>'
+        f'<input type=text name=value aria-label="the right value" '
+        f'placeholder="the right value"> <button>Correct</button></form> '
         if m.status == "active"
         else ""
     )
+    held = (
+        f'<br><span class="tag status-{_e(m.status)}">{_e(wording.status(m))}</span>'
+        if m.status != "active"
+        else ""
+    )
     return (
-        f'<tr data-memory="{mid}"><td><a href="/page/memories/{mid}">{_e(m.key or m.kind)}</a>'
-        f"<br><small>{_e(m.kind)}</small></td>"
-        f"<td>{_value(m)}</td>"
-        f'<td><span class="tag status-{_e(m.status)}">{_e(m.status)}</span></td>'
-        f"<td>{_e(m.source_type)}<br><small>{_e(', '.join(m.source_refs))}</small></td>"
-        f"<td>{_validity(m)}</td>"
-        f"<td>{_e(m.written_by)}<br><small>{m.recorded_at:%Y-%m-%d %H:%M}</small></td>"
+        f'<tr data-memory="{mid}">'
+        f'<td data-label="about"><a href="/page/memories/{mid}">{_e(wording.topic(m))}</a>'
+        f"{held}</td>"
+        f'<td data-label="remembered">{_value(m)}</td>'
+        f'<td data-label="source">{_e(wording.source(m))}<br>'
+        f"<small>written by {_by(m, who)}, {m.recorded_at:%Y-%m-%d}</small></td>"
+        f'<td data-label="valid">{_validity(m)}</td>'
         f"<td>{correct}"
         f'<form class=inline method=post action="/page/memories/{mid}/delete">{csrf}'
-        f'<button class=danger aria-label="delete {mid}">Delete</button></form></td></tr>'
+        f'<button class=danger aria-label="delete {_e(wording.topic(m))}">Delete</button>'
+        "</form></td></tr>"
+    )
+
+
+def _earlier_row(m: MemoryRecord) -> str:
+    mid = _e(m.memory_id)
+    return (
+        f'<tr data-earlier="{mid}">'
+        f'<td data-label="about"><a href="/page/memories/{mid}">{_e(wording.topic(m))}</a></td>'
+        f'<td data-label="was">{_value(m)}</td>'
+        f'<td data-label="now">{_e(wording.status(m))}</td>'
+        f'<td data-label="valid">{_validity(m)}</td></tr>'
     )
 
 
@@ -338,19 +378,35 @@ def page_router() -> APIRouter:
         except MemoryServiceError as exc:
             return _page("Error", f"<p class=error>{_e(exc.message)}</p>", who)
         kept.sort(key=lambda m: m.recorded_at, reverse=True)
-        rows = "".join(_row(m, who) for m in kept) or (
-            "<tr><td colspan=7 id=empty>Nothing is remembered about you.</td></tr>"
+        # What is remembered now; the values a newer one replaced (or that were withdrawn)
+        # are its history, listed apart and not counted as memories.
+        current = [m for m in kept if m.status in ("active", "quarantined")]
+        earlier = [m for m in kept if m.status not in ("active", "quarantined")]
+        rows = "".join(_row(m, who) for m in current) or (
+            "<tr><td colspan=5 id=empty>Nothing is remembered about you.</td></tr>"
         )
         try:
             known = who.client.reader.known_about(who.ref, [own])
         except MemoryServiceError:
             known = []
+        count = f"{len(current)} thing{'s' if len(current) != 1 else ''}"
         body = (
-            f"<p>{len(kept)} memories about you in <code>{_e(own)}</code>.</p>"
-            "<table id=memories><tr><th>what</th><th>value</th><th>status</th><th>source</th>"
-            f"<th>valid</th><th>written by</th><th></th></tr>{rows}</table>"
-            f'<p><form method=post action="/page/delete-all">{_csrf_input(who)}'
-            "<button class=danger id=delete-all>Delete everything about me</button></form></p>"
+            f"<p id=count>{count} remembered about you.</p>"
+            "<table id=memories><tr><th>about</th><th>remembered</th><th>source</th>"
+            f"<th>valid</th><th></th></tr>{rows}</table>"
+            + (
+                f"<h2>Earlier values ({len(earlier)})</h2><table id=earlier><tr><th>about</th>"
+                "<th>was</th><th>now</th><th>valid</th></tr>"
+                + "".join(_earlier_row(m) for m in earlier)
+                + "</table>"
+                if earlier
+                else ""
+            )
+            + (
+                '<p><a href="/page/delete-all" id=delete-all>Delete everything about me…</a></p>'
+                if current or earlier
+                else ""
+            )
             + _known(known)
         )
         return _page("Your memories", body, who)
@@ -364,17 +420,21 @@ def page_router() -> APIRouter:
         except MemoryServiceError as exc:
             return _page("Not found", f"<p class=error>{_e(exc.message)}</p>", who)
         rows = "".join(
-            f"<tr><td>{v.version}</td><td>{_value(v)}</td><td>{_e(v.status)}</td>"
-            f"<td>{_e(v.source_type)}</td><td>{_validity(v)}</td><td>{_e(v.written_by)}</td>"
-            f"<td>{v.recorded_at:%Y-%m-%d %H:%M}</td></tr>"
+            f'<tr><td data-label="version">{v.version}</td>'
+            f'<td data-label="remembered">{_value(v)}</td>'
+            f'<td data-label="then">{_e(wording.status(v))}</td>'
+            f'<td data-label="source">{_e(wording.source(v))}<br><small>written by '
+            f"{_by(v, who)}, {v.recorded_at:%Y-%m-%d %H:%M}</small></td>"
+            f'<td data-label="valid">{_validity(v)}</td></tr>'
             for v in versions
         )
         body = (
-            "<table id=history><tr><th>version</th><th>value</th><th>status</th><th>source</th>"
-            f"<th>valid</th><th>written by</th><th>recorded</th></tr>{rows}</table>"
+            "<table id=history><tr><th>version</th><th>remembered</th><th>then</th>"
+            f"<th>source</th><th>valid</th></tr>{rows}</table>"
             '<p><a href="/page">back</a></p>'
         )
-        return _page(f"History of {memory_id}", body, who)
+        topic = wording.topic(versions[-1]) if versions else memory_id
+        return _page(f"History of “{topic}”", body, who)
 
     @router.post("/memories/{memory_id}/correct")
     async def correct(memory_id: str, value: Annotated[str, Form()], who: Changing) -> Response:
@@ -386,7 +446,7 @@ def page_router() -> APIRouter:
             body = CorrectionBody(
                 memory_id=memory_id,
                 structured_value=structured,
-                content=value if structured is None else f"{head.key}: {value}",
+                content=value if structured is None else f"{wording.topic(head)}: {value}",
             )
             result = await who.client.write(who.ref, own_namespace(who), correction(who, body))
         except MemoryServiceError as exc:
@@ -411,15 +471,7 @@ def page_router() -> APIRouter:
             return _page("Not deleted", f"<p class=error>{_e(exc.message)}</p>", who)
         return _page("Deleted", _receipt(receipt), who)
 
-    @router.post("/delete-all")
-    async def delete_all(who: Changing) -> Response:
-        if who is None:
-            return sign_in_page()
-        try:
-            receipt = await who.client.forget(who.ref, {"namespace": own_namespace(who)})
-        except MemoryServiceError as exc:
-            return _page("Not deleted", f"<p class=error>{_e(exc.message)}</p>", who)
-        return _page("Everything deleted", _receipt(receipt), who)
+    _deleting_everything(router)
 
     @router.get("/export")
     def export(request: Request, who: Who) -> Response:
@@ -440,6 +492,45 @@ def page_router() -> APIRouter:
         )
 
     return router
+
+
+def _deleting_everything(router: APIRouter) -> None:
+    """ "Delete everything about me": a confirmation page first (one click never erases
+    everything), then the deletion and its receipt."""
+
+    @router.get("/delete-all")
+    def confirm_delete_all(who: Who) -> Response:
+        """The confirmation step: what will go, and a form that says so explicitly."""
+        if who is None:
+            return sign_in_page()
+        return _confirm_page(who)
+
+    @router.post("/delete-all")
+    async def delete_all(who: Changing, confirm: Annotated[str | None, Form()] = None) -> Response:
+        if who is None:
+            return sign_in_page()
+        if confirm != "delete everything":  # only the confirmation form says it
+            return _confirm_page(who)
+        try:
+            receipt = await who.client.forget(who.ref, {"namespace": own_namespace(who)})
+        except MemoryServiceError as exc:
+            return _page("Not deleted", f"<p class=error>{_e(exc.message)}</p>", who)
+        return _page("Everything deleted", _receipt(receipt), who)
+
+
+def _confirm_page(who: Session) -> HTMLResponse:
+    return _page(
+        "Delete everything about you?",
+        "<div class=confirm id=confirm><p>This erases everything remembered about you here: "
+        "every memory and its earlier values, the messages they came from and the summaries "
+        "of them. It cannot be undone; backups keep it until their retention ends, which the "
+        "receipt says.</p>"
+        f'<form method=post action="/page/delete-all">{_csrf_input(who)}'
+        '<input type=hidden name=confirm value="delete everything">'
+        "<button class=danger id=confirm-delete-all>Yes, delete everything</button> "
+        '<a href="/page">No, keep it</a></form></div>',
+        who,
+    )
 
 
 def _corrected(head: MemoryRecord, value: str) -> dict[str, Any] | None:
