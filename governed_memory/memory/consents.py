@@ -30,13 +30,22 @@ MAX_PURPOSE = 500
 
 class Consent(Model):
     consent_id: str
+    """The consent's id (`cns_…`, random): what a candidate's `consent_ref` names."""
     tenant_id: str
+    """The tenant it is in."""
     subject_ref: str
+    """Whose consent it is, in stored form (`user:456`, `team:ops`)."""
     purpose: str
+    """What it was given for, in words (at most 500 characters)."""
     given_by: str
+    """The principal that recorded it: the subject themself, or one that may write the subject's
+    namespace."""
     given_at: AwareDatetime
+    """When it was recorded."""
     revoked_at: AwareDatetime | None = None
+    """When it was revoked; null while in force."""
     revoked_by: str | None = None
+    """The principal that revoked it; null while in force."""
 
     def in_force(self, tenant_id: str, subject_ref: str, at: datetime) -> bool:
         """Whether a memory of `subject_ref` written at `at` may cite this consent."""
@@ -66,7 +75,9 @@ class ConsentRevocation(Model):
     """A revoked consent, and the memories its revocation invalidated (ids)."""
 
     consent: Consent
+    """The consent, now revoked."""
     invalidated: list[str] = Field(default_factory=list)
+    """The memories that cited it, invalidated by the revocation (ids)."""
 
 
 def new_consent_id() -> str:

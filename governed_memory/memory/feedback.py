@@ -80,21 +80,37 @@ class MemoryFeedbackEvent(Model):
     """One piece of feedback on one memory version, as kept (ids, types and times: no words)."""
 
     event_id: str
+    """The event's id: the caller's own, or one the service drew (`fb_…`, `run_…`, `fbh_…`)."""
     memory_id: str
+    """The memory it is about."""
     memory_version: int = Field(ge=1)
+    """The version of the memory it is about."""
     run_id: str | None = None
+    """The agent's run it concerns; null for feedback outside a run."""
     feedback_type: FeedbackType
+    """`used`, `ignored`, `corrected`, `confirmed`, `harmful` or `deleted`."""
     source: FeedbackSource
+    """Whom it comes from, as the service proved it: `user` (the memory's own user),
+    `human_reviewer`, `verifier` (a tool, or a service that may write there) or `system_metric` (an
+    agent's or a service's measurement)."""
     evidence_refs: list[str] = Field(default_factory=list)
+    """References to what shows it (`scheme://id`), at most 20."""
     occurred_at: AwareDatetime
+    """When what it reports happened."""
     tenant_id: str
+    """The memory's tenant."""
     namespace: str
-    #: The proven principal that gave it.
+    """The memory's namespace."""
     given_by: str
+    """The proven principal that gave it."""
     recorded_at: AwareDatetime
+    """When the service recorded it."""
     effect: EffectKind = "recorded"
-    #: What the effect started: a review id, a write's workflow id, a deletion's workflow id.
+    """What it did: `recorded` (nothing more), `rank_lowered`, `rank_restored`, `confidence_raised`,
+    `confidence_at_ceiling`, `correction_started`, `quarantined`, `already_quarantined`,
+    `deletion_started` or `version_moved` (a confirmation of a version no longer current)."""
     effect_ref: str | None = None
+    """What the effect started: a review id, a write's workflow id, a deletion's workflow id."""
 
 
 class FeedbackRequest(Stored):
@@ -178,12 +194,16 @@ class FeedbackReceipt(Model):
     opened (with the grant of its run), and what it changed."""
 
     event: MemoryFeedbackEvent
-    #: The same event id was recorded before: this is that first answer.
+    """The event as kept (ids, types and times: no words)."""
     replayed: bool = False
+    """Whether the same event id was recorded before: this is that first answer."""
     review: ReviewStart | None = None
-    #: The memory's confidence after a confirmation, its rank weight after a use or ignore.
+    """The review a `harmful` report opened; null otherwise."""
     confidence: float | None = None
+    """The memory's confidence after a confirmation raised it; null otherwise."""
     rank_weight: float | None = None
+    """The memory's rank weight after this feedback (1 is full rank; lowered by repeated `ignored`,
+    restored by `used`); null on a replayed answer."""
 
 
 class FeedbackRecorded(Model):

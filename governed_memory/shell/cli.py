@@ -434,7 +434,7 @@ def observe(
     idempotency_key: Annotated[str | None, typer.Option()] = None,
 ) -> None:
     """Write an utterance through the whole pipeline (extraction included); print the
-    decisions."""
+    decisions, and on stderr each sentence that kept nothing, and why."""
     from governed_memory.shell.client import MemoryClient
 
     async def _main() -> Any:
@@ -446,7 +446,12 @@ def observe(
         finally:
             client.close()
 
-    emit(run(_main()))
+    result = run(_main())
+    emit(result)
+    for s in result.statements:
+        if not s.kept:
+            said = f"“{s.text}”" if s.text is not None else f"characters {s.start}-{s.end}"
+            typer.echo(f"not kept: {said}: {s.why}", err=True)
 
 
 @app.command()
@@ -671,9 +676,9 @@ def eval_cases(
         ),
     ] = True,
 ) -> None:
-    """Run scenario cases (format v1 and its task extension; README, "Scenario cases") through
-    the real workflows, one line per case, the metrics, then each task's modes A–E and the task
-    metrics. Exit 1 if any case failed."""
+    """Run scenario cases (format v1 and its task extension; docs/evaluation.md, "Scenario
+    cases") through the real workflows, one line per case, the metrics, then each task's
+    modes A–E and the task metrics. Exit 1 if any case failed."""
     from governed_memory.shell.eval import run_eval
     from governed_memory.shell.eval.agent import agent_from
 

@@ -117,6 +117,7 @@ from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores, open_stores
 from governed_memory.memory.write.screening import redact_request, redact_secrets
 from governed_memory.memory.write.stages import check_content_size, check_quota, check_write_allowed
+from governed_memory.memory.write.statements import statements_of
 from governed_memory.shell.runs import Runs
 from governed_memory.shell.temporal import (
     connect,
@@ -136,9 +137,16 @@ class GrantedStart(Model):
     `task_queue`, with `input` (the request as the door screened it, with its grant)."""
 
     workflow: str
+    """The workflow type to start (`WriteMemory`, `WriteBatch`, `DeleteSubject`,
+    `SummarizeThread`)."""
     workflow_id: str
+    """The id to start it under: the grant holds for this id only."""
     task_queue: str
+    """The task queue to start it on (the service's)."""
     input: dict[str, Any]
+    """The workflow's input, exactly as the service screened it (a secret in the text redacted),
+    with the grant signed for this run in its `grant` field. Start it unchanged, encrypted with the
+    service's codec key."""
 
 
 class MemoryClient:
@@ -369,8 +377,9 @@ class MemoryClient:
         at: datetime | None = None,
     ) -> WriteResult:
         """observe: keep a raw message in the conversation history, extract what is worth
-        remembering, and wait for one decision per candidate."""
-        return await self.run_write(
+        remembering, and wait for one decision per candidate. The result says, sentence by
+        sentence, what was kept and what was not and why (`WriteResult.statements`)."""
+        result = await self.run_write(
             await asyncio.to_thread(
                 self.write_request,
                 principal,
@@ -381,6 +390,8 @@ class MemoryClient:
                 at=at,
             )
         )
+        result.statements = statements_of(text, result.outcomes)
+        return result
 
     def prove(self, principal: str, *, namespace: str | None = None) -> Caller:
         """The door's one check of who asks: this client's token for `principal` (a bound

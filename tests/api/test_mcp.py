@@ -55,6 +55,15 @@ async def _use_tools(mcp: Client, client: MemoryClient) -> None:
     written = _result(await mcp.call_tool("remember", {"text": "以后都希望优先短信通知"}))
     assert written["outcomes"][0]["decision"] == "add", written
     assert client.stores.canonical.records.namespace_heads(BOB_NS)[0].written_by == BOB
+    assert [(s["text"], s["kept"]) for s in written["statements"]] == [
+        ("以后都希望优先短信通知", True)
+    ]
+    # what keeps nothing says so, sentence by sentence
+    idle = _result(await mcp.call_tool("remember", {"text": "我妹妹喜欢邮件通知。谢谢！"}))
+    assert [(s["kept"], s["reasons"]) for s in idle["statements"]] == [
+        (False, ["third_party"]),
+        (False, ["not_memorable"]),
+    ], idle
     found = _result(await mcp.call_tool("recall", {"task": "how to notify"}))
     assert found["memories"][0]["structured_value"] == {"channel": "sms"}
     assert found["memories"][0]["trust"] == "untrusted"

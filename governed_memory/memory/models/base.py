@@ -52,7 +52,9 @@ _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=False)
+    # use_attribute_docstrings: the docstring under a field is its description (the OpenAPI
+    # document's and every JSON schema's); it changes neither validation nor serialization.
+    model_config = ConfigDict(extra="forbid", frozen=False, use_attribute_docstrings=True)
 
 
 M = TypeVar("M", bound=BaseModel)

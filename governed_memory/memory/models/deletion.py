@@ -27,11 +27,26 @@ class DeletionScope(Model):
     one of these."""
 
     subject_ref: str | None = None
+    """Whom or what to forget: `user:456`, `user:shop-a/456` or `tenant/shop-a/user/456` for a
+    person (or a team, project, agent, thread or tenant), or an entity such as `order:A-7781`. Every
+    memory about it goes, within `namespace` when one is given, else in every namespace the
+    requester may delete."""
     namespace: str | None = None
+    """The namespace the scope is in. Alone, it is the scope: everything in it goes (memories,
+    messages, summaries, consents)."""
     key: str | None = None
+    """A key of `namespace` (`notification.preference`): every memory of that key goes, and the
+    clauses of messages that state it."""
     source_ref: str | None = None
+    """A source: everything derived from it goes. A message `msg://{thread}/{position}` (of
+    `namespace`, by default the requester's own) or a tool reference (`order://ORD-1`)."""
     text: str | None = None
+    """A request in words ("Please forget how I like to be notified"), with the `namespace` it is
+    about: resolved against the keys the namespace holds. A request naming several topics, or one
+    that could mean two held keys, is refused."""
     memory_id: str | None = None
+    """One memory, by id, with its `namespace`; a scope of its own (no key, subject or source with
+    it)."""
 
     @property
     def whole_namespace(self) -> bool:
@@ -103,9 +118,16 @@ class ProbeResult(Model):
     """One read path asked for the erased data after deletion."""
 
     probe: str
+    """The read path asked: `canonical_by_id`, `canonical_by_key`, `keyword_search`,
+    `vector_search`, `projection_rows`, `graph`, `recall_as_owner`, `recall_as_agent`,
+    `context_as_owner`, `context_as_agent`, `summaries`, `conversation_history`, `feedback`,
+    `consents`, `cache`, `storage_files` or `temporal_history`."""
     passed: bool
+    """Whether it returned nothing of what was erased."""
     returned: int = 0
+    """How many erased items (ids, texts, rows, runs) it still returned."""
     detail: str = ""
+    """What was asked and found, in words (ids and counts only)."""
 
 
 class TemporalRetention(Model):
@@ -113,9 +135,15 @@ class TemporalRetention(Model):
     them, as the namespace was found when the deletion ran."""
 
     namespace: str
+    """The Temporal namespace the service runs in."""
     retention_seconds: int | None = None
+    """How long Temporal keeps a closed run's history, in seconds; null when unknown."""
     history_archival: str = "ARCHIVAL_STATE_UNSPECIFIED"
+    """Whether Temporal archives histories (`ARCHIVAL_STATE_ENABLED`, `ARCHIVAL_STATE_DISABLED` or
+    `ARCHIVAL_STATE_UNSPECIFIED`)."""
     visibility_archival: str = "ARCHIVAL_STATE_UNSPECIFIED"
+    """Whether Temporal archives visibility records (`ARCHIVAL_STATE_ENABLED`,
+    `ARCHIVAL_STATE_DISABLED` or `ARCHIVAL_STATE_UNSPECIFIED`)."""
 
 
 class HistoryErasure(Model):
@@ -138,42 +166,73 @@ class ErasedHistories(Model):
 
 class DeletionReceipt(Model):
     deletion_id: str
+    """The deletion's id (`del_…`): `GET /v1/receipts/{deletion_id}` reads the receipt again."""
     tenant_id: str
+    """The tenant it ran in."""
     subject_ref: str
+    """What was deleted, in words: the subject (with its namespace), the namespace (`#key` appended
+    for a key) or `derived from <source>`."""
     scope: DeletionScope
+    """The scope as asked."""
     requested_by: str
+    """The principal that asked for it."""
     requested_at: datetime
+    """When it was asked for."""
     completed_at: datetime | None = None
+    """When it ended (verified, or failed); null while it runs."""
     canonical_records: int = 0
+    """How many memories were erased: tombstoned, every version blanked."""
     versions_erased: int = 0
+    """How many memory versions were blanked, the tombstones included."""
     indexes_removed: list[str] = Field(default_factory=list)
+    """The search indexes the erased memories were removed from (`vector`, `search`, `graph`)."""
     derived_records_invalidated: int = 0
+    """How many thread summaries built on what was erased were erased with it."""
     cache_namespaces_invalidated: int = 0
+    """How many namespaces' cached reads were invalidated."""
     verification_status: VerificationStatus = "pending"
+    """`pending` while it runs; `passed` (no read path returns anything erased), `failed` (a read
+    path still did after repairs), `nothing_matched` (the scope covered nothing, so nothing was
+    erased) or `refused`."""
     probes: list[ProbeResult] = Field(default_factory=list)
+    """Each read path asked for the erased data after the deletion, with what it found."""
     refused_reason: str | None = None
+    """Why the deletion was refused, when `verification_status` is `refused`; null otherwise."""
     backup_retention_deadline: datetime | None = None
-    #: "retained" until the backup retention deadline passes, then "expired" (receipt closed).
+    """Until when copies taken before the deletion (backups, Temporal's closed runs) may still hold
+    the erased data: the policy's backup retention (30 days by default) after the request, never
+    before Temporal's own retention ends."""
     backup_status: Literal["retained", "expired"] = "retained"
+    """`retained` until the backup retention deadline passes, then `expired` (the receipt is
+    closed)."""
     closed_at: datetime | None = None
-    #: The scope as resolved (a request in words becomes a key, a namespace, ...).
+    """When the receipt was closed (the backup deadline passed); null until then."""
     resolved_scope: DeletionScope | None = None
+    """The scope as resolved (a request in words becomes a key, a namespace, …)."""
     messages_erased: int = 0
+    """How many conversation messages were erased, or had the clauses stating an erased key cut
+    out."""
     summaries_regenerated: int = 0
+    """How many thread summaries were written again from what remains."""
     workflow_id: str | None = None
-    #: Wall-clock seconds from the deletion's start to its receipt.
+    """The id of the deletion's workflow run."""
     elapsed_seconds: float | None = None
-    #: Temporal's retention and archival, as found; the backup deadline covers the retention.
+    """Wall-clock seconds from the deletion's start to its receipt."""
     temporal: TemporalRetention | None = None
-    #: Closed Temporal runs that carried the erased content, deleted from the server's history.
+    """Temporal's retention and archival, as found when the deletion ran; the backup deadline covers
+    the retention."""
     temporal_runs_deleted: int = 0
-    #: What this deletion cannot guarantee, by the stores it ran on (backups, Postgres WAL).
+    """How many closed Temporal runs that carried the erased content were deleted from the server's
+    history."""
     storage_limits: list[str] = Field(default_factory=list)
-    #: What the scope covers that the requester may not delete (memories, summaries and
-    #: messages in other principals' namespaces), left alone: how many, and in how many
-    #: namespaces. Counts only: never which namespaces, never what they hold.
+    """What this deletion cannot guarantee, by the stores it ran on (backups, Postgres WAL), in
+    words."""
     withheld: int = 0
+    """How much the scope covers that the requester may not delete (memories, summaries and messages
+    in other principals' namespaces), left alone. A count only: never which namespaces, never what
+    they hold."""
     withheld_namespaces: int = 0
+    """In how many namespaces the withheld items are (a count only)."""
 
 
 class CloseReceiptInput(Model):

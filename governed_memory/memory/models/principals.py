@@ -23,19 +23,39 @@ class Principal(Stored):
     """Who acts: its tenant, what it may read, write, approve and delete, and its limits."""
 
     type: PrincipalType
+    """What sort of principal it is: `user` (a person, whose own namespace is
+    `tenant/{tenant}/user/{id}`), `agent`, `reviewer` or `service` (another system, such as a
+    tool)."""
     tenant: str
+    """Its tenant (letters, digits, `.`, `_` and `-`, at most 64 characters); every pattern it is
+    granted must stay inside it."""
     id: str = Field(min_length=1, max_length=128)
+    """Its id within the tenant (1 to 128 characters). Its reference is `{type}:{tenant}/{id}`
+    (`agent:shop-a/support-bot`)."""
     read: list[str] = Field(default_factory=list)
+    """The namespaces it may read, as patterns (`tenant/shop-a/user/*`: `*` is one segment, `**` any
+    number). A user reads its own namespace without a grant."""
     write: list[str] = Field(default_factory=list)
+    """The namespaces it may write, as patterns. A user writes its own namespace without a grant."""
     approve: list[str] = Field(default_factory=list)
+    """The namespaces whose reviews it may answer, as patterns."""
     delete: list[str] = Field(default_factory=list)
+    """The namespaces it may delete in, as patterns. A user deletes in its own namespace without a
+    grant."""
     candidate_only: bool = False
+    """Whether it only proposes: its writes wait for a reviewer (`defer`), and its confirmations and
+    harmful reports are recorded but change nothing. Default false."""
     sensitivity_ceiling: Sensitivity = "internal"
-    #: Roles beyond the grants: `auditor` may read as of a past time what has expired since.
+    """The most sensitive memories it may read: `public`, `internal` (the default), `confidential`
+    or `restricted`."""
     roles: list[Literal["admin", "auditor", "operator"]] = Field(default_factory=list)
-    #: A tool (a service principal): the reference schemes it is the system of record for
-    #: (`order`, `refund`). Only it writes or attests `verified_tool_fact`s citing them.
+    """Roles beyond the grants: `operator`, `auditor` and `admin` oversee the tenant (its reviews,
+    receipts, audit trails and exports); an `admin` also manages its principals and may write
+    `system_policy` memories; only an `auditor` may read, as of a past time, what has expired
+    since."""
     tools: list[str] = Field(default_factory=list)
+    """For a tool (a service principal): the reference schemes it is the system of record for
+    (`order`, `refund`). Only it writes or attests `verified_tool_fact`s citing them."""
 
     @field_validator("tools")
     @classmethod

@@ -31,8 +31,14 @@ from governed_memory.memory.sameness import gist_of
 
 class ExtractorInfo(Model):
     name: str
+    """The extractor's name: `caller` for a candidate written as its writer proposed it,
+    `rule-extractor` for one extracted from an observed message, `extractive-summarizer` for a
+    thread summary."""
     version: str
+    """The extractor's version: what it finds may change from one version to the next."""
     model: str | None = None
+    """The language model the extractor used, when it used one; null for the built-in extractors,
+    which use none."""
 
 
 DIRECT_EXTRACTOR = ExtractorInfo(name="caller", version="1")
@@ -69,9 +75,14 @@ class EntityHint(Model):
     """An entity a memory's text mentions, as its writer names it."""
 
     name: str = Field(min_length=1, max_length=80)
+    """The entity's name as the memory's text writes it (1 to 80 characters); it must appear in the
+    text."""
     kind: HintKind = "thing"
-    #: Other names the text gives it ("Anna, whom we call Annie").
+    """What sort of entity it is: `person`, `place`, `organisation`, `id` (an order number, a
+    tracking number, …) or `thing` (the default)."""
     aliases: list[str] = Field(default_factory=list, max_length=5)
+    """Other names the text gives it ("Anna, whom we call Annie"), at most 5; each must appear in
+    the text."""
 
 
 class RelationHint(Model):
@@ -79,8 +90,16 @@ class RelationHint(Model):
     person it is about (`self`) and one of them ("sister": Anna)."""
 
     subject: str = Field(min_length=1, max_length=80)
+    """The entity the relation starts from, by a name or alias of the candidate's entities, or
+    `self` for the person the memory is about (1 to 80 characters)."""
     predicate: str
+    """The relation: one of `allergic_to`, `delivered_to`, `lives_in`, `located_in`, `manages`,
+    `married_to`, `moved_to`, `ordered`, `owns`, `replaced_by`, `studies_at`, `works_at`, or a kin
+    or role word (`sister`, `colleague`, `landlord`, …). Case is ignored; any other word is
+    refused."""
     object: str = Field(min_length=1, max_length=80)
+    """The entity the relation points to, by a name or alias of the candidate's entities, or `self`
+    (1 to 80 characters)."""
 
     @field_validator("predicate")
     @classmethod
@@ -104,7 +123,9 @@ class GraphHints(Model):
     still says (a redaction takes its names with it)."""
 
     entities: list[EntityHint] = Field(default_factory=list, max_length=20)
+    """The entities the text mentions, at most 20."""
     relations: list[RelationHint] = Field(default_factory=list, max_length=20)
+    """The relations the text states between those entities (or `self`), at most 20."""
 
     def check_against(self, content: str) -> None:
         """Raise InvalidInput unless `content` says every name and each relation joins them."""
@@ -151,33 +172,76 @@ class MemoryRecord(Model):
     """One version of one memory. History is kept: a change writes a new version."""
 
     memory_id: str
+    """The memory's id: the same for all its versions."""
     schema_version: Literal["2"] = "2"
+    """The version of the record's shape; always `2`."""
     tenant_id: str
+    """The tenant the memory belongs to."""
     namespace: str
+    """The namespace it is kept in (`tenant/{tenant}` or
+    `tenant/{tenant}/{user|team|project|agent|thread}/{id}`)."""
     subject_ref: str
+    """Whom or what it is about, as `{kind}:{id}`: someone with a namespace (`user:456`, `team:ops`,
+    `tenant:shop-a`) or a business entity (`order:A-7781`)."""
     kind: Kind
+    """What sort of memory it is: `episodic` (an event), `semantic` (a fact), `profile` (a keyed
+    attribute or preference), `procedural` (how something is done) or `summary` (a thread's
+    summary)."""
     key: str | None
+    """The slot it fills, for a keyed memory (`notification.preference`): a newer value of the same
+    key supersedes or conflicts with it. Null for a memory without key."""
     content: str
+    """What the memory says, in words; empty once a deletion erased it."""
     structured_value: dict[str, Any] | None
+    """The value in structured form (`{"channel": "sms"}` for a notification preference); null when
+    it has none, or once erased."""
     source_refs: list[str]
+    """Where it comes from: conversation messages (`msg://{thread}/{position}`) and tool references
+    (`order://ORD-1?version=8`)."""
     source_type: SourceType
+    """Who vouches for it: `user_assertion`, `verified_tool_fact`, `human_review`,
+    `derived_summary`, `system_policy` or `model_inference`. Feedback never changes it."""
     confidence: float = Field(ge=0, le=1)
+    """How sure the service is of it, from 0 to 1. A confirmation raises it, never beyond the
+    ceiling of its source type."""
     sensitivity: Sensitivity
+    """How sensitive it is: `public`, `internal`, `confidential` or `restricted`. A reader sees it
+    only up to its own sensitivity ceiling."""
     valid_from: AwareDatetime | None
+    """When what it says starts to hold (valid time); null: since always."""
     valid_to: AwareDatetime | None
+    """When it stops holding (set when a newer value or a withdrawal closes it); null: still
+    holds."""
     recorded_at: AwareDatetime
+    """When this version was recorded (recorded time)."""
     expires_at: AwareDatetime | None
+    """When it expires: from then on no read returns it. Null: it is kept until changed or
+    deleted."""
     consent_ref: str | None
+    """The id of the consent it was stored under (`cns_…`); null when it needs none."""
     status: Status
+    """`active` (currently asserted), `superseded` (history: a newer value or a withdrawal closed
+    its valid time; it still answers questions about that time), `invalidated` (out of every read: a
+    rejected side of a conflict, a revoked consent, an expired retention), `deleted` (erased) or
+    `quarantined` (reported harmful, out of every read until a reviewer decides)."""
     version: int = Field(ge=1)
+    """This version's number: 1 for the first, one more for each change."""
     content_hash: str
+    """`sha256:<hex>` of the normalised content and structured value; `erased` once a deletion
+    erased it."""
     extractor: ExtractorInfo
+    """What turned the input into this memory."""
     written_by: str
+    """The principal that wrote it (`user:shop-a/123`, `agent:shop-a/support-bot`)."""
     conflict_group: str | None = None
-    #: What the content says, as a hash (`memory.sameness.gist_of`): equal gists, same statement.
+    """The group of memories that contradict each other, when it is in one: every side stays active
+    until a reviewer settles it. Null otherwise."""
     gist: str | None = None
-    #: The entities and relations its writer proposed (checked against its text).
+    """A hash of what the content says, with spacing, punctuation, filler words and the spelling of
+    values set aside: two memories with equal gists make the same statement. Null once erased."""
     graph: GraphHints | None = None
+    """The entities and relations its writer proposed with it, checked against its text; null when
+    none were, or once erased."""
 
     def saying(
         self, content: str | None = None, structured_value: dict[str, Any] | None = None
@@ -216,21 +280,57 @@ class Candidate(Model):
     """A memory a writer proposes; omitted fields take the policy's defaults."""
 
     kind: Kind
+    """What sort of memory it is: `episodic` (an event), `semantic` (a fact), `profile` (a keyed
+    attribute or preference), `procedural` (how something is done) or `summary`. The policy's
+    retention for the kind bounds how long it is kept."""
     key: str | None = None
+    """The slot it fills, for a keyed memory (`notification.preference`): lower-case letters,
+    digits, `.`, `_` and `-`, at most 128 characters, starting with a letter or digit. A value for a
+    key already held is resolved against the stored one (duplicate, refinement, supersession or
+    conflict). Absent: a memory without key, compared with others by what it says."""
     content: str
+    """What the memory says, in words (not empty; at most the policy's `max_content_bytes`, 16 KiB
+    by default)."""
     structured_value: dict[str, Any] | None = None
+    """The value in structured form (`{"channel": "sms"}`), normalised by key (channel synonyms,
+    language tags, time zones, hour ranges). Optional."""
     source_type: SourceType = "user_assertion"
+    """Who vouches for it (default `user_assertion`). A writer claims only what it may: nobody
+    writes `human_review` or `derived_summary`, `system_policy` needs the admin role,
+    `verified_tool_fact` needs the tool that issued its reference; anything else is refused
+    (`source_not_allowed`)."""
     source_refs: list[str] = Field(default_factory=list)
+    """Where it comes from: conversation messages (`msg://{thread}/{position}`) and tool references
+    (`order://ORD-1?version=8`). A claim about an order, payment, shipment or refund is kept as a
+    fact only with a verified tool's reference that pins it."""
     confidence: float = Field(default=1.0, ge=0, le=1)
+    """How sure the writer is, from 0 to 1 (default 1). Below the policy's `min_confidence` (0.3 by
+    default) the write is refused (`low_confidence`)."""
     sensitivity: Sensitivity | None = None
+    """How sensitive it is: `public`, `internal`, `confidential` or `restricted`. Default: the
+    policy's (`internal`). A text that discloses a special category (health, religion, precise
+    location, …) is stored as `restricted`, which needs a `consent_ref`."""
     subject_ref: str | None = None
+    """Whom or what it is about: `user:456`, `user:shop-a/456` or `tenant/shop-a/user/456` for
+    someone with a namespace (stored as `user:456`), or a business entity (`order:A-7781`). A writer
+    may name only itself, a subject whose namespace it may write, or a business entity. Default: the
+    subject of the namespace written to."""
     valid_from: AwareDatetime | None = None
+    """When what it says starts to hold (valid time, with a time zone). Default: when it is
+    recorded."""
     valid_to: AwareDatetime | None = None
+    """When it stops holding; after `valid_from`. Absent: it holds until a newer value closes it."""
     expires_at: AwareDatetime | None = None
+    """When it expires (with a time zone). Default: the policy's retention for its kind (episodic:
+    90 days), which also bounds a later time asked for; no retention: kept until changed or
+    deleted."""
     consent_ref: str | None = None
-    #: The entities the text mentions and the relations it states, as the writer reads it
-    #: (`GraphHints`): each name must be in `content`.
+    """The id of a consent (`cns_…`, from `POST /v1/consents`) recorded for the memory's subject and
+    not revoked: required for `restricted` memories; a reference to no such consent is refused
+    (`consent_unknown`)."""
     graph: GraphHints | None = None
+    """The entities the text mentions and the relations it states, as the writer reads it: every
+    name must appear in `content`. Optional: the service's own extractor finds entities too."""
 
     @field_validator("key")
     @classmethod

@@ -68,20 +68,42 @@ ReviewStatus = Literal["open", "approved", "rejected", "timed_out"]
 
 class ReviewRecord(Model):
     review_id: str
+    """The review's id (`POST /v1/reviews/{review_id}` answers it)."""
     tenant_id: str
+    """The tenant it is in."""
     namespace: str
+    """The namespace of the memories it is about: a reviewer whose approve grants reach it may
+    answer."""
     kind: ReviewKind
+    """What waits for a decision: `deferred` (a write that waits for approval), `conflict` (a new
+    value that contradicts a stored one: approving a side invalidates the others) or `harmful` (a
+    memory reported harmful and quarantined: approving upholds the report and keeps it out for good,
+    rejecting restores it)."""
     status: ReviewStatus = "open"
+    """`open` until answered; then `approved`, `rejected` or `timed_out` (no answer within the
+    policy's timeout, 72 hours by default: a deferred write is rejected, a conflict's new side
+    invalidated, a harmful memory stays quarantined)."""
     reason_code: str
+    """Why it was opened (`candidate_only`, `conflict`, `harmful_feedback`, …)."""
     workflow_id: str
+    """The id of the review's own workflow run (`review/{tenant}/{review_id}`)."""
     write_workflow_id: str
+    """The id of the run that opened it: the write, or the feedback that reported a harmful
+    memory."""
     conflict_group: str | None = None
-    #: The sides of a conflict, or the memory ids a deferred write would create.
+    """For a conflict: the conflict group of its sides. Null otherwise."""
     memory_ids: list[str] = Field(default_factory=list)
+    """The sides of a conflict, the memory ids a deferred write would create, or the memory reported
+    harmful."""
     opened_at: AwareDatetime
+    """When it was opened."""
     closed_at: AwareDatetime | None = None
+    """When it was answered or timed out; null while open."""
     decided_by: str | None = None
+    """The reviewer that answered (`reviewer:shop-a/ana`); null while open or when it timed out."""
     decision: dict[str, Any] | None = None
+    """The answer as recorded (`reviewer`, `decision`, `memory_id`, …), or `{"timeout": true}` when
+    it timed out; null while open."""
 
 
 class ReviewStart(Model):
@@ -90,12 +112,15 @@ class ReviewStart(Model):
     one; what settling needs (the write, the drafts it waits on) is kept with the review row."""
 
     review: ReviewRecord
-    #: Memories the opening write added (a timed-out conflict loses these sides, and only those
-    #: the stored review names).
+    """The review, as its starter saw it."""
     newcomers: list[str] = Field(default_factory=list)
+    """Memories the opening write added (a timed-out conflict loses these sides, and only those the
+    stored review names)."""
     timeout: timedelta
-    #: What the service lets this run do (memory.grants).
+    """How long the review waits for an answer, as an ISO 8601 duration (the policy's, 72 hours by
+    default)."""
     grant: str | None = Field(default=None, repr=False)
+    """The service's signed grant for the review's run; left out (null) in the API's answers."""
 
 
 class ReviewDecision(Stored):
@@ -113,7 +138,12 @@ class ReviewDecision(Stored):
 
 class ReviewOutcome(Model):
     review_id: str
+    """The review answered."""
     status: ReviewStatus
-    #: Memories committed (approved deferred writes) or invalidated (losing conflict sides).
+    """What the review became: `approved`, `rejected` or `timed_out`."""
     committed: list[str] = Field(default_factory=list)
+    """Memories the answer put in force: an approved deferred write's, a harmful report's memory
+    released."""
     invalidated: list[str] = Field(default_factory=list)
+    """Memories the answer took out: the losing sides of a conflict, the memory of an upheld harmful
+    report."""

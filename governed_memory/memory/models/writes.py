@@ -76,16 +76,61 @@ class WriteRequest(Stored):
 
 class CandidateOutcome(Model):
     decision: Decision
+    """What became of the candidate: `add` (stored as a new memory), `update` (stored, replacing or
+    refining the value in force), `invalidate` (a withdrawal: closed the value in force, stored
+    nothing new), `delete` (removed what was kept), `no_op` (nothing to change: a duplicate, nothing
+    worth remembering), `reject` (refused: see `reason`) or `defer` (waits for a reviewer: see
+    `review_id`)."""
     relation: Relation | None = None
+    """How it relates to what was kept under the same key or statement: `NEW`, `DUPLICATE`,
+    `REFINEMENT`, `SUPERSEDES` or `CONFLICTS`; null when it was not compared (a refusal before
+    that)."""
     reason: str | None = None
+    """Why, as a reason code (`duplicate`, `conflict`, `not_memorable`, `secret`,
+    `prompt_injection`, `low_confidence`, `source_not_allowed`, `consent_unknown`, `quota_exceeded`,
+    …)."""
     key: str | None = None
+    """The key the candidate fills; null for a memory without key."""
     value: dict[str, Any] | None = None
+    """The structured value decided on; blank once a deletion erased it."""
     memory_id: str | None = None
+    """The memory the write created, when it created one."""
     version: int | None = None
+    """The version the write created (1 for a new memory), when it created one."""
     matched_memory_ids: list[str] = Field(default_factory=list)
+    """The stored memories the candidate was resolved against (the duplicate, the memory superseded,
+    the other side of a conflict)."""
     conflict_group: str | None = None
-    #: The review a deferred or conflicting write waits on.
+    """The conflict group the write opened or joined, when it contradicts a stored value: both sides
+    stay active until a reviewer settles it."""
     review_id: str | None = None
+    """The review a deferred or conflicting write waits on."""
+    span: tuple[int, int] | None = None
+    """Where the statement this outcome is about stands in the observed text: [start, end) character
+    offsets (an observe's outcomes; none for a structured write, or when the outcome is about the
+    whole text)."""
+
+
+class StatementOutcome(Model):
+    """What became of one sentence of an observed text: whether anything it said was kept
+    and, when not, why. An observe answers with one per sentence, so a write that keeps
+    nothing says so."""
+
+    start: int
+    """Where it starts in the text sent: the [start, end) character offsets' start."""
+    end: int
+    """Where it ends in the text sent: the [start, end) character offsets' end (exclusive)."""
+    text: str | None = None
+    """The sentence as sent; left out when it was refused as a secret (not repeated back)."""
+    kept: bool
+    """Whether anything it said was stored (added, updated, closed) or waits for a review."""
+    reasons: list[str] = Field(default_factory=list)
+    """Why not, as reason codes (`not_memorable`, `third_party`, `temporary`, `duplicate`, `secret`,
+    `sensitive_category`, `prompt_injection`, …); empty when kept."""
+    why: str | None = None
+    """The same, in words a person reads."""
+    outcomes: list[int] = Field(default_factory=list)
+    """The indexes of the outcomes about it, in `outcomes`."""
 
 
 def without_values(outcomes: list[CandidateOutcome]) -> list[CandidateOutcome]:
@@ -96,7 +141,14 @@ def without_values(outcomes: list[CandidateOutcome]) -> list[CandidateOutcome]:
 
 class WriteResult(Model):
     workflow_id: str
+    """The id of the write's workflow run: `GET /v1/audit` with this `workflow_id` reads its audit
+    trail."""
     outcomes: list[CandidateOutcome]
+    """One outcome per candidate: a proposed candidate has one; an observed message has one per
+    candidate extracted from it."""
+    statements: list[StatementOutcome] = Field(default_factory=list)
+    """An observe's sentences, each with what became of it (`StatementOutcome`); empty for a
+    structured write."""
 
     @property
     def outcome(self) -> CandidateOutcome:
@@ -156,19 +208,24 @@ class BatchRequest(Model):
 
 class BatchItem(Model):
     idempotency_key: str
+    """The write's idempotency key (the one it was sent with, or the one drawn for it)."""
     outcomes: list[CandidateOutcome]
+    """What became of each of its candidates, as for a single write."""
 
 
 class BatchResult(Model):
     """Compact: per write its key and outcomes (decisions, reasons, ids)."""
 
     workflow_id: str
+    """The id of the batch's workflow run."""
     items: list[BatchItem] = Field(default_factory=list)
-    #: Writes (by index) that lost a race to another writer: decided again by the workflow.
+    """One item per write, in the order they were sent."""
     lost: list[int] = Field(default_factory=list)
-    #: What the reviews opened start from (by index of the write): ids only, each with its
-    #: grant; what settling needs was committed with the review rows.
+    """Writes (by index) that lost a race to another writer and were decided again; the service
+    empties it before answering."""
     starts: dict[int, list[ReviewStart]] = Field(default_factory=dict)
+    """The reviews the batch opened, by index of the write (ids only, each with its grant), for the
+    service to start; the service empties it before answering."""
 
     def counts(self) -> dict[str, int]:
         return dict(Counter(o.decision for item in self.items for o in item.outcomes))

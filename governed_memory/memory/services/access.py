@@ -102,13 +102,18 @@ class MemoryExport(Model):
     the same shape, and says where the next page starts."""
 
     namespace: str
+    """The namespace exported."""
     exported_at: datetime
+    """When it was exported."""
     exported_by: str
+    """The principal that asked for it."""
     memories: list[MemoryRecord]
+    """Each memory's current state, in memory id order."""
     versions: dict[str, list[MemoryRecord]]
-    #: A page's `after` for the next page: the last memory id it holds, or None when no memory
-    #: follows (the last page, or the whole export).
+    """Every version of each memory, by memory id, oldest first (erased versions are blank)."""
     next: str | None = None
+    """A page's `after` for the next page: the last memory id it holds, or null when no memory
+    follows (the last page, or the whole export)."""
 
 
 class Access(GatedService):

@@ -69,7 +69,10 @@ class FeedbackOutcome(FeedbackReceipt):
     receipt."""
 
     correction: list[CandidateOutcome] = Field(default_factory=list)
+    """For `corrected`: what became of the write of the right value (its decisions, as a write
+    answers)."""
     deletion: DeletionReceipt | None = None
+    """For `deleted`: the deletion's receipt."""
 
 
 class RunReport(Model):
@@ -77,9 +80,14 @@ class RunReport(Model):
     it named that are gone or out of its sight (skipped, by id)."""
 
     run_id: str
+    """The run reported."""
     outcome: RunOutcome | None = None
+    """How the run ended, as reported: `success` or `failure`; null when not said."""
     events: list[FeedbackReceipt] = Field(default_factory=list)
+    """The feedback recorded, one event per memory named (`used`, `ignored` or `harmful`)."""
     skipped: list[str] = Field(default_factory=list)
+    """Memories named that are gone or that the caller may not see (by id): nothing recorded for
+    them."""
 
 
 def correction_workflow_id(feedback_workflow_id: str) -> str:

@@ -56,6 +56,7 @@ from governed_memory.memory.write.stages import (
     tool_vouches,
     verified_source,
 )
+from governed_memory.memory.write.statements import REFUSING, clause_span, refusals_by_sentence
 
 
 class _Context(Model):
@@ -547,19 +548,19 @@ def _decide_utterance(
             )
         ]
         trail[0].extractor = extractor.info
-        decisions.append(
-            _decide_candidate(
-                ctx,
-                i,
-                candidate,
-                extractor.info,
-                timezone,
-                view,
-                negated=found.negated,
-                trail=trail,
-                detections=local,
-            )
+        decided = _decide_candidate(
+            ctx,
+            i,
+            candidate,
+            extractor.info,
+            timezone,
+            view,
+            negated=found.negated,
+            trail=trail,
+            detections=local,
         )
+        decided.outcome.span = clause_span(text, found.clause)
+        decisions.append(decided)
     for skipped in extraction.skipped:
         trail = [_event(ctx, "extract", skipped.reason, details={"key": skipped.key})]
         trail[0].extractor = extractor.info
@@ -569,28 +570,20 @@ def _decide_utterance(
         decision.outcome.value = (
             dict(skipped.structured_value) if skipped.structured_value else None
         )
+        decision.outcome.span = clause_span(text, skipped.clause)
         decisions.append(decision)
 
     # Whatever the detectors found outside the extracted clauses is refused as such: a secret
     # or an injection said in passing must not slip through as "nothing memorable".
     leftover = [d for j, d in enumerate(findings) if j not in covered]
-    for reason in ("secret", "prompt_injection", "sensitive_category"):
-        hits = [d for d in leftover if d.reason == reason]
-        if not hits:
-            continue
-        trail = [
-            _event(
-                ctx,
-                "detect",
-                reason,
-                details={
-                    "findings": sorted({f"{d.reason}:{d.category}" for d in hits}),
-                },
-            )
-        ]
+    for span, hits in refusals_by_sentence(text, leftover):
+        reason = next(r for r in REFUSING if any(d.reason == r for d in hits))
+        kinds = sorted({f"{d.reason}:{d.category}" for d in hits if d.reason == reason})
+        trail = [_event(ctx, "detect", reason, details={"findings": kinds})]
         trail[0].extractor = extractor.info
-        decisions.append(_finish(ctx, trail, None, decision="reject", reason=reason))
-        break
+        refused = _finish(ctx, trail, None, decision="reject", reason=reason)
+        refused.outcome.span = span
+        decisions.append(refused)
     if not decisions:
         trail = [_event(ctx, "extract", "nothing", details={"message": refs})]
         trail[0].extractor = extractor.info

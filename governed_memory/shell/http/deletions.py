@@ -20,4 +20,7 @@ async def forget(body: ForgetBody, s: Caller_) -> DeletionReceipt:
 
 @router.get("/receipts/{deletion_id}")
 def receipt(deletion_id: str, s: Caller_) -> DeletionReceipt:
+    """A deletion's durable receipt, by id: while it runs (`pending`) and after. For who asked
+    for it, a principal that may delete or read in its namespace (a user: their own), or an
+    operator, auditor or admin of its tenant."""
     return s.client.receipt(deletion_id, s.ref)

@@ -38,9 +38,14 @@ async def report_run(run_id: str, body: RunBody, s: Caller_) -> RunReport:
 
 @router.get("/memories/{memory_id}/feedback")
 def memory_feedback(memory_id: str, s: Caller_) -> list[MemoryFeedbackEvent]:
+    """The feedback kept on a memory (ids, types, sources, times and effects; no words). For
+    whoever may give feedback on it or read its namespace; a memory the caller may not see is
+    404, like one that does not exist."""
     return s.client.feedback_on(s.ref, memory_id)
 
 
 @router.get("/runs/{run_id}/feedback")
 def run_feedback(run_id: str, s: Caller_) -> list[MemoryFeedbackEvent]:
+    """The feedback of one agent run in the caller's tenant, limited to the memories of
+    namespaces the caller may read or review (empty when there is none)."""
     return s.client.run_feedback(s.ref, run_id)

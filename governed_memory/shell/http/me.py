@@ -24,16 +24,24 @@ def my_memories(s: Caller_) -> list[MemoryRecord]:
 
 @router.post("/me/corrections")
 async def correct(body: CorrectionBody, s: Caller_) -> WriteResult:
+    """Correct what is kept about the caller (a user): the right value, for a memory of their
+    own namespace (by id) or a key, written as their own assertion through the whole write
+    pipeline. Returns the write's decision."""
     return await s.client.run_write(await run_in_threadpool(_corrected, s, body))
 
 
 @router.delete("/me/memories/{memory_id}")
 async def forget_one(memory_id: str, s: Caller_) -> DeletionReceipt:
+    """Delete one memory of the caller's own namespace (a user), everywhere it is kept, and
+    verify it is gone. Returns the deletion's durable receipt (read `verification_status`)."""
     return await s.client.forget(s.ref, {"namespace": own_namespace(s), "memory_id": memory_id})
 
 
 @router.delete("/me/memories")
 async def forget_all(s: Caller_) -> DeletionReceipt:
+    """Delete everything kept about the caller (a user): every memory, message, summary and
+    consent of their own namespace, and verify it is gone. Returns the deletion's durable
+    receipt (read `verification_status`)."""
     return await s.client.forget(s.ref, {"namespace": own_namespace(s)})
 
 

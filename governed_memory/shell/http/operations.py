@@ -20,6 +20,7 @@ router = APIRouter()
 
 @router.get("/healthz", tags=["operations"])
 async def healthz() -> Health:
+    """Liveness: the process answers. Needs no token; always `{"status": "ok"}`."""
     return Health(status="ok")
 
 
@@ -30,6 +31,9 @@ def _select_one(client: MemoryClient) -> None:
 
 @router.get("/readyz", tags=["operations"], responses={503: {"model": Health}})
 async def readyz(request: Request) -> Response:
+    """Readiness: whether the canonical store and Temporal answer. Needs no token. 200 with
+    `status` `ready` when both do; 503 with `status` `unavailable` otherwise, `checks` saying
+    which one failed."""
     client: MemoryClient = request.app.state.client
     checks: dict[str, str] = {}
     try:
@@ -54,6 +58,8 @@ def metrics() -> Response:
 
 @router.get("/v1/whoami", tags=["identity"])
 def whoami(s: Caller_) -> Whoami:
+    """Who the token proves: the principal, its tenant and roles, the namespaces it may read and
+    write, and a user's own namespace. Any valid token may ask."""
     p = s.caller.principal
     return Whoami(
         principal=p.ref,

@@ -18,4 +18,7 @@ def put_principal(body: Principal, s: Caller_) -> Principal:
 
 @router.get("/principals/{ref:path}")
 def get_principal(ref: str, s: Caller_) -> Principal:
+    """A principal of the registry, by reference (`agent:shop-a/support-bot`): its grants,
+    roles and limits. For the principal itself, or an operator, auditor or admin of its
+    tenant."""
     return s.client.access.principal(s.token, ref)

@@ -20,6 +20,9 @@ def reviews(s: Caller_) -> list[ReviewRecord]:
 
 @router.post("/reviews/{review_id}")
 async def answer(review_id: str, body: ReviewBody, s: Caller_) -> ReviewOutcome:
+    """Answer an open review: `approve` or `reject` (for a conflict, naming the side in
+    `memory_id`). Only a reviewer whose approve grants reach the review's namespace may answer
+    it, once. Returns what the answer did: the memories committed and those invalidated."""
     await run_in_threadpool(s.client.access.review, s.token, review_id)
     return await s.client.review(
         s.ref, review_id, body.decision, memory_id=body.memory_id, at=body.at

@@ -48,17 +48,16 @@ async def write(body: WriteBody, s: Caller_) -> WriteResult:
 
 @router.post("/observe")
 async def observe_text(body: ObserveBody, s: Caller_) -> WriteResult:
-    """A raw utterance: the whole write pipeline, extraction included."""
-    request = await run_in_threadpool(
-        s.client.write_request,
+    """A raw utterance: the whole write pipeline, extraction included. The answer says, for
+    each sentence, whether anything it said was kept, and why not (`statements`)."""
+    return await s.client.observe(
         s.ref,
         body.namespace,
-        text=body.text,
+        body.text,
         thread=body.thread,
         idempotency_key=body.idempotency_key,
         at=body.at,
     )
-    return await s.client.run_write(request)
 
 
 @router.post("/memories/batch")

@@ -494,9 +494,8 @@ def detect_secrets(text: str) -> list[Detection]:
     return find_secrets(_fold(text))
 
 
-def redact(text: str, detections: list[Detection]) -> str:
-    """`text` with every secret span replaced by ``[REDACTED:<category>]``. Overlapping spans are
-    redacted once (with the first one's category); other reasons are left as they are."""
+def _merged(text: str, detections: list[Detection]) -> list[tuple[int, int, str]]:
+    """The secret spans to redact, in order, overlapping ones merged (the first's category)."""
     spans = sorted(
         (max(0, d.start), min(len(text), d.end), d.category)
         for d in detections
@@ -508,11 +507,29 @@ def redact(text: str, detections: list[Detection]) -> str:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end, category])
+    return [(start, end, category) for start, end, category in merged]
+
+
+def redact(text: str, detections: list[Detection]) -> str:
+    """`text` with every secret span replaced by ``[REDACTED:<category>]``. Overlapping spans are
+    redacted once (with the first one's category); other reasons are left as they are."""
     out: list[str] = []
     pos = 0
-    for start, end, category in merged:
+    for start, end, category in _merged(text, detections):
         out.append(text[pos:start])
         out.append(f"[REDACTED:{category}]")
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+def redaction_marks(text: str, detections: list[Detection]) -> list[tuple[int, int, int, int]]:
+    """Where `redact` puts each mark: its [start, end) in the redacted text, then the [start,
+    end) of `text` it replaces (to map an offset in the redacted text back to `text`)."""
+    marks: list[tuple[int, int, int, int]] = []
+    shift = 0
+    for start, end, category in _merged(text, detections):
+        width = len(f"[REDACTED:{category}]")
+        marks.append((start + shift, start + shift + width, start, end))
+        shift += width - (end - start)
+    return marks

@@ -64,10 +64,10 @@ def _clean(raw: str) -> str:
     return _LEADING.sub("", _TRAILING.sub("", raw.strip()))
 
 
-def _split_sentences(text: str) -> list[list[tuple[str, str]]]:
-    """Sentences, each a list of (clause verbatim, the punctuation that ended it)."""
-    sentences: list[list[tuple[str, str]]] = []
-    clauses: list[tuple[str, str]] = []
+def _sentence_bounds(text: str) -> list[list[tuple[int, int, str]]]:
+    """Sentences, each a list of clauses as (start, end, the punctuation that ended it)."""
+    sentences: list[list[tuple[int, int, str]]] = []
+    clauses: list[tuple[int, int, str]] = []
     start = 0
     n = len(text)
     for i, ch in enumerate(text):
@@ -80,16 +80,35 @@ def _split_sentences(text: str) -> list[list[tuple[str, str]]]:
             ch == "," and 0 < i < n - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
         )
         if end_sentence or end_clause:
-            clauses.append((text[start:i], ch))
+            clauses.append((start, i, ch))
             start = i + 1
             if end_sentence:
                 sentences.append(clauses)
                 clauses = []
     if start < n:
-        clauses.append((text[start:], ""))
+        clauses.append((start, n, ""))
     if clauses:
         sentences.append(clauses)
     return sentences
+
+
+def _split_sentences(text: str) -> list[list[tuple[str, str]]]:
+    """Sentences, each a list of (clause verbatim, the punctuation that ended it)."""
+    return [[(text[a:b], end) for a, b, end in s] for s in _sentence_bounds(text)]
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of `text` stands, as [start, end) character offsets of its words
+    (blanks and punctuation around it left out), as the extractor reads them; a sentence of
+    nothing but punctuation has none."""
+    spans: list[tuple[int, int]] = []
+    for sentence in _sentence_bounds(text):
+        start, end = sentence[0][0], sentence[-1][1]
+        words = _verbatim(text[start:end])
+        if words:
+            at = text.index(words, start)
+            spans.append((at, at + len(words)))
+    return spans
 
 
 def _verbatim(raw: str) -> str:
