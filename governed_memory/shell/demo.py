@@ -1,4 +1,5 @@
-"""`memctl demo`: the seed's story, told through the HTTP API over the real workflows and stores.
+"""`memctl demo`: the product's example story, told through the HTTP API over the real
+workflows and stores.
 
 A user prefers email, then asks for SMS instead (the email value becomes history); a support
 agent recalls the preference for "通知物流异常"; the user asks to forget it; the deletion receipt

@@ -1,5 +1,6 @@
-"""`memctl eval`: scenario cases (format v1 and its task extension; README, "Scenario cases")
-through the real workflows and stores, with each task run in the task modes A–E."""
+"""`memctl eval`: scenario cases (format v1 and its task extension; docs/evaluation.md,
+"Scenario cases") through the real workflows and stores, with each task run in the task
+modes A–E."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The five task modes (README, "Task modes"): one task, run by the task agent on the case's
-stores at the task's moment, with no memory (A), the oracle's (B), production retrieval (C),
-a stale value planted in the actor's namespace (D) and another tenant's value asked for (E).
+"""The five task modes (docs/evaluation.md, "Task modes"): one task, run by the task agent on
+the case's stores at the task's moment, with no memory (A), the oracle's (B), production
+retrieval (C), a stale value planted in the actor's namespace (D) and another tenant's value
+asked for (E).
 
 The runner reads the canonical store only for the oracle (B) and to score what each package
 held; the agent reads only the items of its package (`shell.eval.agent`). The writes of D and E

@@ -94,7 +94,7 @@ class CaseResult:
     counters: Counter[str] = field(default_factory=Counter)
     write_ms: list[float] = field(default_factory=list)
     recall_ms: list[float] = field(default_factory=list)
-    #: The task runs (README, "Task modes"), and the time of corrections and deletions.
+    #: The task runs (docs/evaluation.md, "Task modes"), and the time of corrections and deletions.
     tasks: list[TaskRun] = field(default_factory=list)
     correction_ms: list[float] = field(default_factory=list)
     deletion_ms: list[float] = field(default_factory=list)
@@ -819,7 +819,7 @@ def all_tasks(results: list[CaseResult]) -> list[TaskRun]:
 
 
 def metrics_of_tasks(results: list[CaseResult]) -> dict[str, Any]:
-    """The task-level metrics over every task run (README, "Task metrics")."""
+    """The task-level metrics over every task run (docs/evaluation.md, "Task metrics")."""
     return task_metrics(
         all_tasks(results),
         [ms for r in results for ms in r.correction_ms],

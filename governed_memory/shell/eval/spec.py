@@ -1,5 +1,5 @@
-"""Scenario cases (format v1 and its task extension; README, "Scenario cases"): parsing, with
-errors that name file and field."""
+"""Scenario cases (format v1 and its task extension; docs/evaluation.md, "Scenario cases"):
+parsing, with errors that name file and field."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ class Step(_Loose):
     budget: Budget | None = None
     instructions: str | None = None
     steps: list[Step] | None = None
-    # the task extension (op `task`; README, "Task modes")
+    # the task extension (op `task`; docs/evaluation.md, "Task modes")
     expected_action: Any = None
     must_use: list[dict[str, Any]] = Field(default_factory=list)
     must_not_use: list[dict[str, Any]] = Field(default_factory=list)
@@ -189,7 +189,7 @@ class Case(_Loose):
     tags: list[str] = Field(default_factory=list)
     actors: dict[str, Principal]
     steps: list[Step] = Field(min_length=1)
-    #: The task modes to run (README, "Task modes"); a task step's own `modes` wins.
+    #: The task modes to run (docs/evaluation.md, "Task modes"); a task step's own `modes` wins.
     modes: str | None = None
 
     _check_modes = field_validator("modes", mode="before")(_modes)

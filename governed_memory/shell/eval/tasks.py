@@ -1,5 +1,6 @@
-"""Tasks of the task modes (README, "Task modes"): what a task asks, the tasks a case implies,
-what each mode's run recorded, and the metrics and the mode table computed from the runs."""
+"""Tasks of the task modes (docs/evaluation.md, "Task modes"): what a task asks, the tasks a
+case implies, what each mode's run recorded, and the metrics and the mode table computed from
+the runs."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def task_of(index: str, step: Step, case: Case) -> TaskSpec:
 
 
 def implied_task(index: str, step: Step, case: Case) -> TaskSpec | None:
-    """The task a `recall` or `context` step implies (README, "Implied tasks"), or None.
+    """The task a `recall` or `context` step implies (docs/evaluation.md, "Implied tasks"), or None.
 
     Its `task` text must carry a cue of the agent's policy, and then either a `state` check on
     the cue's key that is `conflicting` or `none_confirmed` (expected: `ask_clarification`), or
@@ -122,7 +123,7 @@ class ModeRun:
     action_name: str
     #: The action matches the expected action.
     matched: bool
-    #: Matched, and the mode's own conditions hold (README, "Modes").
+    #: Matched, and the mode's own conditions hold (docs/evaluation.md, "Modes").
     success: bool
     used: list[str] = field(default_factory=list)
     reason: str = ""
@@ -215,7 +216,8 @@ def _median(samples: list[float]) -> float | None:
 def task_metrics(
     tasks: list[TaskRun], correction_ms: list[float], deletion_ms: list[float]
 ) -> dict[str, Any]:
-    """The seed's task-level metrics, computed from the runs (README, "Task metrics")."""
+    """The task-level metrics of the design sketch, computed from the runs
+    (docs/evaluation.md, "Task metrics")."""
     runs: dict[str, list[ModeRun]] = {m: [t.modes[m] for t in tasks if m in t.modes] for m in MODES}
     c = runs["C"]
     harmful = [r for m in "CDE" for r in runs[m]]
