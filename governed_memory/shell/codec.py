@@ -38,6 +38,7 @@ from governed_memory.memory.contracts.admission import PLAINTEXT_REFUSED
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores.files import private_dir
+from governed_memory.memory.subjects import canonical_subject
 
 ENCODING = b"binary/encrypted"
 KEY_ID = "encryption-key-id"
@@ -89,8 +90,11 @@ class Keyring:
 
     def subject_key(self, tenant: str, subject: str) -> str:
         """A deletion subject as the `MemorySubject` search attribute holds it: keyed by the
-        current codec key, so the visibility store can be searched by it but not read."""
-        mac = hmac.new(self.keys[self.current], f"subject|{tenant}|{subject}".encode(), "sha256")
+        current codec key, so the visibility store can be searched by it but not read. Every
+        accepted form of a subject (`user:456`, `user:shop-a/456`, `tenant/shop-a/user/456`)
+        gives the same key: it is keyed in its stored form (`subjects.canonical_subject`)."""
+        stored = canonical_subject(subject, tenant)
+        mac = hmac.new(self.keys[self.current], f"subject|{tenant}|{stored}".encode(), "sha256")
         return mac.hexdigest()[:24]
 
     @classmethod

@@ -1,0 +1,27 @@
+"""The `MemorySubject` key an operator searches deletions by is the same for every accepted
+form of a subject (`memctl deletions subject-key`), and a form that names no subject, or
+another tenant's, is a typed error."""
+
+from __future__ import annotations
+
+import pytest
+
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.shell.codec import Keyring
+
+
+def test_every_accepted_form_of_a_subject_gives_one_key() -> None:
+    ring = Keyring.new()
+    forms = ("user:456", " user:456 ", "user:shop-a/456", "tenant/shop-a/user/456")
+    keys = {ring.subject_key("shop-a", form) for form in forms}
+    assert len(keys) == 1
+    (key,) = keys
+    assert ring.subject_key("shop-a", "user:457") != key
+    assert ring.subject_key("shop-b", "user:456") != key  # the tenant is part of the key
+    assert ring.subject_key("shop-a", "order:A-7781") != key
+
+
+@pytest.mark.parametrize("form", ["user:shop-b/456", "tenant/shop-b/user/456", "user 456", ""])
+def test_another_tenants_or_no_subject_is_refused(form: str) -> None:
+    with pytest.raises(InvalidInput):
+        Keyring.new().subject_key("shop-a", form)
