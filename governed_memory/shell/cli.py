@@ -1231,18 +1231,23 @@ def import_messages_command(
         bool,
         typer.Option("--as-episodic", help="also write the user's messages as episodic memories"),
     ] = False,
-    batch_size: Annotated[int, typer.Option(min=1, max=500)] = 500,
+    batch_size: Annotated[int, typer.Option(min=1, max=500)] = 100,
     keep_days: Annotated[
         int | None,
         typer.Option(help="episodes expire this many days after the import (default: policy)"),
     ] = None,
 ) -> None:
     """Load a long conversation into the history (and, with --as-episodic, memory), in batches."""
-    from rich.progress import Progress
+    from rich.progress import Progress, TextColumn
 
-    from governed_memory.memory.models import cut
     from governed_memory.memory.stores import open_stores
-    from governed_memory.shell.importer import as_episodes, as_history, batches, load_messages
+    from governed_memory.shell.importer import (
+        as_episodes,
+        as_history,
+        batches,
+        load_messages,
+        write_episodes,
+    )
 
     messages = load_messages(path)  # the whole file is checked before anything is written
     cfg = settings()
@@ -1264,19 +1269,19 @@ def import_messages_command(
         from governed_memory.shell.client import MemoryClient
 
         client = await MemoryClient.connect(cfg)
-        counts: dict[str, int] = {}
         try:
             requests = as_episodes(messages, client.write_request, keep_days)
-            with Progress() as progress:
-                task = progress.add_task("episodes", total=len(requests))
-                for batch in cut(requests, batch_size):
-                    result = await client.write_batch(batch)
-                    for decision, n in result.counts().items():
-                        counts[decision] = counts.get(decision, 0) + n
-                    progress.advance(task, len(batch))
+            with Progress(*Progress.get_default_columns(), TextColumn("{task.fields[on]}")) as bar:
+                task = bar.add_task("episodes", total=len(requests), on="starting")
+
+                def moved(written: int, waiting_on: str) -> None:
+                    bar.update(task, completed=written, on=waiting_on)
+
+                return await write_episodes(
+                    client.write_batch, client.runs.workers_polling, requests, batch_size, moved
+                )
         finally:
             client.close()
-        return counts
 
     counts = run(_episodes())
     typer.echo("episodes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))

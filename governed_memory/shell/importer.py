@@ -10,9 +10,11 @@ for any write) and keep one idempotency key each.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from asyncio import FIRST_COMPLETED
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -20,9 +22,11 @@ from pydantic import AwareDatetime, Field, ValidationError, field_validator
 
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import (
+    BatchResult,
     ConversationMessage,
     Model,
     WriteRequest,
+    cut,
     parse_principal_ref,
     utcnow,
 )
@@ -156,3 +160,45 @@ def as_episodes(
             )
         )
     return out
+
+
+async def write_episodes(
+    write_batch: Callable[[Sequence[WriteRequest]], Awaitable[BatchResult]],
+    workers_polling: Callable[[], Awaitable[bool]],
+    requests: list[WriteRequest],
+    batch_size: int,
+    progress: Callable[[int, str], None],
+    *,
+    in_flight: int = 4,
+    every: float = 2.0,
+) -> dict[str, int]:
+    """Write `requests` in WriteBatch runs (`MemoryClient.write_batch`) of `batch_size`,
+    `in_flight` at a time, and return the count of each decision. `progress(written,
+    waiting_on)` is called as each batch completes, and every `every` seconds while none does,
+    saying what the import waits on (no worker polling the task queue is said at once, not
+    after the client's timeout)."""
+    todo = cut(requests, batch_size)
+    running: dict[asyncio.Task[BatchResult], int] = {}
+    counts: dict[str, int] = {}
+    written = 0
+    while todo or running:
+        while todo and len(running) < in_flight:
+            batch = todo.pop(0)
+            running[asyncio.ensure_future(write_batch(batch))] = len(batch)
+        done, _ = await asyncio.wait(running, timeout=every, return_when=FIRST_COMPLETED)
+        for task in done:
+            size = running.pop(task)
+            for decision, n in task.result().counts().items():
+                counts[decision] = counts.get(decision, 0) + n
+            written += size
+        if done:
+            progress(written, f"{len(running)} batch(es) of {batch_size} running")
+        elif await workers_polling():
+            progress(written, f"waiting for {len(running)} WriteBatch run(s) to finish")
+        else:
+            progress(
+                written,
+                "waiting for a worker: none polls the task queue (start `memctl worker` or "
+                "`memctl dev`)",
+            )
+    return counts
