@@ -9,6 +9,7 @@ prints with its verification; recall returns nothing.
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -25,25 +26,26 @@ from governed_memory.shell.stack import embedded_stack
 console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
 
 
-def _recall_table(result: RecallResult) -> Table:
-    table = Table(show_header=True, header_style="bold")
-    for col in ("memory", "key", "value", "content", "source", "score", "why"):
-        table.add_column(col)
+def _recalled(result: RecallResult) -> str:
+    """The memories recalled, one block each, every field the story is about in full (a table
+    would cut or fold them at a terminal's width)."""
+    lines = []
     for m in result.memories:
-        table.add_row(
-            f"{m.memory_id[:12]}… v{m.version}",
-            m.key or "",
-            str(m.structured_value or ""),
-            m.content,
-            f"{m.source_type} {','.join(m.source_refs)}",
-            f"{m.retrieval_score:.3f}",
-            ",".join(m.retrieval_reasons),
-        )
-    return table
+        value = json.dumps(m.structured_value, ensure_ascii=False) if m.structured_value else ""
+        lines += [
+            f"   [bold]{m.memory_id}[/] v{m.version}   score {m.retrieval_score:.3f}",
+            *([f"     key      {m.key} = {value}"] if m.key else []),
+            f"     content  {m.content}",
+            f"     source   {m.source_type} {', '.join(m.source_refs)}".rstrip(),
+            f"     why      {', '.join(m.retrieval_reasons)}",
+        ]
+    return "\n".join(lines) or "   (nothing)"
 
 
 def _receipt_table(receipt: DeletionReceipt) -> Table:
     table = Table(show_header=False)
+    table.add_column(overflow="fold")
+    table.add_column(overflow="fold")
     for name in (
         "deletion_id",
         "subject_ref",
@@ -56,7 +58,10 @@ def _receipt_table(receipt: DeletionReceipt) -> Table:
         "verification_status",
         "backup_retention_deadline",
     ):
-        table.add_row(name, str(getattr(receipt, name)))
+        value = getattr(receipt, name)
+        table.add_row(
+            name, f"{value:%Y-%m-%d %H:%M:%S} UTC" if isinstance(value, datetime) else str(value)
+        )
     if receipt.temporal is not None:
         t = receipt.temporal
         table.add_row(
@@ -84,7 +89,12 @@ async def run_demo(settings: Settings) -> None:
     """The story, told through the HTTP API (served here, on the stack the demo finds or
     starts): each actor holds only its own token."""
     from governed_memory.shell.http.app import serve
+    from governed_memory.shell.logs import configure_logging
 
+    # The story is what the demo prints: the service's own logs (each request, each erasure)
+    # go to stderr, and only from warnings up unless MEMORY_LOG_LEVEL says otherwise.
+    level = settings.log_level if "log_level" in settings.model_fields_set else "WARNING"
+    configure_logging(settings.log_format, level)
     tenant = "demo-" + datetime.now(UTC).strftime("%Y%m%d%H%M%S")
     user = f"user:{tenant}/123"
     agent = f"agent:{tenant}/support-bot"
@@ -189,16 +199,17 @@ async def _story(
         )
         assert o.memory_id is not None
         for v in await as_user.history(o.memory_id):
+            until = f"{v.valid_to:%H:%M:%S}" if v.valid_to else "now"
             console.print(
                 f"   history of the email value: v{v.version} {v.status:<10} "
-                f"valid {v.valid_from:%H:%M:%S} → {v.valid_to or '…'}"
+                f"valid {v.valid_from:%H:%M:%S} → {until} (UTC)"
             )
 
         found = await as_agent.recall(
             [namespace], task="通知物流异常", keys=["notification.preference"]
         )
         console.print(f"4. {agent} recalls for 通知物流异常 (POST /v1/recall):")
-        console.print(_recall_table(found))
+        console.print(_recalled(found), soft_wrap=True)
 
         for text in (
             "Every December the customer sends a gift parcel to their sister Anna.",
@@ -211,7 +222,7 @@ async def _story(
             f"4b. user 123 said two things about Anna; {agent} asks {question!r} and the graph"
             " walks from the first to the second:"
         )
-        console.print(_recall_table(hops))
+        console.print(_recalled(hops), soft_wrap=True)
         anna = await as_agent.entity("Anna", [namespace])
         console.print(
             f"4c. GET /v1/entities/Anna — names {anna.names}; relations: "
