@@ -98,6 +98,22 @@ async def test_a_receipt_is_for_who_asked_whom_it_is_about_and_operators(
         client.receipt("del_nope", BOB)
 
 
+async def test_a_person_reads_the_receipt_of_a_deletion_about_them_whoever_asked(
+    client: MemoryClient,
+) -> None:
+    """A deletion by subject that someone else asked for (an agent that may erase users'
+    memories, here): the person it is about reads its receipt; another user does not."""
+    eraser = Principal(type="agent", tenant="shop-a", id="eraser", delete=["tenant/shop-a/user/*"])
+    client.register_principal(eraser)
+    await client.write(BOB, BOB_NS, sms(), at=T0)
+    # the subject as a principal ref: one of its accepted forms
+    receipt = await client.forget(eraser.ref, {"subject_ref": BOB})
+    assert (receipt.resolved_scope or receipt.scope).subject_ref == "user:456"
+    assert client.receipt(receipt.deletion_id, BOB).deletion_id == receipt.deletion_id
+    with pytest.raises(Forbidden):
+        client.receipt(receipt.deletion_id, USER)
+
+
 async def test_an_outcome_is_read_only_by_its_writer(client: MemoryClient) -> None:
     key = f"k-{uuid.uuid4().hex[:6]}"
     bob = await client.write(BOB, BOB_NS, sms(), idempotency_key=key, at=T0)

@@ -56,6 +56,7 @@ from governed_memory.memory.retrieval import Reader
 from governed_memory.memory.services.gate import GatedService
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores
+from governed_memory.memory.subjects import own_subject
 
 #: References one attestation may carry.
 MAX_ATTESTED = 500
@@ -304,9 +305,15 @@ class Access(GatedService):
         return found
 
     def _may_read_receipt(self, caller: Caller, receipt: DeletionReceipt) -> bool:
-        namespace = (receipt.resolved_scope or receipt.scope).namespace
+        """Who asked, whom it is about (the resolved scope's subject, in its stored form: a
+        person reads the receipt of a deletion about them whoever asked), an overseer of the
+        tenant, or whoever may delete or read the namespace it covered."""
+        scope = receipt.resolved_scope or receipt.scope
+        namespace = scope.namespace
+        about = own_subject(caller.principal)
         return receipt.tenant_id == caller.tenant and (
-            caller.ref in (receipt.requested_by, receipt.subject_ref)
+            caller.ref == receipt.requested_by
+            or (about is not None and about == scope.subject_ref)
             or caller.oversees(receipt.tenant_id)
             or (
                 namespace is not None
