@@ -22,12 +22,12 @@ WORKDIR /app
 RUN --mount=type=cache,target=/root/.cache/uv \
     --mount=type=bind,source=uv.lock,target=uv.lock \
     --mount=type=bind,source=pyproject.toml,target=pyproject.toml \
-    uv sync --frozen --no-dev --extra server --extra mcp --extra weaviate --no-install-project --no-editable
+    uv sync --frozen --no-dev --extra server --extra mcp --extra weaviate --extra otel --no-install-project --no-editable
 # Then the project itself, installed into the virtualenv as a package (not editable: the
 # runtime stage needs the virtualenv only).
 COPY . /app
 RUN --mount=type=cache,target=/root/.cache/uv \
-    uv sync --frozen --no-dev --extra server --extra mcp --extra weaviate --no-editable
+    uv sync --frozen --no-dev --extra server --extra mcp --extra weaviate --extra otel --no-editable
 
 # ---------------------------------------------------------------- runtime
 FROM python:${PYTHON_VERSION}-slim-bookworm

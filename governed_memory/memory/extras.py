@@ -19,12 +19,24 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "mcp": ("mcp",),
     "weaviate": ("weaviate",),
     "embeddings": ("sentence_transformers",),
+    "otel": (
+        "opentelemetry.sdk",
+        "opentelemetry.exporter.otlp.proto.http",
+        "opentelemetry.instrumentation.fastapi",
+    ),
 }
 
 
 def missing(extra: str) -> tuple[str, ...]:
     """The import names of `extra` this installation lacks."""
-    return tuple(name for name in EXTRAS[extra] if find_spec(name) is None)
+    return tuple(name for name in EXTRAS[extra] if _absent(name))
+
+
+def _absent(name: str) -> bool:
+    try:
+        return find_spec(name) is None
+    except ModuleNotFoundError:  # a dotted name whose parent package is not there
+        return True
 
 
 def require(extra: str, feature: str) -> None:

@@ -161,6 +161,11 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     #: Port of the worker's Prometheus endpoint (`/metrics`); 0 turns it off.
     metrics_port: int = Field(default=9464, ge=0, le=65535)
+    #: OpenTelemetry traces (the `otel` extra): one trace from an HTTP request through the
+    #: workflow it starts and that workflow's activities, exported over OTLP/HTTP where the
+    #: standard `OTEL_EXPORTER_OTLP_ENDPOINT` says, as `OTEL_SERVICE_NAME` (default
+    #: `governed-memory`). Ids and names only, never memory content (shell/tracing.py).
+    tracing: bool = False
     #: UI port of the embedded Temporal dev server started by `memctl dev` / `memctl demo` (its
     #: frontend listens on the port of `temporal_address`).
     dev_ui_port: int = Field(default=8233, ge=1, le=65535)

@@ -25,6 +25,7 @@ from governed_memory.memory.errors import InvalidInput, MemoryServiceError
 from governed_memory.memory.extras import require
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.vocabulary import KINDS
+from governed_memory.shell import tracing
 
 app = typer.Typer(
     name="memctl",
@@ -1364,6 +1365,7 @@ def main() -> None:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
         code = 130
+    tracing.flush()  # MEMORY_TRACING: the last spans (os._exit skips the exporter's own flush)
     sys.stdout.flush()
     sys.stderr.flush()
     # Skip interpreter teardown: the Temporal client's Rust threads can outlive the event loop

@@ -118,6 +118,7 @@ from governed_memory.memory.stores import Stores, open_stores
 from governed_memory.memory.write.screening import redact_request, redact_secrets
 from governed_memory.memory.write.stages import check_content_size, check_quota, check_write_allowed
 from governed_memory.memory.write.statements import statements_of
+from governed_memory.shell import tracing
 from governed_memory.shell.runs import Runs
 from governed_memory.shell.temporal import (
     connect,
@@ -1091,6 +1092,7 @@ def run_script(main: Coroutine[Any, Any, Any]) -> NoReturn:
 
         traceback.print_exc()
         code = 1
+    tracing.flush()  # MEMORY_TRACING: the last spans (os._exit skips the exporter's own flush)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

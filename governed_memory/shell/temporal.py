@@ -34,6 +34,7 @@ from governed_memory.memory.models import (
 )
 from governed_memory.memory.secrets import ServiceKeys
 from governed_memory.memory.settings import Settings
+from governed_memory.shell import tracing
 from governed_memory.shell.codec import Keyring, data_converter
 from governed_memory.workflows.attributes import SEARCH_ATTRIBUTES, search_attributes
 
@@ -94,9 +95,14 @@ def connect_options(settings: Settings) -> dict[str, Any]:
 
 
 async def connect(settings: Settings, runtime: Runtime | None = None) -> Client:
+    """The Temporal client. With `settings.tracing`, its interceptors trace its calls and, inherited
+    by every worker built on it, the workflows and activities they run (shell/tracing.py)."""
     options = connect_options(settings)
+    interceptors = tracing.client_interceptors(settings)
     try:
-        return await Client.connect(settings.temporal_address, runtime=runtime, **options)
+        return await Client.connect(
+            settings.temporal_address, runtime=runtime, interceptors=interceptors, **options
+        )
     except RuntimeError as exc:  # the Rust core reports connection failures as RuntimeError
         raise ServiceUnavailable(
             f"cannot reach Temporal at {settings.temporal_address}: {exc}"

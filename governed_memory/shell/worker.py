@@ -26,6 +26,7 @@ from governed_memory.memory import metrics
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores, open_stores
 from governed_memory.memory.summary import Summarizer
+from governed_memory.shell import tracing
 from governed_memory.shell.codec import requiring_encryption
 from governed_memory.shell.logs import LogContext, configure_logging
 from governed_memory.shell.temporal import SEARCH_ATTRIBUTES, connect
@@ -161,6 +162,7 @@ def main() -> None:
         await run_worker(settings, stop)
 
     asyncio.run(_run())
+    tracing.flush()  # MEMORY_TRACING: the last spans (os._exit skips the exporter's own flush)
     # As in memctl: skip interpreter teardown, which the Temporal client's Rust threads can
     # abort (temporalio/sdk-python#300); the worker has shut down and the stores are closed.
     sys.stdout.flush()

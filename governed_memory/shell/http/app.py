@@ -22,6 +22,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from governed_memory.memory.errors import MemoryServiceError, RateLimited
+from governed_memory.shell import tracing
 from governed_memory.shell.client import MemoryClient
 from governed_memory.shell.http import (
     consents,
@@ -101,6 +102,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         version="1",
         summary="Governed long-term memory for AI agents, on Temporal durable execution.",
         description=DESCRIPTION,
+        telemetry=tracing.FASTAPI_TELEMETRY,  # traced only as MEMORY_TRACING says
     )
     # The app acts only for the caller each request's token proves: it mints nothing.
     app.state.client = client.serving()
@@ -163,6 +165,7 @@ def create_app(client: MemoryClient, *, page: bool = True) -> FastAPI:
         BodyGuard, limit=settings.api_max_body_bytes, max_depth=settings.api_max_json_depth
     )
     app.add_middleware(Observed)
+    tracing.instrument_app(app, settings)  # MEMORY_TRACING: a server span per request
     return app
 
 
