@@ -19,6 +19,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "mcp": ("mcp",),
     "weaviate": ("weaviate",),
     "embeddings": ("sentence_transformers",),
+    "langgraph": ("langgraph", "langchain_core"),
     "otel": (
         "opentelemetry.sdk",
         "opentelemetry.exporter.otlp.proto.http",
