@@ -154,6 +154,7 @@ def dev(
     worker, and the HTTP API with the memory page (MEMORY_API_PORT, 8080). Ctrl-C stops all."""
     if api:
         require("server", "memctl dev (the HTTP API; --no-api runs without it)")
+    from governed_memory.memory.metrics import free_port
     from governed_memory.shell.devserver import DevServer
     from governed_memory.shell.logs import configure_logging
     from governed_memory.shell.worker import run_worker
@@ -161,10 +162,13 @@ def dev(
     cfg = settings()
     configure_logging(cfg.log_format, cfg.log_level)
     _, port = cfg.temporal_address.rsplit(":", 1)
+    # With the API's extra, the UI runs on a private port behind shell/ui_proxy.py, which lets
+    # it send the codec server's sign-in cookie: it decodes with nothing set by hand.
+    ui_port = free_port() if api else cfg.dev_ui_port
     server = DevServer(
         cfg.data_dir / "temporal.db",
         port=int(port),
-        ui_port=cfg.dev_ui_port,
+        ui_port=ui_port,
         namespace=cfg.temporal_namespace,
         ui_codec_endpoint=cfg.codec_server_url,
     )
@@ -187,12 +191,14 @@ def dev(
         from governed_memory.shell.client import MemoryClient
         from governed_memory.shell.http.app import serve as serve_api
         from governed_memory.shell.temporal import connect
+        from governed_memory.shell.ui_proxy import proxied_ui
 
         # One process opens its stores once: the worker and the API share them.
         stores = await asyncio.to_thread(open_stores, cfg)
         try:
             client = MemoryClient(await connect(cfg), cfg, stores)
-            await asyncio.gather(run_worker(cfg, stop, stores), serve_api(client, stop))
+            async with proxied_ui(ui_port, cfg.dev_ui_port):
+                await asyncio.gather(run_worker(cfg, stop, stores), serve_api(client, stop))
         finally:
             stores.close()
 

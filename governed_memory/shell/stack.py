@@ -17,6 +17,8 @@ from temporalio.api.workflowservice.v1 import DescribeTaskQueueRequest
 from temporalio.client import Client
 
 from governed_memory.memory.errors import ServiceUnavailable
+from governed_memory.memory.extras import missing
+from governed_memory.memory.metrics import free_port
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores, open_stores
 from governed_memory.shell.client import MemoryClient
@@ -56,12 +58,16 @@ async def embedded_stack(
         if not port_open(host, port):
             if host not in ("127.0.0.1", "localhost"):
                 raise ServiceUnavailable(f"Temporal at {settings.temporal_address} is unreachable")
+            headless = port_open("127.0.0.1", settings.dev_ui_port)
+            # With the server extra, the UI sits behind shell/ui_proxy.py, which lets it send
+            # the codec server's sign-in cookie: it decodes with nothing set by hand.
+            proxy = not headless and not missing("server")
             server = DevServer(
                 settings.data_dir / "temporal.db",
                 port=port,
-                ui_port=settings.dev_ui_port,
+                ui_port=free_port() if proxy else settings.dev_ui_port,
                 namespace=settings.temporal_namespace,
-                headless=port_open("127.0.0.1", settings.dev_ui_port),
+                headless=headless,
                 ui_codec_endpoint=settings.codec_server_url,
             )
             if log:
@@ -69,6 +75,12 @@ async def embedded_stack(
             await asyncio.to_thread(server.start)
             exit_stack.callback(server.stop)
             started_server = True
+            if proxy:
+                from governed_memory.shell.ui_proxy import proxied_ui
+
+                await exit_stack.enter_async_context(
+                    proxied_ui(server.ui_port, settings.dev_ui_port)
+                )
         temporal = await connect(settings)
         stores: Stores = await asyncio.to_thread(open_stores, settings)  # migrations, files
         exit_stack.callback(stores.close)
