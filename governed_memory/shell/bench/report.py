@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-console = Console(highlight=False)
+# Wide enough for the tables when the output is piped or captured (80 columns cut headers).
+console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
 
 
 def _print_duplicates(r: dict[str, Any]) -> None:
