@@ -6,25 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import threading
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 from google.protobuf import json_format
 from temporalio.api.common.v1 import Payload, Payloads
 
-from governed_memory.memory.metrics import free_port
 from governed_memory.shell.client import MemoryClient
 from governed_memory.shell.codec import EncryptionCodec
 from governed_memory.shell.codec_server import OperatorTokens, create_app
 from governed_memory.shell.devserver import temporal_binary
-from tests.codec_keys import KEYRING
+from tests.codec_keys import KEYRING, codec_server_running
 from tests.factories import NS, T0, USER
 
 UI = "http://127.0.0.1:8233"
@@ -122,24 +117,8 @@ def test_the_ui_origin_signs_in_with_a_cookie(api: TestClient, tokens: OperatorT
 
 @pytest.fixture
 def served(tokens: OperatorTokens) -> Iterator[str]:
-    port = free_port()
-    config = uvicorn.Config(
-        create_app(KEYRING, tokens, [UI]), host="127.0.0.1", port=port, log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/health").status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    yield url
-    server.should_exit = True
-    thread.join(timeout=10)
+    with codec_server_running(tokens, [UI]) as url:
+        yield url
 
 
 async def test_the_temporal_cli_shows_a_history_decoded_for_an_operator_only(

@@ -6,24 +6,21 @@ chromium against a real dev server, a real codec server and a real encrypted his
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from temporalio.client import Client
 
 from governed_memory.memory.metrics import free_port
 from governed_memory.shell.codec import data_converter
-from governed_memory.shell.codec_server import OperatorTokens, create_app
+from governed_memory.shell.codec_server import OperatorTokens
 from governed_memory.shell.devserver import DevServer
 from governed_memory.shell.ui_proxy import SETTINGS, proxied_ui, with_credentials
 from tests.api.test_memory_page import CHROMIUM, _browser_or_skip
-from tests.codec_keys import KEYRING
+from tests.codec_keys import KEYRING, codec_server_running
 
 
 def test_the_settings_say_to_include_credentials_only_with_an_endpoint() -> None:
@@ -42,27 +39,8 @@ def codec_server(tmp_path: Path) -> Iterator[tuple[str, str, int]]:
     ui_port = free_port()
     tokens = OperatorTokens(tmp_path / "codec-operators.json")
     token = tokens.issue("alice-ops")
-    port = free_port()
-    config = uvicorn.Config(
-        create_app(KEYRING, tokens, [f"http://127.0.0.1:{ui_port}"]),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/health").status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    yield url, token, ui_port
-    server.should_exit = True
-    thread.join(timeout=10)
+    with codec_server_running(tokens, [f"http://127.0.0.1:{ui_port}"]) as url:
+        yield url, token, ui_port
 
 
 async def test_the_ui_decodes_after_the_codec_sign_in_alone(
