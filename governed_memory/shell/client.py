@@ -380,18 +380,19 @@ class MemoryClient:
         """observe: keep a raw message in the conversation history, extract what is worth
         remembering, and wait for one decision per candidate. The result says, sentence by
         sentence, what was kept and what was not and why (`WriteResult.statements`)."""
-        result = await self.run_write(
-            await asyncio.to_thread(
-                self.write_request,
-                principal,
-                namespace,
-                text=text,
-                thread=thread,
-                idempotency_key=idempotency_key,
-                at=at,
-            )
+        request = await asyncio.to_thread(
+            self.write_request,
+            principal,
+            namespace,
+            text=text,
+            thread=thread,
+            idempotency_key=idempotency_key,
+            at=at,
         )
-        result.statements = statements_of(text, result.outcomes)
+        result = await self.run_write(request)
+        assert request.utterance is not None
+        # the text as the pipeline read it: screened once, at the door
+        result.statements = statements_of(text, result.outcomes, seen=request.utterance.text)
         return result
 
     def prove(self, principal: str, *, namespace: str | None = None) -> Caller:

@@ -63,12 +63,15 @@ def refusals_by_sentence(
     return sorted(groups.items(), key=lambda g: (g[0] is not None, g[0] or (0, 0)))
 
 
-def statements_of(text: str, outcomes: Sequence[CandidateOutcome]) -> list[StatementOutcome]:
+def statements_of(
+    text: str, outcomes: Sequence[CandidateOutcome], *, seen: str | None = None
+) -> list[StatementOutcome]:
     """One entry per sentence of `text`: the outcomes about it (those whose span overlaps it;
     an outcome about the whole text, for a sentence no outcome names), whether any kept it,
     and the reasons of those that kept nothing (a sentence no outcome speaks of: nothing in it
-    to remember). A sentence refused as a secret is not repeated back."""
-    seen = redact_secrets(text)
+    to remember). A sentence refused as a secret is not repeated back. `seen` is the text as
+    the pipeline read it (its secrets redacted: `screening.redact_request`), when known."""
+    seen = redact_secrets(text) if seen is None else seen
     marks = redaction_marks(text, detect_secrets(text)) if seen != text else []
     whole = [i for i, o in enumerate(outcomes) if o.span is None]
     found: list[StatementOutcome] = []
