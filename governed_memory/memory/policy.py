@@ -92,8 +92,9 @@ class Retrieval(_Section):
     #: takes `graph_share` of its relevance, shared among the other readable memories that
     #: mention the entity, `graph_decay` times less at the second hop; from the `graph_seeds`
     #: most relevant candidates, through entities at most `graph_max_degree` readable memories
-    #: mention, reaching at most `graph_budget` memories (0: no walk).
-    graph_share: float = Field(default=1.0, ge=0, le=1)
+    #: mention, reaching at most `graph_budget` memories (0: no walk). Below 1: what a walk
+    #: reaches never ties what led there.
+    graph_share: float = Field(default=0.8, ge=0, le=1)
     graph_decay: float = Field(default=0.5, ge=0, le=1)
     graph_hops: int = Field(default=2, ge=0, le=2)
     graph_seeds: int = Field(default=8, ge=0, le=64)

@@ -623,3 +623,26 @@ def test_context_reaches_two_messages_away_and_shrinks_with_distance(reg: Stores
     assert far in shares
     assert shares[far] == pytest.approx(shares[near] / 2, abs=0.01)
     assert beyond not in shares
+
+
+def test_an_earlier_event_the_question_names_is_not_buried_by_a_later_similar_one(
+    reg: Stores,
+) -> None:
+    """Two repairs of one machine, months apart, read alike and no number tells them apart:
+    the question that names the part gets the repair of that part first, whatever the later,
+    fresher one shares with it (a walk through what both mention lends less than what led
+    there; the diversity penalty spares what says the asked part)."""
+    valve = put(reg, {"kind": "episodic", "content": "师傅上门把洗衣机的进水阀换了"}, at=T0)
+    whole = put(
+        reg,
+        {"kind": "episodic", "content": "师傅上门把整台洗衣机换了"},
+        at=T0 + timedelta(days=30),
+    )
+    for text in ("客户说冰箱门关不上", "客户说空调不制冷", "客户问电视怎么连网"):
+        put(reg, {"kind": "episodic", "content": text}, at=T0 + timedelta(days=31))
+    at = T0 + timedelta(days=40)
+    for question in ("进水阀", "洗衣机的进水阀换过吗", "inlet valve 进水阀"):
+        result = recall(reg, at=at, query=question, task="", k=1)
+        assert [m.memory_id for m in result.memories] == valve, question
+    both = recall(reg, at=at, query="洗衣机修过什么", task="", k=2)
+    assert {m.memory_id for m in both.memories} == {*valve, *whole}

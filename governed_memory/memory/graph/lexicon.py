@@ -229,6 +229,8 @@ _NOT_NAMES_ZH = _words(
     " 顾客 买家 卖家 店铺 网店 商家 店家 客服 师傅 快递员"
     " 那个 这个 哪个 中国 全国 各地 外地 市区 郊区 小区 楼下 楼上 门口 前台 快递柜 驿站"
     " 东西 南北 上面 下面 里面 外面 时候 今天 明天 昨天 下次 以后 之前 上次"
+    # verb-object words jieba tags as places: "师傅上门换了进水阀" names no place
+    " 上门 登门 进门 出门 上楼 下楼 上街 回国 出国"
 )
 
 _PERSON_TAGS = frozenset({"nr", "nrt", "nrfg"})

@@ -27,6 +27,7 @@ from governed_memory.memory.policy import Policy
 from governed_memory.memory.sameness import gist_of_statement, salient, same_statement
 from governed_memory.memory.stores import Stores
 from governed_memory.memory.stores.projection import SearchFilters
+from governed_memory.memory.terms import index_words, query_words
 from governed_memory.memory.vocabulary import SOURCE_TRUST, implied_keys
 
 
@@ -45,6 +46,12 @@ def _text_and_keys(query: RecallQuery) -> tuple[str, list[str]]:
     """The text searched (query and task) and the keys asked or implied by it, without repeats."""
     text = " ".join(t for t in (query.query, query.task) if t)
     return text, list(dict.fromkeys([*query.keys, *implied_keys(text)]))
+
+
+def asked_terms(text: str) -> frozenset[str]:
+    """The query's content terms that can tell two memories apart for it: its words and
+    character pairs, without function words or lone characters."""
+    return frozenset(t for t in query_words(text) if len(t) >= 2) if text else frozenset()
 
 
 def _filters(
@@ -145,11 +152,18 @@ def _score(c: _Candidate, at: datetime, policy: Policy) -> float:
 
 
 def _select(
-    candidates: dict[str, _Candidate], k: int, embedder: Embedder, policy: Policy
+    candidates: dict[str, _Candidate],
+    k: int,
+    embedder: Embedder,
+    policy: Policy,
+    asked: frozenset[str] = frozenset(),
 ) -> list[_Candidate]:
     """Dedupe (the same statement: same key and value, or the same gist), keep conflict
     groups together, and prefer diversity: each pick lowers the score of what repeats it —
-    never of a memory a salient detail (a number, a date, an identifier …) tells apart.
+    never of a memory a salient detail (a number, a date, an identifier …) tells apart, nor
+    of one that says something the question asks (`asked`, its terms) that the pick does not:
+    the exact answer to "进水阀" is not a repeat of the later, more general "the whole washing
+    machine was replaced", however alike the two read.
 
     Each pick costs one matrix product over what remains (the similarities to the pick), the
     salient-detail check only where a similarity is over 0.5, and the dedupe only against the
@@ -173,6 +187,15 @@ def _select(
     # Each candidate's salient details, by id (-1: not read yet): `redundant` is their equality.
     details = np.full(len(pool), -1, dtype=np.int64)
     detail_ids: dict[tuple[str, ...], int] = {}
+    # The question's terms each candidate says, read where a pick resembles it.
+    says: dict[int, frozenset[str]] = {}
+
+    def said(j: int) -> frozenset[str]:
+        if j not in says:
+            words = set(index_words(pool[j].record.content).split())
+            says[j] = frozenset(asked & words)
+        return says[j]
+
     chosen: list[_Candidate] = []
     seen = _Seen()
     while alive.any() and len(chosen) < k:
@@ -193,6 +216,8 @@ def _select(
             if details[i] < 0:
                 details[i] = detail_ids.setdefault(salient(best.record.content), len(detail_ids))
             hit = similar[details[similar] == details[i]]
+            if asked and hit.size:
+                hit = hit[[said(int(j)) <= said(i) for j in hit]]
             repeats[hit] = np.maximum(repeats[hit], sims[hit])
         group = best.record.conflict_group
         if group:

@@ -34,6 +34,7 @@ from governed_memory.memory.retrieval.candidates import (
     _score,
     _select,
     _text_and_keys,
+    asked_terms,
 )
 from governed_memory.memory.retrieval.entities import entity_view, top_entity_keys
 from governed_memory.memory.retrieval.graph_walk import _add_context, _add_graph
@@ -181,7 +182,13 @@ class Reader:
         verdicts = _verdicts(
             self.stores, query, allowed, candidates, at, valid_at, as_of, principal
         )
-        chosen = _select(candidates, query.k, self.stores.embedder, self.policy)
+        chosen = _select(
+            candidates,
+            query.k,
+            self.stores.embedder,
+            self.policy,
+            asked_terms(_text_and_keys(query)[0]),
+        )
         result = RecallResult(
             memories=[self._retrieved(c) for c in chosen],
             verdicts=verdicts,
