@@ -1304,7 +1304,7 @@ def bench(
         str,
         typer.Argument(
             help="write | background | recall | http | delete | projection | duplicates | "
-            "detectors | retrieval (--locomo) | all"
+            "detectors | extraction | retrieval (--locomo) | all"
         ),
     ] = "all",
     writes: Annotated[int, typer.Option(help="measured writes per series")] = 200,
@@ -1322,6 +1322,10 @@ def bench(
         Path | None,
         typer.Option(help="LoCoMo conversations (JSON) for `retrieval`, e.g. locomo-dev.json"),
     ] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(help="`extraction`: the git revision whose extractor runs beside this one"),
+    ] = None,
 ) -> None:
     """Benchmarks with their baselines measured in the same run (medians, p95, ratios)."""
     from governed_memory.shell.bench import run_bench
@@ -1335,6 +1339,7 @@ def bench(
         "projection",
         "duplicates",
         "detectors",
+        "extraction",
         "retrieval",
         "all",
     )
@@ -1359,6 +1364,7 @@ def bench(
             out=out,
             corpora=corpus or (),
             locomo=locomo,
+            baseline=baseline,
         )
     )
 

@@ -28,6 +28,7 @@ from governed_memory.shell.eval.detectors import DEFAULT_CORPORA as DETECTOR_COR
 from governed_memory.shell.eval.detectors import run_detectors_bench
 from governed_memory.shell.eval.duplicates import DEFAULT_CORPORA
 from governed_memory.shell.eval.duplicates import measure as measure_duplicates
+from governed_memory.shell.eval.extraction import BASELINE as BASELINE_EXTRACTOR
 
 
 async def run_bench(
@@ -42,6 +43,7 @@ async def run_bench(
     projection_sizes: tuple[int, ...] = (10_000, 100_000),
     corpora: Sequence[Path] = (),
     locomo: Path | None = None,
+    baseline: str | None = None,
 ) -> dict[str, Any]:
     report: dict[str, Any] = {"started_at": datetime.now(UTC).isoformat(), "machine": _machine()}
     if what in ("write", "all"):
@@ -68,6 +70,12 @@ async def run_bench(
         console.print("· detectors: labelled attacks and benign carriers through the detection")
         chosen = list(corpora) if what == "detectors" and corpora else list(DETECTOR_CORPORA)
         report["detectors"] = run_detectors_bench(chosen)
+    if what in ("extraction", "all"):
+        from governed_memory.shell.eval.extraction import DEV, HELDOUT, run_extraction_bench
+
+        console.print("· extraction: labelled utterances through the extractor, and the previous")
+        chosen = list(corpora) if what == "extraction" and corpora else [DEV, HELDOUT]
+        report["extraction"] = run_extraction_bench(chosen, baseline or BASELINE_EXTRACTOR)
     if what == "retrieval" or (what == "all" and locomo is not None):
         from governed_memory.shell.eval.locomo import run_retrieval_bench
 

@@ -361,6 +361,31 @@ def _print_retrieval_set(r: dict[str, Any], label: str) -> None:
         )
 
 
+def print_extraction(r: dict[str, Any]) -> None:
+    """Per corpus: precision, recall and exact utterances per class, now and at the baseline."""
+    for name, entry in r["corpora"].items():
+        before = entry["baseline"]
+        table = Table(
+            title=f"candidate extraction — {name} ({entry['items']} utterances), this checkout"
+            f" beside the extractor of {r['baseline']}"
+        )
+        for col in ("class", "n", "P", "R", "exact", "P before", "R before", "exact before"):
+            table.add_column(col, justify="right")
+        for cls, now in entry["now"]["classes"].items():
+            was = before["classes"].get(cls, {}) if isinstance(before, dict) else {}
+            table.add_row(
+                cls,
+                str(now["utterances"]),
+                str(now["precision"]),
+                str(now["recall"]),
+                str(now["exact_rate"]),
+                *(str(was.get(k, "—")) for k in ("precision", "recall", "exact_rate")),
+            )
+        console.print(table)
+        if isinstance(before, str):
+            console.print(f"  baseline {r['baseline']}: {before}")
+
+
 _PRINTERS["http"] = _print_http
 _PRINTERS["retrieval"] = _print_retrieval
 

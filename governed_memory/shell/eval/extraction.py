@@ -1,0 +1,194 @@
+"""`memctl bench extraction`: candidate extraction precision and recall, per class of utterance.
+
+The seed's first write metric. A corpus (`corpora/extraction.*.json`, written by a helper who had
+not seen the extractor) labels each utterance with a class (preference, self_fact, third_party,
+instruction_to_other, one_off, negation, correction, business_claim, remember_request,
+chit_chat) and the candidates a careful annotator wants remembered about the speaker: a kind, a
+key and value where it is a keyed slot, and a few words the remembered content must hold.
+
+A produced candidate matches an expected one when the key agrees (a keyed slot: same key, the
+expected value within the structured value; a keyless memory: no profile key) and its content
+holds every expected word (case folded). A negation is not a memory (it closes one) and is not
+counted as produced. Precision is matched produced over produced, recall matched expected over
+expected, per class and overall; an utterance is right when both sets match exactly.
+
+Beside the extractor of this checkout, in the same run: the extractor of an earlier revision
+(`--baseline`, default `BASELINE`), exported from git into a temporary folder and run there in
+a subprocess on the same texts. Without git or that revision, the run says so and goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from governed_memory.memory.errors import InvalidInput
+
+CORPORA = Path(__file__).with_name("corpora")
+DEV = CORPORA / "extraction.dev.json"
+HELDOUT = CORPORA / "extraction.heldout.json"
+#: The extractor before issue 31's corrections (the commit the work started from).
+BASELINE = "ab0bcf2"
+#: The time zone a rule extractor reads "晚上10点以后" in, for every text alike.
+TIMEZONE = "Asia/Shanghai"
+_PROFILE_KEYS = ("notification.preference", "profile.language", "profile.timezone")
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    try:
+        items = json.loads(path.read_text(encoding="utf-8"))["items"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InvalidInput(f"{path} is not an extraction corpus: {exc}", field="corpus") from None
+    if not isinstance(items, list) or not all(
+        isinstance(i, dict) and {"id", "class", "text", "expected"} <= set(i) for i in items
+    ):
+        raise InvalidInput(f"{path}: every item needs id, class, text, expected", field="corpus")
+    return items
+
+
+def extract_all(texts: Sequence[str]) -> list[list[dict[str, Any]]]:
+    """What this checkout's extractor produces for each text (negations left out)."""
+    from governed_memory.memory.write.extraction import RuleExtractor
+
+    extractor = RuleExtractor()
+    out = []
+    for text in texts:
+        found = extractor.extract(text, default_timezone=TIMEZONE)
+        out.append(
+            [
+                {
+                    "kind": c.candidate.kind,
+                    "key": c.candidate.key,
+                    "value": c.candidate.structured_value,
+                    "content": c.candidate.content,
+                }
+                for c in found.candidates
+                if not c.negated
+            ]
+        )
+    return out
+
+
+def _matches(produced: dict[str, Any], expected: dict[str, Any]) -> bool:
+    key = expected.get("key")
+    if key is not None:
+        if produced.get("key") != key:
+            return False
+        value = expected.get("value") or {}
+        have = produced.get("value") or {}
+        if any(have.get(k) != v for k, v in value.items()):
+            return False
+    elif produced.get("key") in _PROFILE_KEYS:
+        return False
+    content = str(produced.get("content", "")).casefold()
+    return all(str(m).casefold() in content for m in expected.get("mentions") or [])
+
+
+def score(
+    items: Sequence[dict[str, Any]], produced: Sequence[list[dict[str, Any]]]
+) -> dict[str, Any]:
+    """Precision, recall and exact utterances per class and overall (greedy one-to-one
+    matching of produced to expected candidates, in order)."""
+    tally: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    misses: list[dict[str, Any]] = []
+    for item, got in zip(items, produced, strict=True):
+        expected = list(item["expected"])
+        left = list(got)
+        matched = 0
+        for e in expected:
+            hit = next((p for p in left if _matches(p, e)), None)
+            if hit is not None:
+                left.remove(hit)
+                matched += 1
+        for cls in (item["class"], "overall"):
+            t = tally[cls]
+            t["utterances"] += 1
+            t["expected"] += len(expected)
+            t["produced"] += len(got)
+            t["matched"] += matched
+            t["exact"] += int(matched == len(expected) and not left)
+        if matched != len(expected) or left:
+            misses.append({"id": item["id"], "class": item["class"], "produced": got})
+    order = sorted(tally, key=lambda cls: (cls == "overall", cls))
+    rows = {cls: _rates(tally[cls]) for cls in order}
+    return {"classes": rows, "misses": misses}
+
+
+def _rates(t: dict[str, int]) -> dict[str, Any]:
+    precision = t["matched"] / t["produced"] if t["produced"] else 1.0
+    recall = t["matched"] / t["expected"] if t["expected"] else 1.0
+    return {
+        **t,
+        "precision": round(precision, 3),
+        "recall": round(recall, 3),
+        "exact_rate": round(t["exact"] / t["utterances"], 3) if t["utterances"] else 0.0,
+    }
+
+
+def baseline_outputs(revision: str, texts: Sequence[str]) -> list[list[dict[str, Any]]] | str:
+    """What the extractor of `revision` produces for each text, run from that revision's
+    sources (git archive into a temporary folder) in a subprocess; or why it could not run."""
+    repo = Path(__file__).resolve().parents[3]
+    with tempfile.TemporaryDirectory(prefix="memory-extractor-") as folder:
+        try:
+            archive = subprocess.run(
+                ["git", "-C", str(repo), "archive", revision, "governed_memory"],
+                capture_output=True,
+                check=True,
+                timeout=60,
+            ).stdout
+            subprocess.run(
+                ["tar", "-x", "-C", folder], input=archive, check=True, capture_output=True
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"not run: revision {revision} could not be read from git ({type(exc).__name__})"
+        # Only the extractor's own interface, which every revision has.
+        code = (
+            "import json, sys\n"
+            "from governed_memory.memory.write.extraction import RuleExtractor\n"
+            "x = RuleExtractor()\n"
+            "out = []\n"
+            "for t in json.load(sys.stdin):\n"
+            f"    e = x.extract(t, default_timezone={TIMEZONE!r})\n"
+            "    out.append([{'kind': c.candidate.kind, 'key': c.candidate.key,"
+            " 'value': c.candidate.structured_value, 'content': c.candidate.content}"
+            " for c in e.candidates if not c.negated])\n"
+            "print(json.dumps(out))\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            input=json.dumps(list(texts)),
+            capture_output=True,
+            text=True,
+            cwd=folder,
+            env={"PYTHONPATH": folder, "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
+            timeout=600,
+        )
+        if done.returncode != 0:
+            return f"not run: the extractor of {revision} failed ({done.stderr.strip()[-200:]})"
+        result: list[list[dict[str, Any]]] = json.loads(done.stdout)
+        return result
+
+
+def run_extraction_bench(
+    corpora: Sequence[Path] = (DEV, HELDOUT), baseline: str = BASELINE
+) -> dict[str, Any]:
+    """Each corpus scored with this checkout's extractor and, beside it, `baseline`'s."""
+    from governed_memory.shell.bench.report import print_extraction
+
+    report: dict[str, Any] = {"baseline": baseline, "corpora": {}}
+    for path in corpora:
+        items = load(path)
+        texts = [str(i["text"]) for i in items]
+        entry: dict[str, Any] = {"items": len(items), "now": score(items, extract_all(texts))}
+        before = baseline_outputs(baseline, texts)
+        entry["baseline"] = before if isinstance(before, str) else score(items, before)
+        report["corpora"][path.name] = entry
+    print_extraction(report)
+    return report

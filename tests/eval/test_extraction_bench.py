@@ -1,0 +1,89 @@
+"""`memctl bench extraction`: the scoring of candidates against labels, the packaged corpora, and
+the earlier revision's extractor run beside this one."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from governed_memory.memory.errors import InvalidInput
+from governed_memory.shell.eval.extraction import (
+    DEV,
+    HELDOUT,
+    baseline_outputs,
+    extract_all,
+    load,
+    score,
+)
+
+ITEMS = [
+    {
+        "id": "a",
+        "class": "preference",
+        "text": "以后请短信通知我",
+        "expected": [
+            {"kind": "profile", "key": "notification.preference", "value": {"channel": "sms"}}
+        ],
+    },
+    {
+        "id": "b",
+        "class": "self_fact",
+        "text": "I have two kids, 4 and 7 years old",
+        "expected": [{"kind": "semantic", "key": None, "value": None, "mentions": ["4", "7"]}],
+    },
+    {"id": "c", "class": "chit_chat", "text": "thanks!", "expected": []},
+]
+
+
+def test_scoring_counts_matches_per_class_and_overall() -> None:
+    produced = [
+        [{"kind": "profile", "key": "notification.preference", "value": {"channel": "email"}}],
+        [{"kind": "semantic", "key": None, "value": None, "content": "I have two kids, 4 and 7"}],
+        [{"kind": "semantic", "key": None, "value": None, "content": "thanks"}],
+    ]
+    rows = score(ITEMS, produced)["classes"]
+    assert rows["preference"]["matched"] == 0  # a wrong channel is no match
+    assert rows["self_fact"] == {**rows["self_fact"], "precision": 1.0, "recall": 1.0}
+    assert rows["chit_chat"]["precision"] == 0.0  # something kept from chit-chat
+    overall = rows["overall"]
+    assert (overall["expected"], overall["produced"], overall["matched"]) == (2, 3, 1)
+    assert overall["exact"] == 1
+    assert list(rows)[-1] == "overall"
+
+
+def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
+    dev, held = load(DEV), load(HELDOUT)
+    assert len(dev) + len(held) >= 300
+    assert not {i["id"] for i in dev} & {i["id"] for i in held}
+    assert not {i["text"] for i in dev} & {i["text"] for i in held}
+    for item in [*dev, *held]:
+        for e in item["expected"]:
+            for words in e.get("mentions") or []:
+                assert words.casefold() in item["text"].casefold(), item["id"]
+
+
+def test_a_file_that_is_not_a_corpus_is_a_typed_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"items": [{"text": "no id"}]}))
+    with pytest.raises(InvalidInput):
+        load(bad)
+    with pytest.raises(InvalidInput):
+        load(tmp_path / "missing.json")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_the_earlier_revision_runs_beside_this_one() -> None:
+    texts = ["以后请短信通知我", "call me Sam"]
+    before = baseline_outputs("ab0bcf2", texts)
+    if isinstance(before, str) and "could not be read" in before:
+        pytest.skip(before)  # a shallow checkout without that commit
+    assert isinstance(before, list)
+    # the earlier extractor read "call me Sam" as a phone preference; this one as a name
+    assert before[1][0]["key"] == "notification.preference"
+    assert extract_all(texts)[1][0]["key"] == "profile.name"
+    assert baseline_outputs("no-such-revision", texts) == (
+        "not run: revision no-such-revision could not be read from git (CalledProcessError)"
+    )
