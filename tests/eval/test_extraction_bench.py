@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from governed_memory.shell.eval.extraction import (
     score,
 )
 
-ITEMS = [
+ITEMS: list[dict[str, Any]] = [
     {
         "id": "a",
         "class": "preference",
@@ -39,7 +40,7 @@ ITEMS = [
 
 
 def test_scoring_counts_matches_per_class_and_overall() -> None:
-    produced = [
+    produced: list[list[dict[str, Any]]] = [
         [{"kind": "profile", "key": "notification.preference", "value": {"channel": "email"}}],
         [{"kind": "semantic", "key": None, "value": None, "content": "I have two kids, 4 and 7"}],
         [{"kind": "semantic", "key": None, "value": None, "content": "thanks"}],
