@@ -19,6 +19,7 @@ NOTIFICATION = "notification.preference"
 LANGUAGE = "profile.language"
 TIMEZONE = "profile.timezone"
 CONTACT_HOURS = "contact.preferred_hours"
+NAME = "profile.name"
 
 
 def _cues(pattern: str) -> re.Pattern[str]:
@@ -87,6 +88,16 @@ PROFILE_KEYS: dict[str, ProfileKey] = {
             forget_cues=_cues(
                 r"联系时间|什么时候联系|工作时间|contact hours|when to (call|contact)|hours"
             ),
+        ),
+        ProfileKey(
+            NAME,
+            "what to call you",
+            "称呼",
+            recall_cues=_cues(
+                r"称呼|怎么叫|名字|问候|打招呼|开头|address (the|him|her|them)|greet|\bname\b"
+                r"|salutation|how to call"
+            ),
+            forget_cues=_cues(r"称呼|名字|叫我|\bname\b|call me"),
         ),
     )
 }

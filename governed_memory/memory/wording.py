@@ -10,6 +10,7 @@ from governed_memory.memory.models import MemoryRecord
 from governed_memory.memory.vocabulary import (
     CONTACT_HOURS,
     LANGUAGE,
+    NAME,
     NOTIFICATION,
     PROFILE_KEYS,
     TIMEZONE,
@@ -90,6 +91,8 @@ def sentence(m: MemoryRecord) -> str:
         return f"Your time zone is {v['value']}."
     if m.key == CONTACT_HOURS and v.get("value"):
         return f"Contact you between {v['value']}."
+    if m.key == NAME and v.get("value"):
+        return f"Call you {v['value']}."
     if m.content:
         return m.content
     return "; ".join(f"{_words(k)}: {_plain(x)}" for k, x in v.items()) or "(nothing left)"

@@ -19,6 +19,11 @@ from governed_memory.memory.write.extraction.cues import (
 from governed_memory.memory.write.extraction.models import CLAIM
 from governed_memory.memory.write.normalize import fold, normalize_whitespace
 
+_REL_ZH_FAMILY = (
+    r"老公|老婆|丈夫|妻子|太太|爱人|媳妇|儿子|女儿|孩子|娃|宝宝|闺女|妈妈|老妈|母亲|妈|爸爸|老爸|父亲|爸"
+    r"|父母|爸妈|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥|姐姐|弟弟|妹妹|老人"
+)
+
 # --------------------------------------------------------------------------------------------
 # Cues (on folded text, as in `cues`)
 
@@ -33,7 +38,7 @@ _REMEMBER_EN = re.compile(
     r"|don't forget|do not forget|make a note|take note|take a note|for (?:your|future) reference)"
     r"(?:\s+(?:that|this|of this|of that|down))?\s*[:,\-]?\s*(?:that\s+)?"
 )
-_REMEMBER_EMPTY = re.compile(r"^[\s了吗吧啊呀哦嗯么呢.!?。！？]*$")
+_REMEMBER_EMPTY = re.compile(r"^[\s了吗吧啊呀哦嗯么呢哈啦嘛呗.!?。！？]*$")
 
 # Business claims
 _ENTITY: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -212,6 +217,71 @@ _THIRD_SUBJECT_ZH = re.compile(_SELF_LEAD_ZH + rf"(?P<who>{_THIRD_ZH})")
 _THIRD_SUBJECT_EN = re.compile(
     rf"^(?P<who>(?:my|our)\s+(?:{_REL_EN})|he|she|they)\s+(?P<verb>[a-z']+)"
 )
+
+
+# How the user wants to be called: a name, never a channel ("call me Sam", "叫我小林就行")
+_NAME_EN = re.compile(
+    r"(?<![A-Za-z])(?:call|address)\s+me\s+(?:as\s+)?"
+    r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?[A-Z][A-Za-z'\-]+(?:\s+[A-Z][A-Za-z'\-]+)?)"
+)
+_NAME_ZH = re.compile(
+    r"(?:叫我|称呼我|喊我|管我叫)(?P<name>[\u4e00-\u9fffA-Za-z]{1,8}?)"
+    r"(?:就行|就好|就可以|即可|吧|好了|$|[\s，,。!！~哈啦呀])"
+)
+#: Words that follow "call me" without being a name ("call me Monday", "call me ASAP").
+_NOT_NAME = re.compile(
+    r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun|To)day|Tomorrow|January|February|March|April|May"
+    r"|June|July|August|September|October|November|December|Back|Later|Again|ASAP|Anytime"
+    r"|Whenever"
+)
+_NOT_NAME_ZH = re.compile(r"^(?:一声|一下|起床|电话|手机|回来|过去|过来|去|来|打|发|我|你|他|她)")
+
+
+def _preferred_name(raw: str) -> str | None:
+    """The name the user asks to be called by, if the text asks that."""
+    m = _NAME_EN.search(raw)
+    if m is not None and not _NOT_NAME.fullmatch(m.group("name").split()[-1]):
+        return m.group("name")
+    z = _NAME_ZH.search(raw)
+    if z is not None and not _NOT_NAME_ZH.match(z.group("name")):
+        return z.group("name")
+    return None
+
+
+# A clause that goes on with what the statement before it said ("I have two kids, 4 and 7
+# years old", "家里俩娃，老大6岁老二才2岁"): numbers, ages, sizes, without a subject of its own.
+_CONTINUATION = re.compile(
+    r"^\s*(?:and\s+|both\s+|aged?\s+|老大|老二|老三|大的|小的|一个|分别)?"
+    r"(?:[0-9０-９]|[一二两三四五六七八九十]+(?:岁|个|年))",
+    re.I,
+)
+
+# A lasting fact about the user's own family that a shop acts on (a birthday, an age, an
+# allergy): part of the user's life, unlike a family member's tastes or wishes about contact.
+_FAMILY_FACT = _rx(
+    r"生日|岁|过敏|不耐受|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|出生",
+    _w(
+        r"birthday|born|years? old|allergic|allergy|allergies|intolerant"
+        r"|turns? \d+|turned \d+|is \d+|are \d+"
+    ),
+)
+
+
+_FAMILY_SUBJECT = re.compile(
+    _SELF_LEAD_ZH + rf"(?:我(?:的|家)?(?:{_REL_ZH_FAMILY})|家里(?:的)?(?:{_REL_ZH_FAMILY})?)"
+    rf"|^(?:my|our)\s+(?:{_REL_EN})(?:'s)?(?![a-z])"
+)
+
+
+def _family_fact(norm: str) -> bool:
+    return bool(_FAMILY_FACT.search(norm))
+
+
+def _family_statement(norm: str) -> bool:
+    """A lasting fact about someone of the user's family ("我老公生日是9月18号", "my daughter is
+    allergic to nuts")."""
+    s = norm.strip()
+    return bool(_FAMILY_SUBJECT.match(s)) and _family_fact(s) and not _SELF_BLOCK.search(s)
 
 
 # --------------------------------------------------------------------------------------------

@@ -175,6 +175,8 @@ _REL_ZH = (
 _REL_ZH_BARE = (
     r"妈妈|爸爸|老公|老婆|丈夫|妻子|太太|儿子|女儿|孩子|父母|爸妈|爷爷|奶奶|外公|外婆|男朋友|女朋友"
     r"|朋友|同事|老板|领导|室友|邻居|家人|家里人|别人|他人|其他人|其它人"
+    # the people who deliver or serve: "快递员要是打电话来" is their call, not the user's wish
+    r"|快递员|快递小哥|送货员|配送员|骑手|外卖员|外卖小哥|司机|师傅|小哥"
 )
 _REL_EN = (
     r"wife|husband|mom|mum|mother|dad|father|parents?|sons?|daughters?|kids?|children|child"
@@ -186,6 +188,8 @@ _REL_EN = (
 _THIRD_ZH = rf"我(?:的)?(?:{_REL_ZH})|(?:{_REL_ZH_BARE})|(?<![其吉])他们?(?!人)|她们?"
 _THIRD_EN = (
     rf"(?<![a-z])(?:my|our)\s+(?:{_REL_EN})(?![a-z])|(?<![a-z])(?:mom|mum|dad)(?![a-z])"
+    r"|(?<![a-z])(?:the|a|your|our)\s+(?:courier|driver|delivery\s+(?:guy|man|person|driver)"
+    r"|rider|postman|mailman|technician|installer)(?![a-z])"
     r"|(?<![a-z'])(?:he|she|they|him|her|them|his|their|someone else|somebody else"
     r"|other people|others)(?![a-z'])"
 )

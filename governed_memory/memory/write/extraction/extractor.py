@@ -10,7 +10,11 @@ from typing import Any
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
 from governed_memory.memory.write.extraction.claims import (
+    _CONTINUATION,
     _claim,
+    _family_fact,
+    _family_statement,
+    _preferred_name,
     _remember_rest,
     _self_statement,
     _third_party_statement,
@@ -72,22 +76,34 @@ class RuleExtractor:
         topic_third = False
         last_whose: Whose = "none"
         remember_next = False
-        for clause in clauses:
-            if remember_next:
-                remember_next = False
-                self._remember(clause, clause.raw, zone, got)
+        said = len(got.semantic)  # what this sentence's statements start at
+        skip = 0
+        for n, clause in enumerate(clauses):
+            if skip:
+                skip -= 1
                 continue
-            rest = _remember_rest(clause)
+            rest = clause.raw if remember_next else _remember_rest(clause)
+            remember_next = False
             if rest is not None:
                 if rest == "":
                     remember_next = True
-                else:
-                    self._remember(clause, rest, zone, got)
+                    continue
+                # What is to be remembered runs to the end of the sentence ("记住：别管我之前
+                # 说的颜色，以后这款都给我发黑色的"), up to a clause that states a preference.
+                more = self._remembered_after(clauses[n + 1 :], zone)
+                skip = len(more)
+                self._remember(clause, "，".join([rest, *(c.raw for c in more)]), zone, got)
+                continue
+            if self._continues(clause, clauses[:n], got, said):
                 continue
             leftover: list[_Part] = []
             for part in clause.parts:
                 if _TOPIC.match(part.norm.strip()):
                     topic_third = True
+                    continue
+                name = _preferred_name(part.raw)
+                if name is not None:
+                    self._name(part, name, got)
                     continue
                 whose = _whose(part.norm)
                 if whose == "none" and (topic_third or _CONTINUES.match(part.norm.strip())):
@@ -99,7 +115,11 @@ class RuleExtractor:
                 if prefs:
                     for pref in prefs:
                         self._route(pref, whose, temporary, got)
-                elif whose == "third" and _third_party_statement(part.norm):
+                elif (
+                    whose == "third"
+                    and _third_party_statement(part.norm)
+                    and not _family_fact(part.norm)
+                ):
                     got.skipped.append((part.order, Skipped(reason="third_party", clause=part.raw)))
                 else:
                     leftover.append(part)
@@ -153,9 +173,10 @@ class RuleExtractor:
             )
             return
         for part in parts:
-            if _is_question(part) or not _self_statement(part.norm):
+            family = _family_statement(part.norm)
+            if _is_question(part) or not (family or _self_statement(part.norm)):
                 continue
-            if _whose(part.norm) == "third":
+            if _whose(part.norm) == "third" and not _family_fact(part.norm):
                 got.skipped.append((part.order, Skipped(reason="third_party", clause=part.raw)))
                 continue
             candidate = Candidate(
@@ -167,6 +188,50 @@ class RuleExtractor:
             got.semantic.append(
                 (part.order, ExtractedCandidate(candidate=candidate, clause=part.raw))
             )
+
+    @staticmethod
+    def _remembered_after(clauses: list[_Clause], zone: str) -> list[_Clause]:
+        """The clauses after a request to remember that belong to what is remembered: up to
+        the first that states a preference of its own."""
+        taken: list[_Clause] = []
+        for clause in clauses:
+            if any(_prefs(part, zone) for part in clause.parts):
+                break
+            taken.append(clause)
+        return taken
+
+    @staticmethod
+    def _continues(clause: _Clause, before: list[_Clause], got: _Collected, said: int) -> bool:
+        """A clause that only goes on with the statement of the clause before it ("I have two
+        kids, 4 and 7 years old"): it joins that statement's content."""
+        if not before or clause.question or not _CONTINUATION.match(clause.norm):
+            return False
+        last = got.semantic[-1] if len(got.semantic) > said else None
+        if last is None or last[1].clause != before[-1].raw or last[1].candidate.key is not None:
+            return False
+        found = last[1]
+        content = normalize_whitespace(f"{found.candidate.content}, {_clean(clause.raw)}")
+        got.semantic[-1] = (
+            last[0],
+            found.model_copy(
+                update={"candidate": found.candidate.model_copy(update={"content": content})}
+            ),
+        )
+        return True
+
+    @staticmethod
+    def _name(part: _Part, name: str, got: _Collected) -> None:
+        """The name the user goes by ("call me Sam" is a name, not a phone preference)."""
+        zh = _is_chinese(part.raw)
+        candidate = Candidate(
+            kind="profile",
+            key="profile.name",
+            content=f"用户希望被称呼为{name}" if zh else f"The user goes by {name}",
+            structured_value={"value": name},
+            source_type="user_assertion",
+            confidence=SELF_STATEMENT,
+        )
+        got.semantic.append((part.order, ExtractedCandidate(candidate=candidate, clause=part.raw)))
 
     def _remember(self, clause: _Clause, rest: str, zone: str, got: _Collected) -> None:
         """An explicit request to remember `rest` (said in `clause`)."""

@@ -1,0 +1,144 @@
+"""RuleExtractor on what people say that changes what an agent does (issue 31): a name is not a
+channel, someone else's call is not the user's wish, a request to remember keeps all of what it
+asks, a statement keeps the numbers that go on after a comma, lasting facts about the user's
+family are the user's to keep, and facts relayed about an order are claims."""
+
+from __future__ import annotations
+
+import pytest
+
+from governed_memory.memory.write.extraction import Extraction, RuleExtractor
+
+X = RuleExtractor()
+PREF = "notification.preference"
+
+
+def extract(text: str) -> Extraction:
+    return X.extract(text, default_timezone="Asia/Shanghai")
+
+
+def keys(e: Extraction) -> list[str | None]:
+    return [c.candidate.key for c in e.candidates]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("call me Sam", "Sam"),
+        ("You can call me Sam - only my grandma calls me Samantha", "Sam"),
+        ("just call me Mo, everyone does", "Mo"),
+        ("Please address me as Ms Okafor in any correspondence", "Ms Okafor"),
+        ("请叫我小林就行", "小林"),
+        ("称呼我王姐就行哈，大家都这么叫", "王姐"),
+        ("你们叫我Tony就好啦", "Tony"),
+    ],
+)
+def test_a_name_to_be_called_by_is_a_name_never_a_phone_preference(text: str, name: str) -> None:
+    e = extract(text)
+    assert PREF not in keys(e), e
+    (found,) = [c.candidate for c in e.candidates if c.candidate.key == "profile.name"]
+    assert found.structured_value == {"value": name}
+    assert name in found.content
+
+
+@pytest.mark.parametrize(
+    "text", ["call me back tomorrow please", "call me at 5", "有事叫我一声", "Call me on Monday"]
+)
+def test_a_call_that_names_no_one_is_not_a_name(text: str) -> None:
+    assert "profile.name" not in keys(extract(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "快递员要是打电话来，就让他放快递柜",
+        "快递小哥要是打电话来，就让他放门卫那",
+        "外卖员打电话的话直接放门口",
+        "If the courier calls, tell him to leave it with the neighbour",
+        "the driver will text you when he is close",
+    ],
+)
+def test_someone_else_calling_is_not_the_users_channel(text: str) -> None:
+    assert PREF not in keys(extract(text))
+
+
+def test_the_users_own_wish_beside_a_courier_still_counts() -> None:
+    e = extract("快递到了给我发短信")
+    assert keys(e) == [PREF]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("记住：别管我之前说的颜色，以后这款都给我发黑色的", ["别管我之前说的颜色", "发黑色"]),
+        ("记一下哈，我住3楼没电梯，大件送上来要提前说", ["3楼", "没电梯", "提前说"]),
+        ("remember: forget the size I gave you, always send me a large", ["large"]),
+    ],
+)
+def test_a_request_to_remember_keeps_all_it_asks(text: str, kept: list[str]) -> None:
+    (found,) = extract(text).candidates
+    for words in kept:
+        assert words in found.candidate.content, found
+
+
+def test_a_request_to_remember_stops_at_a_preference_of_its_own() -> None:
+    e = extract("记住我对花生过敏，以后短信通知我")
+    assert [c.candidate.content for c in e.candidates if c.candidate.key is None] == [
+        "我对花生过敏"
+    ]
+    assert PREF in keys(e)
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("I have two kids, 4 and 7 years old", ["4", "7"]),
+        ("I have a daughter, 6 years old", ["6"]),
+        ("我有两个孩子，一个5岁一个8岁", ["5岁", "8岁"]),
+    ],
+)
+def test_a_statement_keeps_the_numbers_that_go_on_after_a_comma(
+    text: str, numbers: list[str]
+) -> None:
+    (found,) = extract(text).candidates
+    for n in numbers:
+        assert n in found.candidate.content, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My wife's birthday is March 3",
+        "我老公生日是9月18号",
+        "my daughter is allergic to nuts",
+        "我女儿对芒果过敏",
+        "I'm allergic to penicillin",
+        "我对青霉素过敏",
+        "我儿子今年5岁了",
+    ],
+)
+def test_lasting_facts_about_the_user_and_their_family_are_kept(text: str) -> None:
+    (found,) = extract(text).candidates
+    assert found.candidate.key is None
+    assert found.candidate.content == text
+
+
+@pytest.mark.parametrize(
+    "text", ["我妈喜欢短信通知", "my mom prefers phone calls", "my wife is vegetarian"]
+)
+def test_a_family_members_tastes_and_wishes_stay_theirs(text: str) -> None:
+    assert extract(text).candidates == []
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("The courier told me the parcel is lost", "logistics.status"),
+        ("快递员说我的包裹丢了", "logistics.status"),
+        ("my order ORD-88 was delivered to the wrong address", "logistics.status"),
+        ("你们客服说已经给我退款了，可我还没收到", "refund.status"),
+        ("You charged me twice for order ORD-4410", "payment.status"),
+    ],
+)
+def test_order_facts_said_or_relayed_are_claims(text: str, key: str) -> None:
+    assert key in keys(extract(text))
