@@ -81,6 +81,16 @@ class Settings(BaseSettings):
     #: sentence-transformers name or folder, or `packaged:all-MiniLM-L6-v2`. Unset: the hashed
     #: n-grams, which need no model. Changing it rebuilds the projection (`memctl repair`).
     embedding_model: str | None = None
+    #: Background extraction by a language model (optional): the base URL of any
+    #: OpenAI-compatible API (`https://api.openai.com/v1`; the extractor POSTs to
+    #: `{url}/chat/completions`), the model (required with the URL), its API key (sent as a
+    #: Bearer token; unset: none) and how long one completion may take before the rule extractor
+    #: reads the text instead. Only `WriteBatch` (background ingestion) uses it; a single write
+    #: keeps the rule extractor. Unset URL: the rule extractor reads every text.
+    extractor_url: str | None = None
+    extractor_model: str | None = Field(default=None, validate_default=True)
+    extractor_key: SecretStr | None = None
+    extractor_timeout_seconds: float = Field(default=30.0, gt=0, le=120)
     #: Policy file (TOML); default: the packaged memory/policy.default.toml.
     policy_file: Path | None = None
     #: Journal of committed deletions, kept outside the database (append-only JSON lines), so
@@ -187,6 +197,27 @@ class Settings(BaseSettings):
                 field="weaviate_url",
             )
         return url or None
+
+    @field_validator("extractor_url")
+    @classmethod
+    def _extractor_endpoint(cls, url: str | None) -> str | None:
+        if url and not url.startswith(("http://", "https://")):
+            raise InvalidInput(
+                "MEMORY_EXTRACTOR_URL must be the http(s) base URL of an OpenAI-compatible API "
+                "(e.g. https://api.openai.com/v1)",
+                field="extractor_url",
+            )
+        return url or None
+
+    @field_validator("extractor_model")
+    @classmethod
+    def _extractor_named(cls, model: str | None, info: ValidationInfo) -> str | None:
+        if info.data.get("extractor_url") and not model:
+            raise InvalidInput(
+                "MEMORY_EXTRACTOR_URL needs MEMORY_EXTRACTOR_MODEL, the model to ask",
+                field="extractor_model",
+            )
+        return model or None
 
     @property
     def canonical_url(self) -> str:

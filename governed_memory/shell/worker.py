@@ -140,6 +140,9 @@ async def run_worker(
         task_queue=settings.task_queue,
         temporal=settings.temporal_address,
         canonical=settings.canonical_url.split("@")[-1],
+        # WriteService builds the model extractor from these settings (batches only); the model's
+        # name is said here, never its URL's credentials or its key.
+        background_extraction=settings.extractor_model if settings.extractor_url else "rules",
     )
     try:
         async with worker:

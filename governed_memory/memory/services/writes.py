@@ -25,6 +25,7 @@ from governed_memory.memory.write.batch import batch_message_id, batch_seed, pro
 from governed_memory.memory.write.decide import decide_request
 from governed_memory.memory.write.decision import WriteDecision
 from governed_memory.memory.write.extraction import Extractor, RuleExtractor
+from governed_memory.memory.write.extraction.model import BatchExtractor, model_extractor
 
 
 class WriteService:
@@ -34,12 +35,21 @@ class WriteService:
         settings: Settings,
         keys: ServiceKeys,
         extractor: Extractor | None = None,
+        background_extractor: Extractor | None = None,
     ):
         self.stores = stores
         self.settings = settings
         self.keys = keys
         self.grants = Grants(keys, start_seconds=settings.grant_start_seconds)
+        #: The hot path's extractor (a single write, `decide`/`stage`): the rules by default.
         self.extractor = extractor or RuleExtractor()
+        #: What reads a batch's texts (background ingestion), when not `extractor`: the model
+        #: extractor `MEMORY_EXTRACTOR_URL` configures, falling back to `extractor`.
+        self.background_extractor = (
+            background_extractor
+            if background_extractor is not None
+            else model_extractor(settings, fallback=self.extractor)
+        )
 
     def _seed(self, seed: str) -> str:
         """The seed of a run's ids, keyed: nobody without the service's key computes them."""
@@ -110,10 +120,15 @@ class WriteService:
         return commit_and_project(self.stores, plan)
 
     def batch(self, inp: BatchInput, progress: Progress = no_progress) -> BatchResult:
+        extractor: Extractor = self.extractor
+        if self.background_extractor is not None:
+            # One reader per batch: it heartbeats after each text, keeps the model within the
+            # batch's time, and names in each audit the extractor that read the text.
+            extractor = BatchExtractor(self.background_extractor, self.extractor, progress)
         result = process_batch(
             self.stores,
             inp.requests,
-            self.extractor,
+            extractor,
             workflow_id=inp.workflow_id,
             seed=self._seed(inp.seed),
             now=inp.now,
