@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from governed_memory.memory.errors import InvalidInput, InvalidNamespace
+from governed_memory.memory.errors import InvalidInput, InvalidNamespace, UnauthorizedNamespace
 from governed_memory.memory.namespaces import SCOPES, Namespace, parse_namespace
 
 if TYPE_CHECKING:
@@ -40,7 +40,8 @@ def subject_of(namespace: Namespace | str) -> str:
 
 
 def canonical_subject(ref: str, tenant: str) -> str:
-    """`ref` in the stored form, checked to be in `tenant`; `InvalidInput` for any other form."""
+    """`ref` in the stored form, checked to be in `tenant` (`UnauthorizedNamespace` if in another);
+    `InvalidInput` for any other form."""
     ref = ref.strip()
     if ref.startswith("tenant/"):
         ns = parse_namespace(ref)
@@ -59,8 +60,10 @@ def canonical_subject(ref: str, tenant: str) -> str:
 
 
 def _same_tenant(named: str, tenant: str, ref: str) -> None:
+    """Another tenant's subject is out of the caller's reach, as its namespaces are for reads
+    and writes (`unauthorized_namespace`), not a malformed request."""
     if named != tenant:
-        raise InvalidInput(
+        raise UnauthorizedNamespace(
             f"subject {ref!r} is in tenant {named}, not {tenant}", field="scope.subject_ref"
         )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from governed_memory.memory.errors import InvalidInput
+from governed_memory.memory.errors import InvalidInput, UnauthorizedNamespace
 from governed_memory.shell.codec import Keyring
 
 
@@ -21,7 +21,15 @@ def test_every_accepted_form_of_a_subject_gives_one_key() -> None:
     assert ring.subject_key("shop-a", "order:A-7781") != key
 
 
-@pytest.mark.parametrize("form", ["user:shop-b/456", "tenant/shop-b/user/456", "user 456", ""])
-def test_another_tenants_or_no_subject_is_refused(form: str) -> None:
-    with pytest.raises(InvalidInput):
+@pytest.mark.parametrize(
+    ("form", "error"),
+    [
+        ("user:shop-b/456", UnauthorizedNamespace),  # another tenant's: out of reach
+        ("tenant/shop-b/user/456", UnauthorizedNamespace),
+        ("user 456", InvalidInput),  # no subject at all
+        ("", InvalidInput),
+    ],
+)
+def test_another_tenants_or_no_subject_is_refused(form: str, error: type[Exception]) -> None:
+    with pytest.raises(error):
         Keyring.new().subject_key("shop-a", form)

@@ -256,8 +256,9 @@ async def test_every_documented_subject_form_deletes_the_subject(
     ("form", "error"),
     [
         ("bob", InvalidInput),
-        ("user:shop-b/123", InvalidInput),
-        ("tenant/shop-b/user/1", InvalidInput),
+        # another tenant's subject is out of reach, as its namespaces are for reads and writes
+        ("user:shop-b/123", UnauthorizedNamespace),
+        ("tenant/shop-b/user/1", UnauthorizedNamespace),
     ],
 )
 async def test_an_unknown_subject_form_is_a_typed_error(
@@ -266,6 +267,37 @@ async def test_an_unknown_subject_form_is_a_typed_error(
     client.register_principal(BOT)
     with pytest.raises(error):
         await client.forget(USER, {"subject_ref": form}, at=LATER)
+
+
+async def test_another_tenants_agent_asking_to_delete_is_refused_as_reads_and_writes_are(
+    client: MemoryClient,
+) -> None:
+    """An agent of shop-b naming shop-a's namespace or subject gets `unauthorized_namespace`
+    (what a write or a recall there gets), not `invalid_input`; nothing changes."""
+    stranger = Principal(
+        type="agent",
+        tenant="shop-b",
+        id="bot",
+        read=["tenant/shop-b/**"],
+        write=["tenant/shop-b/**"],
+        delete=["tenant/shop-b/**"],
+    )
+    client.register_principal(stranger)
+    thread = f"t-{uuid.uuid4().hex[:6]}"
+    await story(client, thread)
+    before = everything_said(client, thread)
+    for scope in (
+        {"namespace": NS},
+        {"namespace": NS, "key": "notification.preference"},
+        {"subject_ref": "user:shop-a/123"},
+        {"subject_ref": NS},
+    ):
+        with pytest.raises(UnauthorizedNamespace) as refused:
+            await client.forget(stranger.ref, scope, at=LATER)
+        assert refused.value.code == "unauthorized_namespace"
+    with pytest.raises(UnauthorizedNamespace):
+        await client.write(stranger.ref, NS, sms(), at=LATER)
+    assert everything_said(client, thread) == before
 
 
 async def test_a_scope_that_matches_nothing_says_so(client: MemoryClient) -> None:

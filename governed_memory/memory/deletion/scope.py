@@ -90,8 +90,11 @@ def _existing_keys(text: str, named: list[str], existing: set[str]) -> list[str]
 
 
 def _check_tenant(namespace: str, tenant: str) -> None:
+    """Another tenant's namespace is refused as reads and writes refuse it."""
     if parse_namespace(namespace).tenant != tenant:
-        raise InvalidInput(f"namespace {namespace} is not in tenant {tenant}", field="scope")
+        raise UnauthorizedNamespace(
+            f"namespace {namespace} is not in tenant {tenant}", field="scope.namespace"
+        )
 
 
 def resolve(
