@@ -18,6 +18,7 @@ from governed_memory.memory.models import (
     WriteRequest,
 )
 from governed_memory.memory.stores import Stores
+from governed_memory.memory.vocabulary import SOURCE_TRUST
 from governed_memory.memory.write.extraction import RuleExtractor
 from governed_memory.memory.write.extraction.models import ExtractedCandidate, Extraction
 from governed_memory.memory.write.pipeline import decide
@@ -475,3 +476,51 @@ def test_conflict_deferred_for_a_model_inference(stores: Stores) -> None:
         at=T0 + timedelta(days=1),
     )
     assert (o.decision, o.relation, o.reason) == ("defer", "CONFLICTS", "conflict")
+
+
+REVIEWER = Principal(
+    type="reviewer",
+    tenant="shop-a",
+    id="anna",
+    write=["tenant/shop-a/user/*"],
+    approve=["tenant/shop-a/user/*"],
+)
+
+
+def test_a_reviewer_records_what_it_checked_as_human_review_and_it_outranks_an_inference(
+    stores: Stores,
+) -> None:
+    """A reviewer with approve rights over the namespace vouches for a fact it verified
+    (`human_review`), without a review of its own write; that fact outranks a model's inference
+    about the same slot. Approve rights elsewhere, or approve rights without being a reviewer,
+    do not make one."""
+    guess = {
+        "kind": "profile",
+        "key": "notification.preference",
+        "structured_value": {"channel": "phone"},
+        "content": "probably prefers phone calls",
+        "source_type": "model_inference",
+    }
+    checked = {
+        "kind": "profile",
+        "key": "notification.preference",
+        "structured_value": {"channel": "sms"},
+        "content": "prefers text messages (confirmed with the customer)",
+        "source_type": "human_review",
+    }
+    (inferred,) = run(stores, candidate=guess, principal=RELAY)
+    assert inferred.decision == "add"
+    (reviewed,) = run(stores, candidate=checked, principal=REVIEWER, at=T0 + timedelta(hours=1))
+    assert (reviewed.decision, reviewed.relation) == ("update", "SUPERSEDES"), reviewed
+    (head,) = [
+        r
+        for r in stores.canonical.records.namespace_heads(NS)
+        if r.key == "notification.preference" and r.status == "active"
+    ]
+    assert (head.structured_value, head.source_type) == ({"channel": "sms"}, "human_review")
+    assert SOURCE_TRUST["human_review"].rank > SOURCE_TRUST["model_inference"].rank
+    elsewhere = REVIEWER.model_copy(update={"id": "bo", "approve": ["tenant/shop-a/team/*"]})
+    agent = REVIEWER.model_copy(update={"id": "cy", "type": "agent"})
+    for who in (elsewhere, agent):
+        (o,) = run(stores, candidate=checked, principal=who, at=T0 + timedelta(hours=2))
+        assert (o.decision, o.reason) == ("reject", "source_not_allowed"), who.id

@@ -295,8 +295,9 @@ class Candidate(Model):
     """The value in structured form (`{"channel": "sms"}`), normalised by key (channel synonyms,
     language tags, time zones, hour ranges). Optional."""
     source_type: SourceType = "user_assertion"
-    """Who vouches for it (default `user_assertion`). A writer claims only what it may: nobody
-    writes `human_review` or `derived_summary`, `system_policy` needs the admin role,
+    """Who vouches for it (default `user_assertion`). A writer claims only what it may:
+    `human_review` only a reviewer with approve rights over the namespace (or an approved
+    review) writes, nobody writes `derived_summary`, `system_policy` needs the admin role,
     `verified_tool_fact` needs the tool that issued its reference; anything else is refused
     (`source_not_allowed`)."""
     source_refs: list[str] = Field(default_factory=list)

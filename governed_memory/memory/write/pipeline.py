@@ -181,7 +181,12 @@ def _check(
     confidence: a refusal, or the draft as it goes on (restricted when it states a special
     category)."""
     record = draft.record
-    if not source_allowed(ctx.principal, record.source_type, approved=ctx.approved_by is not None):
+    if not source_allowed(
+        ctx.principal,
+        record.source_type,
+        approved=ctx.approved_by is not None,
+        namespace=record.namespace,
+    ):
         # A writer cannot promote itself: the source says who vouches for the memory.
         source = {"source_type": record.source_type, "principal_type": ctx.principal.type}
         trail.append(_event(ctx, "source_validation", "not_allowed", record=record, details=source))

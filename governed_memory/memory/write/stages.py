@@ -204,12 +204,19 @@ def _ref_parts(ref: str) -> tuple[str, str, dict[str, list[str]]]:
     return parts.scheme, parts.netloc + parts.path, parse_qs(parts.query)
 
 
-def source_allowed(principal: Principal, source_type: str, *, approved: bool) -> bool:
-    """Whether this principal may claim this source: nobody writes `human_review` (it is what a
-    reviewer's approval makes) or `derived_summary` (the summarizer's); `system_policy` needs
-    the admin role; a user cannot vouch for a tool (`verified_tool_fact`)."""
-    if source_type in ("human_review", "derived_summary"):
-        return approved and source_type == "human_review"
+def source_allowed(
+    principal: Principal, source_type: str, *, approved: bool, namespace: str | None = None
+) -> bool:
+    """Whether this principal may claim this source: `human_review` is what a reviewer's
+    approval makes, or a fact a reviewer (a principal of type `reviewer` with approve rights over
+    the namespace) records as checked by them; nobody writes `derived_summary` (the
+    summarizer's); `system_policy` needs the admin role; a user cannot vouch for a tool
+    (`verified_tool_fact`)."""
+    if source_type == "human_review":
+        reviewer = principal.type == "reviewer" and namespace is not None
+        return approved or (reviewer and principal.can_approve(namespace or ""))
+    if source_type == "derived_summary":
+        return False
     if source_type == "system_policy":
         return "admin" in principal.roles
     if source_type == "verified_tool_fact":
