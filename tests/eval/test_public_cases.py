@@ -1,4 +1,5 @@
-"""The published scenario cases (copied from eval/cases) through the real system.
+"""The published scenario cases (copied from eval/cases), and this repository's own (`M-FB-*`:
+the `feedback` step), through the real system.
 
 Each case runs as `memctl eval` runs it: empty stores, its own worker, the real workflows.
 """
@@ -13,6 +14,9 @@ from temporalio.testing import WorkflowEnvironment
 from governed_memory.shell.eval import CaseRunner, load_case
 
 CASES = sorted(Path(__file__).with_name("cases").glob("*.json"))
+#: Cases whose every check must pass, not only their writes: the point of a feedback case is
+#: what the feedback did and what later reads show of it.
+EVERY_CHECK = ("M-FB-",)
 
 
 @pytest.fixture(scope="module")
@@ -29,3 +33,6 @@ async def test_every_write_check_passes(runner: CaseRunner, path: Path) -> None:
     writes = [c for c in result.checks if c.category == "write"]
     failed = [c.line() for c in writes if not c.passed]
     assert not failed, failed
+    if path.stem.startswith(EVERY_CHECK):
+        assert any(c.op == "feedback" for c in result.checks), "no feedback step was checked"
+        assert result.passed, result.first_failure

@@ -31,10 +31,12 @@ from temporalio.client import Client
 from temporalio.service import RPCError
 
 from governed_memory.memory.errors import MemoryServiceError, UnauthorizedNamespace
+from governed_memory.memory.feedback import FEEDBACK_TYPES
 from governed_memory.memory.models import (
     Candidate,
     CandidateOutcome,
     DeletionReceipt,
+    MemoryRecord,
     Principal,
     RecallResult,
     RetrievedMemory,
@@ -58,6 +60,20 @@ from governed_memory.shell.eval.tasks import (
 
 _CANDIDATE_FIELDS = set(Candidate.model_fields)
 _REJECTING = ("secret", "sensitive_category", "prompt_injection")
+#: The checks a `feedback` step may carry (docs/evaluation.md, "Feedback steps").
+_FEEDBACK_CHECKS = frozenset(
+    {
+        "refused",
+        "effect",
+        "source",
+        "review",
+        "status",
+        "confidence",
+        "rank_weight",
+        "replayed",
+        "correction",
+    }
+)
 
 
 class Unsupported(Exception):
@@ -377,10 +393,19 @@ class _CaseRun:
             self.records[step.id] = record
         self._check_write(index, step, record.outcomes)
 
-    def _check_write(self, index: str, step: Step, outcomes: list[CandidateOutcome]) -> None:
-        if step.expect is None:
+    def _check_write(
+        self,
+        index: str,
+        step: Step,
+        outcomes: list[CandidateOutcome],
+        expect: Any = None,
+        label: str = "expect",
+    ) -> None:
+        """The step's write checks (`expect`, or those given: a feedback's `correction`)."""
+        expect = step.expect if expect is None else expect
+        if expect is None:
             return
-        expectations = step.expect if isinstance(step.expect, list) else [step.expect]
+        expectations = expect if isinstance(expect, list) else [expect]
         counters = self.result.counters
         for exp in expectations:
             if not isinstance(exp, dict):
@@ -392,7 +417,7 @@ class _CaseRun:
                 for o in outcomes
             )
             passed = ok_outcome is not None
-            self.check(index, step, f"expect {exp}", passed, f"got [{shown}]", "write")
+            self.check(index, step, f"{label} {exp}", passed, f"got [{shown}]", "write")
             chosen = ok_outcome or (pool[0] if pool else None)
             if "decision" in exp:
                 counters["decision_total"] += 1
@@ -580,6 +605,212 @@ class _CaseRun:
                     f"{getattr(stored, name.removesuffix('_min'), None)!r}",
                     "delete",
                 )
+
+    # ------------------------------------------------------------------------ feedback
+
+    async def op_feedback(self, index: str, step: Step, at: datetime) -> None:
+        """Feedback on a memory through `MemoryClient.feedback`, as the actor; the memory is
+        named as a case names memories (a step id, or an item as in `includes`). A memory that
+        cannot be named, a refusal the case did not expect, or an effect it did not expect is a
+        failed check of the step."""
+        who = self.principal(step)
+        expect = step.expect if isinstance(step.expect, dict) else {}
+        if step.expect is not None and not isinstance(step.expect, dict):
+            self.check(
+                index, step, "expect", False, "a feedback step's expect is an object", "feedback"
+            )
+        for name in sorted(set(expect) - _FEEDBACK_CHECKS):
+            known = ", ".join(sorted(_FEEDBACK_CHECKS))
+            self.check(
+                index, step, name, False, f"not a feedback check (known: {known})", "feedback"
+            )
+        memory, why = self._named_memory(step)
+        if memory is None:
+            self.check(index, step, f"memory {step.memory}", False, why, "feedback")
+            return
+        kind = step.feedback_type or ""
+        before = self._judged(memory.memory_id)
+        started = time.perf_counter()
+        try:
+            outcome = await self.client.feedback(
+                who.ref,
+                memory.memory_id,
+                kind,
+                source=step.source,
+                run_id=step.run_id,
+                evidence_refs=step.evidence_refs,
+                memory_version=step.memory_version,
+                correction=step.correction,
+                occurred_at=at,
+                event_id=step.event_id,
+            )
+        except MemoryServiceError as exc:
+            refused = expect.get("refused")
+            detail = f"refused with {exc.code}: {exc}"
+            if kind not in FEEDBACK_TYPES:
+                known = ", ".join(FEEDBACK_TYPES)
+                detail = f"unknown feedback type {kind!r} (known: {known}); {detail}"
+            passed = refused is not None and matches(refused, exc.code)
+            self.check(
+                index, step, "refused" if refused else "feedback", passed, detail, "feedback"
+            )
+            if refused is not None:
+                after = self._judged(memory.memory_id)
+                self.check(
+                    index,
+                    step,
+                    "unchanged",
+                    after == before,
+                    "nothing changed" if after == before else f"was {before}, now {after}",
+                    "feedback",
+                )
+            return
+        elapsed = (time.perf_counter() - started) * 1000
+        event = outcome.event
+        review = outcome.review.review if outcome.review is not None else None
+        record = StepRecord(written=[memory.memory_id])
+        if review is not None:  # a later `review` step targeting this one answers it
+            record.workflow_id = review.write_workflow_id
+        elif event.feedback_type == "corrected":
+            record.workflow_id = event.effect_ref
+        if step.id:
+            self.records[step.id] = record
+        if any(
+            o.relation in ("SUPERSEDES", "REFINEMENT") and o.decision in ("update", "invalidate")
+            for o in outcome.correction
+        ):
+            self.result.correction_ms.append(elapsed)
+        if outcome.deletion is not None:
+            self.result.deletion_ms.append(elapsed)
+            self.result.counters["delete_total"] += 1
+            self.result.counters["delete_passed"] += (
+                outcome.deletion.verification_status == "passed"
+            )
+        if "refused" in expect:
+            self.check(
+                index,
+                step,
+                "refused",
+                False,
+                f"the feedback was accepted (effect {event.effect})",
+                "feedback",
+            )
+        said: dict[str, Any] = {
+            "effect": event.effect,
+            "source": event.source,
+            "replayed": outcome.replayed,
+        }
+        for name, got in said.items():
+            if name in expect:
+                self.check(
+                    index,
+                    step,
+                    f"{name} {expect[name]!r}",
+                    matches(expect[name], got),
+                    f"got {got!r} (effect {event.effect}, source {event.source})",
+                    "feedback",
+                )
+        if "review" in expect:
+            self._check_feedback_review(index, step, expect, review)
+        head = self.client.stores.canonical.records.head(memory.memory_id)
+        if "status" in expect:
+            status = head.status if head is not None else "erased"
+            self.check(
+                index,
+                step,
+                f"status {expect['status']!r}",
+                matches(expect["status"], status),
+                f"the memory is {status}",
+                "feedback",
+            )
+        for name, got in (
+            ("confidence", head.confidence if head is not None else None),
+            ("rank_weight", outcome.rank_weight),
+        ):
+            if name in expect:
+                self.check(
+                    index,
+                    step,
+                    f"{name} {expect[name]!r}",
+                    any(
+                        got is not None and abs(float(want) - got) < 1e-6
+                        for want in _as_list(expect[name])
+                    ),
+                    f"got {got!r}",
+                    "feedback",
+                )
+        if "correction" in expect:
+            self._check_write(index, step, outcome.correction, expect["correction"], "correction")
+
+    def _check_feedback_review(
+        self, index: str, step: Step, expect: dict[str, Any], review: Any
+    ) -> None:
+        """`review`: true (a review was opened and is open), false (none was), or an object
+        matched as a subset of the review as kept (`kind`, `reason_code`, `status`, ...)."""
+        want = expect["review"]
+        if review is None:
+            self.check(
+                index, step, f"review {want!r}", want is False, "no review opened", "feedback"
+            )
+            return
+        kept = self.client.stores.canonical.reviews.get(review.review_id)
+        shown = f"review {kept.review_id}: {kept.kind}/{kept.reason_code}/{kept.status}"
+        if isinstance(want, dict):
+            ok = matches(want, kept.model_dump(mode="json"))
+        else:
+            ok = want is True and kept.status == "open"
+        self.check(index, step, f"review {want!r}", ok, shown, "feedback")
+
+    def _named_memory(self, step: Step) -> tuple[MemoryRecord | None, str]:
+        """The memory a feedback step names, from the canonical store (the case's own stores,
+        whoever the actor: whether the actor may judge it is the service's to say). An earlier
+        step's id names what it wrote; an item is matched as `includes` items are, among the
+        memories of `namespace` (or of the whole case). Of several, the current (active) one,
+        else the latest recorded; more than one active is ambiguous."""
+        item = step.memory_item
+        records = self.client.stores.canonical.records
+        if "from_step" in item:
+            wrote = self.records.get(item["from_step"])
+            if wrote is None or not wrote.written:
+                return None, f"step {item['from_step']} wrote no memory"
+            pool = list(records.heads(wrote.written).values())
+        elif step.namespace is not None:
+            pool = records.namespace_heads(step.namespace)
+        else:
+            pool = self._all_heads()
+        found = [
+            r for r in pool if r.status != "deleted" and self._item_matches(item, as_retrieved(r))
+        ]
+        where = f" in {step.namespace}" if step.namespace else ""
+        if not found:
+            return None, f"no memory matches {item}{where}"
+        active = [r for r in found if r.status == "active"]
+        if len(active) > 1:
+            shown = "; ".join(
+                f"{r.key or r.kind}={r.structured_value or r.content[:40]}" for r in active
+            )
+            return None, f"ambiguous: {len(active)} active memories match {item}{where}: {shown}"
+        return (active or sorted(found, key=lambda r: r.recorded_at)[-1:])[0], ""
+
+    def _all_heads(self) -> list[MemoryRecord]:
+        records = self.client.stores.canonical.records
+        ids: list[str] = []
+        after: str | None = None
+        while page := records.digests(after, 1000):
+            ids += [d.memory_id for d in page]
+            after = page[-1].memory_id
+        return list(records.heads(ids).values())
+
+    def _judged(self, memory_id: str) -> tuple[Any, ...]:
+        """What feedback could change about a memory: its head (version, status, confidence),
+        the feedback kept on it, and its rank signals."""
+        canonical = self.client.stores.canonical
+        head = canonical.records.head(memory_id)
+        return (
+            None if head is None else (head.version, head.status, head.confidence),
+            [e.event_id for e in canonical.feedback.of_memory(memory_id)],
+            canonical.feedback.signals(memory_id),
+        )
 
     # ------------------------------------------------------------------------ reads
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import (
+    AliasChoices,
     AwareDatetime,
     BaseModel,
     ConfigDict,
@@ -34,6 +35,7 @@ Op = Literal[
     "context",
     "concurrent",
     "task",
+    "feedback",
 ]
 
 MODES = "ABCDE"
@@ -91,6 +93,10 @@ def _modes(value: Any) -> str | None:
     return "".join(m for m in MODES if m in letters)
 
 
+#: What an item naming memories holds (`includes`, `must_use`, a feedback step's `memory`).
+_ITEM_FIELDS = frozenset({"key", "value", "from_step", "content_contains"})
+
+
 class _Loose(BaseModel):
     # Known fields are typed strictly; unknown ones are ignored, so that a later revision of the
     # format that adds fields still runs.
@@ -134,6 +140,20 @@ class Step(_Loose):
     forbidden_namespaces: list[str] | None = None
     inject: dict[str, Any] | None = None
     modes: str | None = None
+    # the feedback extension (op `feedback`; docs/evaluation.md, "Feedback steps"): the memory
+    # judged (an earlier step's id, or an item as in `includes`), the feedback's `type` (not
+    # checked here: the service decides, and the step's checks say what it should), and the
+    # request's optional fields as `MemoryClient.feedback` takes them
+    memory: str | dict[str, Any] | None = None
+    feedback_type: str | None = Field(
+        default=None, validation_alias=AliasChoices("type", "feedback_type")
+    )
+    source: str | None = None
+    run_id: str | None = None
+    evidence_refs: list[str] = Field(default_factory=list)
+    correction: dict[str, Any] | None = None
+    memory_version: int | None = None
+    event_id: str | None = None
 
     _check_modes = field_validator("modes", mode="before")(_modes)
 
@@ -150,10 +170,16 @@ class Step(_Loose):
             "context": ("actor", "namespace"),
             "concurrent": ("steps",),
             "task": ("actor", "task", "expected_action"),
+            "feedback": ("actor", "memory", "feedback_type"),
         }
         for name in need.get(self.op, ()):
             if getattr(self, name) in (None, [], ""):
-                raise ValueError(f"op {self.op!r} needs {name!r}")
+                shown = "type" if name == "feedback_type" else name
+                raise ValueError(f"op {self.op!r} needs {shown!r}")
+        if isinstance(self.memory, dict) and not _ITEM_FIELDS & set(self.memory):
+            raise ValueError(
+                "memory: a step id, or an item with key/value, from_step or content_contains"
+            )
         if self.op == "recall" and not (self.namespace or self.namespaces):
             raise ValueError("op 'recall' needs 'namespace' or 'namespaces'")
         if self.op == "forget" and self.scope is None and not (self.text and self.namespace):
@@ -164,7 +190,7 @@ class Step(_Loose):
             expected_actions(self.expected_action)
             for name in ("must_use", "must_not_use"):
                 for item in getattr(self, name):
-                    if not {"key", "value", "from_step", "content_contains"} & set(item):
+                    if not _ITEM_FIELDS & set(item):
                         raise ValueError(
                             f"{name}: each item needs key/value, from_step or content_contains"
                         )
@@ -181,6 +207,13 @@ class Step(_Loose):
     @property
     def read_namespaces(self) -> list[str]:
         return self.namespaces or ([self.namespace] if self.namespace else [])
+
+    @property
+    def memory_item(self) -> dict[str, Any]:
+        """A feedback step's `memory` as an item (`{from_step}` for a step id)."""
+        if isinstance(self.memory, str):
+            return {"from_step": self.memory}
+        return dict(self.memory or {})
 
 
 class Case(_Loose):
@@ -205,6 +238,9 @@ class Case(_Loose):
             for item in [*step.must_use, *step.must_not_use]:
                 if "from_step" in item and item["from_step"] not in ids:
                     raise ValueError(f"from_step {item['from_step']!r} is not an earlier step id")
+            named = step.memory_item.get("from_step") if step.op == "feedback" else None
+            if named is not None and named not in ids:
+                raise ValueError(f"feedback memory {named!r} is not an earlier step id")
             inject_actor = (step.inject or {}).get("actor")
             if inject_actor is not None and inject_actor not in self.actors:
                 raise ValueError(f"inject actor {inject_actor!r} is not among the actors")
