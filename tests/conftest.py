@@ -24,6 +24,8 @@ from temporalio.testing import WorkflowEnvironment
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores, open_stores
 from governed_memory.memory.stores.canonical import CanonicalStore
+from governed_memory.memory.write.detectors.learned import available as learned_available
+from governed_memory.memory.write.detectors.learned import configure as configure_learned
 from governed_memory.shell.client import MemoryClient
 from governed_memory.shell.devserver import start_local
 from tests import loop_guard
@@ -31,6 +33,14 @@ from tests.codec_keys import CONVERTER
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# The learned injection detector is on in production wherever the embeddings extra is installed;
+# it loads torch and a sentence model into every process that screens text (about half a GB and
+# seconds each), so the suite runs it only where a test asks for it (the `learned_detector`
+# fixture: tests/unit/test_learned_detector.py and the end-to-end write there) and the rules
+# everywhere else. MEMORY_LEARNED_DETECTOR=true runs the whole suite with it.
+os.environ.setdefault("MEMORY_LEARNED_DETECTOR", "false")
+configure_learned(enabled=os.environ["MEMORY_LEARNED_DETECTOR"].lower() in ("1", "true", "yes"))
 
 
 def _pg_admin_url() -> str:
@@ -158,6 +168,20 @@ def temporal_client(temporal_env: WorkflowEnvironment) -> Client:
 
 
 loop_guard.install()
+
+
+@pytest.fixture
+def learned_detector() -> Iterator[None]:
+    """The learned injection detector on for one test (skipped without the embeddings extra)."""
+    configure_learned(enabled=True)
+    try:
+        if not learned_available():
+            pytest.skip("the learned detector needs the embeddings extra")
+        yield
+    finally:
+        configure_learned(
+            enabled=os.environ["MEMORY_LEARNED_DETECTOR"].lower() in ("1", "true", "yes")
+        )
 
 
 @pytest.fixture(autouse=True)

@@ -91,6 +91,10 @@ class Settings(BaseSettings):
     extractor_model: str | None = Field(default=None, validate_default=True)
     extractor_key: SecretStr | None = None
     extractor_timeout_seconds: float = Field(default=30.0, gt=0, le=120)
+    #: The learned injection detector (a classifier over sentence embeddings, beside the rules:
+    #: `memory.write.detectors.learned`): on wherever the embeddings extra is installed; false
+    #: leaves the rules alone to decide.
+    learned_detector: bool = True
     #: Policy file (TOML); default: the packaged memory/policy.default.toml.
     policy_file: Path | None = None
     #: Journal of committed deletions, kept outside the database (append-only JSON lines), so

@@ -17,6 +17,7 @@ from governed_memory.memory.stores.canonical import CanonicalStore
 from governed_memory.memory.stores.canonical._db import DatabaseOptions, require_schema
 from governed_memory.memory.stores.projection import Projection
 from governed_memory.memory.stores.projection.embedded import EmbeddedProjection
+from governed_memory.memory.write.detectors.learned import configure as configure_learned
 
 log = structlog.get_logger("governed_memory.memory.stores")
 
@@ -76,6 +77,9 @@ def open_stores(settings: Settings, *, migrate: bool | None = None) -> Stores:
     `migrate` says so (unset: `settings.migrates_on_connect`, i.e. on SQLite only); otherwise a
     store not at this release's schema is refused (`SchemaNotMigrated`: run `memctl db upgrade`).
     """
+    # What screens every write in this process (the learned detector is process-wide, as the
+    # detectors are).
+    configure_learned(enabled=settings.learned_detector)
     canonical = CanonicalStore(settings.canonical_url, DatabaseOptions.from_settings(settings))
     if settings.migrates_on_connect if migrate is None else migrate:
         canonical.migrate()

@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from governed_memory.memory.errors import InvalidInput
-from governed_memory.memory.write.detectors import detect_injection
+from governed_memory.memory.write.detectors import detect, detect_injection
 from governed_memory.memory.write.detectors.injection import detect_injection_before_hardening
+from governed_memory.memory.write.detectors.learned import available as learned_available
+from governed_memory.memory.write.detectors.learned import find_learned
 
 CORPORA = Path(__file__).with_name("corpora")
 DEFAULT_CORPORA = (
@@ -51,9 +53,20 @@ _KEYWORDS = re.compile(
 
 
 def product(text: str) -> bool:
-    """The product's injection detection, as every write runs it (`detect` runs it beside the
-    secret and sensitive-category detectors)."""
+    """The product's injection detection, as every write runs it: the rules and, where they
+    find nothing, the learned detector when it runs (`detect` runs them beside the secret and
+    sensitive-category detectors)."""
+    return any(d.reason == "prompt_injection" for d in detect(text))
+
+
+def rules(text: str) -> bool:
+    """The rules alone."""
     return bool(detect_injection(text))
+
+
+def learned(text: str) -> bool:
+    """The learned detector alone (never, without the embeddings extra)."""
+    return bool(find_learned(text))
 
 
 def keywords(text: str) -> bool:
@@ -62,6 +75,8 @@ def keywords(text: str) -> bool:
 
 DETECTORS: dict[str, Callable[[str], bool]] = {
     "now": product,
+    "rules": rules,
+    "learned": learned,
     "before": detect_injection_before_hardening,
     "keywords": keywords,
 }
@@ -159,6 +174,11 @@ def long_texts(size: int = 16_384) -> dict[str, dict[str, float]]:
 
 def run_detectors_bench(corpora: list[Path], out: Path | None = None) -> dict[str, Any]:
     report: dict[str, Any] = {}
+    if not learned_available():
+        print(
+            "the learned detector does not run here (no embeddings extra, or"
+            " MEMORY_LEARNED_DETECTOR=false): 'now' is the rules alone"
+        )
     for path in corpora or list(DEFAULT_CORPORA):
         items = load(path)
         name = path.stem.removeprefix("injection.")

