@@ -532,3 +532,33 @@ def test_a_single_write_keeps_the_rule_extractor(
     assert server.seen == []  # the hot path never asks the model
     assert {c.outcome.key for c in decision.candidates} >= {"notification.preference"}
     assert all(e.extractor in (None, RULES.info) for c in decision.candidates for e in c.audit)
+
+
+def test_the_extraction_bench_scores_the_model_extractor_when_one_is_configured(
+    server: Replay, tmp_path: Path
+) -> None:
+    """`memctl bench extraction` puts the model's precision and recall beside the rules'
+    whenever an endpoint is configured (here the replaying server: no model runs)."""
+    from governed_memory.shell.eval.extraction import run_extraction_bench
+
+    corpus = tmp_path / "extraction.replayed.json"
+    items = [
+        {
+            "id": "m1",
+            "class": "preference",
+            "text": text_of("fenced_json"),
+            "expected": [
+                {"kind": "profile", "key": "notification.preference", "value": {"channel": "sms"}}
+            ],
+        },
+        {"id": "m2", "class": "chit_chat", "text": "好的，谢谢！", "expected": []},
+    ]
+    corpus.write_text(json.dumps({"items": items}), encoding="utf-8")
+    report = run_extraction_bench([corpus], "no-such-revision", extractor(server.url))
+    entry = report["corpora"][corpus.name]
+    assert entry["baseline"].startswith("not run")
+    model = entry["model"]["classes"]["overall"]
+    assert (model["expected"], model["matched"]) == (1, 1)
+    assert report["model"]["model"] == MODEL
+    asked = [s["body"]["messages"][-1]["content"] for s in server.seen]
+    assert text_of("fenced_json") in asked

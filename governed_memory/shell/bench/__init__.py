@@ -75,7 +75,11 @@ async def run_bench(
 
         console.print("· extraction: labelled utterances through the extractor, and the previous")
         chosen = list(corpora) if what == "extraction" and corpora else [DEV, HELDOUT]
-        report["extraction"] = run_extraction_bench(chosen, baseline or BASELINE_EXTRACTOR)
+        from governed_memory.memory.write.extraction.model import model_extractor
+
+        report["extraction"] = run_extraction_bench(
+            chosen, baseline or BASELINE_EXTRACTOR, model_extractor(settings)
+        )
     if what == "retrieval" or (what == "all" and locomo is not None):
         from governed_memory.shell.eval.locomo import run_retrieval_bench
 

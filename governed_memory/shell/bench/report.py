@@ -384,6 +384,15 @@ def print_extraction(r: dict[str, Any]) -> None:
         console.print(table)
         if isinstance(before, str):
             console.print(f"  baseline {r['baseline']}: {before}")
+        model = entry.get("model")
+        if model is None:
+            console.print("  model extractor: not run (MEMORY_EXTRACTOR_URL is not set)")
+        else:
+            m = model["classes"]["overall"]
+            console.print(
+                f"  model extractor ({r['model']['name']} {r['model'].get('model') or ''}):"
+                f" P {m['precision']} R {m['recall']} exact {m['exact_rate']}"
+            )
 
 
 _PRINTERS["http"] = _print_http

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from governed_memory.memory.errors import InvalidInput
+from governed_memory.memory.write.extraction import Extractor
 
 CORPORA = Path(__file__).with_name("corpora")
 DEV = CORPORA / "extraction.dev.json"
@@ -52,11 +53,14 @@ def load(path: Path) -> list[dict[str, Any]]:
     return items
 
 
-def extract_all(texts: Sequence[str]) -> list[list[dict[str, Any]]]:
-    """What this checkout's extractor produces for each text (negations left out)."""
+def extract_all(
+    texts: Sequence[str], extractor: Extractor | None = None
+) -> list[list[dict[str, Any]]]:
+    """What an extractor (default: this checkout's rules) produces for each text (negations
+    left out)."""
     from governed_memory.memory.write.extraction import RuleExtractor
 
-    extractor = RuleExtractor()
+    extractor = extractor or RuleExtractor()
     out = []
     for text in texts:
         found = extractor.extract(text, default_timezone=TIMEZONE)
@@ -177,18 +181,25 @@ def baseline_outputs(revision: str, texts: Sequence[str]) -> list[list[dict[str,
 
 
 def run_extraction_bench(
-    corpora: Sequence[Path] = (DEV, HELDOUT), baseline: str = BASELINE
+    corpora: Sequence[Path] = (DEV, HELDOUT),
+    baseline: str = BASELINE,
+    model: Extractor | None = None,
 ) -> dict[str, Any]:
-    """Each corpus scored with this checkout's extractor and, beside it, `baseline`'s."""
+    """Each corpus scored with this checkout's extractor and, beside it, `baseline`'s; and
+    the model extractor's (`MEMORY_EXTRACTOR_URL`) when one is configured."""
     from governed_memory.shell.bench.report import print_extraction
 
     report: dict[str, Any] = {"baseline": baseline, "corpora": {}}
+    if model is not None:
+        report["model"] = model.info.model_dump(mode="json")
     for path in corpora:
         items = load(path)
         texts = [str(i["text"]) for i in items]
         entry: dict[str, Any] = {"items": len(items), "now": score(items, extract_all(texts))}
         before = baseline_outputs(baseline, texts)
         entry["baseline"] = before if isinstance(before, str) else score(items, before)
+        if model is not None:
+            entry["model"] = score(items, extract_all(texts, model))
         report["corpora"][path.name] = entry
     print_extraction(report)
     return report
