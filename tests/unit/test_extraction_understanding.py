@@ -124,7 +124,14 @@ def test_lasting_facts_about_the_user_and_their_family_are_kept(text: str) -> No
 
 
 @pytest.mark.parametrize(
-    "text", ["我妈喜欢短信通知", "my mom prefers phone calls", "my wife is vegetarian"]
+    "text",
+    [
+        "我妈喜欢短信通知",
+        "my mom prefers phone calls",
+        "my wife is vegetarian",
+        "my friend is allergic to peanuts",  # a friend is not family: theirs
+        "我同事对花生过敏",
+    ],
 )
 def test_a_family_members_tastes_and_wishes_stay_theirs(text: str) -> None:
     assert extract(text).candidates == []
@@ -142,3 +149,23 @@ def test_a_family_members_tastes_and_wishes_stay_theirs(text: str) -> None:
 )
 def test_order_facts_said_or_relayed_are_claims(text: str, key: str) -> None:
     assert key in keys(extract(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The customer says she is allergic to peanuts",
+        "客户说他对花生过敏",
+        "顾客说他住在杭州",
+        "The user mentioned they live in Berlin",
+    ],
+)
+def test_what_an_agent_relays_of_the_customer_is_the_customers_to_keep(text: str) -> None:
+    (found,) = extract(text).candidates
+    assert found.candidate.key is None
+    assert found.candidate.content == text
+
+
+@pytest.mark.parametrize("text", ["客户说快递太慢了", "The customer said he wants a refund"])
+def test_a_relayed_complaint_or_one_off_wish_is_not_a_fact(text: str) -> None:
+    assert extract(text).candidates == []

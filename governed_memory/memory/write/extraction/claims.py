@@ -267,9 +267,14 @@ _FAMILY_FACT = _rx(
 )
 
 
+_REL_EN_FAMILY = (
+    r"wife|husband|spouse|partner|fianc[eé]e?|mom|mum|mother|dad|father|parents?|sons?"
+    r"|daughters?|kids?|children|child|baby|twins|toddler|brothers?|sisters?|grandma"
+    r"|grandmother|grandpa|grandfather|grandparents?"
+)
 _FAMILY_SUBJECT = re.compile(
     _SELF_LEAD_ZH + rf"(?:我(?:的|家)?(?:{_REL_ZH_FAMILY})|家里(?:的)?(?:{_REL_ZH_FAMILY})?)"
-    rf"|^(?:my|our)\s+(?:{_REL_EN})(?:'s)?(?![a-z])"
+    rf"|^(?:my|our)\s+(?:{_REL_EN_FAMILY})(?:'s)?(?![a-z])"
 )
 
 
@@ -366,6 +371,36 @@ def _self_statement(norm: str) -> bool:
 
 _EN_VERB_AS_FIRST = {"is": "am", "'s": "am", "are": "am", "was": "was", "has": "have"}
 _EN_VERB_AS_FIRST.update({"doesn't": "don't", "does": "do", "isn't": "am not"})
+
+
+# What an agent relays of the person a namespace is about ("the customer says she is allergic to
+# peanuts", "客户说他对花生过敏"): the customer's own statement, in the third person.
+_RELAY_ZH = re.compile(
+    r"^(?:客户|用户|顾客|买家|客人)(?:本人)?(?:说|表示|提到|反馈|告诉我|称|讲|自述)(?:了)?"
+    r"[:：,，]?\s*(?:他|她|自己)?"
+)
+_RELAY_EN = re.compile(
+    r"^(?:the\s+)?(?:customer|user|client|buyer|shopper|caller)\s+(?:says|said|told\s+(?:me|us)"
+    r"|mentioned|reports|reported|explained|confirmed|states|stated)\s+(?:that\s+)?"
+    r"(?:she|he|they)\s+(?P<verb>[a-z']+)"
+)
+
+
+def _relayed_as_self(norm: str) -> str | None:
+    """A statement relayed about the customer, said as the customer would ("I am allergic to
+    peanuts"), or None."""
+    s = norm.strip()
+    m = _RELAY_ZH.match(s)
+    if m is not None and m.end() < len(s):
+        return "我" + s[m.end() :]
+    e = _RELAY_EN.match(s)
+    if e is not None:
+        verb = e.group("verb")
+        first = _EN_VERB_AS_FIRST.get(verb, verb[:-1] if verb.endswith("s") else verb)
+        if verb.endswith("ies"):
+            first = verb[:-3] + "y"
+        return "i " + first + s[e.end("verb") :]
+    return None
 
 
 def _third_party_statement(norm: str) -> bool:

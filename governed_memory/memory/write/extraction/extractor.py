@@ -12,9 +12,9 @@ from governed_memory.memory.models import Candidate, ExtractorInfo
 from governed_memory.memory.write.extraction.claims import (
     _CONTINUATION,
     _claim,
-    _family_fact,
     _family_statement,
     _preferred_name,
+    _relayed_as_self,
     _remember_rest,
     _self_statement,
     _third_party_statement,
@@ -118,7 +118,7 @@ class RuleExtractor:
                 elif (
                     whose == "third"
                     and _third_party_statement(part.norm)
-                    and not _family_fact(part.norm)
+                    and not _family_statement(part.norm)
                 ):
                     got.skipped.append((part.order, Skipped(reason="third_party", clause=part.raw)))
                 else:
@@ -173,10 +173,12 @@ class RuleExtractor:
             )
             return
         for part in parts:
-            family = _family_statement(part.norm)
-            if _is_question(part) or not (family or _self_statement(part.norm)):
+            relayed = _relayed_as_self(part.norm)
+            said = relayed if relayed is not None else part.norm
+            family = _family_statement(said)
+            if _is_question(part) or not (family or _self_statement(said)):
                 continue
-            if _whose(part.norm) == "third" and not _family_fact(part.norm):
+            if relayed is None and _whose(part.norm) == "third" and not family:
                 got.skipped.append((part.order, Skipped(reason="third_party", clause=part.raw)))
                 continue
             candidate = Candidate(
