@@ -222,8 +222,11 @@ class Reader:
         _known_at(self.stores, found, at)
         admitted = self._admit(found, principal, allowed, kinds, at, valid_at)
         if text:
+            # Neighbours brought in, like search's headroom, grow no further past
+            # `pool_headroom_k`: at k = 200 reading 200 of them cost a quarter of the recall.
+            neighbours = min(query.k, self.policy.retrieval.pool_headroom_k)
             _add_context(
-                self.stores, admitted, filters, query.k, principal, allowed, kinds, at, valid_at
+                self.stores, admitted, filters, neighbours, principal, allowed, kinds, at, valid_at
             )
             _add_graph(
                 self.stores, admitted, filters, text, principal, allowed, kinds, at, valid_at
