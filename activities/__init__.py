@@ -29,6 +29,7 @@ def all_activities(
     from governed_memory.activities.deletion import DeletionActivities
     from governed_memory.activities.feedback import FeedbackActivities
     from governed_memory.activities.projection import ProjectionActivities
+    from governed_memory.activities.promotion import PromotionActivities
     from governed_memory.activities.review import ReviewActivities
     from governed_memory.activities.summary import SummaryActivities
     from governed_memory.activities.write import WriteActivities
@@ -38,6 +39,7 @@ def all_activities(
     from governed_memory.memory.services.deletions import DeletionService
     from governed_memory.memory.services.feedback import FeedbackService
     from governed_memory.memory.services.projections import ProjectionService
+    from governed_memory.memory.services.promotions import PromotionService
     from governed_memory.memory.services.reviews import ReviewService
     from governed_memory.memory.services.summaries import SummaryService
     from governed_memory.memory.services.writes import WriteService
@@ -49,6 +51,7 @@ def all_activities(
         WriteActivities(WriteService(stores, settings, keys, extractor)),
         ReviewActivities(ReviewService(stores, settings, admission, extractor)),
         SummaryActivities(SummaryService(stores, settings, keys, summarizer)),
+        PromotionActivities(PromotionService(stores, settings, keys)),
         ProjectionActivities(ProjectionService(stores, settings)),
         DeletionActivities(DeletionService(stores, settings, keys, admission, extractor)),
         FeedbackActivities(FeedbackService(stores, settings, Access(stores, settings), keys)),

@@ -8,6 +8,7 @@ from typing import Any
 
 from governed_memory.workflows.delete_subject import CloseDeletionReceipt, DeleteSubject
 from governed_memory.workflows.expire_memories import ExpireMemories
+from governed_memory.workflows.promote_memory import PromoteMemory
 from governed_memory.workflows.record_feedback import RecordFeedback
 from governed_memory.workflows.relay_outbox import RelayOutbox
 from governed_memory.workflows.repair_projections import RepairProjections
@@ -21,6 +22,7 @@ WORKFLOWS: Sequence[type[Any]] = (
     WriteBatch,
     ReviewMemory,
     SummarizeThread,
+    PromoteMemory,
     DeleteSubject,
     CloseDeletionReceipt,
     ExpireMemories,

@@ -58,7 +58,8 @@ class SlotCheck(Model):
 
 
 class LineageLink(Model):
-    """A derived record (a summary) and one message or memory it was made from."""
+    """A derived record (a summary, or a promoted copy) and one message or memory it was made
+    from."""
 
     derived_id: str
     derived_version: int
@@ -97,6 +98,10 @@ class CommitPlan(Model):
     outcome: WriteOutcome | None = None
     #: What derived records in this plan were made from.
     lineage: list[LineageLink] = Field(default_factory=list)
+    #: Memories (of any namespace) this plan copies, by id, with the version it read: each
+    #: must still be active at that version when it commits (else `VersionConflict`, and the
+    #: plan is made again): a copy never outlives a deletion of what it copies.
+    derived_from: dict[str, int] = Field(default_factory=dict)
     #: What settling each opened review needs (by review id), kept with the review row.
     review_tasks: dict[str, dict[str, Any]] = Field(default_factory=dict)
     #: Feedback recorded with these changes (the feedback that caused them, or that they are).

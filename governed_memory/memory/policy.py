@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 from datetime import timedelta
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
@@ -155,6 +156,44 @@ class Quotas(_Section):
     memories_per_namespace: int = Field(default=100_000, ge=0)
 
 
+#: The scopes of namespaces a promotion names (`tenant`: the tenant's own namespace).
+PromotionScope = Literal["user", "team", "project", "agent", "thread", "tenant"]
+
+
+class PromotionRule(_Section):
+    """A memory of a `source` scope's namespace may be copied into a namespace of one of the
+    `targets` scopes (`memory.promotion`)."""
+
+    source: PromotionScope
+    targets: list[PromotionScope] = Field(min_length=1)
+    #: Whether a reviewer whose approve grants reach the target namespace must approve the
+    #: copy first (a requester that may approve there, and is not candidate-only, is that
+    #: reviewer; a candidate-only requester always waits for one).
+    require_review: bool = True
+
+
+_NEVER_PROMOTED: tuple[Sensitivity, ...] = ("restricted",)
+
+
+def _promotion_rules() -> list[PromotionRule]:
+    return [
+        PromotionRule(source="user", targets=["team", "project"]),
+        PromotionRule(source="team", targets=["project", "tenant"]),
+        PromotionRule(source="project", targets=["tenant"]),
+    ]
+
+
+class PromotionPolicy(_Section):
+    #: Sensitivity levels never promoted out of the namespace they were said in.
+    never: list[Sensitivity] = Field(default_factory=lambda: list(_NEVER_PROMOTED))
+    #: Which promotions are allowed; any other is refused.
+    rules: list[PromotionRule] = Field(default_factory=_promotion_rules)
+
+    def rule(self, source: str, target: str) -> PromotionRule | None:
+        """The rule that allows promoting from a `source` scope to a `target` one, if any."""
+        return next((r for r in self.rules if r.source == source and target in r.targets), None)
+
+
 class Policy(_Section):
     limits: LimitPolicy = Field(default_factory=LimitPolicy)
     defaults: Defaults = Field(default_factory=Defaults)
@@ -167,6 +206,7 @@ class Policy(_Section):
     consent: ConsentPolicy = Field(default_factory=ConsentPolicy)
     feedback: FeedbackPolicy = Field(default_factory=FeedbackPolicy)
     quotas: Quotas = Field(default_factory=Quotas)
+    promotion: PromotionPolicy = Field(default_factory=PromotionPolicy)
 
 
 def load_policy(path: Path | None = None) -> Policy:

@@ -649,6 +649,28 @@ def summarize(
 
 @app.command()
 @guarded
+def promote(
+    memory_id: Annotated[str, typer.Argument(help="the memory to promote (mem_...)")],
+    principal: Annotated[str, typer.Option(help="who asks: type:tenant/id")],
+    to: Annotated[str, typer.Option(help="the shared namespace to copy it into")],
+) -> None:
+    """Run PromoteMemory: copy a memory into a shared namespace (a team's, a project's) as the
+    policy's promotion rules allow, and print the result (`pending_review` names the review a
+    reviewer of the target answers)."""
+    from governed_memory.shell.client import MemoryClient
+
+    async def _main() -> Any:
+        client = await MemoryClient.connect(settings())
+        try:
+            return await client.promote(principal, memory_id, to)
+        finally:
+            client.close()
+
+    emit(run(_main()))
+
+
+@app.command()
+@guarded
 def receipt(deletion_id: str, as_: Annotated[str | None, AS_OPTION] = None) -> None:
     """Print a durable deletion receipt (for who asked, whom it is about, or an operator)."""
     with Reads(settings(), as_) as reads:

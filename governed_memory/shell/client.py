@@ -24,7 +24,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Coroutine, Iterator, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NoReturn, TypeVar
 
 import structlog
@@ -86,6 +86,8 @@ from governed_memory.memory.models import (
     MemoryRecord,
     Model,
     Principal,
+    PromoteRequest,
+    PromotionResult,
     RecallQuery,
     RecallResult,
     RelayRequest,
@@ -728,6 +730,62 @@ class MemoryClient:
             )
         except ValidationError as exc:
             raise from_validation_error(exc, "summarize") from None
+
+    # ------------------------------------------------------------------------ promotion
+
+    async def promote(
+        self,
+        principal: str,
+        memory_id: str,
+        target_namespace: str,
+        *,
+        at: datetime | None = None,
+    ) -> PromotionResult:
+        """Run PromoteMemory: copy a memory into a shared namespace (a user's into a team's or a
+        project's) as the policy's `[promotion]` rules allow, keeping its lineage
+        (memory/promotion.py). Where a review is required the result is `pending_review`, and
+        a reviewer of the target namespace answers `review_id` (`review`)."""
+        request = await asyncio.to_thread(
+            self.promote_request, principal, memory_id, target_namespace, at=at
+        )
+        return await self.run_promotion(request)
+
+    async def run_promotion(self, request: PromoteRequest) -> PromotionResult:
+        result: PromotionResult = await self.runs.result(
+            await self.runs.start(request, PromotionResult)
+        )
+        return result
+
+    def promote_request(
+        self,
+        principal: str,
+        memory_id: str,
+        target_namespace: str,
+        *,
+        at: datetime | None = None,
+    ) -> PromoteRequest:
+        """The door of a promotion: the principal proven, the request validated, and the same
+        checks the run makes (rights, policy, the memory's state), to refuse before anything
+        starts."""
+        from governed_memory.memory.promotion import check_promotion
+
+        self._check_clock(at)
+        self.prove(principal, namespace=target_namespace)
+        who = self.stores.canonical.principals.get(principal)
+        try:
+            request = PromoteRequest(
+                principal=principal,
+                tenant=who.tenant,
+                memory_id=memory_id,
+                target_namespace=target_namespace,
+                at=at,
+            )
+        except ValidationError as exc:
+            raise from_validation_error(exc, "promotion") from None
+        check_promotion(
+            self.stores, who, who.tenant, memory_id, target_namespace, at or datetime.now(UTC)
+        )
+        return request
 
     # ------------------------------------------------------------------------ deletion
 

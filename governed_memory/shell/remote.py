@@ -30,6 +30,7 @@ from governed_memory.memory.models import (
     EntityView,
     MemoryRecord,
     Model,
+    PromotionResult,
     RecallResult,
     WriteResult,
 )
@@ -167,6 +168,12 @@ class RemoteClient:
         s = scope.model_dump(exclude_none=True) if isinstance(scope, DeletionScope) else scope
         found = await self._call("POST", "/v1/forget", json={"scope": s})
         return DeletionReceipt.model_validate(found)
+
+    async def promote(self, memory_id: str, target_namespace: str) -> PromotionResult:
+        """Copy a memory into a shared namespace as the policy allows (docs/promotion.md)."""
+        path = f"/v1/memories/{quote(memory_id, safe='')}/promote"
+        found = await self._call("POST", path, json={"target_namespace": target_namespace})
+        return PromotionResult.model_validate(found)
 
     async def receipt(self, deletion_id: str) -> DeletionReceipt:
         found = await self._call("GET", f"/v1/receipts/{deletion_id}")

@@ -26,6 +26,7 @@ from governed_memory.memory.models import (
     DeleteRequest,
     DeletionScope,
     ExpireRequest,
+    PromoteRequest,
     RelayRequest,
     RepairRequest,
     ReviewStart,
@@ -45,6 +46,7 @@ __all__ = [
     "connect",
     "delete_workflow_id",
     "feedback_workflow_id",
+    "promote_workflow_id",
     "route",
     "search_attributes",
     "summarize_workflow_id",
@@ -140,6 +142,14 @@ def feedback_workflow_id(keys: ServiceKeys, tenant: str, principal: str, event_i
     return f"feedback/{tenant}/{keys.derive('feedback', tenant, principal, event_id)}"
 
 
+def promote_workflow_id(
+    keys: ServiceKeys, tenant: str, principal: str, memory_id: str, target: str
+) -> str:
+    """One running promotion per requester, memory and target (asked again, the same run, or
+    after it the copy made or the review still open). Keyed."""
+    return f"promote/{tenant}/{keys.derive('promote', tenant, principal, memory_id, target)}"
+
+
 @dataclass(frozen=True)
 class Route:
     """Where a request runs: its workflow, id, whom its grant is for, and how its id is
@@ -193,6 +203,14 @@ def route(keys: ServiceKeys, request: BaseModel) -> Route:
         wid = summarize_workflow_id(keys, request.tenant, request.namespace, request.thread)
         return Route(
             "SummarizeThread", wid, request.principal, request.tenant, "summarize",
+            WRITE_EXECUTION_TIMEOUT, allow,
+        )  # fmt: skip
+    if isinstance(request, PromoteRequest):
+        wid = promote_workflow_id(
+            keys, request.tenant, request.principal, request.memory_id, request.target_namespace
+        )
+        return Route(
+            "PromoteMemory", wid, request.principal, request.tenant, "promote",
             WRITE_EXECUTION_TIMEOUT, allow,
         )  # fmt: skip
     if isinstance(request, FeedbackStart):

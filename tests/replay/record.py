@@ -25,6 +25,7 @@ from typing import Any
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.contrib.pydantic import pydantic_data_converter
 
+from governed_memory.memory.errors import PolicyRefusal
 from governed_memory.memory.models import (
     CloseReceiptInput,
     ExpireRequest,
@@ -37,7 +38,7 @@ from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import open_stores
 from governed_memory.shell.client import MemoryClient
 from governed_memory.shell.devserver import start_local
-from governed_memory.shell.temporal import feedback_workflow_id
+from governed_memory.shell.temporal import feedback_workflow_id, route
 from governed_memory.shell.worker import build_worker
 from tests.factories import BOT, NS, T0, USER, email, sms
 
@@ -319,6 +320,70 @@ async def projections(client: MemoryClient, temporal: Client) -> list[str]:
     return [written.workflow_id, str(gone.workflow_id), relay.workflow_id, repair.workflow_id]
 
 
+async def promotions(client: MemoryClient, temporal: Client) -> list[str]:
+    """A promotion that waits for a reviewer (its review run, approved), one the requester
+    approves itself, one refused by the run (the memory deleted after the door let it through),
+    and one started raw without a grant: refused at admission."""
+    from governed_memory.memory.models import Principal
+
+    team = "tenant/shop-a/team/ops"
+    lead = Principal(type="reviewer", tenant="shop-a", id="lead", approve=[team])
+    curator = Principal(
+        type="agent", tenant="shop-a", id="curator", read=["tenant/shop-a/user/*"], write=[team]
+    )
+    steward = curator.model_copy(update={"type": "reviewer", "id": "steward", "approve": [team]})
+    for p in (lead, curator, steward):
+        client.register_principal(p)
+    ids = []
+    shared = await client.write(USER, NS, sms(), idempotency_key="rec-promote-1", at=T0)
+    waiting = await client.promote(
+        curator.ref, shared.outcome.memory_id or "", team, at=T0 + timedelta(minutes=1)
+    )
+    assert waiting.review_id is not None
+    await client.review(lead.ref, waiting.review_id, "approve", at=T0 + timedelta(minutes=2))
+    ids += [waiting.workflow_id, client.stores.canonical.reviews.get(waiting.review_id).workflow_id]
+    noted = await client.write(
+        USER,
+        NS,
+        {"kind": "semantic", "content": "用户喜欢蓝色的包装盒"},
+        idempotency_key="rec-promote-2",
+        at=T0,
+    )
+    direct = await client.promote(
+        steward.ref, noted.outcome.memory_id or "", team, at=T0 + timedelta(minutes=3)
+    )
+    assert direct.status == "promoted"
+    ids.append(direct.workflow_id)
+    later = await client.write(
+        USER,
+        NS,
+        {"kind": "episodic", "content": "用户咨询退款进度"},
+        idempotency_key="rec-promote-3",
+        at=T0,
+    )
+    gone = later.outcome.memory_id or ""
+    request = client.promote_request(steward.ref, gone, team, at=T0 + timedelta(minutes=4))
+    await client.forget(USER, {"namespace": NS, "memory_id": gone}, at=T0 + timedelta(minutes=4))
+    with contextlib.suppress(PolicyRefusal):
+        await client.run_promotion(request)
+    ids.append(route(client.keys, request).workflow_id)
+    raw = {
+        "principal": USER,
+        "tenant": "shop-a",
+        "memory_id": shared.outcome.memory_id,
+        "target_namespace": team,
+    }
+    with contextlib.suppress(WorkflowFailureError):
+        await temporal.execute_workflow(
+            "PromoteMemory",
+            raw,
+            id="promote/shop-a/rec-refused",
+            task_queue=client.settings.task_queue,
+        )
+    ids.append("promote/shop-a/rec-refused")
+    return ids
+
+
 SCENARIOS: dict[str, Scenario] = {
     "writes": writes,
     "deletions": deletions,
@@ -327,6 +392,7 @@ SCENARIOS: dict[str, Scenario] = {
     "expiry": expiry,
     "projections": projections,
     "feedback": feedback,
+    "promotions": promotions,
 }
 
 

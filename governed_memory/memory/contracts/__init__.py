@@ -12,5 +12,6 @@ beyond what a request carries.
     projections  projecting committed memories; a repair's pages and cursor
     reviews      opening and settling a review
     summaries    planning a thread's summary
+    promotions   planning a promotion (the copy, or the review it waits for)
     feedback     recording feedback and retiring what a correction replaced
 """

@@ -79,7 +79,8 @@ def erase(
     )
     pending = PendingScope(
         tenant_id=tenant,
-        namespaces=resolved.namespaces,
+        # where only promoted copies were found, nothing else of the scope is
+        namespaces=[ns for ns in resolved.namespaces if ns not in resolved.copy_namespaces],
         keys=resolved.keys,
         whole=resolved.scope.whole_namespace,
     )

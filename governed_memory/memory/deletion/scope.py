@@ -10,6 +10,11 @@ lies elsewhere is left alone and only counted (`withheld`, `withheld_namespaces`
 which namespaces or what they hold), so a user's deletion of themselves erases everything they
 may erase however many copies someone else keeps. A scope its requester may delete none of is
 refused.
+
+A promoted copy (`memory.promotion`: lineage from a memory to a memory that is not a summary)
+goes with what it copies, wherever it lies: the one who may erase a memory erases its copies
+too. The namespaces only such copies bring in (`copy_namespaces`) need no right to delete there,
+and lose nothing else.
 """
 
 from __future__ import annotations
@@ -109,10 +114,17 @@ def resolve(
     allowed = may_delete or (lambda _: True)
     withheld = _Withheld()
     scope = _plain(canonical, scope, tenant)
-    records, whole_messages = _named(canonical, tenant, scope)
-    records = withheld.apart(records, allowed)
+    named, whole_messages = _named(canonical, tenant, scope)
+    records = _with_same_content(
+        canonical, _summaries_last([r for r in named if allowed(r.namespace)])
+    )
+    copies = _promoted_copies(canonical, records)
+    copied = {c.memory_id for c in copies}
+    # what the scope names beyond the requester's namespaces, but for copies of what it erases
+    withheld.apart([r for r in named if r.memory_id not in copied], allowed)
     whole_messages = {m: ns for m, ns in whole_messages.items() if withheld.keeps(ns, allowed)}
-    records = _with_same_content(canonical, _summaries_last(records))
+    have = {r.memory_id for r in records}
+    records += [c for c in copies if c.memory_id not in have]
     live = [r for r in records if not (r.status == "deleted" and not r.content)]
     by_message = {
         m: target
@@ -127,13 +139,20 @@ def resolve(
         t for t in _summary_targets(canonical, summary_ids) if withheld.keeps(t.namespace, allowed)
     ]
     subject, consents = _consents(canonical, tenant, scope, allowed)
-    namespaces = _covered_namespaces(scope, live, by_message, summaries, allowed)
+    originals = [r for r in live if r.memory_id not in copied]
+    namespaces = _covered_namespaces(scope, originals, by_message, summaries, allowed)
+    if consents and subject:
+        namespaces.append(subject)
+    live_copies = [r for r in live if r.memory_id in copied]
+    copy_namespaces = sorted({r.namespace for r in live_copies} - set(namespaces))
     return ResolvedScope(
         scope=scope,
         memory_ids=memory_ids,
         messages=list(by_message.values()),
         summaries=summaries,
-        namespaces=sorted({*namespaces, *([subject] if consents and subject else [])}),
+        namespaces=sorted({*namespaces, *copy_namespaces}),
+        copies=[r.memory_id for r in live_copies],
+        copy_namespaces=copy_namespaces,
         keys=sorted({r.key for r in live if r.key and r.kind != "summary"}),
         withheld=withheld.count,
         withheld_namespaces=len(withheld.namespaces),
@@ -263,6 +282,22 @@ def _with_same_content(
     return records
 
 
+def _promoted_copies(canonical: CanonicalStore, records: list[MemoryRecord]) -> list[MemoryRecord]:
+    """The copies promoted from these memories, transitively (a copy promoted on again goes
+    too), wherever they lie: lineage from a memory to a memory that is not a summary."""
+    have = {r.memory_id for r in records}
+    frontier = [r.memory_id for r in records if r.kind != "summary"]
+    found: list[MemoryRecord] = []
+    while frontier:
+        derived = [d for d in canonical.lineage.derived_from("memory", frontier) if d not in have]
+        heads = canonical.records.heads(derived)
+        copies = [heads[d] for d in derived if d in heads and heads[d].kind != "summary"]
+        have.update(c.memory_id for c in copies)
+        found += copies
+        frontier = [c.memory_id for c in copies]
+    return found
+
+
 def _message_targets(
     canonical: CanonicalStore,
     tenant: str,
@@ -329,8 +364,8 @@ def _summary_targets(canonical: CanonicalStore, summary_ids: list[str]) -> list[
     summaries: list[SummaryTarget] = []
     for memory_id in summary_ids:
         head = heads.get(memory_id)
-        if head is None or not head.structured_value:
-            continue
+        if head is None or head.kind != "summary" or not head.structured_value:
+            continue  # a promoted copy is a memory of the scope, not a summary
         value = ThreadSummary.model_validate(head.structured_value)
         summaries.append(
             SummaryTarget(
@@ -383,7 +418,11 @@ def authorize_deletion(principal: Principal, tenant: str, resolved: ResolvedScop
             f"{principal.ref} may delete nothing {resolved.scope.describe()} covers",
             field="scope",
         )
-    if any(not principal.can_delete(ns) for ns in resolved.namespaces):
+    if any(
+        not principal.can_delete(ns)
+        for ns in resolved.namespaces
+        if ns not in resolved.copy_namespaces  # what lies there is a copy of what it erases
+    ):
         # resolved without the principal's rights (`resolve(..., may_delete=...)` leaves out
         # what it may not delete): nothing of it
         raise UnauthorizedNamespace(

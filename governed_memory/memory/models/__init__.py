@@ -10,6 +10,7 @@ per lifecycle:
     reviews      conversation messages, reviews and their answers
     sweeps       repair, expiry and the outbox relay
     summaries    SummarizeThread's request and result
+    promotions   PromoteMemory's request and result
     sync         the vocabulary of following the outbox (events, watermarks, digests)
     audit        audit events
     context      the context builder's request, package and validation
@@ -67,6 +68,11 @@ from governed_memory.memory.models.deletion import (
     VerificationStatus,
 )
 from governed_memory.memory.models.principals import Principal, parse_principal_ref, principal_ref
+from governed_memory.memory.models.promotions import (
+    PromoteRequest,
+    PromotionResult,
+    PromotionStatus,
+)
 from governed_memory.memory.models.reads import (
     EntityMemory,
     EntityRelation,
@@ -181,6 +187,9 @@ __all__ = [
     "Principal",
     "PrincipalType",
     "ProbeResult",
+    "PromoteRequest",
+    "PromotionResult",
+    "PromotionStatus",
     "RecallAsk",
     "RecallQuery",
     "RecallResult",

@@ -188,6 +188,9 @@ class DeletionReceipt(Model):
     """The search indexes the erased memories were removed from (`vector`, `search`, `graph`)."""
     derived_records_invalidated: int = 0
     """How many thread summaries built on what was erased were erased with it."""
+    copies_erased: int = 0
+    """How many of the erased memories were copies promoted from the others into shared
+    namespaces (counted in `canonical_records` too): a copy goes with what it copies."""
     cache_namespaces_invalidated: int = 0
     """How many namespaces' cached reads were invalidated."""
     verification_status: VerificationStatus = "pending"
@@ -274,6 +277,11 @@ class ResolvedScope(Model):
     withheld_namespaces: int = 0
     #: The subject's consents (a subject's deletion, or its whole namespace's), by id.
     consents: list[str] = Field(default_factory=list)
+    #: Copies promoted from what the scope erases (among `memory_ids`: they go with it), and
+    #: the namespaces only they bring in: there, nothing else is erased, and no right to
+    #: delete is needed.
+    copies: list[str] = Field(default_factory=list)
+    copy_namespaces: list[str] = Field(default_factory=list)
 
     @property
     def empty(self) -> bool:

@@ -61,8 +61,9 @@ def place_of(namespace: str, source_refs: Sequence[str]) -> Place | None:
 
 
 #: `harmful`: a memory reported harmful, quarantined until a reviewer upholds the report
-#: (invalidated) or rejects it (restored).
-ReviewKind = Literal["deferred", "conflict", "harmful"]
+#: (invalidated) or rejects it (restored). `promotion`: a memory's copy into a shared namespace,
+#: made only once a reviewer of that namespace approves it (`memory.promotion`).
+ReviewKind = Literal["deferred", "conflict", "harmful", "promotion"]
 ReviewStatus = Literal["open", "approved", "rejected", "timed_out"]
 
 
@@ -76,25 +77,26 @@ class ReviewRecord(Model):
     answer."""
     kind: ReviewKind
     """What waits for a decision: `deferred` (a write that waits for approval), `conflict` (a new
-    value that contradicts a stored one: approving a side invalidates the others) or `harmful` (a
+    value that contradicts a stored one: approving a side invalidates the others), `harmful` (a
     memory reported harmful and quarantined: approving upholds the report and keeps it out for good,
-    rejecting restores it)."""
+    rejecting restores it) or `promotion` (a memory to copy into this shared namespace: approving
+    makes the copy, rejecting drops it)."""
     status: ReviewStatus = "open"
     """`open` until answered; then `approved`, `rejected` or `timed_out` (no answer within the
     policy's timeout, 72 hours by default: a deferred write is rejected, a conflict's new side
     invalidated, a harmful memory stays quarantined)."""
     reason_code: str
-    """Why it was opened (`candidate_only`, `conflict`, `harmful_feedback`, …)."""
+    """Why it was opened (`candidate_only`, `conflict`, `harmful_feedback`, `promotion`, …)."""
     workflow_id: str
     """The id of the review's own workflow run (`review/{tenant}/{review_id}`)."""
     write_workflow_id: str
-    """The id of the run that opened it: the write, or the feedback that reported a harmful
-    memory."""
+    """The id of the run that opened it: the write, the feedback that reported a harmful memory,
+    or the promotion."""
     conflict_group: str | None = None
     """For a conflict: the conflict group of its sides. Null otherwise."""
     memory_ids: list[str] = Field(default_factory=list)
-    """The sides of a conflict, the memory ids a deferred write would create, or the memory reported
-    harmful."""
+    """The sides of a conflict, the memory ids a deferred write would create, the memory reported
+    harmful, or the memory to promote."""
     opened_at: AwareDatetime
     """When it was opened."""
     closed_at: AwareDatetime | None = None

@@ -132,6 +132,7 @@ class DeletionService:
             storage_limits=canonical.db.erasure_limits(),
             withheld=resolved.withheld,
             withheld_namespaces=resolved.withheld_namespaces,
+            copies_erased=len(resolved.copies),
         )
         if resolved.withheld:
             # What the scope covers beyond the requester's namespaces stays, counted (never
@@ -179,6 +180,12 @@ class DeletionService:
                 result.invalidated,
                 result.invalidated_seqs,
             )
+        resolved = set(inp.resolved.all_memory_ids)
+        late = [m for m in result.memory_ids if m not in resolved]
+        if late:
+            # Copies promoted after the scope was resolved went with their sources: out of the
+            # projection too (the run projects what it resolved).
+            sync(self.stores.canonical, self.stores.projection, late)
         self._journal(inp.deletion_id)
         log.info(
             "scope erased",

@@ -1,5 +1,6 @@
 """Reviews: a review run's admission against the stored review, and what a reviewer's answer (or
-the timeout) changes, planned as one commit and staged.
+the timeout) changes, planned as one commit and staged: a deferred write, a conflict, a memory
+reported harmful, a promotion into a shared namespace.
 
 Nothing here takes a review's word from a workflow input: `open` reads the review by id and
 refuses a start that differs from it, `stage` reads it again, checks the answer's grant (signed by
@@ -18,7 +19,12 @@ from governed_memory.memory.contracts.reviews import (
     ReviewStaged,
     StageReviewInput,
 )
-from governed_memory.memory.errors import PolicyRefusal, RequestMismatch, UnauthorizedNamespace
+from governed_memory.memory.errors import (
+    NotFound,
+    PolicyRefusal,
+    RequestMismatch,
+    UnauthorizedNamespace,
+)
 from governed_memory.memory.feedback import IN_FORCE, FeedbackType, MemoryFeedbackEvent, emitted
 from governed_memory.memory.models import (
     AuditEvent,
@@ -28,6 +34,7 @@ from governed_memory.memory.models import (
     ReviewRecord,
 )
 from governed_memory.memory.plans import CommitPlan, RecordChange, SlotCheck, slot_for
+from governed_memory.memory.promotion import approved_promotion
 from governed_memory.memory.services.admission import Admission
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores
@@ -100,7 +107,7 @@ class ReviewService:
         kept = self.stores.canonical.reviews.task(review.review_id)
         work = (
             ReviewWork.model_validate(kept)
-            if kept is not None and review.kind != "harmful"
+            if kept is not None and review.kind in ("deferred", "conflict")
             else None
         )
         newcomers = [m for m in inp.newcomers if m in review.memory_ids]
@@ -142,6 +149,8 @@ class ReviewService:
                 )
             )
             self._check_reviewer(review, decision.reviewer, review.workflow_id, at)
+        if review.kind == "promotion":
+            return self._promotion(review, decision, at, commit_id)
         erased = review.kind == "deferred" and work is None
         if erased and decision is not None and decision.decision == "approve":
             decision = decision.model_copy(update={"decision": "reject"})
@@ -198,6 +207,57 @@ class ReviewService:
                 if c.memory_id not in losers
             ]
         return _Planned(plan=bare, outcome=outcome)
+
+    def _promotion(
+        self, review: ReviewRecord, decision: ReviewDecision | None, at: datetime, commit_id: str
+    ) -> _Planned:
+        """A promotion waiting for a reviewer: approved, the copy is planned from the memory as
+        the store holds it now (`memory.promotion`); a memory no longer the requester's to
+        promote (deleted, changed, refused by the policy as it is) makes the approval a
+        rejection, with the reason. Rejected or timed out, nothing is copied."""
+        plan: CommitPlan | None = None
+        copy_id: str | None = None
+        reason = None if decision is not None else "review_timeout"
+        if decision is not None and decision.decision == "approve":
+            kept = self.stores.canonical.reviews.task(review.review_id)
+            try:
+                plan, copy_id = approved_promotion(
+                    self.stores,
+                    review,
+                    kept,
+                    reviewer=decision.reviewer,
+                    at=at,
+                    commit_id=commit_id,
+                )
+            except (PolicyRefusal, NotFound) as refusal:
+                reason = "erased" if kept is None else refusal.code
+                decision = decision.model_copy(update={"decision": "reject"})
+        status = review_status(decision)
+        outcome = ReviewOutcome(
+            review_id=review.review_id,
+            status=status,
+            committed=[copy_id] if plan and copy_id else [],
+        )
+        plan = plan or CommitPlan(
+            commit_id=commit_id,
+            tenant_id=review.tenant_id,
+            namespace=review.namespace,
+            at=at,
+            workflow_id=review.workflow_id,
+        )
+        plan.audit.append(
+            AuditEvent(
+                stage="review",
+                outcome=status,
+                decision=decision.decision if decision else "reject",
+                reason_code=reason,
+                principal=decision.reviewer if decision else None,
+                memory_id=copy_id,
+                details={"review_id": review.review_id, "kind": review.kind},
+            )
+        )
+        plan.reviews = [closed(review, decision, at)]
+        return _Planned(plan=plan, outcome=outcome)
 
     def _harmful(
         self,

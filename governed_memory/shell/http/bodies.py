@@ -107,6 +107,16 @@ class GrantBody(Model):
     now. Refused unless the service allows it (`MEMORY_ALLOW_CLOCK_OVERRIDE`)."""
 
 
+class PromoteBody(Model):
+    target_namespace: str
+    """The shared namespace to copy the memory into (`tenant/{tenant}/team/{id}`,
+    `tenant/{tenant}/project/{id}`, …): one the caller may write, and one the policy's
+    `[promotion]` rules allow from the memory's namespace."""
+    at: datetime | None = None
+    """A clock override for evaluation and tests: act as of this time (with a time zone) instead of
+    now. Refused unless the service allows it (`MEMORY_ALLOW_CLOCK_OVERRIDE`)."""
+
+
 class ContextBody(Model):
     namespaces: list[str] = Field(min_length=1, max_length=64)
     """The namespaces to draw memories from (1 to 64); those the caller may not read are left

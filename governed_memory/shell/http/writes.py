@@ -1,5 +1,6 @@
-"""Writes: a ready candidate, a raw utterance, a batch (an import), a grant to start one from
-the caller's own Temporal client, and a write's decision by its idempotency key.
+"""Writes: a ready candidate, a raw utterance, a batch (an import), a memory promoted into a
+shared namespace, a grant to start one from the caller's own Temporal client, and a write's
+decision by its idempotency key.
 
 Each is built at the client's door (`MemoryClient.write_request`: the caller proven, the input
 validated and screened, the caller's quota checked) before anything starts; the door reads the
@@ -16,6 +17,7 @@ from governed_memory.memory.models import (
     BatchRequest,
     BatchResult,
     CandidateOutcome,
+    PromotionResult,
     WriteRequest,
     WriteResult,
 )
@@ -25,6 +27,7 @@ from governed_memory.shell.http.bodies import (
     BatchEntry,
     GrantBody,
     ObserveBody,
+    PromoteBody,
     WriteBody,
 )
 from governed_memory.shell.http.deps import Caller_, Session
@@ -65,6 +68,20 @@ async def batch(body: BatchBody, s: Caller_) -> BatchResult:
     """Many writes of the caller in one WriteBatch run (an import)."""
     requests = await run_in_threadpool(_entries, s, body.requests)
     return await s.client.write_batch(requests)
+
+
+@router.post("/memories/{memory_id}/promote")
+async def promote(memory_id: str, body: PromoteBody, s: Caller_) -> PromotionResult:
+    """Promote a memory into a shared namespace (a user's into a team's or a project's): a copy
+    with its lineage, as the policy's `[promotion]` rules allow. The caller reads the memory and
+    writes the target. Where a review is required the answer is `pending_review` with its
+    `review_id`, for a reviewer of the target namespace to answer (`POST /v1/reviews/{id}`); a
+    memory that is not active, restricted, or refused by the policy is a 403 problem and changes
+    nothing. Deleting the memory deletes its copies."""
+    request = await run_in_threadpool(
+        s.client.promote_request, s.ref, memory_id, body.target_namespace, at=body.at
+    )
+    return await s.client.run_promotion(request)
 
 
 @router.post("/grants")

@@ -137,6 +137,16 @@ def _within_scope(plan: CommitPlan) -> None:
         raise RequestMismatch("the outcome is of another tenant", field="tenant")
 
 
+def _still_there(heads: Sequence[Any], plan: CommitPlan) -> None:
+    """What the plan copies is still active at the version it read (its rows locked until the
+    commit ends, so an erasure either waits for it, and then finds the copy, or goes first)."""
+    found = {r.memory_id: r for r in heads}
+    for memory_id, version in sorted(plan.derived_from.items()):
+        head = found.get(memory_id)
+        if head is None or head.status != "active" or head.version != version:
+            raise VersionConflict(f"memory {memory_id} changed since the plan was made")
+
+
 def _hold_quota(plan: CommitPlan, before: dict[str, int], after: dict[str, int]) -> None:
     """A plan that takes a writer past its quota is refused, whatever the door counted: the
     door's count and the commit may race with the writer's other writes. A plan that keeps a
@@ -235,6 +245,10 @@ class Commits(Part):
                     field="namespace",
                 )
         _within_scope(plan)
+        if plan.derived_from:
+            _still_there(
+                s.records.locked_heads(conn, sorted(plan.derived_from), for_update=True), plan
+            )
         cited = [(r.consent_ref, r.subject_ref) for r in plan.new_records if r.consent_ref]
         if cited:
             # A consent revoked since the write was decided: what depends on it is not written

@@ -57,7 +57,13 @@ class Erasure(Part):
         s = self.store
         with self.db.write() as conn:
             s.consents.lock(conn, consents)
-            rows = s.records.locked_heads(conn, memory_ids)
+            rows = s.records.locked_heads(conn, memory_ids, for_update=True)
+            # A copy promoted from one of them goes too, even one committed since the scope
+            # was resolved (a promotion's commit holds its source's row, so it is either in
+            # the lineage by now or will find its source erased).
+            copies = self._copies(conn, rows)
+            rows += copies
+            memory_ids = [*memory_ids, *(r.memory_id for r in copies)]
             live = [r for r in rows if not (r.status == "deleted" and r.content == "")]
             namespaces = {r.namespace for r in rows}
             slots = {(r.namespace, slot_for(r.key, r.gist)) for r in live}
@@ -124,6 +130,26 @@ class Erasure(Part):
             outbox_seqs=seqs,
             slots=sorted(slots),
         )
+
+    def _copies(self, conn: Connection, rows: Sequence[Any]) -> list[Any]:
+        """The promoted copies of these memories (lineage from a memory to a memory that is not
+        a summary: summaries are resolved, erased and written again apart), transitively, their
+        head rows locked."""
+        s = self.store
+        have = {r.memory_id for r in rows}
+        frontier = sorted(have)
+        found: list[Any] = []
+        while frontier:
+            derived = [d for d in s.lineage.derived_from("memory", frontier, conn) if d not in have]
+            heads = [
+                r
+                for r in s.records.locked_heads(conn, derived, for_update=True)
+                if r.kind != "summary"
+            ]
+            have.update(r.memory_id for r in heads)
+            found += heads
+            frontier = [r.memory_id for r in heads]
+        return found
 
     @staticmethod
     def _salt(conn: Connection, deletion_id: str) -> str:

@@ -403,12 +403,18 @@ class Records(Part):
             ).rowcount
         return blanked
 
-    def locked_heads(self, conn: Connection, memory_ids: Sequence[str]) -> list[Any]:
-        """Head rows read inside a write transaction (to derive their next versions)."""
+    def locked_heads(
+        self, conn: Connection, memory_ids: Sequence[str], *, for_update: bool = False
+    ) -> list[Any]:
+        """Head rows read inside a write transaction (to derive their next versions); with
+        `for_update`, locked until it ends (Postgres; SQLite's writers take turns anyway)."""
+        query = select(memory_heads)
+        if for_update:
+            query = query.with_for_update()
         return [
             r
             for chunk in chunks(list(memory_ids))
-            for r in conn.execute(select(memory_heads).where(memory_heads.c.memory_id.in_(chunk)))
+            for r in conn.execute(query.where(memory_heads.c.memory_id.in_(chunk)))
         ]
 
 
