@@ -31,6 +31,7 @@ TRAINING = (
     "injection.heldout.json",
     "injection.heldout2.json",
     "injection.train.json",
+    "injection.train2.json",
 )
 OBFUSCATED = frozenset({"base64", "hex", "rot13", "spaced", "homoglyph", "zero_width"})
 TARGET_FPR = 0.02
