@@ -562,3 +562,14 @@ def test_the_extraction_bench_scores_the_model_extractor_when_one_is_configured(
     assert report["model"]["model"] == MODEL
     asked = [s["body"]["messages"][-1]["content"] for s in server.seen]
     assert text_of("fenced_json") in asked
+
+
+def test_a_name_to_be_called_by_is_a_profile_name(server: Replay) -> None:
+    found = extractor(server.url).extract(text_of("preferred_name"), default_timezone=SH)
+    (name,) = found.candidates
+    assert (name.candidate.key, name.candidate.structured_value) == (
+        "profile.name",
+        {"value": "Sam"},
+    )
+    assert name.candidate.content == "The user goes by Sam"
+    assert "profile.name" in json.dumps(server.seen[-1]["body"]["response_format"])

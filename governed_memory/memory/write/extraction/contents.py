@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from governed_memory.memory.vocabulary import CONTACT_HOURS, LANGUAGE, NOTIFICATION, TIMEZONE
+from governed_memory.memory.vocabulary import CONTACT_HOURS, LANGUAGE, NAME, NOTIFICATION, TIMEZONE
 
 _CHANNEL_ZH = {
     "sms": "短信",
@@ -77,4 +77,6 @@ def _content(key: str, value: dict[str, Any], *, negated: bool, zh: bool) -> str
     if key == CONTACT_HOURS:
         when = _hours_text(str(value["value"]))
         return f"用户希望在 {when} 联系" if zh else f"User prefers to be contacted {when}"
+    if key == NAME:
+        return f"用户希望被称呼为{value['value']}" if zh else f"The user goes by {value['value']}"
     return str(value)

@@ -9,6 +9,7 @@ from typing import Any
 
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
+from governed_memory.memory.vocabulary import NAME
 from governed_memory.memory.write.extraction.claims import (
     _CONTINUATION,
     _claim,
@@ -224,12 +225,12 @@ class RuleExtractor:
     @staticmethod
     def _name(part: _Part, name: str, got: _Collected) -> None:
         """The name the user goes by ("call me Sam" is a name, not a phone preference)."""
-        zh = _is_chinese(part.raw)
+        value = {"value": name}
         candidate = Candidate(
             kind="profile",
-            key="profile.name",
-            content=f"用户希望被称呼为{name}" if zh else f"The user goes by {name}",
-            structured_value={"value": name},
+            key=NAME,
+            content=_content(NAME, value, negated=False, zh=_is_chinese(part.raw)),
+            structured_value=value,
             source_type="user_assertion",
             confidence=SELF_STATEMENT,
         )

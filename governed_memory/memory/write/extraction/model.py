@@ -52,7 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
-from governed_memory.memory.vocabulary import CONTACT_HOURS, LANGUAGE, NOTIFICATION, TIMEZONE
+from governed_memory.memory.vocabulary import CONTACT_HOURS, LANGUAGE, NAME, NOTIFICATION, TIMEZONE
 from governed_memory.memory.write.extraction.clauses import _is_chinese
 from governed_memory.memory.write.extraction.contents import _content
 from governed_memory.memory.write.extraction.extractor import RuleExtractor
@@ -94,7 +94,7 @@ MAX_CONFIDENCE = 0.9
 #: The seconds of a batch the model may take; the rest of its texts are read by the rules.
 BATCH_BUDGET_SECONDS = 300.0
 
-PROFILE_KEYS = (NOTIFICATION, LANGUAGE, TIMEZONE, CONTACT_HOURS)
+PROFILE_KEYS = (NOTIFICATION, LANGUAGE, TIMEZONE, CONTACT_HOURS, NAME)
 #: A claim's key -> the prefix of the business entity it is about (as the rule extractor's).
 CLAIM_KEYS = {
     "order.status": "order",
@@ -118,6 +118,8 @@ candidates: each a standing fact or wish of the user about themself, with
   "profile.timezone": only when the user states their time zone; "value" an IANA name
     ("Europe/Berlin"); where the user lives is not a time zone;
   "contact.preferred_hours": when the user wants to be contacted; "value" "HH:MM-HH:MM";
+  "profile.name": the name the user asks to be called by ("call me Sam" is a name, not a
+    phone preference); "value" the name, copied exactly;
   "order.status", "payment.status", "logistics.status", "refund.status": the user asserts the
     status of an order, payment, shipment or refund ("my order hasn't shipped"); "entity_id"
     the id the user gives for it, copied exactly, or null; a question or a wish is not a claim;
