@@ -394,13 +394,17 @@ def _relayed_as_self(norm: str) -> str | None:
     if m is not None and m.end() < len(s):
         return "我" + s[m.end() :]
     e = _RELAY_EN.match(s)
-    if e is not None:
-        verb = e.group("verb")
-        first = _EN_VERB_AS_FIRST.get(verb, verb[:-1] if verb.endswith("s") else verb)
-        if verb.endswith("ies"):
-            first = verb[:-3] + "y"
-        return "i " + first + s[e.end("verb") :]
-    return None
+    return _as_first_person(s, e) if e is not None else None
+
+
+def _as_first_person(s: str, m: re.Match[str]) -> str:
+    """`s` with the subject `m` matched said by the speaker ("she lives in Berlin" → "i live in
+    Berlin"): the verb (group `verb`) in the first person."""
+    verb = m.group("verb")
+    first = _EN_VERB_AS_FIRST.get(verb, verb[:-1] if verb.endswith("s") else verb)
+    if verb.endswith("ies"):
+        first = verb[:-3] + "y"
+    return "i " + first + s[m.end("verb") :]
 
 
 def _third_party_statement(norm: str) -> bool:
@@ -413,11 +417,4 @@ def _third_party_statement(norm: str) -> bool:
         if _self_statement(swapped):
             return True
     m2 = _THIRD_SUBJECT_EN.match(s)
-    if m2 is not None:
-        verb = m2.group("verb")
-        first = _EN_VERB_AS_FIRST.get(verb, verb[:-1] if verb.endswith("s") else verb)
-        if verb.endswith("ies"):
-            first = verb[:-3] + "y"
-        swapped = "i " + first + s[m2.end("verb") :]
-        return _self_statement(swapped)
-    return False
+    return _self_statement(_as_first_person(s, m2)) if m2 is not None else False
