@@ -30,7 +30,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from governed_memory.memory.errors import NotFound, PolicyRefusal, UnauthorizedNamespace
+from governed_memory.memory.errors import Forbidden, NotFound, PolicyRefusal, UnauthorizedNamespace
 from governed_memory.memory.models import (
     SENSITIVITY_ORDER,
     AuditEvent,
@@ -54,6 +54,7 @@ from governed_memory.memory.policy import PromotionPolicy, PromotionRule
 from governed_memory.memory.stores import Stores
 from governed_memory.memory.stores.canonical import CanonicalStore
 from governed_memory.memory.write.detectors import detect
+from governed_memory.memory.write.stages import scanned_text
 
 #: The extractor a promoted copy names: nothing was extracted, the memory was copied.
 PROMOTER = ExtractorInfo(name="promotion", version="1")
@@ -153,12 +154,23 @@ def _check_promotable(source: MemoryRecord, policy: PromotionPolicy, at: datetim
             f"{source.sensitivity} memories are never promoted ([promotion] never)",
             field="sensitivity",
         )
-    found = sorted({d.reason for d in detect(source.content)})
+    # What the write path screens: the content and the structured value (a record stored before
+    # a detector learned more, or imported, is screened again before it leaves its namespace).
+    found = sorted({d.reason for d in detect(scanned_text(source))})
     if found:
         raise PolicyRefusal(
             f"memory {memory_id} says what may not leave its namespace ({', '.join(found)})",
             field="memory_id",
         )
+
+
+def check_promotion_reviewer(reviewer: Principal, task: dict[str, Any] | None) -> None:
+    """A promotion's review is someone else's: not its requester's (who would answer for
+    itself) and not a candidate-only principal's (whose own promotions wait for a review)."""
+    if reviewer.candidate_only:
+        raise Forbidden(f"{reviewer.ref} proposes only: it reviews no promotion", field="reviewer")
+    if task is not None and task.get("requester") == reviewer.ref:
+        raise Forbidden("a promotion is reviewed by someone other than who asked", field="reviewer")
 
 
 def plan_promotion(

@@ -110,6 +110,7 @@ from governed_memory.memory.models.context import (
     ContextValidation,
 )
 from governed_memory.memory.namespaces import check_tenant
+from governed_memory.memory.promotion import check_promotion_reviewer
 from governed_memory.memory.retrieval import Reader
 from governed_memory.memory.secrets import ServiceKeys
 from governed_memory.memory.services.access import EXPORT_PAGE, Access, Caller, MemoryExport
@@ -572,6 +573,8 @@ class MemoryClient:
             raise UnauthorizedNamespace(
                 f"{who.ref} may not approve in {review.namespace}", field="reviewer"
             )
+        if review.kind == "promotion":
+            check_promotion_reviewer(who, self.stores.canonical.reviews.task(review_id))
         if review.status != "open":
             raise PolicyRefusal(f"review {review_id} is already {review.status}", field="review")
         try:

@@ -20,6 +20,7 @@ from governed_memory.memory.contracts.reviews import (
     StageReviewInput,
 )
 from governed_memory.memory.errors import (
+    Forbidden,
     NotFound,
     PolicyRefusal,
     RequestMismatch,
@@ -34,7 +35,7 @@ from governed_memory.memory.models import (
     ReviewRecord,
 )
 from governed_memory.memory.plans import CommitPlan, RecordChange, SlotCheck, slot_for
-from governed_memory.memory.promotion import approved_promotion
+from governed_memory.memory.promotion import approved_promotion, check_promotion_reviewer
 from governed_memory.memory.services.admission import Admission
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores
@@ -353,7 +354,28 @@ class ReviewService:
         canonical = self.stores.canonical
         reviewer = canonical.principals.get(reviewer_ref)
         if reviewer.tenant == review.tenant_id and reviewer.can_approve(review.namespace):
-            return
+            if review.kind != "promotion":
+                return
+            try:
+                check_promotion_reviewer(reviewer, canonical.reviews.task(review.review_id))
+                return
+            except Forbidden:
+                canonical.commits.record_audit(
+                    review.tenant_id,
+                    review.namespace,
+                    workflow_id,
+                    [
+                        AuditEvent(
+                            stage="review",
+                            outcome="refused",
+                            reason_code="forbidden",
+                            principal=reviewer.ref,
+                            details={"review_id": review.review_id},
+                        )
+                    ],
+                    at,
+                )
+                raise
         canonical.commits.record_audit(
             review.tenant_id,
             review.namespace,
