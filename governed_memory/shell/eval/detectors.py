@@ -2,12 +2,14 @@
 
 A corpus holds texts labelled `attack` (by style: override, role change, task hijack,
 exfiltration, lookalike letters, zero-width characters, spaced letters, base64, hex, rot13, a
-directive embedded in an ordinary message) or `benign` (by carrier: email, chat, document,
-code, review), in English and Chinese. Each text goes through the product's own injection detection
-(`memory.write.detectors.detect_injection`, what every write runs) and counts as detected when it
-yields a finding. Beside it, in the same run: the detector as it was before hardening,
-and a plain keyword list of the kind many filters use. Targets: at least 90 % of the
-hijacking-style attacks detected, at most 2 % false positives on benign email and chat.
+directive embedded in an ordinary message) or `benign` (by carrier: email, chat, document, code,
+review), in English and Chinese. Each text goes through the product's own injection detection
+and counts as detected when it yields a finding: `rules` (what every write runs by default),
+`+learned` (the rules and the learned detector, as writes run them with
+`MEMORY_LEARNED_DETECTOR=true`) and `learned` alone. Beside them, in the same run: the detector
+as it was before hardening, and a plain keyword list of the kind many filters use. Targets: at
+least 90 % of the hijacking-style attacks detected, at most 2 % false positives on benign email
+and chat.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.write.detectors import detect, detect_injection
 from governed_memory.memory.write.detectors.injection import detect_injection_before_hardening
 from governed_memory.memory.write.detectors.learned import available as learned_available
+from governed_memory.memory.write.detectors.learned import configure as configure_learned
+from governed_memory.memory.write.detectors.learned import enabled as learned_enabled
 from governed_memory.memory.write.detectors.learned import find_learned
 
 CORPORA = Path(__file__).with_name("corpora")
@@ -55,14 +59,14 @@ _KEYWORDS = re.compile(
 
 
 def product(text: str) -> bool:
-    """The product's injection detection, as every write runs it: the rules and, where they
-    find nothing, the learned detector when it runs (`detect` runs them beside the secret and
-    sensitive-category detectors)."""
+    """The product's injection detection as a write runs it with `MEMORY_LEARNED_DETECTOR=true`:
+    the rules and, where they find nothing, the learned detector (`detect` runs them beside the
+    secret and sensitive-category detectors). Without the embeddings extra: the rules."""
     return any(d.reason == "prompt_injection" for d in detect(text))
 
 
 def rules(text: str) -> bool:
-    """The rules alone."""
+    """The rules alone: what a write runs by default."""
     return bool(detect_injection(text))
 
 
@@ -76,8 +80,8 @@ def keywords(text: str) -> bool:
 
 
 DETECTORS: dict[str, Callable[[str], bool]] = {
-    "now": product,
     "rules": rules,
+    "+learned": product,
     "learned": learned,
     "before": detect_injection_before_hardening,
     "keywords": keywords,
@@ -176,29 +180,15 @@ def long_texts(size: int = 16_384) -> dict[str, dict[str, float]]:
 
 def run_detectors_bench(corpora: list[Path], out: Path | None = None) -> dict[str, Any]:
     report: dict[str, Any] = {}
-    if not learned_available():
-        print(
-            "the learned detector does not run here (no embeddings extra, or"
-            " MEMORY_LEARNED_DETECTOR=false): 'now' is the rules alone"
-        )
-    for path in corpora or list(DEFAULT_CORPORA):
-        items = load(path)
-        name = path.stem.removeprefix("injection.")
-        report[name] = {rule: measure(items, fn) for rule, fn in DETECTORS.items()}
-        print(f"\n{name} ({len(items)} texts)")
-        print(
-            f"  {'rule':9} {'hijacking':18} {'all attacks':18} {'FP email+chat':18} "
-            f"{'FP all':18} ms"
-        )
-        for rule, m in report[name].items():
-            print(
-                f"  {rule:9} {_pct(m['hijacking']):18} {_pct(m['attacks']):18} "
-                f"{_pct(m['benign_email_chat']):18} {_pct(m['benign']):18} {m['ms_per_text']:.2f}"
-            )
-        now = report[name]["now"]["styles"]
-        print(
-            "  now, by style: " + ", ".join(f"{k} {v['flagged']}/{v['of']}" for k, v in now.items())
-        )
+    was = learned_enabled()
+    configure_learned(enabled=True)  # measured whether writes run it here or not
+    try:
+        if not learned_available():
+            print("the learned detector cannot run here (no embeddings extra): '+learned' is rules")
+        for path in corpora or list(DEFAULT_CORPORA):
+            _measure_corpus(path, report)
+    finally:
+        configure_learned(enabled=was)
     report["long_texts"] = long_texts()
     print("\n16 KB texts, every detector (ms, best of 3): with the literal gate | every rule run")
     for name, t in report["long_texts"].items():
@@ -207,3 +197,22 @@ def run_detectors_bench(corpora: list[Path], out: Path | None = None) -> dict[st
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(report, indent=2), encoding="utf-8")
     return report
+
+
+def _measure_corpus(path: Path, report: dict[str, Any]) -> None:
+    items = load(path)
+    name = path.stem.removeprefix("injection.")
+    report[name] = {rule: measure(items, fn) for rule, fn in DETECTORS.items()}
+    print(f"\n{name} ({len(items)} texts)")
+    print(f"  {'rule':9} {'hijacking':18} {'all attacks':18} {'FP email+chat':18} {'FP all':18} ms")
+    for rule, m in report[name].items():
+        print(
+            f"  {rule:9} {_pct(m['hijacking']):18} {_pct(m['attacks']):18} "
+            f"{_pct(m['benign_email_chat']):18} {_pct(m['benign']):18} {m['ms_per_text']:.2f}"
+        )
+    for rule in ("rules", "+learned"):
+        styles = report[name][rule]["styles"]
+        print(
+            f"  {rule}, by style: "
+            + ", ".join(f"{k} {v['flagged']}/{v['of']}" for k, v in styles.items())
+        )

