@@ -47,18 +47,33 @@ def private_database(path: Path) -> Path:
     return path
 
 
-def checkpoint(conn: sqlite3.Connection, attempts: int = 50) -> tuple[bool, int]:
+def checkpoint(conn: sqlite3.Connection, attempts: int = 150) -> tuple[bool, int]:
     """Write the WAL back into the database and truncate it to zero bytes. Readers holding an
-    older snapshot make SQLite report busy: wait for them (bounded). Returns (done, frames
-    left)."""
+    older snapshot make SQLite report busy: try again a little later (bounded, about 15 s).
+
+    Each attempt waits on others at most `_CHECKPOINT_WAIT_MS`: a TRUNCATE checkpoint holds the
+    write lock while its busy handler waits for readers, and with the connection's own 30 s
+    timeout a busy store's writers timed out behind it ("database is locked"). Done means every
+    frame written before it is in the database and the WAL was reset: frames that other writers
+    append afterwards hold only what they wrote then, never what an erase removed before.
+    Returns (done, frames left)."""
+    (before,) = conn.execute("PRAGMA busy_timeout").fetchone()
+    conn.execute(f"PRAGMA busy_timeout = {_CHECKPOINT_WAIT_MS}")
     left = 0
-    for _ in range(attempts):
-        busy, log, done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-        left = max(0, log - done) if log >= 0 else 0
-        if not busy:
-            return True, 0
-        time.sleep(0.1)
-    return False, left
+    try:
+        for _ in range(attempts):
+            busy, log, done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            left = max(0, log - done) if log >= 0 else 0
+            if not busy:
+                return True, 0
+            time.sleep(0.1)
+        return False, left
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {int(before)}")
+
+
+#: How long one checkpoint attempt waits on other connections (milliseconds).
+_CHECKPOINT_WAIT_MS = 200
 
 
 def wal_size(path: Path) -> int:
