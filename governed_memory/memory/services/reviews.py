@@ -351,49 +351,34 @@ class ReviewService:
     def _check_reviewer(
         self, review: ReviewRecord, reviewer_ref: str, workflow_id: str, at: datetime
     ) -> None:
+        """Who answers may approve in the review's namespace (and, for a promotion, is not its
+        requester nor a candidate-only principal); a refusal is audited, then raised."""
         canonical = self.stores.canonical
         reviewer = canonical.principals.get(reviewer_ref)
-        if reviewer.tenant == review.tenant_id and reviewer.can_approve(review.namespace):
-            if review.kind != "promotion":
-                return
-            try:
+        try:
+            if reviewer.tenant != review.tenant_id or not reviewer.can_approve(review.namespace):
+                raise UnauthorizedNamespace(
+                    f"{reviewer.ref} may not approve in {review.namespace}", field="reviewer"
+                )
+            if review.kind == "promotion":
                 check_promotion_reviewer(reviewer, canonical.reviews.task(review.review_id))
-                return
-            except Forbidden:
-                canonical.commits.record_audit(
-                    review.tenant_id,
-                    review.namespace,
-                    workflow_id,
-                    [
-                        AuditEvent(
-                            stage="review",
-                            outcome="refused",
-                            reason_code="forbidden",
-                            principal=reviewer.ref,
-                            details={"review_id": review.review_id},
-                        )
-                    ],
-                    at,
-                )
-                raise
-        canonical.commits.record_audit(
-            review.tenant_id,
-            review.namespace,
-            workflow_id,
-            [
-                AuditEvent(
-                    stage="review",
-                    outcome="refused",
-                    reason_code="unauthorized_namespace",
-                    principal=reviewer.ref,
-                    details={"review_id": review.review_id},
-                )
-            ],
-            at,
-        )
-        raise UnauthorizedNamespace(
-            f"{reviewer.ref} may not approve in {review.namespace}", field="reviewer"
-        )
+        except (UnauthorizedNamespace, Forbidden) as refused:
+            canonical.commits.record_audit(
+                review.tenant_id,
+                review.namespace,
+                workflow_id,
+                [
+                    AuditEvent(
+                        stage="review",
+                        outcome="refused",
+                        reason_code=refused.code,
+                        principal=reviewer.ref,
+                        details={"review_id": review.review_id},
+                    )
+                ],
+                at,
+            )
+            raise
 
     def _approved_write(
         self, review: ReviewRecord, work: ReviewWork, reviewer: str, at: datetime, commit_id: str
