@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 import structlog
@@ -28,7 +29,7 @@ from governed_memory.memory.models import (
 )
 from governed_memory.memory.stores import Stores
 from governed_memory.memory.sync.apply import sync
-from governed_memory.memory.write.decide import decide_request
+from governed_memory.memory.write.decide import decide_request, keep_messages
 from governed_memory.memory.write.decision import WriteDecision
 from governed_memory.memory.write.extraction import Extractor
 
@@ -60,6 +61,18 @@ def process_batch(
     (so it sees the batch's earlier commits). A write that still loses its race to another writer
     is left for the workflow to decide again (`BatchResult.lost`)."""
     canonical = stores.canonical
+    # The registry is asked once per writer: the batch decides as of one moment.
+    principal_of = cache(canonical.principals.get)
+    # The batch's messages are kept together, in one transaction, before any decision.
+    kept = keep_messages(
+        stores,
+        requests,
+        [batch_message_id(seed, i) for i in range(len(requests))],
+        workflow_id=workflow_id,
+        now=now,
+        allow_override=allow_override,
+        principal_of=principal_of,
+    )
 
     def decide(i: int) -> WriteDecision:
         return decide_request(
@@ -71,6 +84,8 @@ def process_batch(
             now=now,
             allow_override=allow_override,
             message_id=batch_message_id(seed, i),
+            message=kept.get(i),
+            principal_of=principal_of,
         )
 
     items: list[BatchItem] = []

@@ -5,13 +5,20 @@ this one path."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 import structlog
 
-from governed_memory.memory.errors import PolicyRefusal
-from governed_memory.memory.models import AuditEvent, Principal, WriteRequest
+from governed_memory.memory.errors import MemoryServiceError, PolicyRefusal
+from governed_memory.memory.models import (
+    AuditEvent,
+    ConversationMessage,
+    Principal,
+    WriteRequest,
+)
 from governed_memory.memory.stores import Stores
+from governed_memory.memory.stores.canonical.messages import NewMessage
 from governed_memory.memory.sync.apply import sync_pending
 from governed_memory.memory.write.decision import WriteDecision
 from governed_memory.memory.write.extraction import Extractor
@@ -23,11 +30,19 @@ from governed_memory.memory.write.state import StoreView
 log = structlog.get_logger("governed_memory.memory.write.decide")
 
 
+#: Who a principal reference names: the registry's word (a batch asks it once per writer).
+PrincipalOf = Callable[[str], Principal]
+
+
 def authorize_write(
-    stores: Stores, request: WriteRequest, workflow_id: str, at: datetime
+    stores: Stores,
+    request: WriteRequest,
+    workflow_id: str,
+    at: datetime,
+    principal_of: PrincipalOf | None = None,
 ) -> Principal:
     """The writing principal, or UnauthorizedNamespace (audited: it reached the service)."""
-    principal = stores.canonical.principals.get(request.principal)
+    principal = (principal_of or stores.canonical.principals.get)(request.principal)
     try:
         check_write_allowed(principal, request.namespace)
     except PolicyRefusal as refusal:
@@ -51,6 +66,69 @@ def authorize_write(
     return principal
 
 
+def message_entry(
+    request: WriteRequest,
+    principal: Principal,
+    *,
+    message_id: str,
+    workflow_id: str,
+    at: datetime,
+) -> NewMessage:
+    """What of a request's utterance is kept, as whose: screened before it is kept, so a secret
+    said in a message is never stored, whatever the pipeline then decides about it."""
+    assert request.utterance is not None
+    screened = screen(request.utterance.text)
+    return NewMessage(
+        message_id=message_id,
+        tenant_id=principal.tenant,
+        namespace=request.namespace,
+        thread=request.utterance.thread,
+        speaker=principal.ref,
+        speaker_type=principal.type,
+        text=screened.text,
+        sensitivity=screened.sensitivity,
+        at=at,
+        workflow_id=workflow_id,
+    )
+
+
+def keep_messages(
+    stores: Stores,
+    requests: Sequence[WriteRequest],
+    message_ids: Sequence[str],
+    *,
+    workflow_id: str,
+    now: datetime,
+    allow_override: bool,
+    principal_of: PrincipalOf | None = None,
+) -> dict[int, ConversationMessage]:
+    """The messages of a batch's requests kept in one transaction, ahead of their decisions,
+    by request index: only those `decide_request` would keep (an allowed writer, a key not
+    decided before); the others it decides, refuses and audits as usual."""
+    entries: list[tuple[int, NewMessage]] = []
+    for i, request in enumerate(requests):
+        if request.utterance is None:
+            continue
+        try:
+            at = effective_time(request.at, now, allow_override)
+            principal = (principal_of or stores.canonical.principals.get)(request.principal)
+            check_write_allowed(principal, request.namespace)
+        except MemoryServiceError:
+            continue
+        if stores.canonical.outcomes.get(principal.tenant, principal.ref, request.idempotency_key):
+            continue
+        entries.append(
+            (
+                i,
+                message_entry(
+                    request, principal, message_id=message_ids[i], workflow_id=workflow_id, at=at
+                ),
+            )
+        )
+    kept = stores.canonical.messages.append_all([e for _, e in entries])
+    return {i: m for (i, _), m in zip(entries, kept, strict=True)}
+
+
 def decide_request(
     stores: Stores,
     request: WriteRequest,
@@ -61,9 +139,13 @@ def decide_request(
     now: datetime,
     allow_override: bool,
     message_id: str | None = None,
+    message: ConversationMessage | None = None,
+    principal_of: PrincipalOf | None = None,
 ) -> WriteDecision:
+    """Decide `request`; its message is kept under `message_id` first, unless the caller kept
+    it already (`message`, from `keep_messages`)."""
     at = effective_time(request.at, now, allow_override)
-    principal = authorize_write(stores, request, workflow_id, at)
+    principal = authorize_write(stores, request, workflow_id, at, principal_of)
     stored = stores.canonical.outcomes.get(principal.tenant, principal.ref, request.idempotency_key)
     if stored is not None:
         # Decided before — by this run, if its worker died after the commit: what it committed
@@ -84,23 +166,11 @@ def decide_request(
             review_timeout=stores.policy.review.timeout,
             replayed=stored.outcomes,
         )
-    message = None
-    if request.utterance is not None and message_id is not None:
-        # Screened before it is kept: a secret said in a message is never stored, whatever the
-        # pipeline then decides about the memories in it.
-        screened = screen(request.utterance.text)
-        message = stores.canonical.messages.append(
-            message_id=message_id,
-            tenant_id=principal.tenant,
-            namespace=request.namespace,
-            thread=request.utterance.thread,
-            speaker=principal.ref,
-            speaker_type=principal.type,
-            text=screened.text,
-            sensitivity=screened.sensitivity,
-            at=at,
-            workflow_id=workflow_id,
+    if message is None and request.utterance is not None and message_id is not None:
+        entry = message_entry(
+            request, principal, message_id=message_id, workflow_id=workflow_id, at=at
         )
+        message = stores.canonical.messages.append_all([entry])[0]
     return decide(
         request,
         principal,

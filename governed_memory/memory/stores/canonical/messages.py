@@ -6,6 +6,7 @@ references) names the namespace."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -21,6 +22,81 @@ from governed_memory.memory.models import (
 )
 from governed_memory.memory.stores.canonical._db import Part, chunks, dialect_insert, row_to_message
 from governed_memory.memory.stores.schema import conversation_messages
+
+_FIND = select(conversation_messages).where(
+    conversation_messages.c.message_id == bindparam("message_id")
+)
+_LAST_POSITION = select(func.max(conversation_messages.c.position)).where(
+    conversation_messages.c.tenant_id == bindparam("tenant_id"),
+    conversation_messages.c.namespace == bindparam("namespace"),
+    conversation_messages.c.conversation == bindparam("conversation"),
+)
+_INSERT = insert(conversation_messages)
+
+
+@dataclass(frozen=True)
+class NewMessage:
+    """A message to keep (its text screened by the caller: `memory.write.screening`)."""
+
+    message_id: str
+    tenant_id: str
+    namespace: str
+    thread: str | None
+    speaker: str
+    speaker_type: PrincipalType
+    text: str
+    at: datetime
+    sensitivity: Sensitivity = "internal"
+    workflow_id: str | None = None
+
+
+def _place_all(conn: Connection, entries: Sequence[NewMessage]) -> list[ConversationMessage]:
+    """Each message already kept (by id) as it is; the others at the next positions of their
+    conversations, inserted together."""
+    last: dict[tuple[str, str, str], int] = {}
+    out: list[ConversationMessage] = []
+    rows: list[dict[str, Any]] = []
+    placed: dict[str, ConversationMessage] = {}
+    for e in entries:
+        if e.message_id in placed:
+            out.append(placed[e.message_id])
+            continue
+        found = conn.execute(_FIND, {"message_id": e.message_id}).first()
+        if found is not None:
+            out.append(placed.setdefault(e.message_id, row_to_message(found)))
+            continue
+        conversation = e.thread or e.namespace
+        where = (e.tenant_id, e.namespace, conversation)
+        if where not in last:
+            params = dict(zip(("tenant_id", "namespace", "conversation"), where, strict=True))
+            last[where] = conn.execute(_LAST_POSITION, params).scalar() or 0
+        last[where] += 1
+        values = {
+            "message_id": e.message_id,
+            "tenant_id": e.tenant_id,
+            "namespace": e.namespace,
+            "thread": e.thread,
+            "conversation": conversation,
+            "position": last[where],
+            "speaker": e.speaker,
+            "speaker_type": e.speaker_type,
+            "text": e.text,
+            "at": e.at,
+            "status": "active",
+            "content_hash": content_hash(e.text),
+            "workflow_id": e.workflow_id,
+            "sensitivity": e.sensitivity,
+        }
+        rows.append(values)
+        message = ConversationMessage.model_validate(
+            {k: v for k, v in values.items() if k in ConversationMessage.model_fields}
+        )
+        placed[e.message_id] = message
+        out.append(message)
+    if rows:
+        conn.execute(_INSERT, rows)
+    return out
+
 
 _ERASE_MESSAGE = update(conversation_messages).where(
     conversation_messages.c.message_id == bindparam("b_message_id")
@@ -44,50 +120,32 @@ class Messages(Part):
     ) -> ConversationMessage:
         """Append a message at the next position of its conversation; idempotent by id. `text`
         is what may be kept: screened by the caller (`memory.write.screening`)."""
-        conversation = thread or namespace
+        entry = NewMessage(
+            message_id=message_id,
+            tenant_id=tenant_id,
+            namespace=namespace,
+            thread=thread,
+            speaker=speaker,
+            speaker_type=speaker_type,
+            text=text,
+            at=at,
+            sensitivity=sensitivity,
+            workflow_id=workflow_id,
+        )
+        return self.append_all([entry])[0]
+
+    def append_all(self, entries: Sequence[NewMessage]) -> list[ConversationMessage]:
+        """Append messages in order, each at the next position of its conversation, in one
+        transaction (a batch's messages: one commit, not one each); idempotent by id."""
+        if not entries:
+            return []
         for _ in range(20):
             try:
                 with self.db.write() as conn:
-                    found = conn.execute(
-                        select(conversation_messages).where(
-                            conversation_messages.c.message_id == message_id
-                        )
-                    ).first()
-                    if found is not None:
-                        return row_to_message(found)
-                    position = (
-                        conn.execute(
-                            select(func.max(conversation_messages.c.position)).where(
-                                conversation_messages.c.tenant_id == tenant_id,
-                                conversation_messages.c.namespace == namespace,
-                                conversation_messages.c.conversation == conversation,
-                            )
-                        ).scalar()
-                        or 0
-                    ) + 1
-                    values = {
-                        "message_id": message_id,
-                        "tenant_id": tenant_id,
-                        "namespace": namespace,
-                        "thread": thread,
-                        "conversation": conversation,
-                        "position": position,
-                        "speaker": speaker,
-                        "speaker_type": speaker_type,
-                        "text": text,
-                        "at": at,
-                        "status": "active",
-                        "content_hash": content_hash(text),
-                        "workflow_id": workflow_id,
-                        "sensitivity": sensitivity,
-                    }
-                    conn.execute(insert(conversation_messages), values)
-                    return ConversationMessage.model_validate(
-                        {k: v for k, v in values.items() if k in ConversationMessage.model_fields}
-                    )
-            except VersionConflict:  # another message took the position: take the next one
+                    return _place_all(conn, entries)
+            except VersionConflict:  # another writer took a position: place them again
                 continue
-        raise VersionConflict(f"could not place a message in conversation {conversation}")
+        raise VersionConflict("could not place messages in their conversations")
 
     def import_many(self, messages: Sequence[ConversationMessage]) -> int:
         """Insert messages at the positions they give; one already there is left alone."""

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Text, and_, bindparam, cast, func, insert, select, update
+from sqlalchemy import Connection, Text, and_, bindparam, cast, func, insert, or_, select, update
 from sqlalchemy import text as sql_text
 
 from governed_memory.memory.errors import RequestMismatch, VersionConflict
@@ -59,13 +59,23 @@ _KEY_RECORDS = (
     .where(memory_heads.c.key.in_(bindparam("keys", expanding=True)))
     .where(memory_heads.c.status.in_(bindparam("statuses", expanding=True)))
 )
+#: The same for one namespace, key and status (a write's current value, a verdict on one key):
+#: plain equalities, which SQLAlchemy runs as compiled, where each expanding IN above is
+#: re-rendered per execution (a fifth of a millisecond).
+_KEY_RECORDS_ONE = (
+    select(memory_heads)
+    .where(memory_heads.c.namespace == bindparam("namespace"))
+    .where(memory_heads.c.key == bindparam("key"))
+    .where(memory_heads.c.status == bindparam("status"))
+)
 _SLOT_VERSION = select(key_slots.c.version).where(
     key_slots.c.namespace == bindparam("namespace"), key_slots.c.slot == bindparam("slot")
 )
 _SLOT_HEADS = (
     select(memory_heads)
     .where(memory_heads.c.namespace == bindparam("namespace"))
-    .where(memory_heads.c.status.in_(("active", "superseded")))
+    # two equalities, not IN: an IN list is expanded at each execution
+    .where(or_(memory_heads.c.status == "active", memory_heads.c.status == "superseded"))
     .order_by(memory_heads.c.valid_from, memory_heads.c.recorded_at)
 )
 #: A (namespace, writer)'s quota, locked for the transaction (Postgres).
@@ -186,9 +196,22 @@ class Records(Part):
         """Heads for the given keys in the given namespaces, in the given statuses."""
         if not namespaces or not keys:
             return []
-        params = {"namespaces": list(namespaces), "keys": list(keys), "statuses": list(statuses)}
+        if len(namespaces) == len(keys) == len(statuses) == 1:
+            query = _KEY_RECORDS_ONE
+            params: dict[str, Any] = {
+                "namespace": namespaces[0],
+                "key": keys[0],
+                "status": statuses[0],
+            }
+        else:
+            query = _KEY_RECORDS
+            params = {
+                "namespaces": list(namespaces),
+                "keys": list(keys),
+                "statuses": list(statuses),
+            }
         with self.db.read() as conn:
-            return [row_to_record(r) for r in conn.execute(_KEY_RECORDS, params)]
+            return [row_to_record(r) for r in conn.execute(query, params)]
 
     def slot_state(self, namespace: str, slot: str) -> SlotState:
         """The slot's version and its memories that are not deleted or invalidated."""

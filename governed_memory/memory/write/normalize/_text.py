@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 # A mention found in a text: (start, end, canonical value), offsets in the folded text.
 Mention = tuple[int, int, str]
@@ -10,9 +11,12 @@ Mention = tuple[int, int, str]
 
 def fold(text: str) -> str:
     """NFKC, lower case, straight apostrophes; keeps one character per input character."""
-    return "".join(fold_char(c) for c in text)
+    if text.isascii():  # NFKC leaves ASCII as it is, and lower() maps it one to one
+        return text.lower()
+    return "".join(map(fold_char, text))
 
 
+@lru_cache(maxsize=8192)
 def fold_char(c: str) -> str:
     """One character folded; may be empty or longer for a few compatibility characters."""
     out = unicodedata.normalize("NFKC", c).lower()
