@@ -22,9 +22,15 @@ def heartbeat(details: Any) -> None:
 
 
 def all_activities(
-    stores: Any, settings: Any, *, summarizer: Any = None, extractor: Any = None
+    stores: Any,
+    settings: Any,
+    *,
+    summarizer: Any = None,
+    extractor: Any = None,
+    vouch: Callable[[str], None] = lambda _run_id: None,
 ) -> list[Callable[..., Any]]:
-    """Every activity of the service, bound to this process's stores."""
+    """Every activity of the service, bound to this process's stores; `vouch` is told each run
+    admitted here (`activities.callers`)."""
     from governed_memory.activities.admission import AdmissionActivities
     from governed_memory.activities.deletion import DeletionActivities
     from governed_memory.activities.feedback import FeedbackActivities
@@ -47,7 +53,7 @@ def all_activities(
     keys = ServiceKeys.for_settings(settings)  # grants and ids: the same keys as the door's
     admission = Admission(keys, settings, stores.canonical)
     groups: list[ActivityGroup] = [
-        AdmissionActivities(admission),
+        AdmissionActivities(admission, vouch),
         WriteActivities(WriteService(stores, settings, keys, extractor)),
         ReviewActivities(ReviewService(stores, settings, admission, extractor)),
         SummaryActivities(SummaryService(stores, settings, keys, summarizer)),

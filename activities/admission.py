@@ -17,8 +17,12 @@ if TYPE_CHECKING:
 
 
 class AdmissionActivities:
-    def __init__(self, admission: Admission) -> None:
+    def __init__(
+        self, admission: Admission, vouch: Callable[[str], None] = lambda _run_id: None
+    ) -> None:
         self.admission = admission
+        #: Told each run admitted here (`activities.callers.ServiceCallersOnly.vouch`).
+        self.vouch = vouch
 
     def activities(self) -> list[Callable[..., Any]]:
         return [self.admit, self.continuation]
@@ -27,7 +31,10 @@ class AdmissionActivities:
     @typed_errors
     def admit(self, inp: AdmitInput) -> Admitted:
         _own_run(inp.operation, inp.workflow_id)
-        return self.admission.admit(inp)
+        admitted = self.admission.admit(inp)
+        if activity.in_activity():
+            self.vouch(activity.info().workflow_run_id or "")
+        return admitted
 
     @activity.defn(name="memory.continuation")
     @typed_errors

@@ -6,8 +6,10 @@ a receipt, expire memories or stage a write with inputs of its choosing. A local
 safe by construction (only the worker that ran the workflow task runs it: the workflow code was
 this service's). A regular activity is run only for a calling run that this service's worker
 runs: one of its workflow types, on its task queue (Temporal says so when the run is described;
-the answer is kept per run). Anything else fails at once, typed (`Unauthenticated`), and nothing
-runs.
+the answer is kept per run). A run this worker admitted needs no such question: its admission is
+a local activity of this service's own workflow code, so the run is ours (`vouch`), and its
+activities skip a round trip to the server. Anything else fails at once, typed
+(`Unauthenticated`), and nothing runs.
 
 What this cannot stop is a stranger polling the service's own task queue: that is Temporal's to
 refuse (an authorizer, mTLS, or namespace roles that let only the service's workers poll and
@@ -16,6 +18,7 @@ answer tasks; README, threat model).
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
@@ -45,6 +48,18 @@ class ServiceCallersOnly(Interceptor):
         self.task_queue = task_queue
         self.workflow_types = frozenset(workflow_types)
         self._known: OrderedDict[str, bool] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def vouch(self, run_id: str) -> None:
+        """`run_id` was admitted here, by its own admission local activity: only this
+        service's workflow code, run by this worker, runs that (`activities.admission`)."""
+        self._remember(run_id, True)
+
+    def _remember(self, run_id: str, ours: bool) -> None:
+        with self._lock:
+            self._known[run_id] = ours
+            if len(self._known) > _KEPT:
+                self._known.popitem(last=False)
 
     def intercept_activity(self, next: ActivityInboundInterceptor) -> ActivityInboundInterceptor:
         return _Checked(next, self)
@@ -53,7 +68,8 @@ class ServiceCallersOnly(Interceptor):
         """Whether the run asking is one of this service's (described once, then remembered)."""
         if not workflow_id or not run_id:
             return False
-        known = self._known.get(run_id)
+        with self._lock:
+            known = self._known.get(run_id)
         if known is not None:
             return known
         try:
@@ -66,9 +82,7 @@ class ServiceCallersOnly(Interceptor):
             ours = found.task_queue == self.task_queue and found.workflow_type in (
                 self.workflow_types
             )
-        self._known[run_id] = ours
-        if len(self._known) > _KEPT:
-            self._known.popitem(last=False)
+        self._remember(run_id, ours)
         return ours
 
 

@@ -61,7 +61,7 @@ def build_worker(
         task_queue=queue,
         workflows=list(WORKFLOWS),
         activities=[
-            *all_activities(stores, settings, summarizer=summarizer),
+            *all_activities(stores, settings, summarizer=summarizer, vouch=callers.vouch),
             *TemporalActivities(client, settle=settings.temporal_delete_settle).activities(),
         ],
         interceptors=[LogContext(), callers, *interceptors],

@@ -281,3 +281,20 @@ async def test_refused_answers_cannot_hold_a_review_open(client: MemoryClient) -
     assert client.stores.canonical.reviews.get(review_id).status == "timed_out"
     described = await handle.describe()
     assert described.status == WorkflowExecutionStatus.COMPLETED
+
+
+async def test_only_a_run_admitted_here_skips_the_question_to_the_server(
+    temporal_client: Client,
+) -> None:
+    """The worker asks Temporal who a calling run is, unless its own admission local activity
+    admitted that run: a vouched run is the service's; any other run is still described (here:
+    a run the server does not know is refused)."""
+    from governed_memory.activities.callers import ServiceCallersOnly
+
+    callers = ServiceCallersOnly(temporal_client, "memory-queue", ["WriteBatch"])
+    unknown = f"write/x/{uuid.uuid4().hex}"
+    assert not await callers.admits(unknown, uuid.uuid4().hex)
+    vouched = uuid.uuid4().hex
+    callers.vouch(vouched)
+    assert await callers.admits(unknown, vouched)
+    assert not await callers.admits(unknown, None)

@@ -105,26 +105,35 @@ def keep_messages(
     """The messages of a batch's requests kept in one transaction, ahead of their decisions,
     by request index: only those `decide_request` would keep (an allowed writer, a key not
     decided before); the others it decides, refuses and audits as usual."""
-    entries: list[tuple[int, NewMessage]] = []
-    for i, request in enumerate(requests):
-        if request.utterance is None:
-            continue
-        try:
-            at = effective_time(request.at, now, allow_override)
-            principal = (principal_of or stores.canonical.principals.get)(request.principal)
-            check_write_allowed(principal, request.namespace)
-        except MemoryServiceError:
-            continue
-        if stores.canonical.outcomes.get(principal.tenant, principal.ref, request.idempotency_key):
-            continue
-        entries.append(
-            (
-                i,
-                message_entry(
-                    request, principal, message_id=message_ids[i], workflow_id=workflow_id, at=at
-                ),
-            )
+    canonical = stores.canonical
+    writers: list[tuple[int, Principal, datetime]] = []
+    with canonical.db.reading():
+        for i, request in enumerate(requests):
+            if request.utterance is None:
+                continue
+            try:
+                at = effective_time(request.at, now, allow_override)
+                principal = (principal_of or canonical.principals.get)(request.principal)
+                check_write_allowed(principal, request.namespace)
+            except MemoryServiceError:
+                continue
+            writers.append((i, principal, at))
+        decided: set[tuple[str, str]] = set()
+        for tenant in {p.tenant for _, p, _ in writers}:
+            keys = [
+                (p.ref, requests[i].idempotency_key) for i, p, _ in writers if p.tenant == tenant
+            ]
+            decided.update(canonical.outcomes.many(tenant, keys))
+    entries = [
+        (
+            i,
+            message_entry(
+                requests[i], p, message_id=message_ids[i], workflow_id=workflow_id, at=at
+            ),
         )
+        for i, p, at in writers
+        if (p.ref, requests[i].idempotency_key) not in decided
+    ]
     kept = stores.canonical.messages.append_all([e for _, e in entries])
     return {i: m for (i, _), m in zip(entries, kept, strict=True)}
 

@@ -86,8 +86,13 @@ Judgement calls (each has a test)
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
+
 from governed_memory.memory.write.detectors._text import Detection, DetectionReason, _fold
 from governed_memory.memory.write.detectors.injection import detect_injection, find_injections
+from governed_memory.memory.write.detectors.learned import enabled as learned_enabled
 from governed_memory.memory.write.detectors.learned import find_learned
 from governed_memory.memory.write.detectors.secrets import detect_secrets, find_secrets, redact
 from governed_memory.memory.write.detectors.sensitive import detect_sensitive, find_sensitive
@@ -103,9 +108,32 @@ __all__ = [
 ]
 
 
+#: The findings of the texts read last, by the text's digest (the text itself is not kept): a
+#: write reads one text several times (its message, its utterance, a candidate that is the
+#: whole utterance), and a batch's texts repeat.
+_RECENT: OrderedDict[tuple[bytes, bool], tuple[Detection, ...]] = OrderedDict()
+_RECENT_SIZE = 256
+_recent_lock = threading.Lock()
+
+
 def detect(text: str) -> list[Detection]:
     """Every finding: secrets first, then injections (the rules' and, where they find none, the
     learned detector's when it runs: `learned`), then sensitive categories."""
+    key = (hashlib.blake2b(text.encode(), digest_size=16).digest(), learned_enabled())
+    with _recent_lock:
+        found = _RECENT.get(key)
+        if found is not None:
+            _RECENT.move_to_end(key)
+    if found is None:
+        found = tuple(_detect(text))
+        with _recent_lock:
+            _RECENT[key] = found
+            while len(_RECENT) > _RECENT_SIZE:
+                _RECENT.popitem(last=False)
+    return [d.model_copy() for d in found]
+
+
+def _detect(text: str) -> list[Detection]:
     folded = _fold(text)
     injections = find_injections(text, folded) or find_learned(text)
     return [*find_secrets(folded), *injections, *find_sensitive(folded)]
