@@ -52,9 +52,10 @@ def all_activities(
 
     keys = ServiceKeys.for_settings(settings)  # grants and ids: the same keys as the door's
     admission = Admission(keys, settings, stores.canonical)
+    admitting = AdmissionActivities(admission, vouch)
     groups: list[ActivityGroup] = [
-        AdmissionActivities(admission, vouch),
-        WriteActivities(WriteService(stores, settings, keys, extractor)),
+        admitting,
+        WriteActivities(WriteService(stores, settings, keys, extractor), admitting.admit_here),
         ReviewActivities(ReviewService(stores, settings, admission, extractor)),
         SummaryActivities(SummaryService(stores, settings, keys, summarizer)),
         PromotionActivities(PromotionService(stores, settings, keys)),

@@ -30,6 +30,11 @@ class AdmissionActivities:
     @activity.defn(name="memory.admit")
     @typed_errors
     def admit(self, inp: AdmitInput) -> Admitted:
+        return self.admit_here(inp)
+
+    def admit_here(self, inp: AdmitInput) -> Admitted:
+        """Admit the asking run, from one of its local activities (`memory.admit`, or a first
+        step that admits before it acts: `memory.stage_write`)."""
         _own_run(inp.operation, inp.workflow_id)
         admitted = self.admission.admit(inp)
         if activity.in_activity():

@@ -1,8 +1,9 @@
 """Activities of WriteMemory and WriteBatch, and the commit every workflow's plan goes through.
 
-The hot path of a write is two local activities: `stage_write` (the whole pipeline; for an
-observe it first keeps the message, idempotently; the plan is staged in the canonical store and
-only its id returns) and `commit_staged` (one canonical transaction with its outbox, audit,
+The hot path of a write is two local activities: `stage_write` (the run's admission, when it is
+the run's first step, then the whole pipeline; for an observe it first keeps the message,
+idempotently; the plan is staged in the canonical store and only its id returns) and
+`commit_staged` (one canonical transaction with its outbox, audit,
 reviews and outcome, then the projection at once). Reviews and summaries stage their plans too
 and commit them through `commit_staged`. `write_batch` decides and commits many writes,
 heartbeating.
@@ -17,6 +18,7 @@ from temporalio import activity
 
 from governed_memory.activities import heartbeat
 from governed_memory.activities.failures import typed_errors
+from governed_memory.memory.contracts.admission import AdmitInput, Admitted
 from governed_memory.memory.contracts.writes import BatchInput, StagedWrite, StageInput
 from governed_memory.memory.models import BatchResult
 from governed_memory.memory.plans import CommitRef, CommitResult
@@ -27,8 +29,10 @@ if TYPE_CHECKING:
 
 
 class WriteActivities:
-    def __init__(self, writes: WriteService) -> None:
+    def __init__(self, writes: WriteService, admit: Callable[[AdmitInput], Admitted]) -> None:
         self.writes = writes
+        #: Admits the asking run (`AdmissionActivities.admit_here`).
+        self.admit = admit
 
     def activities(self) -> list[Callable[..., Any]]:
         return [self.write_batch, self.stage_write, self.commit_staged]
@@ -36,6 +40,8 @@ class WriteActivities:
     @activity.defn(name="memory.stage_write")
     @typed_errors
     def stage_write(self, inp: StageInput) -> StagedWrite:
+        if inp.admit is not None:
+            self.admit(inp.admit)
         return self.writes.stage(inp)
 
     @activity.defn(name="memory.commit_staged")

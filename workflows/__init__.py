@@ -4,7 +4,9 @@ references (passed through the sandbox) and keep all logic in the domain.
 How a workflow calls an activity, in one place:
 
 - `admit`: the first step of every run: its input is a request, never a fact, and the run goes
-  on only with a grant the service signed for this very run (memory.grants);
+  on only with a grant the service signed for this very run (memory.grants). WriteMemory, the
+  hottest path, admits inside its first local activity instead (`StageInput.admit`), before
+  that activity reads or decides anything;
 - `run_local`: the hot write path (decide, commit, project), local activities with quick retries;
 - `run_task`: everything else, a regular activity that heartbeats and retries with backoff;
 - `decide_and_commit`: decide, commit, and after a lost race (VersionConflict) decide again after

@@ -1,6 +1,7 @@
-"""WriteMemory: admit (the grant the door signed for this run) → decide (keep the message,
-extract, normalise, detect, check consent and sources, resolve, propose, decide) and stage the plan
-→ commit it by id with outbox → project → open reviews. Between activities the history carries
+"""WriteMemory: admit (the grant the door signed for this run) and, in the same local activity
+once admitted, decide (keep the message, extract, normalise, detect, check consent and sources,
+resolve, propose, decide) and stage the plan → commit it by id with outbox → project → open
+reviews. Between activities the history carries
 ids, decisions and reason codes, never what was said: the staged plan waits in the canonical
 store, the reviews start from ids.
 
@@ -23,11 +24,12 @@ from temporalio.exceptions import ApplicationError
 with workflow.unsafe.imports_passed_through():
     from governed_memory.activities.projection import ProjectionActivities
     from governed_memory.activities.write import WriteActivities
+    from governed_memory.memory.contracts.admission import AdmitInput
     from governed_memory.memory.contracts.projections import ProjectInput
     from governed_memory.memory.contracts.writes import DecideInput, StagedWrite, StageInput
     from governed_memory.memory.models import WriteRequest, WriteResult
     from governed_memory.workflows import (
-        admit,
+        admission,
         decide_and_commit,
         parse_input,
         record_outcome,
@@ -36,16 +38,20 @@ with workflow.unsafe.imports_passed_through():
     from governed_memory.workflows.review_memory import open_reviews
 
 
-async def decide_and_commit_write(decide: DecideInput) -> StagedWrite:
-    """A write's hot path: decide and stage, commit by id (deciding again after a lost race),
-    then project what it committed. Returns the staged decision (ids only)."""
+async def decide_and_commit_write(
+    decide: DecideInput, admit: AdmitInput | None = None
+) -> StagedWrite:
+    """A write's hot path: decide and stage (admitting the run first, when `admit` is given:
+    one local activity, not two), commit by id (deciding again after a lost race), then project
+    what it committed. Returns the staged decision (ids only)."""
     run = workflow.info()
 
     async def decided(attempt: int) -> StagedWrite:
         commit_id = f"{run.workflow_id}/{run.run_id}#{attempt}"
-        staged: StagedWrite = await run_local(
-            WriteActivities.stage_write, StageInput(decide=decide, commit_id=commit_id)
+        stage = StageInput(
+            decide=decide, commit_id=commit_id, admit=admit if attempt == 0 else None
         )
+        staged: StagedWrite = await run_local(WriteActivities.stage_write, stage)
         return staged
 
     async def committed(decision: StagedWrite, _: int) -> Any:
@@ -72,14 +78,14 @@ class WriteMemory:
     @workflow.run
     async def run(self, raw: WriteRequest | dict[str, Any]) -> WriteResult:
         request = parse_input(WriteRequest, raw)
-        await admit(request, principals=[request.principal], tenant=request.tenant)
         decision = await decide_and_commit_write(
             DecideInput(
                 request=request.model_copy(update={"grant": None}),
                 workflow_id=workflow.info().workflow_id,
                 seed=workflow.uuid4().hex,
                 now=workflow.now(),
-            )
+            ),
+            admit=admission(request, principals=[request.principal], tenant=request.tenant),
         )
         if not decision.replayed:
             await open_reviews(decision.reviews)

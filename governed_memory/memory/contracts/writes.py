@@ -6,6 +6,7 @@ from datetime import datetime
 
 from pydantic import Field
 
+from governed_memory.memory.contracts.admission import AdmitInput
 from governed_memory.memory.models import CandidateOutcome, Model, ReviewStart, WriteRequest
 from governed_memory.memory.plans import CommitRef
 
@@ -25,6 +26,9 @@ class StageInput(Model):
     decide: DecideInput
     #: The commit this decision is for (one per decision of the run): the staged plan's id.
     commit_id: str
+    #: The run's admission, when staging is its first step (WriteMemory): verified in the same
+    #: local activity before anything is read or decided, so a refused run changes nothing.
+    admit: AdmitInput | None = None
 
 
 class StagedWrite(Model):
