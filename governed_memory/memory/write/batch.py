@@ -23,17 +23,23 @@ from governed_memory.memory.models import (
     BatchItem,
     BatchResult,
     CandidateOutcome,
+    Principal,
     ReviewStart,
     WriteRequest,
     without_values,
 )
 from governed_memory.memory.stores import Stores
 from governed_memory.memory.sync.apply import sync
+from governed_memory.memory.vocabulary import TIMEZONE
 from governed_memory.memory.write.decide import decide_request, keep_messages
 from governed_memory.memory.write.decision import WriteDecision
 from governed_memory.memory.write.extraction import Extractor
+from governed_memory.memory.write.state import Known, StoreView
 
 log = structlog.get_logger("governed_memory.memory.write.batch")
+
+#: The keys every decision consults (the writer's timezone), read for a whole batch at once.
+BATCH_VALUE_KEYS = (TIMEZONE,)
 
 
 def batch_seed(seed: str, index: int) -> str:
@@ -61,23 +67,40 @@ def process_batch(
     (so it sees the batch's earlier commits). A write that still loses its race to another writer
     is left for the workflow to decide again (`BatchResult.lost`)."""
     canonical = stores.canonical
-    # The registry is asked once per writer: the batch decides as of one moment.
-    principal_of = cache(canonical.principals.get)
+    # What every decision would read one query at a time (writers, decided keys, timezones,
+    # named slots) is read at once; the registry is asked once per writer.
+    with canonical.db.reading():
+        known = Known.read(stores, requests, BATCH_VALUE_KEYS)
+    registry = cache(canonical.principals.get)
+
+    def principal_of(ref: str) -> Principal:
+        return known.principal(ref, registry)
+
     # The batch's messages are kept together, in one transaction, before any decision.
     kept = keep_messages(
         stores,
         requests,
         [batch_message_id(seed, i) for i in range(len(requests))],
+        known,
         workflow_id=workflow_id,
         now=now,
         allow_override=allow_override,
-        principal_of=principal_of,
     )
+    ahead = StoreView(stores, known)
 
-    def decide(i: int) -> WriteDecision:
+    def decide(i: int, *, afresh: bool = False) -> WriteDecision:
+        """The i-th write decided: as of the batch's first reading, or `afresh` (just before
+        its own commit, after the batch's earlier ones)."""
+        request = requests[i]
+        undecided = (
+            not afresh
+            and request.principal in known.principals
+            and (known.principals[request.principal].ref, request.idempotency_key)
+            not in known.decided
+        )
         return decide_request(
             stores,
-            requests[i],
+            request,
             extractor,
             workflow_id=workflow_id,
             seed=batch_seed(seed, i),
@@ -85,7 +108,9 @@ def process_batch(
             allow_override=allow_override,
             message_id=batch_message_id(seed, i),
             message=kept.get(i),
-            principal_of=principal_of,
+            principal_of=registry if afresh else principal_of,
+            view=None if afresh else ahead,
+            undecided=undecided,
         )
 
     items: list[BatchItem] = []
@@ -134,7 +159,7 @@ def process_batch(
 
     lost: list[int] = []
     for n, i in enumerate(rest):
-        decision = decide(i)
+        decision = decide(i, afresh=True)
         items[i] = BatchItem(
             idempotency_key=requests[i].idempotency_key, outcomes=without_values(decision.outcomes)
         )

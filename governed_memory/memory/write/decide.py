@@ -25,7 +25,7 @@ from governed_memory.memory.write.extraction import Extractor
 from governed_memory.memory.write.pipeline import decide
 from governed_memory.memory.write.screening import screen
 from governed_memory.memory.write.stages import IdSource, check_write_allowed, effective_time
-from governed_memory.memory.write.state import StoreView
+from governed_memory.memory.write.state import Known, StoreView
 
 log = structlog.get_logger("governed_memory.memory.write.decide")
 
@@ -96,44 +96,31 @@ def keep_messages(
     stores: Stores,
     requests: Sequence[WriteRequest],
     message_ids: Sequence[str],
+    known: Known,
     *,
     workflow_id: str,
     now: datetime,
     allow_override: bool,
-    principal_of: PrincipalOf | None = None,
 ) -> dict[int, ConversationMessage]:
     """The messages of a batch's requests kept in one transaction, ahead of their decisions,
     by request index: only those `decide_request` would keep (an allowed writer, a key not
     decided before); the others it decides, refuses and audits as usual."""
-    canonical = stores.canonical
-    writers: list[tuple[int, Principal, datetime]] = []
-    with canonical.db.reading():
-        for i, request in enumerate(requests):
-            if request.utterance is None:
-                continue
-            try:
-                at = effective_time(request.at, now, allow_override)
-                principal = (principal_of or canonical.principals.get)(request.principal)
-                check_write_allowed(principal, request.namespace)
-            except MemoryServiceError:
-                continue
-            writers.append((i, principal, at))
-        decided: set[tuple[str, str]] = set()
-        for tenant in {p.tenant for _, p, _ in writers}:
-            keys = [
-                (p.ref, requests[i].idempotency_key) for i, p, _ in writers if p.tenant == tenant
-            ]
-            decided.update(canonical.outcomes.many(tenant, keys))
-    entries = [
-        (
-            i,
-            message_entry(
-                requests[i], p, message_id=message_ids[i], workflow_id=workflow_id, at=at
-            ),
+    entries: list[tuple[int, NewMessage]] = []
+    for i, request in enumerate(requests):
+        if request.utterance is None:
+            continue
+        try:
+            at = effective_time(request.at, now, allow_override)
+            principal = known.principal(request.principal, stores.canonical.principals.get)
+            check_write_allowed(principal, request.namespace)
+        except MemoryServiceError:
+            continue
+        if (principal.ref, request.idempotency_key) in known.decided:
+            continue
+        entry = message_entry(
+            request, principal, message_id=message_ids[i], workflow_id=workflow_id, at=at
         )
-        for i, p, at in writers
-        if (p.ref, requests[i].idempotency_key) not in decided
-    ]
+        entries.append((i, entry))
     kept = stores.canonical.messages.append_all([e for _, e in entries])
     return {i: m for (i, _), m in zip(entries, kept, strict=True)}
 
@@ -150,12 +137,19 @@ def decide_request(
     message_id: str | None = None,
     message: ConversationMessage | None = None,
     principal_of: PrincipalOf | None = None,
+    view: StoreView | None = None,
+    undecided: bool = False,
 ) -> WriteDecision:
     """Decide `request`; its message is kept under `message_id` first, unless the caller kept
-    it already (`message`, from `keep_messages`)."""
+    it already (`message`, from `keep_messages`). A batch passes what it read ahead: `view`
+    (`Known`), and `undecided` when its idempotency key had no stored outcome."""
     at = effective_time(request.at, now, allow_override)
     principal = authorize_write(stores, request, workflow_id, at, principal_of)
-    stored = stores.canonical.outcomes.get(principal.tenant, principal.ref, request.idempotency_key)
+    stored = (
+        None
+        if undecided
+        else stores.canonical.outcomes.get(principal.tenant, principal.ref, request.idempotency_key)
+    )
     if stored is not None:
         # Decided before — by this run, if its worker died after the commit: what it committed
         # reaches the index now rather than at the next relay.
@@ -184,7 +178,7 @@ def decide_request(
         request,
         principal,
         stores.policy,
-        StoreView(stores),
+        view or StoreView(stores),
         extractor,
         workflow_id=workflow_id,
         at=at,

@@ -12,7 +12,7 @@ from sqlalchemy import text as sql_text
 from governed_memory.memory.errors import RequestMismatch, VersionConflict
 from governed_memory.memory.models import MemoryRecord
 from governed_memory.memory.models.sync import HeadDigest
-from governed_memory.memory.plans import RecordChange, SlotState
+from governed_memory.memory.plans import RecordChange, SlotState, slot_for
 from governed_memory.memory.stores.canonical._db import (
     RECORD_FIELDS,
     Part,
@@ -221,6 +221,39 @@ class Records(Part):
             version = conn.execute(_SLOT_VERSION, {"namespace": namespace, "slot": slot}).scalar()
             rows = conn.execute(query, {"namespace": namespace, "value": value})
             return SlotState(version=version or 0, records=[row_to_record(r) for r in rows])
+
+    def key_slot_states(
+        self, namespaces: Sequence[str], keys: Sequence[str]
+    ) -> dict[tuple[str, str], SlotState]:
+        """`slot_state` of each `key:` slot of these namespaces and keys (each pair, present or
+        not), by (namespace, slot): a batch reads the slots its writes name at once."""
+        slots = [slot_for(k, None) for k in keys]
+        out = {(ns, slot): SlotState(version=0, records=[]) for ns in namespaces for slot in slots}
+        if not out:
+            return out
+        with self.db.read() as conn:
+            for part in chunks(list(namespaces)):
+                versions = conn.execute(
+                    select(key_slots.c.namespace, key_slots.c.slot, key_slots.c.version).where(
+                        key_slots.c.namespace.in_(part), key_slots.c.slot.in_(slots)
+                    )
+                )
+                for namespace, slot, version in versions:
+                    out[(namespace, slot)].version = version
+                rows = conn.execute(
+                    select(memory_heads)
+                    .where(memory_heads.c.namespace.in_(part), memory_heads.c.key.in_(keys))
+                    .where(
+                        or_(
+                            memory_heads.c.status == "active", memory_heads.c.status == "superseded"
+                        )
+                    )
+                    .order_by(memory_heads.c.valid_from, memory_heads.c.recorded_at)
+                )
+                for row in rows:
+                    record = row_to_record(row)
+                    out[(record.namespace, slot_for(record.key, None))].records.append(record)
+        return out
 
     def subject_heads(self, tenant_id: str, subject_ref: str) -> list[MemoryRecord]:
         with self.db.read() as conn:

@@ -1,6 +1,7 @@
-"""A batch keeps its messages in one transaction, ahead of its decisions: in order, at the next
-positions of their conversations, and only those a write on its own would keep (an allowed
-writer, an idempotency key not decided before)."""
+"""A batch reads ahead what its decisions would each read (writers, decided keys, timezones,
+named slots) and keeps its messages in one transaction: its writes decide as each would alone.
+Messages land in order, at the next positions of their conversations, and only those a write on
+its own would keep (an allowed writer, an idempotency key not decided before)."""
 
 from __future__ import annotations
 
@@ -85,3 +86,51 @@ def test_a_secret_in_a_batched_turn_is_never_kept(stores: Stores) -> None:
     kept = " ".join(m.text for m in stores.canonical.messages.in_namespace(NS))
     assert "884213" not in kept
     assert "4921" not in kept
+
+
+def _propose(user: int, key: str, value: dict[str, str], content: str) -> WriteRequest:
+    return WriteRequest(
+        principal=f"user:shop-a/{user}",
+        namespace=f"tenant/shop-a/user/{user}",
+        idempotency_key=uuid.uuid4().hex,
+        candidate={
+            "kind": "profile",
+            "key": key,
+            "structured_value": value,
+            "content": content,
+        },
+        at=T0,
+    )
+
+
+def test_what_a_batch_reads_ahead_is_what_each_write_would_read(stores: Stores) -> None:
+    berlin = _propose(1, "profile.timezone", {"value": "Europe/Berlin"}, "timezone Berlin")
+    first = _propose(2, "notification.preference", {"channel": "sms"}, "prefers sms")
+    assert _batch(stores, [berlin, first]) == [["add"], ["add"]]
+    later = [
+        # the timezone stored before this batch frames the quiet hours
+        WriteRequest(
+            principal="user:shop-a/1",
+            namespace="tenant/shop-a/user/1",
+            idempotency_key=uuid.uuid4().hex,
+            utterance={"text": "No calls after 10pm please.", "thread": "t-1"},
+            at=T0,
+        ),
+        # a slot read ahead: the stored value is superseded, a repeat is a no-op
+        _propose(2, "notification.preference", {"channel": "email"}, "prefers email"),
+        _propose(3, "notification.preference", {"channel": "sms"}, "prefers sms"),
+        first,  # decided before: its stored outcome, nothing new
+    ]
+    outcomes = _batch(stores, later)
+    assert outcomes[1:] == [["update"], ["add"], ["add"]]
+    heads = stores.canonical.records.key_records(
+        ["tenant/shop-a/user/1"], ["notification.preference"], ["active"]
+    )
+    assert [h.structured_value for h in heads] == [{"quiet_hours": "22:00-08:00 Europe/Berlin"}]
+    user2 = stores.canonical.records.key_records(
+        ["tenant/shop-a/user/2"], ["notification.preference"], ["active", "superseded"]
+    )
+    assert sorted((h.status, (h.structured_value or {}).get("channel")) for h in user2) == [
+        ("active", "email"),
+        ("superseded", "sms"),
+    ]
