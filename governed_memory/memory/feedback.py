@@ -45,6 +45,7 @@ from governed_memory.memory.models import (
     WriteRequest,
     parse_principal_ref,
 )
+from governed_memory.memory.policy import FeedbackPolicy as FeedbackPolicy
 
 FeedbackType = Literal["used", "ignored", "corrected", "confirmed", "harmful", "deleted"]
 FeedbackSource = Literal["user", "human_reviewer", "verifier", "system_metric"]
@@ -231,26 +232,6 @@ class FeedbackResult(Model):
 def correction_key(event_id: str) -> str:
     """The idempotency key of the write a `corrected` event starts."""
     return f"feedback-{event_id}"
-
-
-class FeedbackPolicy(Model):
-    """The bounds of feedback's effects (policy file, `[feedback]`)."""
-
-    confirm_step: float = Field(default=0.05, gt=0, le=1)
-    #: The most confidence confirmation can give, by source type.
-    confidence_ceiling: dict[str, float] = Field(
-        default_factory=lambda: {
-            "user_assertion": 0.98,
-            "verified_tool_fact": 1.0,
-            "human_review": 1.0,
-            "system_policy": 1.0,
-            "derived_summary": 0.85,
-            "model_inference": 0.75,
-        }
-    )
-    ignored_after: int = Field(default=3, ge=1)
-    ignored_step: float = Field(default=0.15, ge=0, le=1)
-    ignored_floor: float = Field(default=0.4, ge=0, le=1)
 
 
 class Signals(Model):

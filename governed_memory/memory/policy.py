@@ -10,14 +10,33 @@ from typing import Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from governed_memory.memory.errors import InvalidInput
-from governed_memory.memory.feedback import FeedbackPolicy
-from governed_memory.memory.models import Sensitivity
+from governed_memory.memory.vocabulary import Sensitivity
 
 DEFAULT_POLICY_FILE = Path(__file__).with_name("policy.default.toml")
 
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class FeedbackPolicy(_Section):
+    """The bounds of feedback's effects (policy file, `[feedback]`)."""
+
+    confirm_step: float = Field(default=0.05, gt=0, le=1)
+    #: The most confidence confirmation can give, by source type.
+    confidence_ceiling: dict[str, float] = Field(
+        default_factory=lambda: {
+            "user_assertion": 0.98,
+            "verified_tool_fact": 1.0,
+            "human_review": 1.0,
+            "system_policy": 1.0,
+            "derived_summary": 0.85,
+            "model_inference": 0.75,
+        }
+    )
+    ignored_after: int = Field(default=3, ge=1)
+    ignored_step: float = Field(default=0.15, ge=0, le=1)
+    ignored_floor: float = Field(default=0.4, ge=0, le=1)
 
 
 class LimitPolicy(_Section):

@@ -11,9 +11,29 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import get_args
+from typing import Literal, get_args
 
-from governed_memory.memory.models import Kind, SourceType
+#: What a memory is (the models' `kind`).
+Kind = Literal["episodic", "semantic", "profile", "procedural", "summary"]
+
+#: Where a memory comes from; each has its trust (`SOURCE_TRUST`).
+SourceType = Literal[
+    "user_assertion",
+    "verified_tool_fact",
+    "human_review",
+    "derived_summary",
+    "system_policy",
+    "model_inference",
+]
+
+#: How sensitive a memory is, in order (`SENSITIVITY_ORDER`).
+Sensitivity = Literal["public", "internal", "confidential", "restricted"]
+SENSITIVITY_ORDER: dict[str, int] = {
+    "public": 0,
+    "internal": 1,
+    "confidential": 2,
+    "restricted": 3,
+}
 
 NOTIFICATION = "notification.preference"
 LANGUAGE = "profile.language"

@@ -16,24 +16,12 @@ from pydantic import (
 
 from governed_memory.memory.errors import InvalidInput
 
-Kind = Literal["episodic", "semantic", "profile", "procedural", "summary"]
-
-SourceType = Literal[
-    "user_assertion",
-    "verified_tool_fact",
-    "human_review",
-    "derived_summary",
-    "system_policy",
-    "model_inference",
-]
-
-Sensitivity = Literal["public", "internal", "confidential", "restricted"]
-SENSITIVITY_ORDER: dict[str, int] = {
-    "public": 0,
-    "internal": 1,
-    "confidential": 2,
-    "restricted": 3,
-}
+# The service's words (defined in `memory.vocabulary`, which loads no model: `memctl --help`
+# and the settings need them before any model).
+from governed_memory.memory.vocabulary import SENSITIVITY_ORDER as SENSITIVITY_ORDER
+from governed_memory.memory.vocabulary import Kind as Kind
+from governed_memory.memory.vocabulary import Sensitivity as Sensitivity
+from governed_memory.memory.vocabulary import SourceType as SourceType
 
 # active: currently asserted.  superseded: history, its valid time was closed by a newer value or a
 # withdrawal; it still answers "valid at" questions for its interval.  invalidated: out of every
