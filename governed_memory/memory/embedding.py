@@ -48,8 +48,9 @@ def normalise_text(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
-#: Vectors of the texts embedded last, kept by the hashed embedder (by digest).
-_RECENT_VECTORS = 1024
+#: How much the hashed embedder keeps of the vectors it made last (by digest): 1,024 of 256
+#: dimensions, fewer of more.
+_RECENT_BYTES = 1 << 20
 
 
 class HashedNgramEmbedder:
@@ -112,7 +113,7 @@ class HashedNgramEmbedder:
         vec.setflags(write=False)
         with self._lock:
             self._recent[key] = vec
-            while len(self._recent) > _RECENT_VECTORS:
+            while len(self._recent) > max(16, _RECENT_BYTES // (4 * self.dim)):
                 self._recent.popitem(last=False)
         return vec
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import uuid
+from typing import Any
 
+import numpy as np
 import pytest
 
 from governed_memory.memory.models import Principal, WriteRequest
@@ -106,15 +108,29 @@ def test_a_write_it_reads_as_an_order_is_refused_and_nothing_is_stored(
 @pytest.mark.slow
 @pytest.mark.usefixtures("learned_detector")
 def test_the_training_script_reproduces_the_weights(tmp_path: object) -> None:
-    """The weights are not a blob: the script makes the same numbers from the same corpora."""
+    """The weights are not a blob: the script makes the same model from the same corpora, up to
+    the floating-point noise of the sentence embedding, which differs between CPUs (retrained on
+    an AVX-512 machine, the threshold moved by 0.0014 and no weight by more than 0.0055): the
+    numbers agree closely, and the two models decide alike."""
     from pathlib import Path
 
-    from governed_memory.shell.eval.train_injection import train
+    from governed_memory.shell.eval.train_injection import examples, train
 
     assert isinstance(tmp_path, Path)
     out = tmp_path / "weights.json"
     spec = train(out)
     shipped = json.loads(learned.WEIGHTS.read_text(encoding="utf-8"))
     assert spec["training_sha256"] == shipped["training_sha256"]
-    assert spec["threshold"] == pytest.approx(shipped["threshold"], abs=1e-4)
-    assert spec["weights"] == pytest.approx(shipped["weights"], abs=1e-4)
+    assert spec["threshold"] == pytest.approx(shipped["threshold"], abs=0.005)
+    assert spec["weights"] == pytest.approx(shipped["weights"], abs=0.02)
+    classifier = learned._classifier()
+    assert classifier is not None
+    texts = examples()[0][::4]
+    features = classifier.features(texts)
+
+    def decisions(model: dict[str, Any]) -> np.ndarray:
+        logits = features @ np.asarray(model["weights"], dtype=np.float32) + model["bias"]
+        return np.asarray(1.0 / (1.0 + np.exp(-logits)) >= model["threshold"])
+
+    agree = float(np.mean(decisions(spec) == decisions(shipped)))
+    assert agree >= 0.99, f"the retrained model decides {agree:.1%} of texts alike"
