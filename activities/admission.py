@@ -37,8 +37,9 @@ class AdmissionActivities:
         step that admits before it acts: `memory.stage_write`)."""
         _own_run(inp.operation, inp.workflow_id)
         admitted = self.admission.admit(inp)
-        if activity.in_activity():
-            self.vouch(activity.info().workflow_run_id or "")
+        run_id = activity.info().workflow_run_id if activity.in_activity() else None
+        if run_id:
+            self.vouch(run_id)
         return admitted
 
     @activity.defn(name="memory.continuation")

@@ -92,12 +92,6 @@ def process_batch(
         """The i-th write decided: as of the batch's first reading, or `afresh` (just before
         its own commit, after the batch's earlier ones)."""
         request = requests[i]
-        undecided = (
-            not afresh
-            and request.principal in known.principals
-            and (known.principals[request.principal].ref, request.idempotency_key)
-            not in known.decided
-        )
         return decide_request(
             stores,
             request,
@@ -110,7 +104,7 @@ def process_batch(
             message=kept.get(i),
             principal_of=registry if afresh else principal_of,
             view=None if afresh else ahead,
-            undecided=undecided,
+            undecided=not afresh and known.undecided(request),
         )
 
     items: list[BatchItem] = []

@@ -115,7 +115,7 @@ def keep_messages(
             check_write_allowed(principal, request.namespace)
         except MemoryServiceError:
             continue
-        if (principal.ref, request.idempotency_key) in known.decided:
+        if not known.undecided(request):
             continue
         entry = message_entry(
             request, principal, message_id=message_ids[i], workflow_id=workflow_id, at=at

@@ -60,6 +60,12 @@ class Known:
             slots=canonical.records.key_slot_states(namespaces, keys) if keys else {},
         )
 
+    def undecided(self, request: WriteRequest) -> bool:
+        """Whether `request`'s idempotency key had no stored outcome when the batch read ahead
+        (False when its writer was not read: the decision then looks for itself)."""
+        writer = self.principals.get(request.principal)
+        return writer is not None and (writer.ref, request.idempotency_key) not in self.decided
+
     def principal(self, ref: str, registry: Callable[[str], Principal]) -> Principal:
         found = self.principals.get(ref)
         return found if found is not None else registry(ref)
