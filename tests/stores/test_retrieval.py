@@ -14,7 +14,13 @@ from pydantic import ValidationError
 
 from governed_memory.memory.context import ContextBuilder, estimate_tokens
 from governed_memory.memory.errors import InvalidInput, NotFound, from_validation_error
-from governed_memory.memory.models import Principal, RecallQuery, RecallResult, WriteRequest
+from governed_memory.memory.models import (
+    Principal,
+    RecallQuery,
+    RecallResult,
+    RetrievedMemory,
+    WriteRequest,
+)
 from governed_memory.memory.models.context import ContextBudget, ContextPackage, ContextRequest
 from governed_memory.memory.retrieval import Reader
 from governed_memory.memory.settings import Settings
@@ -119,6 +125,19 @@ def test_verdict_confirmed_and_none_confirmed(reg: Stores) -> None:
     assert state(result) == "confirmed"
     assert result.memories[0].structured_value == {"channel": "sms"}
     assert "key:notification.preference" in result.memories[0].retrieval_reasons
+
+
+def test_a_recalled_memory_is_what_validating_its_record_would_give(reg: Stores) -> None:
+    """Recall builds its answers from canonical's records without validating them again: each
+    names every field, in the model's order, and validates to itself."""
+    put(reg, channel("sms"), at=T0)
+    put(reg, channel("email", source_refs=["crm://p/1?version=4"]), at=T0, who=CRM)
+    result = recall(reg, at=T0 + timedelta(hours=1))
+    assert len(result.memories) == 2
+    for m in result.memories:
+        assert list(m.__dict__) == list(RetrievedMemory.model_fields)
+        assert RetrievedMemory.model_validate(m.model_dump()) == m
+        assert RetrievedMemory.model_validate_json(m.model_dump_json()) == m
 
 
 def test_verdict_conflicting_returns_both_sides_grouped(reg: Stores) -> None:

@@ -182,8 +182,11 @@ def _select(
     assert len(matrix) == len(pool)  # every candidate has its vector now
     scores = np.array([c.score for c in pool], dtype=np.float64)
     alive = np.ones(len(pool), dtype=bool)
-    # How much each candidate repeats what is chosen so far (updated with each pick only).
+    # How much each candidate repeats what is chosen so far, and its score less the penalty
+    # for that (-inf once it is out): both updated where a pick changes them, not recomputed
+    # over the pool at each pick.
     repeats = np.zeros(len(pool), dtype=np.float64)
+    adjusted = scores.copy()
     # Each candidate's salient details, by id (-1: not read yet): `redundant` is their equality.
     details = np.full(len(pool), -1, dtype=np.int64)
     detail_ids: dict[tuple[str, ...], int] = {}
@@ -198,11 +201,12 @@ def _select(
 
     chosen: list[_Candidate] = []
     seen = _Seen()
-    while alive.any() and len(chosen) < k:
-        adjusted = scores - weight * np.maximum(0.0, repeats - 0.5)
-        i = int(np.argmax(np.where(alive, adjusted, -np.inf)))
+    while len(chosen) < k:
+        i = int(np.argmax(adjusted))
+        if not alive[i]:
+            break  # every candidate is out
         best = pool[i]
-        alive[i] = False
+        alive[i], adjusted[i] = False, -np.inf
         if any(_same(best, s) for s in seen.like(best)):
             continue
         chosen.append(best)
@@ -219,12 +223,13 @@ def _select(
             if asked and hit.size:
                 hit = hit[[said(int(j)) <= said(i) for j in hit]]
             repeats[hit] = np.maximum(repeats[hit], sims[hit])
+            adjusted[hit] = scores[hit] - weight * np.maximum(0.0, repeats[hit] - 0.5)
         group = best.record.conflict_group
         if group:
             for j in np.flatnonzero(alive):
                 side = pool[j]
                 if side.record.conflict_group == group:
-                    alive[j] = False
+                    alive[j], adjusted[j] = False, -np.inf
                     side.reasons.append("conflict_side")
                     chosen.append(side)
                     seen.add(side)

@@ -21,6 +21,7 @@ from governed_memory.memory.models import (
     RecallQuery,
     RecallResult,
     RetrievedMemory,
+    built,
     utcnow,
 )
 from governed_memory.memory.policy import Policy
@@ -367,23 +368,29 @@ class Reader:
 
     @staticmethod
     def _retrieved(c: _Candidate) -> RetrievedMemory:
+        """What recall answers of a chosen memory: its record's fields as canonical holds them
+        (a validated record, not validated again: at k = 200 that was a twentieth of the
+        recall), its score and reasons."""
         r = c.record
-        return RetrievedMemory(
-            memory_id=r.memory_id,
-            version=r.version,
-            namespace=r.namespace,
-            kind=r.kind,
-            key=r.key,
-            content=r.content,
-            structured_value=r.structured_value,
-            source_refs=r.source_refs,
-            source_type=r.source_type,
-            valid_from=r.valid_from,
-            valid_to=r.valid_to,
-            recorded_at=r.recorded_at,
-            confidence=r.confidence,
-            sensitivity=r.sensitivity,
-            retrieval_score=round(c.score, 6),
-            retrieval_reasons=c.reasons,
-            conflict_group=r.conflict_group,
+        return built(
+            RetrievedMemory,
+            {
+                "memory_id": r.memory_id,
+                "version": r.version,
+                "namespace": r.namespace,
+                "kind": r.kind,
+                "key": r.key,
+                "content": r.content,
+                "structured_value": r.structured_value,
+                "source_refs": r.source_refs,
+                "source_type": r.source_type,
+                "valid_from": r.valid_from,
+                "valid_to": r.valid_to,
+                "recorded_at": r.recorded_at,
+                "confidence": r.confidence,
+                "sensitivity": r.sensitivity,
+                "retrieval_score": round(c.score, 6),
+                "retrieval_reasons": c.reasons,
+                "conflict_group": r.conflict_group,
+            },
         )

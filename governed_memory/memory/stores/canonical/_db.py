@@ -5,6 +5,7 @@ own, so a commit composes several parts in one transaction (graphiti's `driver/o
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -286,9 +287,18 @@ def _server_engine(url: str, options: DatabaseOptions) -> Engine:
     )
 
 
+def _json_loads(text: str) -> Any:
+    """SQLite's JSON columns read back: most of a record's are JSON null (no structured value,
+    no graph hints), answered without the parser (a record is decoded on every read)."""
+    return None if text == "null" else json.loads(text)
+
+
 def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
     engine = create_engine(
-        url, connect_args={"timeout": 30, "check_same_thread": False}, hide_parameters=True
+        url,
+        connect_args={"timeout": 30, "check_same_thread": False},
+        hide_parameters=True,
+        json_deserializer=_json_loads,
     )
 
     @event.listens_for(engine, "connect")

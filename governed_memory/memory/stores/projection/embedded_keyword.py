@@ -52,14 +52,23 @@ def _word_length(content: str) -> int:
     return len(content.split())
 
 
-def _bm25(
-    tf: Sequence[int], idf: Sequence[float], length: int, average: float, mass: float
-) -> float:
-    """A row's BM25 as a share of the query's IDF mass, at most 1: a row of average length
-    holding every term once scores the mass itself."""
-    norm = _K1 * (1.0 - _B + _B * length / average) if average > 0 else _K1
-    score = sum(i * f * (_K1 + 1.0) / (f + norm) for f, i in zip(tf, idf, strict=True) if f)
-    return min(score / mass, 1.0) if mass > 0 else 0.0
+def _bm25_rows(
+    tf: npt.NDArray[np.float64],
+    idf: Sequence[float],
+    lengths: npt.NDArray[np.float64],
+    average: float,
+    mass: float,
+) -> npt.NDArray[np.float64]:
+    """Rows' BM25 (`tf`: a row per row, a column per term), each as a share of the query's IDF
+    mass, at most 1: a row of average length holding every term once scores the mass itself.
+    In numpy, as it was row by row in Python and bit for bit the same: the same operations in
+    the same order, the terms summed left to right (`cumsum`; a term a row lacks adds an exact
+    zero). At k = 200 the rows one by one were a sixth of the recall."""
+    if not len(tf) or mass <= 0:
+        return np.zeros(len(tf))
+    norm = _K1 * (1.0 - _B + _B * lengths / average) if average > 0 else np.full(len(tf), _K1)
+    terms = np.asarray(idf, dtype=np.float64) * tf * (_K1 + 1.0) / (tf + norm[:, None])
+    return np.minimum(np.cumsum(terms, axis=1)[:, -1] / mass, 1.0)
 
 
 def _quoted(term: str) -> str:
@@ -137,7 +146,7 @@ def _side(
     places: Sequence[tuple[str, _Matrix]],
 ) -> list[tuple[str, int, str, float]]:
     """One keyword index's best rows for `terms`: (memory id, version, namespace, score),
-    the score being the row's BM25 as a share of the query's IDF mass (`_bm25`), with an
+    the score being the row's BM25 as a share of the query's IDF mass (`_bm25_rows`), with an
     IDF that stays positive in a small tenant.
 
     What is scored is bounded, whatever the size of the tenant. Terms go from rare to
@@ -178,9 +187,17 @@ def _side(
             [_quoted(present[0]), *params, _NEWEST_ROWS],
         ).fetchall()
     length = _word_length if words else _trigram_length
+    scores = _bm25_rows(
+        np.array([frequencies(content, terms) for *_, content in found], np.float64).reshape(
+            len(found), len(terms)
+        ),
+        idf,
+        np.array([length(content) for *_, content in found], np.float64),
+        average,
+        mass,
+    )
     scored = [
-        (m, v, ns, _bm25(frequencies(content, terms), idf, length(content), average, mass))
-        for m, v, ns, content in found
+        (m, v, ns, score) for (m, v, ns, _), score in zip(found, scores.tolist(), strict=True)
     ]
     scored.sort(key=lambda s: (-s[3], s[0]))
     return scored[:limit]
