@@ -124,6 +124,40 @@ def test_lasting_facts_about_the_user_and_their_family_are_kept(text: str) -> No
 
 
 @pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # the fact, then its consequence: the fact is kept, the rest is not a memory
+        ("I work from home so the parcels can come any time of day", "I work from home"),
+        ("i'm a diabetic so 4pm deliveries are hard for me", "i'm a diabetic"),
+        ("I use an iPhone 15 - does this case fit it?", "I use an iPhone 15"),
+        ("We have a parrot and it chews through every cable we own", "We have a parrot"),
+        ("I've got two dogs and they hate the doorbell", "I've got two dogs"),
+        ("fwiw I live in Leeds", "fwiw I live in Leeds"),
+        ("我在杭州上班所以周末才能收货", "我在杭州上班"),
+        ("本人对酒精过敏，这款香水能用吗", "本人对酒精过敏"),
+        ("我怀孕了，这个能吃吗", "我怀孕了"),
+        ("我的鞋码是38，这双偏大还是偏小", "我的鞋码是38"),
+        ("我腰围有点粗，一般穿XL", "我腰围有点粗"),
+    ],
+)
+def test_a_lasting_fact_is_kept_apart_from_what_follows_it(text: str, kept: str) -> None:
+    contents = [c.candidate.content for c in extract(text).candidates]
+    assert contents == [kept]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm so tired of waiting for this order",  # "so" that starts no clause
+        "I'm so happy with the black and white one",
+        "it's a black-and-white model - I love it though",
+    ],
+)
+def test_so_and_and_that_join_no_clause_split_nothing(text: str) -> None:
+    assert [c.candidate.key for c in extract(text).candidates if c.candidate.key is None] == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "我妈喜欢短信通知",

@@ -173,20 +173,22 @@ _NEGATIVE_STATUS = re.compile(r"没|未|不|" + _w(r"not|never|hasn't|haven't|di
 # Self-statements
 _SELF_LEAD_ZH = r"^(?:其实|另外|还有|对了|顺便说一下|顺便|而且|并且|补充一下)?\s*"
 _SELF_ZH = re.compile(
-    _SELF_LEAD_ZH
-    + r"我(?:本人|自己)?(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身"
+    _SELF_LEAD_ZH + r"(?:我(?:本人|自己)?|本人)"
+    r"(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身"
     r"|基本上?|每天|比较|特别|很|非常|最|只)*"
     r"(?:是(?!说|不是|想|要|来|问|在|否|因为|打算|第|刚|昨|今|前天|上次|这次|那|个意思|的)"
     r"|喜欢|爱吃|爱喝|爱看|爱|偏爱|热爱|不喜欢|讨厌|受不了|怕|不爱|吃素|不吃|只吃|不喝|只喝|不抽烟|不吸烟"
     r"|不喝酒|不能吃|不能喝|忌口|戒|对.{1,12}过敏|过敏|住在|住(?!院)|生活在|在.{1,10}(?:工作|上班|住|生活"
     r"|读书|上学)|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
-    r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用)"
+    r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用"
+    r"|.{0,6}不耐受|怀孕|怀了|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座))"
 )
 _SELF_MY_ZH = re.compile(
     _SELF_LEAD_ZH + r"我的(?!订单|快递|包裹|退款|运单|物流)\S{1,10}?(?:是|为|叫)"
 )
 _SELF_EN = re.compile(
-    r"^(?:(?:also|and|btw|by the way|actually|fyi|just so you know|oh|well|for the record)[, ]+)?"
+    r"^(?:(?:also|and|btw|by the way|actually|fyi|fwiw|tbh|honestly|just so you know|oh|well"
+    r"|for the record)[, ]+)?"
     r"(?:(?:i'm|im|i am)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b|few\b)[a-z]"
     r"|(?:i'm|im|i am)\s+(?:not\s+)?(?:vegetarian|vegan|pescatarian|allergic|lactose[- ]intolerant"
     r"|gluten[- ](?:free|intolerant)|diabetic|pregnant|left[- ]handed|right[- ]handed|deaf|blind"
@@ -197,9 +199,9 @@ _SELF_EN = re.compile(
     r"|i\s+(?:live|reside|work|grew up|was born|come from|moved to|have lived|speak)\b"
     r"|i\s+(?:don't|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive)\b"
     r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
-    r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up)\b"
-    r"|i\s+have\s+(?:a|an|two|three|four|five|\d+)\s+(?!question|problem|issue|complaint|query"
-    r"|concern|order|package|refund)"
+    r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use)\b"
+    r"|(?:i|we)\s*(?:have|'ve)\s+(?:got\s+)?(?:a|an|two|three|four|five|twins|\d+)\s+"
+    r"(?!question|problem|issue|complaint|query|concern|order|package|refund)"
     r"|my\s+(?!order|package|parcel|refund|payment|delivery|shipment|tracking)[a-z' ]{1,30}?\s+"
     r"(?:is|are)\b)"
 )

@@ -56,7 +56,16 @@ class _Clause:
 _SENTENCE_END = frozenset("。！？!?；;\n｡．")
 _CLAUSE_END = frozenset("，,")
 _CONTRAST = re.compile(
-    r"但是|不过|可是|然而|(?<!不)但(?!愿)|(?<![A-Za-z])(?:but|however|though)(?![A-Za-z])", re.I
+    r"但是|不过|可是|然而|(?<!不)但(?!愿)|(?<![A-Za-z])(?:but|however|though)(?![A-Za-z])"
+    # A consequence, a clause joined with its own subject, or one set off by a dash starts a
+    # statement of its own ("I live in Denver so the boots need to handle snow", "I've got
+    # twins and they love dinosaurs", "I use a Pixel 8 - will this charger work?", "我是护士所以
+    # 经常上夜班"): "so" and "and" only before what can start a clause, never as "so much",
+    # "so tired", "black and white".
+    r"|所以|因此|\s[-–—]+\s|(?<![A-Za-z])so(?=\s+(?:(?:i|i'm|im|i've|i'd|we|we're|my|our|the"
+    r"|it|it's|its|that|this|they|he|she|you|your|any)(?![A-Za-z])|[0-9]))"
+    r"|(?<![A-Za-z])and(?=\s+(?:i|i'm|i've|we|we're|they|they're|he|she|it|it's|my|our)(?![A-Za-z]))",
+    re.I,
 )
 
 
