@@ -158,6 +158,40 @@ def test_so_and_and_that_join_no_clause_split_nothing(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "new"),
+    [
+        ("我儿子不是7岁，是8岁，刚才说错了", "8岁"),
+        ("上次跟你们说我住在杭州，其实我已经搬到苏州了", "苏州"),
+        ("我之前说我不喝咖啡其实不对，我只是不喝美式", "美式"),
+        ("I mistyped earlier - my son is 9, not 6", "9"),
+        ("I told you I was vegan before, I'm actually vegetarian", "vegetarian"),
+        ("My mistake, my husband's birthday is May 2 not May 20", "May 2"),
+    ],
+)
+def test_a_correction_is_kept_whole_with_its_new_value(text: str, new: str) -> None:
+    """A correction's parts alone keep the old value ("我儿子不是7岁") or name nothing ("是8
+    岁"): the sentence is kept as said, the new value in it."""
+    (found,) = extract(text).candidates
+    assert found.candidate.key is None
+    assert new in found.candidate.content
+    assert found.candidate.content.startswith(text.split(",")[0].split("，")[0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sorry, I typed the wrong order number, it's ORD-5521",  # a claim, not a fact of theirs
+        "刚才说错了，快递单号是SF123456",
+        "I meant tomorrow, not today, just this once",  # one-off
+        "我刚才说错了，这次先寄到公司吧",
+        "I told you my size before, can you check it again?",  # a question
+    ],
+)
+def test_a_correction_of_an_order_a_one_off_or_a_question_is_no_fact(text: str) -> None:
+    assert [c for c in extract(text).candidates if c.candidate.key is None] == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "我妈喜欢短信通知",

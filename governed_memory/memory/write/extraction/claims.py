@@ -221,6 +221,33 @@ _THIRD_SUBJECT_EN = re.compile(
 )
 
 
+# A correction of what the user said before: a mistake owned ("记错了", "I typed 38"), or a
+# reference to an earlier statement ("上次说我用安卓", "I told you Eastern time before").
+_CORRECTION = _rx(
+    r"(?:记|打|填|说|写|搞|弄|输|报)错了?|更正|纠正"
+    r"|(?:上次|之前|刚才|刚刚|以前|前面)(?:跟|和|给|对)?(?:你们?|您)?(?:说|讲|提|填|写|告诉|发)(?:的|过)?",
+    _w(
+        r"let me (?:fix|correct)|correction|to clarify|i meant|i typed|i mistyped"
+        r"|(?:gave|told|sent) you the wrong|my (?:mistake|bad)|scratch that"
+        r"|never ?mind (?:the|what|that)|update"
+    )
+    + r"|\bi (?:told you|said|mentioned|wrote)\b.*\b(?:before|earlier|last time)\b",
+)
+# What a correction of an order, a parcel or a payment is about: a claim or a one-off, not a
+# fact about the user.
+_CORRECTION_BLOCK = _rx(
+    r"订单|快递|包裹|退款|运单|物流|单号|地址|电话|手机号|邮箱",
+    _w(r"orders?|package|parcel|refund|tracking|payment|address|phone number|e-?mail address"),
+)
+
+
+def _correction(norm: str) -> bool:
+    """A sentence that corrects what the user said of themselves before ("我女儿不是4岁，是5
+    岁，上次填错了", "I gave you the wrong birthday for my wife - it's June 14"): taken whole,
+    as its parts alone keep the old value, or nothing."""
+    return bool(_CORRECTION.search(norm)) and not _CORRECTION_BLOCK.search(norm)
+
+
 # How the user wants to be called: a name, never a channel ("call me Sam", "叫我小林就行")
 _NAME_EN = re.compile(
     r"(?<![A-Za-z])(?:call|address)\s+me\s+(?:as\s+)?"

@@ -13,6 +13,7 @@ from governed_memory.memory.vocabulary import NAME
 from governed_memory.memory.write.extraction.claims import (
     _CONTINUATION,
     _claim,
+    _correction,
     _family_statement,
     _preferred_name,
     _relayed_as_self,
@@ -64,7 +65,9 @@ class RuleExtractor:
         zh = _is_chinese(text)
         got = _Collected([], [], [])
         for sentence in _clauses(text):
+            before = (len(got.prefs), len(got.semantic), len(got.skipped))
             self._sentence(sentence, zone, got)
+            self._corrected(sentence, before, got, zh)
         items = self._profile_candidates(got.prefs, zh) + got.semantic
         return Extraction(
             candidates=self._ordered(items), skipped=self._dedupe_skipped(got.skipped)
@@ -130,6 +133,38 @@ class RuleExtractor:
                     last_whose = whose
             if leftover:
                 self._facts(clause, leftover, got)
+
+    @staticmethod
+    def _corrected(
+        clauses: list[_Clause], before: tuple[int, int, int], got: _Collected, zh: bool
+    ) -> None:
+        """A sentence correcting what the user said of themselves (`_correction`) is kept
+        whole, in place of what its parts gave: "我女儿不是4岁" alone keeps the old value,
+        "是5岁" alone names nothing. Not when the sentence also gave a preference or a claim
+        (those have their own slots), said something of a third party, was one-off or ends in
+        a question."""
+        prefs, said, skipped = before
+        norm = fold(" ".join(c.norm for c in clauses))
+        if (
+            len(got.prefs) > prefs
+            or len(got.skipped) > skipped
+            or any(c.candidate.key is not None for _, c in got.semantic[said:])
+            or clauses[-1].question
+            or _is_temporary(norm)
+            or not _correction(norm)
+        ):
+            return
+        raw = ("，" if zh else ", ").join(c.raw for c in clauses)
+        candidate = Candidate(
+            kind="semantic",
+            content=normalize_whitespace(_clean(raw)),
+            source_type="user_assertion",
+            confidence=SELF_STATEMENT,
+        )
+        del got.semantic[said:]
+        got.semantic.append(
+            (clauses[0].order, ExtractedCandidate(candidate=candidate, clause=clauses[0].raw))
+        )
 
     def _route(self, pref: _Pref, whose: Whose, temporary: bool, got: _Collected) -> None:
         if whose == "third":
