@@ -220,6 +220,23 @@ def test_order_facts_said_or_relayed_are_claims(text: str, key: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "key", "subject"),
+    [
+        ("运单号SF7788123，物流三天了还是没更新", "logistics.status", "shipment:SF7788123"),
+        ("订单ORD-7731，到现在还没发货", "order.status", "order:ORD-7731"),
+        ("My refund still hasn't come through, #R55810", "refund.status", "refund:R55810"),
+        ("They charged my card twice, order 88123", "payment.status", "order:88123"),
+    ],
+)
+def test_a_claim_is_about_the_order_its_sentence_names(text: str, key: str, subject: str) -> None:
+    """The id said in another clause of the sentence is what the claim is about (never
+    `…:unknown`, where claims of different orders would meet), and the content says it."""
+    (found,) = [c.candidate for c in extract(text).candidates if c.candidate.key == key]
+    assert found.subject_ref == subject
+    assert subject.split(":", 1)[1] in found.content
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The customer says she is allergic to peanuts",

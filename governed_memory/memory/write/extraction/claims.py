@@ -84,7 +84,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"扣了(?:两|2|二)次|扣两次|重复扣|多扣|扣款失败|支付失败|付款失败|付不了|被扣|已扣|扣了|已付款|已支付"
             r"|付了钱|付过了|付款成功|支付成功|没扣|未扣款",
             _w(
-                r"charged (?:me )?(?:twice|again|extra|more|double)|double[- ]charged|overcharged"
+                r"charged (?:me |my (?:card|account) )?(?:twice|again|extra|more|double)"
+                r"|double[- ]charged|overcharged"
                 r"|billed twice|was charged|been charged|got charged|payment (?:failed|declined"
                 r"|went through|was declined)|card (?:was )?declined"
             ),
@@ -162,6 +163,7 @@ _LABELLED_IDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 _PREFIXED_ID = re.compile(
     r"(?<![A-Za-z0-9])(?P<p>ORD|RFD|RF|REF|PAY|TXN|SHP)[-_]?[A-Za-z0-9\-]*\d", re.I
 )
+_HASHED_ID = re.compile(r"(?<![\w&])#\s?(?=[A-Za-z0-9\-_]{4,})" + _ID)
 _PREFIX_KIND = {"ord": "order", "rfd": "refund", "rf": "refund", "ref": "refund", "pay": "payment"}
 _PREFIX_KIND.update({"txn": "payment", "shp": "shipment"})
 _CLAIM_WISH = _rx(
@@ -357,6 +359,21 @@ def _claim(raw: str, norm: str) -> Candidate | None:
     )
 
 
+def _claimed_in_sentence(claim: Candidate, sentence: str) -> Candidate:
+    """A claim made in one clause of a sentence that names what it is about in another
+    ("单号YT88801234，物流信息三天没更新了", "My order got cancelled, #A77812"): about that
+    order, parcel or payment (not `…:unknown`), its content the sentence that says so."""
+    if claim.key is None or not (claim.subject_ref or "").endswith(":unknown"):
+        return claim
+    entity = next(e for e, key in _KEY_OF.items() if key == claim.key)
+    subject = _subject(sentence, entity)
+    if subject.endswith(":unknown"):
+        return claim
+    return claim.model_copy(
+        update={"subject_ref": subject, "content": normalize_whitespace(_clean(sentence))}
+    )
+
+
 def _subject(raw: str, entity: str) -> str:
     text = fold(raw) if len(fold(raw)) == len(raw) else raw
     found: list[tuple[int, int, str, str]] = []
@@ -370,6 +387,9 @@ def _subject(raw: str, entity: str) -> str:
     if found:
         _, _, prefix, ident = min(found)
         return f"{prefix}:{ident}"
+    hashed = _HASHED_ID.search(raw)  # "#A77812": the id of what the claim is about
+    if hashed is not None:
+        return f"{_ENTITY_PREFIX[entity]}:{hashed.group('id').rstrip('-_')}"
     return f"{_ENTITY_PREFIX[entity]}:unknown"
 
 

@@ -13,6 +13,7 @@ from governed_memory.memory.vocabulary import NAME
 from governed_memory.memory.write.extraction.claims import (
     _CONTINUATION,
     _claim,
+    _claimed_in_sentence,
     _correction,
     _family_statement,
     _preferred_name,
@@ -68,6 +69,7 @@ class RuleExtractor:
             before = (len(got.prefs), len(got.semantic), len(got.skipped))
             self._sentence(sentence, zone, got)
             self._corrected(sentence, before, got, zh)
+            self._claims_named(sentence, before[1], got, zh)
         items = self._profile_candidates(got.prefs, zh) + got.semantic
         return Extraction(
             candidates=self._ordered(items), skipped=self._dedupe_skipped(got.skipped)
@@ -165,6 +167,19 @@ class RuleExtractor:
         got.semantic.append(
             (clauses[0].order, ExtractedCandidate(candidate=candidate, clause=clauses[0].raw))
         )
+
+    @staticmethod
+    def _claims_named(clauses: list[_Clause], said: int, got: _Collected, zh: bool) -> None:
+        """The claims of a sentence of several clauses, about the order, parcel or payment
+        another of its clauses names (`_claimed_in_sentence`)."""
+        if len(clauses) < 2:
+            return
+        sentence = ("，" if zh else ", ").join(c.raw for c in clauses)
+        for n in range(said, len(got.semantic)):
+            order, found = got.semantic[n]
+            claim = _claimed_in_sentence(found.candidate, sentence)
+            if claim is not found.candidate:
+                got.semantic[n] = (order, found.model_copy(update={"candidate": claim}))
 
     def _route(self, pref: _Pref, whose: Whose, temporary: bool, got: _Collected) -> None:
         if whose == "third":
