@@ -187,6 +187,19 @@ def build_server(client: MemoryClient, *, http_url: str | None = None) -> MCPSer
         return receipt.model_dump(mode="json")
 
     @server.tool()
+    async def promote(memory_id: str, target_namespace: str) -> dict[str, Any]:
+        """Share one of your memories with a team or project namespace, as the policy's
+        promotion rules allow: `promoted` (the copy's `memory_id`), `pending_review` (a
+        reviewer of that namespace answers `review_id`) or `unchanged` (it says so already).
+        Deleting the memory later deletes the copy."""
+        try:
+            c, ref, _ = await bound()
+            result = await c.promote(ref, memory_id, target_namespace)
+        except MemoryServiceError as exc:
+            raise failure(exc) from None
+        return result.model_dump(mode="json")
+
+    @server.tool()
     async def feedback(
         memory_id: str,
         feedback_type: str,

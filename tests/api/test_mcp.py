@@ -22,6 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 from temporalio.testing import WorkflowEnvironment
 
 from governed_memory.memory.metrics import free_port
+from governed_memory.memory.models import Principal
 from governed_memory.memory.settings import Settings
 from governed_memory.shell.client import MemoryClient
 from tests.cli.test_memctl import env_for
@@ -29,6 +30,7 @@ from tests.factories import BOT, sms
 
 BOB = "user:shop-a/456"
 BOB_NS = "tenant/shop-a/user/456"
+TEAM = "tenant/shop-a/team/ops"
 ROOT = Path(__file__).parents[2]
 
 
@@ -51,7 +53,7 @@ def _result(called: Any) -> dict[str, Any]:
 
 async def _use_tools(mcp: Client, client: MemoryClient) -> None:
     names = {t.name for t in (await mcp.list_tools()).tools}
-    assert names == {"remember", "recall", "context", "forget", "feedback"}
+    assert names == {"remember", "recall", "context", "forget", "feedback", "promote"}
     written = _result(await mcp.call_tool("remember", {"text": "以后都希望优先短信通知"}))
     assert written["outcomes"][0]["decision"] == "add", written
     assert client.stores.canonical.records.namespace_heads(BOB_NS)[0].written_by == BOB
@@ -84,6 +86,12 @@ async def _use_tools(mcp: Client, client: MemoryClient) -> None:
         await mcp.call_tool("feedback", {"memory_id": memory_id, "feedback_type": "thanks"})
     )
     assert "invalid_input" in refused, refused
+    # sharing with a team takes a write grant there: refused, typed, nothing copied
+    denied = _error(
+        await mcp.call_tool("promote", {"memory_id": memory_id, "target_namespace": TEAM})
+    )
+    assert "unauthorized_namespace" in denied, denied
+    assert client.stores.canonical.records.namespace_heads(TEAM) == []
     # forget with nothing named refuses, and nothing is erased
     for unnamed in ({}, {"namespace": BOB_NS}, {"everything": True, "key": "x"}):
         assert "everything=true" in _error(await mcp.call_tool("forget", unnamed))
@@ -175,6 +183,26 @@ async def test_the_mcp_server_over_http_with_bearer_tokens(
         assert missing.startswith("Error executing tool recall: invalid_input"), missing
         found = _result(await mcp.call_tool("recall", {"task": "notify", "namespaces": [BOB_NS]}))
         assert found["memories"][0]["structured_value"] == {"channel": "sms"}
+    # a user who may write the team's namespace shares a memory of theirs: a reviewer of the
+    # team decides (the default rules), and the copy lands once approved
+    carol = Principal(type="user", tenant="shop-a", id="789", write=[TEAM])
+    lead = Principal(type="reviewer", tenant="shop-a", id="lead", approve=[TEAM])
+    for p in (carol, lead):
+        client.register_principal(p)
+    own = (await client.write(carol.ref, "tenant/shop-a/user/789", sms())).outcome.memory_id
+    headers = {"Authorization": f"Bearer {client.token_for(carol.ref)}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=60) as http2,
+        Client(streamable_http_client(mcp_http, http_client=http2)) as mcp,
+    ):
+        asked = _result(
+            await mcp.call_tool("promote", {"memory_id": own, "target_namespace": TEAM})
+        )
+        assert (asked["status"], asked["source_id"]) == ("pending_review", own), asked
+    review = await client.review(lead.ref, asked["review_id"], "approve")
+    [copy_id] = review.committed
+    [copy] = client.stores.canonical.records.namespace_heads(TEAM)
+    assert (copy.memory_id, copy.written_by) == (copy_id, carol.ref)
 
 
 async def test_an_mcp_server_started_from_any_folder_finds_the_users_data(
