@@ -81,6 +81,46 @@ def test_a_request_to_remember_keeps_all_it_asks(text: str, kept: list[str]) -> 
         assert words in found.candidate.content, found
 
 
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # asked as a question, a request to remember is still a request
+        ("Could you remember that I'm vegan?", "I'm vegan"),
+        ("can u make a note that my cat is diabetic?", "my cat is diabetic"),
+        ("Would you save that I wear glasses?", "I wear glasses"),
+        ("能不能记一下我对猫毛过敏？", "我对猫毛过敏"),
+        # other ways of asking
+        (
+            "Please jot down that my flat is on the 4th floor, no lift",
+            "my flat is on the 4th floor, no lift",
+        ),
+        ("Keep on file that I'm a veteran", "I'm a veteran"),
+        ("以后都记得我不吃香菜", "我不吃香菜"),
+        ("往后要记得我是左撇子", "我是左撇子"),
+    ],
+)
+def test_a_request_to_remember_however_asked_keeps_what_it_names(text: str, content: str) -> None:
+    (found,) = extract(text).candidates
+    assert (found.candidate.key, found.candidate.content) == (None, content)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "记得给我开发票",  # a reminder of a task, not something about the user
+        "Save 20% on your next order!",
+        "Can you note the tracking number?",  # asks, states nothing
+    ],
+)
+def test_what_only_looks_like_a_request_to_remember_keeps_nothing(text: str) -> None:
+    assert [c for c in extract(text).candidates if c.candidate.key is None] == []
+
+
+def test_a_title_ends_no_sentence() -> None:
+    (found,) = extract("From now on please address me as Prof. Lindqvist").candidates
+    assert found.candidate.structured_value == {"value": "Prof. Lindqvist"}
+
+
 def test_a_request_to_remember_stops_at_a_preference_of_its_own() -> None:
     e = extract("记住我对花生过敏，以后短信通知我")
     assert [c.candidate.content for c in e.candidates if c.candidate.key is None] == [

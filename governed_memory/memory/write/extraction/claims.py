@@ -29,14 +29,23 @@ _REL_ZH_FAMILY = (
 
 # Remember
 _REMEMBER_ZH = re.compile(
-    r"^\s*(?:请|麻烦|你)?\s*(?:帮我|给我)?\s*(?:记住|记一下|记下来|记下|记好|记着|牢记|记录一下|记录下来"
-    r"|记录下|备注一下|备注)(?:一下)?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
+    r"^\s*(?:以后|往后|今后)?(?:都|也)?\s*(?:请|麻烦|你)?\s*(?:帮我|给我)?\s*(?:能不能|可以|能)?\s*"
+    r"(?:记住|记一下|记下来|记下|记好|记着|牢记|记录一下|记录下来|(?:(?<=以后)|(?<=往后)|(?<=今后)|(?<=[都也]))要?记得"
+    r"|记得(?=我)|记录下|备注一下|备注)(?:一下)?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
     r"\s*[:：,，]?\s*(?:就是)?\s*"
 )
 _REMEMBER_EN = re.compile(
-    r"^\s*(?:please\s+|pls\s+|can you\s+|could you\s+)?(?:remember|note|keep in mind|bear in mind"
-    r"|don't forget|do not forget|make a note|take note|take a note|for (?:your|future) reference)"
+    r"^\s*(?:please\s+|pls\s+|(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?)?"
+    r"(?:remember|note|keep in mind|bear in mind|don't forget|do not forget|make a note|take note"
+    r"|take a note|for (?:your|future) reference|jot down|write down|note down|keep on file"
+    r"|save(?=\s+that\b))"
     r"(?:\s+(?:that|this|of this|of that|down))?\s*[:,\-]?\s*(?:that\s+)?"
+)
+#: A request to remember asked as a question ("can you remember that I'm colorblind?",
+#: "能不能记一下…"): a request, its rest a statement.
+_ASKED_TO_REMEMBER = re.compile(
+    r"^\s*(?:(?:can|could|would|will)\s+(?:you|u)\s|(?:你)?(?:能不能|可不可以|能|可以)\s*(?:帮我)?"
+    r"\s*(?:记|备注))"
 )
 _REMEMBER_EMPTY = re.compile(r"^[\s了吗吧啊呀哦嗯么呢哈啦嘛呗.!?。！？]*$")
 
@@ -391,6 +400,10 @@ def _subject(raw: str, entity: str) -> str:
     if hashed is not None:
         return f"{_ENTITY_PREFIX[entity]}:{hashed.group('id').rstrip('-_')}"
     return f"{_ENTITY_PREFIX[entity]}:unknown"
+
+
+def _asked_to_remember(norm: str) -> bool:
+    return bool(_ASKED_TO_REMEMBER.match(norm))
 
 
 def _remember_rest(clause: _Clause) -> str | None:

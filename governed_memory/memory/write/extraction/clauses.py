@@ -55,6 +55,8 @@ class _Clause:
 
 _SENTENCE_END = frozenset("。！？!?；;\n｡．")
 _CLAUSE_END = frozenset("，,")
+#: A title or abbreviation whose full stop ends no sentence ("Dr. Okafor", "e.g. a parcel").
+_ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|No|vs|e\.g|i\.e)$", re.I)
 _CONTRAST = re.compile(
     r"但是|不过|可是|然而|(?<!不)但(?!愿)|(?<![A-Za-z])(?:but|however|though)(?![A-Za-z])"
     # A consequence, a clause joined with its own subject, or one set off by a dash starts a
@@ -83,7 +85,8 @@ def _sentence_bounds(text: str) -> list[list[tuple[int, int, str]]]:
         end_sentence = ch in _SENTENCE_END
         if ch == "." and (i + 1 == n or text[i + 1].isspace() or _CJK.match(text[i + 1])):
             end_sentence = not (
-                i > 0 and text[i - 1].isdigit() and i + 1 < n and text[i + 1].isdigit()
+                (i > 0 and text[i - 1].isdigit() and i + 1 < n and text[i + 1].isdigit())
+                or (i + 1 < n and _ABBREVIATION.search(text, max(0, i - 5), i) is not None)
             )
         end_clause = ch in _CLAUSE_END and not (
             ch == "," and 0 < i < n - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()

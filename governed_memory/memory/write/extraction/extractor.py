@@ -12,6 +12,7 @@ from governed_memory.memory.models import Candidate, ExtractorInfo
 from governed_memory.memory.vocabulary import NAME
 from governed_memory.memory.write.extraction.claims import (
     _CONTINUATION,
+    _asked_to_remember,
     _claim,
     _claimed_in_sentence,
     _correction,
@@ -98,7 +99,8 @@ class RuleExtractor:
                 # 说的颜色，以后这款都给我发黑色的"), up to a clause that states a preference.
                 more = self._remembered_after(clauses[n + 1 :], zone)
                 skip = len(more)
-                self._remember(clause, "，".join([rest, *(c.raw for c in more)]), zone, got)
+                glue = "，" if _is_chinese(clause.raw) else ", "
+                self._remember(clause, glue.join([rest, *(c.raw for c in more)]), zone, got)
                 continue
             if self._continues(clause, clauses[:n], got, said):
                 continue
@@ -290,7 +292,10 @@ class RuleExtractor:
         """An explicit request to remember `rest` (said in `clause`)."""
         norm = fold(rest)
         part = _Part(rest, norm, clause.question, clause.order)
-        if clause.question and _is_question(part):
+        # Asked as a question ("can you remember that I'm vegan?"), a request to remember still
+        # keeps a statement about someone ("can you note the tracking number?" makes none).
+        asked = _asked_to_remember(clause.norm) and _whose(norm) != "none"
+        if clause.question and _is_question(part) and not asked:
             return
         prefs = _prefs(part, zone)
         if prefs:
