@@ -13,7 +13,9 @@ import pytest
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.shell.eval.extraction import (
     DEV,
+    EXTRACTION_CORPORA,
     HELDOUT,
+    HELDOUT2,
     baseline_outputs,
     extract_all,
     load,
@@ -56,11 +58,15 @@ def test_scoring_counts_matches_per_class_and_overall() -> None:
 
 
 def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
-    dev, held = load(DEV), load(HELDOUT)
-    assert len(dev) + len(held) >= 300
-    assert not {i["id"] for i in dev} & {i["id"] for i in held}
-    assert not {i["text"] for i in dev} & {i["text"] for i in held}
-    for item in [*dev, *held]:
+    corpora = [load(path) for path in EXTRACTION_CORPORA]
+    assert [path.name for path in EXTRACTION_CORPORA] == [DEV.name, HELDOUT.name, HELDOUT2.name]
+    assert len(corpora[0]) + len(corpora[1]) >= 300
+    assert len(corpora[2]) >= 150
+    for n, one in enumerate(corpora):
+        for other in corpora[n + 1 :]:
+            assert not {i["id"] for i in one} & {i["id"] for i in other}
+            assert not {i["text"] for i in one} & {i["text"] for i in other}
+    for item in [item for corpus in corpora for item in corpus]:
         for e in item["expected"]:
             for words in e.get("mentions") or []:
                 assert words.casefold() in item["text"].casefold(), item["id"]

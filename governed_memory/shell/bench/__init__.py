@@ -71,10 +71,10 @@ async def run_bench(
         chosen = list(corpora) if what == "detectors" and corpora else list(DETECTOR_CORPORA)
         report["detectors"] = run_detectors_bench(chosen)
     if what in ("extraction", "all"):
-        from governed_memory.shell.eval.extraction import DEV, HELDOUT, run_extraction_bench
+        from governed_memory.shell.eval.extraction import EXTRACTION_CORPORA, run_extraction_bench
 
         console.print("· extraction: labelled utterances through the extractor, and the previous")
-        chosen = list(corpora) if what == "extraction" and corpora else [DEV, HELDOUT]
+        chosen = list(corpora) if what == "extraction" and corpora else list(EXTRACTION_CORPORA)
         from governed_memory.memory.write.extraction.model import model_extractor
 
         report["extraction"] = run_extraction_bench(
