@@ -225,6 +225,7 @@ def test_a_correction_is_kept_whole_with_its_new_value(text: str, new: str) -> N
         "I meant tomorrow, not today, just this once",  # one-off
         "我刚才说错了，这次先寄到公司吧",
         "I told you my size before, can you check it again?",  # a question
+        "I need to update my shipping name to Li Wei",  # "update" that corrects nothing said
     ],
 )
 def test_a_correction_of_an_order_a_one_off_or_a_question_is_no_fact(text: str) -> None:

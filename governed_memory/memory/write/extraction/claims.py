@@ -240,8 +240,9 @@ _CORRECTION = _rx(
     _w(
         r"let me (?:fix|correct)|correction|to clarify|i meant|i typed|i mistyped"
         r"|(?:gave|told|sent) you the wrong|my (?:mistake|bad)|scratch that"
-        r"|never ?mind (?:the|what|that)|update"
+        r"|never ?mind (?:the|what|that)"
     )
+    + r"|\bupdate\s*[:：]"
     + r"|\bi (?:told you|said|mentioned|wrote)\b.*\b(?:before|earlier|last time)\b",
 )
 # What a correction of an order, a parcel or a payment is about: a claim or a one-off, not a
@@ -374,7 +375,9 @@ def _claimed_in_sentence(claim: Candidate, sentence: str) -> Candidate:
     order, parcel or payment (not `…:unknown`), its content the sentence that says so."""
     if claim.key is None or not (claim.subject_ref or "").endswith(":unknown"):
         return claim
-    entity = next(e for e, key in _KEY_OF.items() if key == claim.key)
+    entity = next((e for e, key in _KEY_OF.items() if key == claim.key), None)
+    if entity is None:
+        return claim
     subject = _subject(sentence, entity)
     if subject.endswith(":unknown"):
         return claim
