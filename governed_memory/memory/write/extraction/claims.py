@@ -260,6 +260,43 @@ def _correction(norm: str) -> bool:
     return bool(_CORRECTION.search(norm)) and not _CORRECTION_BLOCK.search(norm)
 
 
+# A standing wish about how the user is served, said as such: a standing cue ("以后", "from now
+# on", "always") and a way of shipping, packing, leaving, invoicing or replying ("以后发货都用顺丰",
+# "from now on leave my parcels with the concierge", "always gift-wrap my orders").
+_SERVICE_ZH = re.compile(
+    r"(?:发货|发快递|寄|送货|送到|配送|派送|放(?:在|到)?|包装|打包|回复|回答|开票|开发票|发票|用.{1,6}(?:快递|发)"
+    r"|走.{1,6}(?:快递|物流))"
+)
+_SERVICE_EN = re.compile(
+    _w(
+        r"(?:ship|send|deliver|leave|drop|wrap|gift-wrap|pack|package|reply|respond|answer|write"
+        r"|invoice|bill|put)\w*\s+(?:\w+\s+){0,3}?(?:my|me|everything|all|it|them|replies|in)"
+    )
+)
+_STANDING_WISH_CUE = _rx(
+    r"以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认",
+    _w(r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"),
+)
+
+
+def _standing_wish(norm: str) -> bool:
+    """A standing wish about how the user is served (see `_SERVICE_ZH`): not someone else's
+    ("我同事说以后都寄顺丰"), not a grant (a refund, a discount, a skipped check: the detectors'),
+    and not too long to be one wish."""
+    s = norm.strip()
+    if not s or len(s) > 90 or not _STANDING_WISH_CUE.search(s) or _CLAIM_WISH_BLOCK.search(s):
+        return False
+    if _THIRD_SUBJECT_ZH.match(s) or _THIRD_SUBJECT_EN.match(s):
+        return False
+    return bool(_SERVICE_ZH.search(s) or _SERVICE_EN.search(s))
+
+
+_CLAIM_WISH_BLOCK = _rx(
+    r"退款|退钱|赔偿|补偿|免费|折扣|优惠|审核|核实|记录",
+    _w(r"refunds?|compensat\w*|free|discount|approv\w*|verif\w*|checks?|log"),
+)
+
+
 # How the user wants to be called: a name, never a channel ("call me Sam", "叫我小林就行")
 _NAME_EN = re.compile(
     r"(?<![A-Za-z])(?:call|address)\s+me\s+(?:as\s+)?"

@@ -21,6 +21,7 @@ from governed_memory.memory.write.extraction.claims import (
     _relayed_as_self,
     _remember_rest,
     _self_statement,
+    _standing_wish,
     _third_party_statement,
 )
 from governed_memory.memory.write.extraction.clauses import (
@@ -229,7 +230,8 @@ class RuleExtractor:
             relayed = _relayed_as_self(part.norm)
             said = relayed if relayed is not None else part.norm
             family = _family_statement(said)
-            if _is_question(part) or not (family or _self_statement(said)):
+            kept = family or _self_statement(said) or _standing_wish(part.norm)
+            if _is_question(part) or not kept:
                 continue
             if relayed is None and _whose(part.norm) == "third" and not family:
                 got.skipped.append((part.order, Skipped(reason="third_party", clause=part.raw)))
