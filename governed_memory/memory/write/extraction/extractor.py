@@ -49,6 +49,11 @@ from governed_memory.memory.write.extraction.preferences import _Pref, _prefs
 from governed_memory.memory.write.normalize import fold, normalize_timezone, normalize_whitespace
 
 
+def _sentence_text(clauses: list[_Clause], zh: bool) -> str:
+    """A sentence as its clauses say it, joined as the language joins clauses."""
+    return ("，" if zh else ", ").join(c.raw for c in clauses)
+
+
 @dataclass
 class _Collected:
     prefs: list[_Pref]
@@ -159,10 +164,9 @@ class RuleExtractor:
             or not _correction(norm)
         ):
             return
-        raw = ("，" if zh else ", ").join(c.raw for c in clauses)
         candidate = Candidate(
             kind="semantic",
-            content=normalize_whitespace(_clean(raw)),
+            content=normalize_whitespace(_clean(_sentence_text(clauses, zh))),
             source_type="user_assertion",
             confidence=SELF_STATEMENT,
         )
@@ -177,7 +181,7 @@ class RuleExtractor:
         another of its clauses names (`_claimed_in_sentence`)."""
         if len(clauses) < 2:
             return
-        sentence = ("，" if zh else ", ").join(c.raw for c in clauses)
+        sentence = _sentence_text(clauses, zh)
         for n in range(said, len(got.semantic)):
             order, found = got.semantic[n]
             claim = _claimed_in_sentence(found.candidate, sentence)
