@@ -22,3 +22,16 @@ async def test_the_floor_runs_on_its_worker(temporal_env: WorkflowEnvironment) -
             Floor.run, request, id=f"floor-{uuid.uuid4().hex}", task_queue="bench-floor"
         )
     assert result.outcomes == []
+
+
+async def test_the_background_bench_counts_what_its_own_worker_process_stored() -> None:
+    """`memctl bench background` runs the worker as deployed, in a process of its own: every
+    write the bench submits is committed there and found stored, each with its own text."""
+    from governed_memory.shell.bench.writes import bench_background
+
+    report = await bench_background(writes=30, batch_size=10, in_flight=2)
+    batch = report["write_batch"]
+    assert batch["worker"] == "own process"
+    assert (batch["writes"], batch["committed"], batch["stored_and_active"]) == (30, 30, 30)
+    single = report["one_workflow_per_write"]
+    assert single["committed"] == single["writes"] == 100

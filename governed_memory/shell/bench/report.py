@@ -81,7 +81,11 @@ def _print_write(section: dict[str, Any]) -> None:
 
 
 def _print_background(section: dict[str, Any]) -> None:
-    table = Table(title="background throughput — committed writes per second")
+    first: dict[str, Any] = next(iter(section.values()), {})
+    table = Table(
+        title="background throughput — committed writes per second"
+        f" (worker: {first.get('worker', 'in process')}, embedder: {first.get('embedder', '?')})"
+    )
     for col in ("mode", "writes", "committed", "seconds", "writes/s"):
         table.add_column(col, justify="right")
     for mode, r in section.items():

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 from temporalio.testing import WorkflowEnvironment
@@ -19,10 +23,13 @@ from governed_memory.shell.devserver import start_local
 
 @asynccontextmanager
 async def service(
-    name: str, policy_file: Path | None = None
+    name: str, policy_file: Path | None = None, *, worker_process: bool = False
 ) -> AsyncIterator[tuple[MemoryClient, WorkflowEnvironment]]:
     """A dev server, fresh stores and the service's worker, as in production (under the given
-    policy file, by default the packaged one)."""
+    policy file, by default the packaged one). The worker runs in this process, or, with
+    `worker_process`, in a process of its own (`python worker.py`, as deployed): the caller's
+    door (token checks, quotas, request building) then no longer shares the worker's
+    interpreter."""
     from governed_memory.shell.worker import build_worker
 
     data = Path(tempfile.mkdtemp(prefix=f"memory-bench-{name}-"))
@@ -32,14 +39,49 @@ async def service(
         allow_clock_override=True,
         policy_file=policy_file,
     )
-    env = await start_local(data_converter(Keyring.new()))
+    keys = Keyring.new()
+    env = await start_local(data_converter(keys))
     stores = None
     try:  # a store that cannot open (say, unmigrated) stops the dev server too
         stores = open_stores(settings)
-        async with build_worker(env.client, settings, stores):
-            yield MemoryClient(env.client, settings, stores), env
+        client = MemoryClient(env.client, settings, stores)
+        if worker_process:
+            with _worker_process(settings, env.client.service_client.config.target_host, keys):
+                yield client, env
+        else:
+            async with build_worker(env.client, settings, stores):
+                yield client, env
     finally:
         if stores is not None:
             stores.close()
         await env.shutdown()
         shutil.rmtree(data, ignore_errors=True)  # a bench's stores are gigabytes at 100k
+
+
+@contextmanager
+def _worker_process(settings: Settings, address: str, keys: Keyring) -> Iterator[None]:
+    """The service's worker as deployed (`governed_memory.shell.worker`, what `worker.py` runs),
+    on these stores and this task queue; stopped as a deployment stops it (SIGTERM)."""
+    env = dict(os.environ)  # MEMORY_* settings of this run (an embedding model, say) carry over
+    env.update(
+        MEMORY_TEMPORAL_ADDRESS=address,
+        MEMORY_TASK_QUEUE=settings.task_queue,
+        MEMORY_DATA_DIR=str(settings.data_dir),
+        MEMORY_DATABASE_URL=settings.canonical_url,
+        MEMORY_ALLOW_CLOCK_OVERRIDE="true",
+        MEMORY_METRICS_PORT="0",
+        MEMORY_LOG_LEVEL="warning",
+        MEMORY_CODEC_KEYS=keys.spec(),
+    )
+    if settings.policy_file is not None:
+        env["MEMORY_POLICY_FILE"] = str(settings.policy_file)
+    process = subprocess.Popen([sys.executable, "-m", "governed_memory.shell.worker"], env=env)
+    try:
+        yield
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
