@@ -129,6 +129,40 @@ def test_text_a_store_cannot_keep_is_refused_up_front(request_: dict[str, Any]) 
         Principal.model_validate({"type": "agent", "tenant": "shop-a", "id": "b\x00t"})
 
 
+@pytest.mark.parametrize(
+    ("value", "field"),
+    [
+        ("a\x00b", "R"),
+        ({"a": [1, {"b": ("x", "y\x00")}]}, "R.a.b"),
+        ({"k\x00": 1}, "R"),
+        ({"when": datetime(2026, 1, 1, tzinfo=UTC), "text": "\x00"}, "R.text"),  # not JSON
+        ({(1, 2): "\x00"}, "R"),  # a key JSON cannot write: the walk decides
+        ({"ok": "a literal \\u0000 and then \x00"}, "R.ok"),
+    ],
+)
+def test_nul_is_found_at_any_depth_beside_anything(value: Any, field: str) -> None:
+    from governed_memory.memory.models import refuse_nul
+
+    with pytest.raises(InvalidInput) as info:
+        refuse_nul(value, "R")
+    assert info.value.field == field
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "plain",
+        {"a": ["b", {"c": None}], "n": 1.5},
+        {"text": "a literal \\u0000 is six characters, not NUL"},  # the fast pass's false alarm
+        {"when": datetime(2026, 1, 1, tzinfo=UTC), "set": {"x"}, "bytes": b"\x00"},  # not text
+    ],
+)
+def test_text_without_nul_passes_unchanged(value: Any) -> None:
+    from governed_memory.memory.models import refuse_nul
+
+    assert refuse_nul(value, "R") is value
+
+
 def test_a_memory_is_placed_at_the_one_message_it_cites() -> None:
     from governed_memory.memory.models import place_of
 

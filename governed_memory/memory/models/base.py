@@ -67,16 +67,40 @@ def built(cls: type[M], data: dict[str, Any]) -> M:
 def refuse_nul(value: Any, where: str) -> Any:
     """Text a store cannot keep (NUL, which Postgres text and JSONB refuse) is bad input, said
     at once, not a failed write deep in a commit."""
+    if _may_hold_nul(value):
+        _refuse_nul(value, where)
+    return value
+
+
+def _may_hold_nul(value: Any) -> bool:
+    """False only when no text in `value` (its strings, its dicts' keys and values, its lists'
+    and tuples' items, at any depth; what else it holds is not text of its own) holds NUL: one
+    pass of the C JSON encoder, which writes every NUL as the escape it looks for. A literal
+    backslash before "u0000" is a false alarm, settled by the walk; so is what it cannot
+    encode. A request is decoded several times on its way (door, workflow, activity)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    try:
+        return "\\u0000" in json.dumps(value, default=_opaque)
+    except (TypeError, ValueError, RecursionError):
+        return True
+
+
+def _opaque(_: Any) -> None:
+    return None
+
+
+def _refuse_nul(value: Any, where: str) -> Any:
     if isinstance(value, str):
         if "\x00" in value:
             raise InvalidInput("text may not contain NUL characters", field=where)
     elif isinstance(value, dict):
         for k, v in value.items():
-            refuse_nul(k, where)
-            refuse_nul(v, f"{where}.{k}" if isinstance(k, str) else where)
+            _refuse_nul(k, where)
+            _refuse_nul(v, f"{where}.{k}" if isinstance(k, str) else where)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            refuse_nul(v, where)
+            _refuse_nul(v, where)
     return value
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, or_, select
 
-from governed_memory.memory.models import AuditEvent
+from governed_memory.memory.models import AuditEvent, ExtractorInfo
 from governed_memory.memory.stores.canonical._db import Part, chunks
 from governed_memory.memory.stores.schema import audit_events
 
@@ -44,6 +44,14 @@ class Audit(Part):
         at: datetime,
     ) -> list[dict[str, Any]]:
         """The audit rows of `events` (`insert_rows` writes them)."""
+        extractors: dict[int, dict[str, Any]] = {}  # a write's events share its extractor's
+
+        def extractor(info: ExtractorInfo) -> dict[str, Any]:
+            dumped = extractors.get(id(info))
+            if dumped is None:
+                dumped = extractors[id(info)] = info.model_dump()
+            return dumped
+
         return [
             {
                 "at": at,
@@ -58,7 +66,7 @@ class Audit(Part):
                 "memory_id": e.memory_id,
                 "memory_version": e.memory_version,
                 "principal": e.principal,
-                "extractor": e.extractor.model_dump() if e.extractor else None,
+                "extractor": extractor(e.extractor) if e.extractor else None,
                 "details": e.details,
             }
             for e in events

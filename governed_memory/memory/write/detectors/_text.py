@@ -183,10 +183,9 @@ def _apply(rules: tuple[_Rule, ...], text: str, *, gated: bool = True) -> list[S
     """Every match of every rule (and its check) in `text`; a rule whose required words
     `text` does not hold is not run (`gated`: it could not have matched)."""
     spans: list[Span] = []
-    opened = _gate(rules).open(text) if gated else [True] * len(rules)
-    for rule, may_match in zip(rules, opened, strict=True):
-        if not may_match:
-            continue
+    opened = _gate(rules).open_rules(text) if gated else range(len(rules))
+    for i in opened:
+        rule = rules[i]
         for m in rule.pattern.finditer(text):
             if m.end() == m.start():
                 continue

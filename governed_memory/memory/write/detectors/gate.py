@@ -243,18 +243,47 @@ class Gate:
     def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
         self.literals: list[Literals] = [literals_of(p) for p in patterns]
         self._automaton = ahocorasick.Automaton()
-        for words in self.literals:
+        #: Which rules each literal opens, and what is open before any is found (the rules
+        #: with no literals): a text opens its words' rules, not a test of every rule.
+        self._opens: dict[str, list[int]] = {}
+        self._always = [words is None for words in self.literals]
+        self._always_rules = [rule for rule, always in enumerate(self._always) if always]
+        for rule, words in enumerate(self.literals):
             for word in words or ():
+                self._opens.setdefault(word, []).append(rule)
                 plain = _plain(word)
                 self._automaton.add_word(plain, plain)
         self._empty = not len(self._automaton)
         if not self._empty:
             self._automaton.make_automaton()
 
+    def _rules_open(self, held: set[str]) -> list[bool]:
+        """For each rule, whether `held` holds one of its literals (or it has none)."""
+        out = list(self._always)
+        opens = self._opens
+        for word in held:
+            for rule in opens.get(word, ()):
+                out[rule] = True
+        return out
+
     def open(self, text: str) -> list[bool]:
         """For each rule, whether it may match `text`."""
         if not _ENABLED[0]:
             return [True] * len(self.literals)
+        return self._rules_open(self._held(text))
+
+    def open_rules(self, text: str) -> list[int]:
+        """The rules (by index, in order) that may match `text`."""
+        if not _ENABLED[0]:
+            return list(range(len(self.literals)))
+        opened = set(self._always_rules)
+        opens = self._opens
+        for word in self._held(text):
+            opened.update(opens.get(word, ()))
+        return sorted(opened)
+
+    def _held(self, text: str) -> set[str]:
+        """The rules' literals `text` holds (as whole words, at a word's start or end)."""
         held: set[str] = set()
         if not self._empty:
             folded = text.casefold()
@@ -268,7 +297,7 @@ class Gate:
                     start == 0 or folded[start - 1] not in _ASCII_WORD,
                     end + 1 == len(folded) or folded[end + 1] not in _ASCII_WORD,
                 )
-        return [words is None or not words.isdisjoint(held) for words in self.literals]
+        return held
 
     def open_each(self, text: str, cuts: Sequence[int]) -> list[list[bool]]:
         """`open` for each part `text[cuts[i]:cuts[i + 1]]`, in one pass over the text: what
@@ -289,4 +318,4 @@ class Gate:
                 start == cuts[i] or folded[start - 1] not in _ASCII_WORD,
                 end + 1 == cuts[i + 1] or folded[end + 1] not in _ASCII_WORD,
             )
-        return [[w is None or not w.isdisjoint(h) for w in self.literals] for h in held]
+        return [self._rules_open(h) for h in held]
