@@ -80,6 +80,12 @@ _SLOT_HEADS = (
 )
 #: A (namespace, writer)'s quota, locked for the transaction (Postgres).
 _QUOTA_LOCK = sql_text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))")
+#: The same locks for many keys in one statement, taken in the array's order (a function scan
+#: of `unnest` yields its rows in order, and nothing sorts them after).
+_QUOTA_LOCKS = sql_text(
+    "SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))"
+    " FROM unnest(CAST(:keys AS text[])) AS k"
+)
 
 
 def _counts(conn: Connection, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
@@ -327,9 +333,9 @@ class Records(Part):
         """`kept_by` for many (namespace, writer) pairs at once: each locked first on Postgres
         (in one order, whatever the plans' order), then counted in grouped queries."""
         wanted = set(pairs)
-        if self.db.dialect != "sqlite":
-            for namespace, writer in sorted(wanted):
-                conn.execute(_QUOTA_LOCK, {"key": f"quota\x1f{namespace}\x1f{writer}"})
+        if self.db.dialect != "sqlite" and wanted:
+            keys = [f"quota\x1f{namespace}\x1f{writer}" for namespace, writer in sorted(wanted)]
+            conn.execute(_QUOTA_LOCKS, {"keys": keys})
         return _counts(conn, wanted)
 
     def kept_by(self, conn: Connection, namespace: str, writers: Sequence[str]) -> dict[str, int]:
