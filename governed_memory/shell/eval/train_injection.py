@@ -10,8 +10,10 @@ probabilities so that at most `TARGET_FPR` of the benign texts score over it. Th
 styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width characters) are left
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
-The corpora used to *measure* the detector (`injection.heldout3.json`, and any blind corpus
-written after the weights) are never read here.
+Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
+`injection.blind.json`, `injection.blind2.json`) trains this one: once read, a corpus is no
+longer blind. What measures these weights is the corpus written after them
+(`injection.blind3.json`), which is never read here.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ TRAINING = (
     "injection.heldout2.json",
     "injection.train.json",
     "injection.train2.json",
+    "injection.heldout3.json",
+    "injection.blind.json",
+    "injection.blind2.json",
 )
 OBFUSCATED = frozenset({"base64", "hex", "rot13", "spaced", "homoglyph", "zero_width"})
 TARGET_FPR = 0.02
