@@ -324,3 +324,64 @@ def test_what_an_agent_relays_of_the_customer_is_the_customers_to_keep(text: str
 @pytest.mark.parametrize("text", ["客户说快递太慢了", "The customer said he wants a refund"])
 def test_a_relayed_complaint_or_one_off_wish_is_not_a_fact(text: str) -> None:
     assert extract(text).candidates == []
+
+
+def _hours_of(e: Extraction) -> list[str]:
+    return [
+        v
+        for c in e.candidates
+        if c.candidate.key in (PREF, "contact.preferred_hours")
+        for k, v in (c.candidate.structured_value or {}).items()
+        if k in ("quiet_hours", "value")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("I'm on Pacific time, so please don't call me before 9am", "America/Los_Angeles"),
+        ("FYI my timezone is Europe/Berlin - no calls after 9pm please", "Europe/Berlin"),
+        ("我在悉尼，时区是澳洲东部时间，晚上10点以后别打电话", "Australia/Sydney"),
+        ("我在美国西部，按太平洋时间来，早上9点前别打电话", "America/Los_Angeles"),
+        ("please don't call me before 9am ET", "America/New_York"),
+        ("you can call me between 1:00 PM PT and 3:00 PM PT", "America/Los_Angeles"),
+    ],
+)
+def test_hours_are_read_in_the_zone_the_user_states_with_them(text: str, zone: str) -> None:
+    """Not in the account's zone: "don't call before 9am" from someone on Pacific time is 9am
+    there, or the agent calls at midnight."""
+    hours = _hours_of(extract(text))
+    assert hours, extract(text)
+    assert all(h.endswith(" " + zone) for h in hours), hours
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My sister is on Pacific time. Please don't call me before 9am",  # someone else's zone
+        "I work on Tokyo time and London time; don't call me before 9am",  # two zones: neither
+        "Don't call me before 9am",
+    ],
+)
+def test_without_a_zone_of_the_users_own_hours_stay_in_the_accounts(text: str) -> None:
+    hours = _hours_of(extract(text))
+    assert hours
+    assert all(h.endswith(" Asia/Shanghai") for h in hours), hours
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("before 9am PT", "America/Los_Angeles"),
+        ("at 5:30 pm ET", "America/New_York"),
+        ("from 14:00 MT", "America/Denver"),
+        ("9 a.m. CT works", "America/Chicago"),
+        ("my PT appointment is at 9", None),  # physical therapy
+        ("I had 2 CT scans last year", None),
+        ("5 MT of steel", None),
+    ],
+)
+def test_us_zone_letters_name_a_zone_only_after_a_clock_time(text: str, zone: str | None) -> None:
+    from governed_memory.memory.write.normalize.timezones import find_timezone
+
+    assert find_timezone(text) == zone

@@ -45,7 +45,11 @@ from governed_memory.memory.write.extraction.models import (
     Extraction,
     Skipped,
 )
-from governed_memory.memory.write.extraction.preferences import _Pref, _prefs
+from governed_memory.memory.write.extraction.preferences import (
+    _Pref,
+    _prefs,
+    _timezone_prefs,
+)
 from governed_memory.memory.write.normalize import fold, normalize_timezone, normalize_whitespace
 
 
@@ -72,7 +76,11 @@ class RuleExtractor:
             raise InvalidInput(f"unknown time zone {default_timezone!r}", field="default_timezone")
         zh = _is_chinese(text)
         got = _Collected([], [], [])
-        for sentence in _clauses(text):
+        sentences = _clauses(text)
+        # A zone the user states for themselves is the one their hours in the same words are in
+        # ("I'm on Pacific time, so don't call before 9am"): not the account's.
+        zone = _declared_zone(sentences) or zone
+        for sentence in sentences:
             before = (len(got.prefs), len(got.semantic), len(got.skipped))
             self._sentence(sentence, zone, got)
             self._corrected(sentence, before, got, zh)
@@ -445,3 +453,17 @@ def _denied(
             (p.order, ExtractedCandidate(candidate=candidate, clause=p.clause, negated=True))
         )
     return out
+
+
+def _declared_zone(sentences: list[list[_Clause]]) -> str | None:
+    """The one time zone the text states as the user's own (a statement of another person's,
+    or two different zones, state none)."""
+    zones = {
+        pref.value["value"]
+        for sentence in sentences
+        for clause in sentence
+        for part in clause.parts
+        if _whose(part.norm) != "third"
+        for pref in _timezone_prefs(part)
+    }
+    return zones.pop() if len(zones) == 1 else None

@@ -8,7 +8,11 @@ import re
 from dataclasses import dataclass
 
 from governed_memory.memory.write.normalize._text import fold, zh_number
-from governed_memory.memory.write.normalize.timezones import find_timezone, normalize_timezone
+from governed_memory.memory.write.normalize.timezones import (
+    find_timezone,
+    normalize_timezone,
+    without_zone_letters,
+)
 
 _MERIDIEM: dict[str, str] = {
     "凌晨": "early",
@@ -270,7 +274,7 @@ def _hours(text: str, timezone: str, *, quiet: bool) -> str | None:
     zone = find_timezone(text) or normalize_timezone(timezone)
     if zone is None:
         return None
-    rng = _parse_hours(text, quiet=quiet)
+    rng = _parse_hours(without_zone_letters(text), quiet=quiet)
     return None if rng is None else _format_range(rng, zone)
 
 

@@ -194,6 +194,9 @@ _TZ_ALIASES: dict[str, str] = {
     "australian eastern": "Australia/Sydney",
     "sydney": "Australia/Sydney",
     "悉尼": "Australia/Sydney",
+    "澳洲东部": "Australia/Sydney",
+    "澳大利亚东部": "Australia/Sydney",
+    "澳东": "Australia/Sydney",
     "墨尔本": "Australia/Melbourne",
 }
 
@@ -317,6 +320,19 @@ _ABBREV_RE = re.compile(
     r"(?<![A-Za-z])(JST|KST|CST|EST|EDT|PST|PDT|MST|MDT|CET|CEST|BST|HKT|SGT|IST|AEST|AEDT|MSK)"
     r"(?![A-Za-z])"
 )
+#: The US zones said without standard or daylight ("9am PT", "5:30 pm ET"): only right after a
+#: clock time (am/pm or hh:mm), where the letters can be nothing else ("my PT appointment",
+#: "2 CT scans" name no zone).
+_CLOCK_ABBREV_RE = re.compile(
+    r"(?<!\d)(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?|[AP]\.?M\.?)|\d{1,2}:\d{2})"
+    r"\s*(PT|ET|CT|MT)(?![A-Za-z])"
+)
+_CLOCK_ABBREV_ZONES = {
+    "PT": "America/Los_Angeles",
+    "MT": "America/Denver",
+    "CT": "America/Chicago",
+    "ET": "America/New_York",
+}
 _ZH_ZONE_FREE_RE = re.compile(r"[东西](?:[一二三四五六七八九十]{1,2}|\d{1,2})区")
 _ZH_ALIAS_RE = re.compile(
     "(?:"
@@ -329,6 +345,19 @@ _EN_ZONE_PHRASE_RE = re.compile(
     r"((?:[a-z][a-z.'\-]*\s+){1,3})(?:(?:standard|daylight)\s+)?(?:time\s*zone|timezone|time)"
     r"(?![a-z])"
 )
+
+
+#: Zone letters right after a time ("1:00 PM PT and 3:00 PM PT"), which the hour parser reads
+#: around.
+_ZONE_AFTER_TIME_RE = re.compile(
+    r"(?<=[0-9mM.])\s*(?:PT|ET|CT|MT|PST|PDT|EST|EDT|CST|MST|MDT|JST|KST|CET|CEST|BST|HKT|SGT"
+    r"|IST|AEST|AEDT|MSK|UTC|GMT)(?![A-Za-z])"
+)
+
+
+def without_zone_letters(text: str) -> str:
+    """`text` without the zone letters said right after its times (the zone is read apart)."""
+    return _ZONE_AFTER_TIME_RE.sub("", text)
 
 
 def find_timezone(text: str) -> str | None:
@@ -347,6 +376,8 @@ def find_timezone(text: str) -> str | None:
             found.append((m.start(), zone))
     for m in _ABBREV_RE.finditer(nfkc):
         found.append((m.start(), _TZ_ALIASES[m.group(1).lower()]))
+    for m in _CLOCK_ABBREV_RE.finditer(nfkc):
+        found.append((m.start(1), _CLOCK_ABBREV_ZONES[m.group(1)]))
     for m in _ZH_ZONE_FREE_RE.finditer(folded):
         zone = _lookup_zone(m.group())
         if zone is not None:
