@@ -75,20 +75,13 @@ class FaultyProjection:
 
 
 def worker_env(settings: Settings, temporal_address: str, **extra: str) -> dict[str, str]:
-    """The environment of a worker process that shares this test's stores and task queue."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")}
-    env.update(
-        MEMORY_TEMPORAL_ADDRESS=temporal_address,
-        MEMORY_TASK_QUEUE=settings.task_queue,
-        MEMORY_DATA_DIR=str(settings.data_dir),
-        MEMORY_DATABASE_URL=settings.canonical_url,
-        MEMORY_ALLOW_CLOCK_OVERRIDE="true",
-        MEMORY_METRICS_PORT="0",
-        MEMORY_LOG_LEVEL="warning",
-        MEMORY_CODEC_KEYS=os.environ["MEMORY_CODEC_KEYS"],
+    """The environment of a worker process that shares this test's stores and task queue (none
+    of the developer's own MEMORY_* settings)."""
+    from governed_memory.shell.worker import worker_environment
+
+    return worker_environment(
+        settings, temporal_address, os.environ["MEMORY_CODEC_KEYS"], inherit=False, **extra
     )
-    env.update(extra)
-    return env
 
 
 class WorkerProcess:

@@ -166,6 +166,34 @@ async def run_worker(
         log.info("worker stopped")
 
 
+def worker_environment(
+    settings: Settings,
+    temporal_address: str,
+    codec_keys: str,
+    *,
+    inherit: bool,
+    **extra: str,
+) -> dict[str, str]:
+    """The environment of a worker process (`python worker.py`) on `settings`' stores and task
+    queue: this process's environment, its MEMORY_* settings kept (`inherit`: an embedding
+    model, a database URL) or left out, then these."""
+    env = {k: v for k, v in os.environ.items() if inherit or not k.startswith("MEMORY_")}
+    env.update(
+        MEMORY_TEMPORAL_ADDRESS=temporal_address,
+        MEMORY_TASK_QUEUE=settings.task_queue,
+        MEMORY_DATA_DIR=str(settings.data_dir),
+        MEMORY_DATABASE_URL=settings.canonical_url,
+        MEMORY_ALLOW_CLOCK_OVERRIDE="true",
+        MEMORY_METRICS_PORT="0",
+        MEMORY_LOG_LEVEL="warning",
+        MEMORY_CODEC_KEYS=codec_keys,
+    )
+    if settings.policy_file is not None:
+        env["MEMORY_POLICY_FILE"] = str(settings.policy_file)
+    env.update(extra)
+    return env
+
+
 def main() -> None:
     settings = Settings()
     configure_logging(settings.log_format, settings.log_level)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
@@ -62,19 +61,10 @@ async def service(
 def _worker_process(settings: Settings, address: str, keys: Keyring) -> Iterator[None]:
     """The service's worker as deployed (`governed_memory.shell.worker`, what `worker.py` runs),
     on these stores and this task queue; stopped as a deployment stops it (SIGTERM)."""
-    env = dict(os.environ)  # MEMORY_* settings of this run (an embedding model, say) carry over
-    env.update(
-        MEMORY_TEMPORAL_ADDRESS=address,
-        MEMORY_TASK_QUEUE=settings.task_queue,
-        MEMORY_DATA_DIR=str(settings.data_dir),
-        MEMORY_DATABASE_URL=settings.canonical_url,
-        MEMORY_ALLOW_CLOCK_OVERRIDE="true",
-        MEMORY_METRICS_PORT="0",
-        MEMORY_LOG_LEVEL="warning",
-        MEMORY_CODEC_KEYS=keys.spec(),
-    )
-    if settings.policy_file is not None:
-        env["MEMORY_POLICY_FILE"] = str(settings.policy_file)
+    from governed_memory.shell.worker import worker_environment
+
+    # MEMORY_* settings of this run (an embedding model, say) carry over
+    env = worker_environment(settings, address, keys.spec(), inherit=True)
     process = subprocess.Popen([sys.executable, "-m", "governed_memory.shell.worker"], env=env)
     try:
         yield
