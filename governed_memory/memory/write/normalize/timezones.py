@@ -350,7 +350,7 @@ _EN_ZONE_PHRASE_RE = re.compile(
 #: Zone letters right after a time ("1:00 PM PT and 3:00 PM PT"), which the hour parser reads
 #: around.
 _ZONE_AFTER_TIME_RE = re.compile(
-    r"(?<=[0-9mM.])\s*(?:PT|ET|CT|MT|PST|PDT|EST|EDT|CST|MST|MDT|JST|KST|CET|CEST|BST|HKT|SGT"
+    r"(?:(?<=\d)|(?<=[aApP][mM])|(?<=[mM]\.))\s*(?:PT|ET|CT|MT|PST|PDT|EST|EDT|CST|MST|MDT|JST|KST|CET|CEST|BST|HKT|SGT"
     r"|IST|AEST|AEDT|MSK|UTC|GMT)(?![A-Za-z])"
 )
 
