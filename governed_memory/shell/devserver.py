@@ -98,6 +98,15 @@ def split_address(address: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
+def _exit_summary(stderr: str, lines: int = 6) -> str:
+    """What a dead server printed, short: its first lines (an error's or a panic's message) and
+    its last one."""
+    printed = [line for line in stderr.strip().splitlines() if line.strip()]
+    if len(printed) <= lines + 1:
+        return "\n".join(printed) or "(nothing printed)"
+    return "\n".join([*printed[:lines], "...", printed[-1]])
+
+
 class DevServer:
     """A `temporal server start-dev` process with SQLite persistence and the UI."""
 
@@ -151,17 +160,36 @@ class DevServer:
             cmd += ["--search-attribute", f"{key.name}=Keyword"]
         return cmd
 
-    def start(self, timeout: float = 60.0) -> None:
+    def start(self, timeout: float = 60.0, *, attempts: int = 3) -> None:
+        """Start the server and wait until its frontend answers as serving.
+
+        The binary picks its internal services' ports itself (history, matching, metrics) and
+        panics when one is taken between its pick and its bind, which a loaded machine running
+        several servers sees now and then: a process that dies while starting is started again,
+        up to `attempts` times, and the error names the first lines of what it printed (a Go
+        panic's message comes first, its stack after)."""
         if port_open("127.0.0.1", self.port):
             raise ServiceUnavailable(f"port {self.port} is taken: is a server already running?")
         # Its database holds (encrypted) workflow histories: private like the service's files.
         private_dir(self.db_file.parent)
         for existing in self.db_file.parent.glob(self.db_file.name + "*"):
             existing.chmod(0o600)
+        deadline = time.monotonic() + timeout
+        for attempt in range(1, attempts + 1):
+            exited = self._start_once(deadline)
+            if exited is None:
+                return
+            if attempt == attempts or exited.startswith("Error:"):
+                # The CLI refused what it was given (a port the caller chose is taken, a bad
+                # flag): starting again cannot help.
+                raise ServiceUnavailable(f"the Temporal dev server exited: {exited}")
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _start_once(self, deadline: float) -> str | None:
+        """Run the binary until it is healthy (None) or exits (what it printed, in short)."""
         self.process = subprocess.Popen(
             self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, umask=0o077
         )
-        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 err = (
@@ -169,9 +197,10 @@ class DevServer:
                     if self.process.stderr
                     else ""
                 )
-                raise ServiceUnavailable(f"the Temporal dev server exited: {err.strip()[-500:]}")
+                self.process = None
+                return _exit_summary(err)
             if port_open("127.0.0.1", self.port) and self._healthy():
-                return
+                return None
             time.sleep(0.1)
         self.stop()
         raise ServiceUnavailable("the Temporal dev server did not become healthy in time")
