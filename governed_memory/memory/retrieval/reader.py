@@ -149,7 +149,27 @@ class Reader:
         valid_at = query.valid_at or at
         if not allowed:
             return RecallResult(memories=[], refused_namespaces=refused, at=at, valid_at=valid_at)
+        # Every canonical read of one recall (generations, heads, the walks' re-checks) on one
+        # connection: a connection taken and given back per read was a tenth of a recall.
+        with canonical.db.reading():
+            return self._recall(
+                query, principal, allowed, refused, explicit, at, valid_at, auditor, now, use_cache
+            )
 
+    def _recall(
+        self,
+        query: RecallQuery,
+        principal: Principal,
+        allowed: list[str],
+        refused: list[str],
+        explicit: bool,
+        at: datetime,
+        valid_at: datetime,
+        auditor: bool,
+        now: datetime | None,
+        use_cache: bool,
+    ) -> RecallResult:
+        canonical = self.stores.canonical
         generations = canonical.generations.read(allowed)
         cache_key = (
             principal.ref,

@@ -242,7 +242,7 @@ def _ranked(
         at = m.rows_of(rids)
         inside = at >= 0
         passed = np.zeros(len(rids), np.bool_)
-        passed[inside] = m.mask(filters)[at[inside]]
+        passed[inside] = m.mask(filters, at[inside])
         place[passed], row[passed] = n, at[passed]
         length[passed] = (m.words if words else m.trigrams)[at[passed]]
     norm = _K1 * (1.0 - _B + _B * length / average) if average > 0 else np.full(len(rids), _K1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import sqlite3
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -52,17 +53,26 @@ class _Matrix:
         at = np.minimum(np.searchsorted(ordered, rids), len(ordered) - 1)
         return np.where(ordered[at] == rids, self.by_rid[at], -1)
 
-    def mask(self, f: SearchFilters) -> npt.NDArray[np.bool_]:
-        m = self.sensitivity <= SENSITIVITY_ORDER[f.max_sensitivity]
+    def mask(
+        self, f: SearchFilters, rows: npt.NDArray[np.int64] | None = None
+    ) -> npt.NDArray[np.bool_]:
+        """Whether each row (each of `rows`, or every row) passes the filters. A keyword side
+        asks of its postings' rows only: filtering a whole namespace per side cost more than
+        the ranking."""
+
+        def col(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+            return values if rows is None else values[rows]
+
+        m = col(self.sensitivity) <= SENSITIVITY_ORDER[f.max_sensitivity]
         if f.kinds is not None:
-            m &= np.isin(self.kinds, [_KIND_CODE[k] for k in f.kinds])
+            m &= np.isin(col(self.kinds), [_KIND_CODE[k] for k in f.kinds])
         if f.statuses is not None:
-            m &= np.isin(self.statuses, [_STATUS_CODE[s] for s in f.statuses])
+            m &= np.isin(col(self.statuses), [_STATUS_CODE[s] for s in f.statuses])
         if f.valid_at is not None:
             t = f.valid_at.timestamp()
-            m &= (self.valid_from <= t) & (t < self.valid_to)
+            m &= (col(self.valid_from) <= t) & (t < col(self.valid_to))
         if f.not_expired_at is not None:
-            m &= self.expires_at > f.not_expired_at.timestamp()
+            m &= col(self.expires_at) > f.not_expired_at.timestamp()
         return m
 
 
