@@ -145,6 +145,69 @@ def test_a_one_off_a_grant_or_someone_elses_wish_is_no_standing_wish(text: str) 
     assert [c for c in extract(text).candidates if c.candidate.key is None] == []
 
 
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Whenever possible, ship my orders in recyclable packaging", "ship my orders"),
+        ("From now on, leave my parcels with the concierge", "leave my parcels"),
+        ("以后，寄东西都走京东快递", "京东快递"),
+    ],
+)
+def test_a_standing_cue_said_alone_before_the_wish_makes_it_standing(text: str, kept: str) -> None:
+    (found,) = extract(text).candidates
+    assert found.candidate.key is None and kept in found.candidate.content
+
+
+def test_a_cue_inside_another_statement_makes_nothing_after_it_standing() -> None:
+    assert extract("I always forget my password, send my invoice to the office").candidates == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Keep your replies short if you can, I read everything on my watch", "short"),
+        ("please make the answers brief", "brief"),
+        ("Reply to me in plain English, I'm not technical", "plain English"),
+        ("no jargon please", "jargon"),
+        ("回复简短点，我在开车", "简短"),
+        ("麻烦说话通俗一点，我不太懂这些", "通俗"),
+    ],
+)
+def test_how_the_user_wants_replies_written_is_a_standing_wish(text: str, kept: str) -> None:
+    found = [c for c in extract(text).candidates if c.candidate.key is None]
+    assert len(found) == 1 and kept in found[0].candidate.content
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Keep it short this time, I'm in a meeting",  # this once
+        "这次回复简短点就行",
+        "my boss likes to keep emails short",  # someone else's
+        "我妈说回复简短点",
+        "Can you keep your answers short?",  # a question asks, it does not state
+    ],
+)
+def test_a_style_for_once_someone_elses_or_asked_is_no_standing_wish(text: str) -> None:
+    assert [c for c in extract(text).candidates if c.candidate.key is None] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "channel"),
+    [
+        ("notifications via app pls, not sms", "app_push"),
+        ("updates through app please", "app_push"),
+    ],
+)
+def test_a_terse_app_channel_is_the_app(text: str, channel: str) -> None:
+    prefs = [c for c in extract(text).candidates if c.candidate.key == PREF and not c.negated]
+    assert [c.candidate.structured_value for c in prefs] == [{"channel": channel}]
+
+
+def test_an_app_store_is_no_channel() -> None:
+    assert PREF not in keys(extract("I found you via app store search"))
+
+
 def test_a_title_ends_no_sentence() -> None:
     (found,) = extract("From now on please address me as Prof. Lindqvist").candidates
     assert found.candidate.structured_value == {"value": "Prof. Lindqvist"}

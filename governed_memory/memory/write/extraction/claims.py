@@ -275,16 +275,63 @@ _SERVICE_EN = re.compile(
 )
 _STANDING_WISH_CUE = _rx(
     r"以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认",
-    _w(r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"),
+    _w(
+        r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"
+        r"|whenever (?:possible|you can)|wherever possible"
+    ),
 )
 
+# How the user wants to be written to, said to the agent: a style of reply is a standing wish
+# without a standing cue ("keep your replies short, I read on my watch", "回复简短点",
+# "用中文回复我就行", "no jargon please"). A wish for this once ("this time", "这次") is not.
+_STYLE_EN = re.compile(
+    _w(
+        r"(?:keep|make)\s+(?:your\s+|the\s+|all\s+|any\s+)?(?:replies|reply|answers?|responses?"
+        r"|messages?|e-?mails?|texts?|explanations?|updates?|it|them|things)\s+(?:\w+\s+)?"
+        r"(?:short|brief|concise|simple|plain|to the point|formal|casual|polite|jargon-free)"
+        r"|(?:reply|respond|answer|write|talk|speak|explain(?: things)?)(?: to me)?\s+"
+        r"(?:in|with|using)\s+(?:english|chinese|mandarin|cantonese"
+        r"|plain (?:english|language|words)"
+        r"|simple (?:english|language|words|terms)|bullet points|short (?:sentences|messages))"
+        r"|(?:short|brief|concise)\s+(?:replies|answers|responses|messages)\s+(?:please|pls)"
+        r"|(?:no|skip the|don't use|do not use|avoid)\s+(?:jargon|emojis?|technical terms)"
+    )
+)
+_STYLE_ZH = re.compile(
+    r"(?:回复|回答|回消息|回我|说话|解释|消息|说明)[^，。,.!！?？]{0,4}"
+    r"(?:简短|简单|简洁|精简|短一?点|短一些|短些|别太长|不要太长|直接点|说重点|通俗|口语)"
+    r"|(?:用|说)(?:中文|英文|英语|普通话|粤语)(?:回复|回答|跟我说|和我说|同我讲|沟通|交流|回)"
+    r"|长话短说|(?:别|不要)(?:用|说)(?:专业术语|术语|表情)"
+)
+_STYLE_BLOCK = _rx(r"这次|这一次|这回|这单|今天|刚才", _w(r"this time|this once|today|for now"))
 
-def _standing_wish(norm: str) -> bool:
+
+def _style_wish(norm: str) -> bool:
+    """How the user wants replies written (`_STYLE_EN`, `_STYLE_ZH`): not someone else's, not
+    for this once, not a question (the caller's), and not too long to be one wish."""
+    s = norm.strip()
+    if not s or len(s) > 90 or _STYLE_BLOCK.search(s):
+        return False
+    if _THIRD_SUBJECT_ZH.match(s) or _THIRD_SUBJECT_EN.match(s):
+        return False
+    return bool(_STYLE_EN.search(s) or _STYLE_ZH.search(s))
+
+
+def _standing_cue_alone(norm: str) -> bool:
+    """A clause that is a standing cue and little else ("Whenever possible", "From now on",
+    "以后"): it makes the clause after it standing."""
+    s = norm.strip(" ,，。.!！")
+    return bool(s) and len(s.split()) <= 3 and len(s) <= 20 and bool(_STANDING_WISH_CUE.search(s))
+
+
+def _standing_wish(norm: str, cued_before: bool = False) -> bool:
     """A standing wish about how the user is served (see `_SERVICE_ZH`): not someone else's
     ("我同事说以后都寄顺丰"), not a grant (a refund, a discount, a skipped check: the detectors'),
-    and not too long to be one wish."""
+    and not too long to be one wish. Its standing cue may be the clause before it, alone
+    (`cued_before`: "Whenever possible, please send ...")."""
     s = norm.strip()
-    if not s or len(s) > 90 or not _STANDING_WISH_CUE.search(s) or _CLAIM_WISH_BLOCK.search(s):
+    cued = cued_before or _STANDING_WISH_CUE.search(s)
+    if not s or len(s) > 90 or not cued or _CLAIM_WISH_BLOCK.search(s):
         return False
     if _THIRD_SUBJECT_ZH.match(s) or _THIRD_SUBJECT_EN.match(s):
         return False

@@ -21,7 +21,9 @@ from governed_memory.memory.write.extraction.claims import (
     _relayed_as_self,
     _remember_rest,
     _self_statement,
+    _standing_cue_alone,
     _standing_wish,
+    _style_wish,
     _third_party_statement,
 )
 from governed_memory.memory.write.extraction.clauses import (
@@ -150,7 +152,8 @@ class RuleExtractor:
                 if whose != "none":
                     last_whose = whose
             if leftover:
-                self._facts(clause, leftover, got)
+                cued = n > 0 and _standing_cue_alone(clauses[n - 1].norm)
+                self._facts(clause, leftover, got, cued_before=cued)
 
     @staticmethod
     def _corrected(
@@ -224,8 +227,11 @@ class RuleExtractor:
         else:
             got.prefs.append(pref)
 
-    def _facts(self, clause: _Clause, parts: list[_Part], got: _Collected) -> None:
-        """Business claims (on the clause minus its preference parts), then self-statements."""
+    def _facts(
+        self, clause: _Clause, parts: list[_Part], got: _Collected, *, cued_before: bool = False
+    ) -> None:
+        """Business claims (on the clause minus its preference parts), then self-statements
+        and standing wishes (`cued_before`: the clause before was a standing cue alone)."""
         if len(parts) == len(clause.parts):
             raw, norm = clause.raw, clause.norm
         else:
@@ -242,7 +248,12 @@ class RuleExtractor:
             relayed = _relayed_as_self(part.norm)
             said = relayed if relayed is not None else part.norm
             family = _family_statement(said)
-            kept = family or _self_statement(said) or _standing_wish(part.norm)
+            kept = (
+                family
+                or _self_statement(said)
+                or _standing_wish(part.norm, cued_before)
+                or _style_wish(part.norm)
+            )
             if _is_question(part) or not kept:
                 continue
             if relayed is None and _whose(part.norm) == "third" and not family:

@@ -120,6 +120,11 @@ _CHANNEL_PATTERNS: tuple[tuple[str, str], ...] = (
         "app_push",
         r"(?<![a-z0-9])(?:via|through|in|on|using)\s+(?:the|your)\s+(?P<m>app)(?![a-z0-9])",
     ),
+    # terse chat drops the article after a word that only a channel follows: "via app pls"
+    (
+        "app_push",
+        r"(?<![a-z0-9])(?:via|through)\s+(?P<m>app)(?![a-z0-9-])(?!\s+(?:store|stores)(?![a-z]))",
+    ),
 )
 _CHANNEL_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (channel, re.compile(pattern)) for channel, pattern in _CHANNEL_PATTERNS
