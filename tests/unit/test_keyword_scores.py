@@ -1,6 +1,8 @@
 """The keyword sides' BM25, scored for many rows at once in numpy, equal to the formula row by
 row (what the sides computed before): the same scores to the last bit, so rankings and ties are
-unchanged."""
+unchanged. The term frequencies it reads, counted for many rows at once, equal each row's own
+count: words as the word index splits them, trigrams as the trigram tokenizer cuts them
+(every 3-character run, overlapping)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from governed_memory.memory.stores.projection.embedded_keyword import _B, _K1, _bm25_rows
+from governed_memory.memory.stores.projection.embedded_keyword import (
+    _B,
+    _K1,
+    _bm25_rows,
+    _trigram_tf,
+    _word_tf,
+)
 
 
 def _bm25(
@@ -44,3 +52,47 @@ def test_a_row_holding_every_term_once_at_average_length_scores_the_whole_mass()
     score = _bm25_rows(np.ones((1, 3)), idf, np.array([10.0]), 10.0, sum(idf))
     assert score.tolist() == [1.0]
     assert _bm25_rows(np.zeros((0, 3)), idf, np.zeros(0), 10.0, sum(idf)).tolist() == []
+
+
+def test_word_frequencies_of_many_rows_are_each_rows_own_counts() -> None:
+    rng = random.Random(5)
+    vocab = [f"w{i}" for i in range(40)] + ["退款", "订单"]
+    for _ in range(200):
+        contents = [
+            " ".join(rng.choice(vocab) for _ in range(rng.randint(0, 25)))
+            for _ in range(rng.randint(0, 30))
+        ]
+        terms = list(dict.fromkeys(rng.choice(vocab) for _ in range(rng.randint(1, 8))))
+        want = [[c.split().count(t) for t in terms] for c in contents]
+        got = _word_tf(contents, terms)
+        assert got.shape == (len(contents), len(terms))
+        assert got.tolist() == want
+
+
+def _runs(text: str, term: str) -> int:
+    folded = text.casefold()
+    return sum(folded[i : i + 3] == term for i in range(len(folded) - 2))
+
+
+def test_trigram_frequencies_count_every_run_as_the_tokenizer_cuts_them() -> None:
+    rng = random.Random(7)
+    letters = "abAB 退款订单\U0001f600"  # an astral character counts as one, as SQLite's does
+    for _ in range(300):
+        contents = [
+            "".join(rng.choice(letters) for _ in range(rng.randint(0, 40)))
+            for _ in range(rng.randint(0, 20))
+        ]
+        terms = list(
+            dict.fromkeys(
+                "".join(rng.choice(letters.lower()) for _ in range(3))
+                for _ in range(rng.randint(1, 10))
+            )
+        )
+        got = _trigram_tf(contents, terms)
+        assert got.tolist() == [[_runs(c, t) for t in terms] for c in contents]
+    # overlapping runs count each ("ana" twice in "banana"), and no run spans two rows
+    assert _trigram_tf(["banana", "BAN", "ANA"], ["ana", "nan", "ana"[:2] + "b"]).tolist() == [
+        [2, 1, 0],
+        [0, 0, 0],
+        [1, 0, 0],
+    ]
