@@ -142,6 +142,10 @@ def _add_graph(
         )
         budget -= len(reached)
         frontier = {}
+        # What the next hop lends is at most graph_share * decay of what leads there: a
+        # memory reached with less than the floor over that can lend nothing that is kept, and
+        # walking on from it (a hundred memories at 100k) cost a third of the walk.
+        onward = policy.graph_share * policy.graph_decay ** (hop + 1)
         for r in reached:
             relevance, via = by_entity[r.entity]
             if via == r.memory_id:
@@ -152,7 +156,8 @@ def _add_graph(
             if share > lent.get(r.memory_id, (0.0, ""))[0]:
                 label = _entity_label(r.entity)
                 lent[r.memory_id] = (share, f"graph:{share:.2f} via {label} ← {via}")
-                frontier[r.memory_id] = share
+                if share * onward >= policy.min_relevance:
+                    frontier[r.memory_id] = share
         if budget <= 0 or not frontier:
             break
     floor = policy.min_relevance
