@@ -74,14 +74,17 @@ def _add_graph(
     kinds: tuple[Kind, ...] | None,
     at: datetime,
     valid_at: datetime,
+    *,
+    admit: int | None = None,
 ) -> None:
     """The graph walk: from the entities the question names and those of the most relevant
     candidates, one or two hops to memories that mention the same entity (or one the text
     says is the same: "my sister Anna"). A memory reached takes `graph_share` of the
     relevance of what led there, weighed by how specific the entity is and `graph_decay`
-    times less at the second hop, and says the path in its reasons. Everything reached is
-    read from canonical and admitted like any candidate (`_may_read`): a memory the reader
-    may not read, or that is not active at `at`, is neither reached nor reaching."""
+    times less at the second hop, and says the path in its reasons. Of what it reaches, the
+    `admit` best-lent (default `graph_admit`) are read from canonical and admitted like any
+    candidate (`_may_read`): a memory the reader may not read, or that is not active at `at`,
+    is neither reached nor reaching."""
     policy = stores.policy.retrieval
     graph = graph_of(stores.projection)
     if graph is None or policy.graph_hops == 0 or policy.graph_budget == 0:
@@ -165,7 +168,7 @@ def _add_graph(
     # names cost 3x a recall's time at 100k, and a memory lent less than the first
     # `graph_admit` never reaches the top k.
     best = sorted((m for m, v in lent.items() if v[0] >= floor), key=lambda m: -lent[m][0])
-    lent = {m: lent[m] for m in best[: policy.graph_admit]}
+    lent = {m: lent[m] for m in best[: policy.graph_admit if admit is None else admit]}
     if not lent:
         return
     missing = [m for m in lent if m not in admitted]
