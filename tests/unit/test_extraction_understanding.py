@@ -155,7 +155,8 @@ def test_a_one_off_a_grant_or_someone_elses_wish_is_no_standing_wish(text: str) 
 )
 def test_a_standing_cue_said_alone_before_the_wish_makes_it_standing(text: str, kept: str) -> None:
     (found,) = extract(text).candidates
-    assert found.candidate.key is None and kept in found.candidate.content
+    assert found.candidate.key is None
+    assert kept in found.candidate.content
 
 
 def test_a_cue_inside_another_statement_makes_nothing_after_it_standing() -> None:
@@ -175,7 +176,8 @@ def test_a_cue_inside_another_statement_makes_nothing_after_it_standing() -> Non
 )
 def test_how_the_user_wants_replies_written_is_a_standing_wish(text: str, kept: str) -> None:
     found = [c for c in extract(text).candidates if c.candidate.key is None]
-    assert len(found) == 1 and kept in found[0].candidate.content
+    assert len(found) == 1
+    assert kept in found[0].candidate.content
 
 
 @pytest.mark.parametrize(
