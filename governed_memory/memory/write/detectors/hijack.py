@@ -16,6 +16,15 @@ from governed_memory.memory.write.detectors._text import (
 )
 from governed_memory.memory.write.detectors.injection_cues import _AUTHORITY_ACTION
 
+#: What the writer says cannot or must not be done, just before it ("I know you can't share
+#: other customers' info"): an acknowledgement of the rule, not an order to break it.
+_REFUSED = re.compile(
+    r"(?:\b(?:can'?t|cannot|can\s+not|won'?t|wouldn'?t|shouldn'?t|mustn'?t|must\s+not|never|"
+    r"unable\s+to|don'?t|do\s+not)|(?:\bnot|\bnever|n'?t)\s+(?:allowed|able|permitted|"
+    r"supposed)\s+to)\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+
 # --- task_hijack: a "policy" or a standing order slipped into data, most often to leak what the
 # agent holds about the user ------------------------------------------------------------------
 _DATA_NOUN = (
@@ -198,14 +207,18 @@ _BYPASS_RULES: tuple[_Rule, ...] = (
         "policy_bypass",
         r"(?:不要|别|不用|无需|不需要)(?:做|留|写)?(?:任何)?(?:记录|登记|留痕|备案|写进工单|写到工单|写入工单|"
         r"记在工单|备注)",
+        r"(?:其他|别的|所有|全部|每个)(?:的)?(?:客户|用户|买家|会员)的?[^。!?\n]{0,4}?(?:手机号?|电话|号码|"
+        r"地址|资料|信息|数据|订单)[^。!?\n]{0,10}?(?:发给我|告诉我|给我|发我|共享给我)",
+    ),
+    *_rules(
+        "policy_bypass",
         _w(
             r"(?:share|send|give|forward|show|tell|pass)\s+(?:me\s+)?(?:the\s+|all\s+)?(?:other\s+)?"
             r"(?:customers|users|clients|buyers|shoppers|members)(?:'|'s)?\s+(?:\w+\s+){0,2}?"
             r"(?:phone|numbers?|address(?:es)?|e-?mails?|details|data|info|information|orders?|"
             r"contacts?|records?)"
         ),
-        r"(?:其他|别的|所有|全部|每个)(?:的)?(?:客户|用户|买家|会员)的?[^。!?\n]{0,4}?(?:手机号?|电话|号码|"
-        r"地址|资料|信息|数据|订单)[^。!?\n]{0,10}?(?:发给我|告诉我|给我|发我|共享给我)",
+        check=lambda text, m: not _REFUSED.search(text, max(0, m.start() - 30), m.start()),
     ),
 )
 

@@ -186,7 +186,10 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
     _Rule(
         "role_change",
         re.compile(
-            r"(?<![A-Za-z])DAN(?![A-Za-z])(?=.{0,40}(?:mode|anything|jailbreak))|(?:you\s+are|act\s+as|become)\s+DAN(?![A-Za-z])",
+            # "DAN" as the jailbreak persona ("DAN mode", "DAN can do anything now"), in one
+            # sentence: not a colleague called Dan who "swapped Tuesday … if anything looks off".
+            r"(?<![A-Za-z])DAN(?![A-Za-z])(?=[^.!?\n]{0,40}?(?:\bmode\b|do\s+anything|jailbreak))"
+            r"|(?:you\s+are|act\s+as|become)\s+DAN(?![A-Za-z])",
             re.IGNORECASE,
         ),
         None,

@@ -74,6 +74,9 @@ def _zh_override_ok(text: str, m: re.Match[str]) -> bool:
         q,
     )
     target = m.group("t")
+    if target == "设置" and not re.search(r"你|安全|系统|开发者|审核|过滤", q):
+        # A device's settings ("此操作会覆盖所有自定义设置"): an operation, not the rules.
+        return False
     return bool(strong) or target.startswith(("系统", "安全"))
 
 

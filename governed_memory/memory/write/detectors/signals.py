@@ -46,7 +46,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"\b(?:supersede[sd]?|overrides?|overrule[sd]?|revoke[sd]?|void|nullif(?:y|ies|ied)|"
         r"replaces?)\b[^.\n]{0,30}?\b(?:all|any|prior|previous|earlier|existing|your|the|old)\b"
         r"[^.\n]{0,20}?\b(?:instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|prompts?|"
-        r"directives?|settings)\b"
+        r"directives?|(?:safety|security|system|moderation|content|filter(?:ing)?)\s+settings)\b"
         r"|\b(?:previous|prior|earlier|original|old|existing|system)\s+(?:system\s+)?(?:prompt|"
         r"instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|directives?)\s+(?:is\s+|are\s+|"
         r"has\s+been\s+|have\s+been\s+)?(?:now\s+)?(?:revoked|void|cancell?ed|obsolete|"
@@ -221,11 +221,15 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
 }
 
 #: Guidance that forbids rather than orders ("never ask customers for their card number",
-#: "agents must verify the customer's identity"): a handbook, not a hijack, unless the passage
+#: "请勿通过微信传递客户资料"), or that adds a check ("agents must verify the original payment
+#: method", "refunds over $500 require approval"): a handbook, not a hijack, unless the passage
 #: also sends something somewhere, charges, hides or revokes.
 _GUIDANCE = re.compile(
     r"\b(?:never|must\s+not|mustn't|do\s+not|don't|should\s+not|shouldn't|cannot|may\s+not)\b"
-    r"|禁止|不得|切勿|严禁|不要向",
+    r"|\bmust\s+(?:first\s+|always\s+)?(?:verify|confirm|check|validate)\b"
+    r"|(?<!no longer )(?<!n't )(?<!not )\brequires?\s+(?:prior\s+|written\s+)?(?:approval|"
+    r"verification|sign-?off|authori[sz]ation)\b"
+    r"|禁止|不得|勿|严禁|不要向|(?:必须|须|需要?)(?:先)?(?:核实|核对|验证|审批|确认)",
     _F,
 )
 
