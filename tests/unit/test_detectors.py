@@ -913,8 +913,7 @@ ACKNOWLEDGED_OR_REQUIRED = [
     "Warranty desk: replacements above $300 require written approval. Staff must confirm the"
     " serial number first.",
     "退货说明：超过500元的退款需要审批，客服须核对原支付方式。",
-    "Firmware note: restoring defaults will override all saved settings and remove paired"
-    " devices.",
+    "Firmware note: restoring defaults will override all saved settings and remove paired devices.",
     "升级说明：刷机会覆盖全部个性化设置，请提前备份。",
 ]
 STILL_ATTACKS = [

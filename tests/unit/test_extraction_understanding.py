@@ -11,6 +11,7 @@ from governed_memory.memory.write.extraction import Extraction, RuleExtractor
 
 X = RuleExtractor()
 PREF = "notification.preference"
+TZ = "profile.timezone"
 
 
 def extract(text: str) -> Extraction:
@@ -450,3 +451,66 @@ def test_us_zone_letters_name_a_zone_only_after_a_clock_time(text: str, zone: st
     from governed_memory.memory.write.normalize.timezones import find_timezone
 
     assert find_timezone(text) == zone
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("We're in Sydney (AEST), so mornings there please", "Australia/Sydney"),
+        ("I'm in Paris (CET)", "Europe/Paris"),
+        ("fyi I'm based in Chicago (central time)", "America/Chicago"),
+        ("I'm actually on Mountain", "America/Denver"),
+        ("we're on Eastern", "America/New_York"),
+    ],
+)
+def test_where_the_user_is_said_with_its_zone_is_the_places_zone(text: str, zone: str) -> None:
+    """The place's own zone, which keeps its summer time ("London (GMT)" is Europe/London, not
+    UTC); a North American zone said by its name alone is that zone."""
+    e = extract(text)
+    assert [c.candidate.structured_value for c in e.candidates if c.candidate.key == TZ] == [
+        {"value": zone}
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm in sales (EST) lol", "I'm on central heating", "I'm in London for work"]
+)
+def test_a_place_or_a_word_without_a_zone_is_no_timezone(text: str) -> None:
+    assert TZ not in keys(extract(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("家里有两只猫", ["猫"]),
+        ("我们家狗狗5岁了", ["5岁"]),
+        ("Just moved to Leeds a few weeks ago", ["Leeds"]),
+        ("我平时穿L，腰围80", ["L", "80"]),
+        ("We have two rescue greyhounds who chew through every lead within a week", ["greyhounds"]),
+    ],
+)
+def test_a_household_a_move_and_a_measure_are_the_users_facts(text: str, words: list[str]) -> None:
+    (found,) = [c.candidate for c in extract(text).candidates]
+    assert found.key is None
+    assert all(w in found.content for w in words), found.content
+
+
+@pytest.mark.parametrize(
+    "text", ["my parcel moved to the depot", "I'm not home right now", "I'm not in at the moment"]
+)
+def test_a_parcel_moving_or_the_user_out_for_now_is_no_fact(text: str) -> None:
+    assert extract(text).candidates == []
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm rarely home during the week", "I'm only in on Tuesdays", "我白天都不在家"]
+)
+def test_when_the_user_can_be_found_is_kept_when_said_alone(text: str) -> None:
+    """A preference implied by a circumstance: when to deliver or call follows from it."""
+    (found,) = [c.candidate for c in extract(text).candidates]
+    assert found.content == text
+
+
+def test_beside_the_wish_it_explains_the_circumstance_is_not_kept_apart() -> None:
+    e = extract("以后快递都放门卫吧，我工作日都不在家")
+    assert [c.candidate.content for c in e.candidates] == ["以后快递都放门卫吧"]

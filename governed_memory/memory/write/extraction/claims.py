@@ -181,6 +181,24 @@ _CLAIM_WISH = _rx(
 )
 _NEGATIVE_STATUS = re.compile(r"没|未|不|" + _w(r"not|never|hasn't|haven't|didn't|isn't|wasn't"))
 
+#: When the user can be found, said as a lasting circumstance ("I'm only home at weekends",
+#: "我白天都不在家"): a delivery or a call is planned around it.
+_AVAILABLE_EN = (
+    r"(?:i'm|im|i am)\s+(?:only|never|not|rarely|hardly ever|usually not|mostly)\s+(?:ever\s+)?"
+    r"(?:home|at home|in|around|reachable|available)\s+(?:at|on|during|in|before|after|over)\b"
+    r"(?!.*\b(?:moment|now|until|tonight|tomorrow|next|this)\b)"
+)
+_AVAILABLE_ZH = r"(?:白天|晚上|工作日|周末|平日|上班时间)?(?:都|一般|基本)?不在家"
+_AVAILABILITY = re.compile(
+    rf"^{_AVAILABLE_EN}|^我(?:只有|只在|平时|一般|基本)?(?:白天|晚上|工作日|周末|平日|上班时间)?"
+    r"(?:都|一般|基本)?(?:不)?在家"
+)
+
+
+def _availability(norm: str) -> bool:
+    return bool(_AVAILABILITY.match(norm.strip()))
+
+
 # Self-statements
 _SELF_LEAD_ZH = r"^(?:其实|另外|还有|对了|顺便说一下|顺便|而且|并且|补充一下)?\s*"
 _SELF_ZH = re.compile(
@@ -192,6 +210,7 @@ _SELF_ZH = re.compile(
     r"|不喝酒|不能吃|不能喝|忌口|戒|对.{1,12}过敏|过敏|住在|住(?!院)|生活在|在.{1,10}(?:工作|上班|住|生活"
     r"|读书|上学)|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
     r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用"
+    rf"|{_AVAILABLE_ZH}"
     r"|.{0,6}不耐受|怀孕|怀了|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座))"
 )
 _SELF_MY_ZH = re.compile(
@@ -207,6 +226,8 @@ _SELF_EN = re.compile(
     r"|muslim|christian|jewish|buddhist|hindu|catholic|kosher|halal|introverted|extroverted"
     r"|short[- ]sighted|near[- ]sighted|hard of hearing|disabled|based)\b"
     r"|(?:i'm|im|i am)\s+(?:from|originally from|living in|\d{1,3}\b)"
+    # when the user can be found: a circumstance a delivery or a call is planned around
+    rf"|{_AVAILABLE_EN}"
     r"|i\s+(?:live|reside|work|grew up|was born|come from|moved to|have lived|speak)\b"
     r"|i\s+(?:don't|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive)\b"
     r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
@@ -226,6 +247,8 @@ _SELF_BLOCK = _rx(
         r"|address|number"
     ),
 )
+#: What makes a move no statement about the user's home (a parcel moved, a question).
+_SELF_BLOCK_MOVED = _rx(r"订单|快递|包裹|你们|您", _w(r"order|package|parcel|you|your|it"))
 _THIRD_SUBJECT_ZH = re.compile(_SELF_LEAD_ZH + rf"(?P<who>{_THIRD_ZH})")
 _THIRD_SUBJECT_EN = re.compile(
     rf"^(?P<who>(?:my|our)\s+(?:{_REL_EN})|he|she|they)\s+(?P<verb>[a-z']+)"
@@ -377,7 +400,11 @@ def _preferred_name(raw: str) -> str | None:
 # years old", "家里俩娃，老大6岁老二才2岁"): numbers, ages, sizes, without a subject of its own.
 _CONTINUATION = re.compile(
     r"^\s*(?:and\s+|both\s+|aged?\s+|老大|老二|老三|大的|小的|一个|分别)?"
-    r"(?:[0-9０-９]|[一二两三四五六七八九十]+(?:岁|个|年))",
+    r"(?:[0-9０-９]|[一二两三四五六七八九十]+(?:岁|个|年))"
+    # a measure of the same body, or a "but" about it ("我鞋码42，不过脚背高脚比较宽",
+    # "我一般穿M，胸围92左右"); a clause naming a thing of this conversation is no part of it
+    r"|^\s*(?:不过|但是?|可是|只是|而且)?\s*(?:胸围|腰围|臀围|肩宽|身高|体重|脚背|脚|鞋码|尺码|头围)"
+    r"(?!.*(?:这|那|你|您|吗|么|呢|\?))",
     re.I,
 )
 
@@ -403,6 +430,21 @@ _FAMILY_SUBJECT = re.compile(
 )
 
 
+#: Who and what the user's household holds ("家里俩娃", "我家猫才3个月大", "家里老人快80了").
+_HOUSEHOLD = re.compile(
+    _SELF_LEAD_ZH + r"(?:我们?)?家(?:里)?(?:有|养了|养着|养的)?"
+    r"(?:[一二两俩三四五六七八九\d]+\s*(?:个|只|条|位)?)?"
+    r"(?:娃|孩子|小孩|宝宝|儿子|女儿|老人|猫|狗|猫咪|狗狗|宠物|兔子|仓鼠|鹦鹉)"
+)
+#: A move the user made: where they live now, whenever they moved ("Moved to Manchester last
+#: month", "现在已经搬到深圳了").
+_MOVED = re.compile(
+    r"^(?:(?:i|we)\s+|(?:i|we)'ve\s+|(?:i|we)\s+have\s+)?(?:just\s+|recently\s+|finally\s+)?"
+    r"(?:moved|relocated)\s+(?:to|over\s+to)\s+[a-z]"
+    r"|" + _SELF_LEAD_ZH + r"(?:我们?)?(?:现在|刚|最近|已经|前阵子|上个月)*搬(?:到|去|家到)了?"
+)
+
+
 def _family_fact(norm: str) -> bool:
     return bool(_FAMILY_FACT.search(norm))
 
@@ -411,7 +453,9 @@ def _family_statement(norm: str) -> bool:
     """A lasting fact about someone of the user's family ("我老公生日是9月18号", "my daughter is
     allergic to nuts")."""
     s = norm.strip()
-    return bool(_FAMILY_SUBJECT.match(s)) and _family_fact(s) and not _SELF_BLOCK.search(s)
+    if _SELF_BLOCK.search(s):
+        return False
+    return bool(_HOUSEHOLD.match(s)) or (bool(_FAMILY_SUBJECT.match(s)) and _family_fact(s))
 
 
 # --------------------------------------------------------------------------------------------
@@ -513,7 +557,9 @@ def _remember_rest(clause: _Clause) -> str | None:
 
 def _self_statement(norm: str) -> bool:
     s = norm.strip()
-    if not s or len(s) > 60 or _SELF_BLOCK.search(s):
+    if s and len(s) <= 80 and _MOVED.match(s) and not _SELF_BLOCK_MOVED.search(s):
+        return True  # when they moved ("last month") is no one-off: where they live now is
+    if not s or len(s) > 80 or _SELF_BLOCK.search(s):
         return False
     return bool(_SELF_ZH.match(s) or _SELF_MY_ZH.match(s) or _SELF_EN.match(s))
 

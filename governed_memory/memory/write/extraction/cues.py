@@ -297,6 +297,19 @@ _TZ_CUE = _rx(
     r"(?:[a-z./+\-0-9]+\s+){1,3}?time(?![a-z])",
     r"(?<![a-z])(?:i'm|im|i am)\s+(?:on|in|at)?\s*(?:utc|gmt)\s*[+\-−]\s*\d",
 )
+#: Where the user is, said with the zone that goes with it ("I'm in London (GMT)", "we're in
+#: Denver, mountain time"): the place's own zone, which knows its summer time.
+_TZ_PLACE = re.compile(
+    r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:\w+\s+)?(?:based\s+|living\s+)?in\s+"
+    r"(?P<place>[a-z][a-z .'\-]{1,30}?)\s*(?:\(|,|-|/)\s*"
+    r"(?P<zone>(?:utc|gmt)(?:\s*[+\-−]\s*\d{1,2})?|[a-z]{2,5}t|(?:[a-z]+\s+){0,2}time)\b"
+)
+#: A zone said by the name North Americans give it, without "time" ("I'm actually on Central").
+_TZ_ON_REGION = re.compile(
+    r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:\w+\s+)?on\s+(?P<region>eastern|central|"
+    r"mountain|pacific|atlantic|alaska|hawaii)(?!\s*(?:time|europe|asia|africa|america|coast|"
+    r"region|side|[a-z]))"
+)
 _TZ_AFTER_CUE = re.compile(
     r"(?:时区|time\s*zone|timezone)\s*(?:是|为|改成|改为|设为|设置为|设成|换成|:|is|to|=|should be"
     r"|set to)?\s*(?P<zone>.+?)\s*(?:吧|了|哦|啊|呀|please|thanks|thank you)?$"

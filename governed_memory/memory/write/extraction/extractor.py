@@ -13,6 +13,7 @@ from governed_memory.memory.vocabulary import NAME
 from governed_memory.memory.write.extraction.claims import (
     _CONTINUATION,
     _asked_to_remember,
+    _availability,
     _claim,
     _claimed_in_sentence,
     _correction,
@@ -88,6 +89,11 @@ class RuleExtractor:
             self._corrected(sentence, before, got, zh)
             self._claims_named(sentence, before[1], got, zh)
         items = self._profile_candidates(got.prefs, zh) + got.semantic
+        if len(items) > 1:
+            # "I'm never home during the day" is kept for what it implies only when it is said
+            # alone: beside the wish it explains ("leave my parcels at the front desk, I'm never
+            # home during the day"), the wish is what the user asked for.
+            items = [item for item in items if not _availability(fold(item[1].candidate.content))]
         return Extraction(
             candidates=self._ordered(items), skipped=self._dedupe_skipped(got.skipped)
         )

@@ -48,6 +48,8 @@ from governed_memory.memory.write.extraction.cues import (
     _SWITCH,
     _TZ_AFTER_CUE,
     _TZ_CUE,
+    _TZ_ON_REGION,
+    _TZ_PLACE,
     _UNAVAILABLE,
     _WEAK_CUE,
     _WHY,
@@ -252,6 +254,9 @@ def _neg_before_lang_en(before: str) -> str | None:
 
 def _timezone_prefs(p: _Part) -> list[_Pref]:
     norm = p.norm
+    placed = _placed_zone(norm)
+    if placed is not None and _allowed_question(p, negation=False):
+        return [_Pref(TIMEZONE, {"value": placed}, False, STRONG, p.raw, p.order)]
     if not _TZ_CUE.search(norm) or not _allowed_question(p, negation=False):
         return []
     zone = find_timezone(p.raw)
@@ -262,6 +267,23 @@ def _timezone_prefs(p: _Part) -> list[_Pref]:
     if zone is None:
         return []
     return [_Pref(TIMEZONE, {"value": zone}, False, STRONG, p.raw, p.order)]
+
+
+def _placed_zone(norm: str) -> str | None:
+    """The zone of where the user says they are, said with its zone ("I'm in London (GMT)":
+    Europe/London, which keeps its summer time), or of a North American zone said by its name
+    alone ("I'm actually on Central")."""
+    m = _TZ_PLACE.search(norm)
+    if m is not None:
+        zone = m.group("zone")
+        said = find_timezone(zone.upper() if " " not in zone else zone)
+        place = normalize_timezone(m.group("place").strip())
+        if said is not None and place is not None:
+            return place
+    m = _TZ_ON_REGION.search(norm)
+    if m is not None:
+        return find_timezone(f"{m.group('region')} time")
+    return None
 
 
 def _hours_prefs(p: _Part, zone: str) -> list[_Pref]:
