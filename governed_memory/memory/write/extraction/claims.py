@@ -1,5 +1,6 @@
-"""Business claims (orders, payments, shipments, refunds), requests to remember, and statements
-about the user (or, of the same shape, about someone else): their cues and their readers."""
+"""Business claims (orders, payments, shipments, refunds), requests to remember, corrections,
+standing wishes and the name the user goes by: their cues and their readers (statements about
+the user are `personal`'s)."""
 
 from __future__ import annotations
 
@@ -10,19 +11,13 @@ from governed_memory.memory.write.extraction.clauses import _Clause, _clean
 from governed_memory.memory.write.extraction.cues import (
     _Q_ANY,
     _Q_START,
-    _REL_EN,
-    _THIRD_ZH,
     _WHY,
     _rx,
     _w,
 )
 from governed_memory.memory.write.extraction.models import CLAIM
+from governed_memory.memory.write.extraction.personal import _THIRD_SUBJECT_EN, _THIRD_SUBJECT_ZH
 from governed_memory.memory.write.normalize import fold, normalize_whitespace
-
-_REL_ZH_FAMILY = (
-    r"老公|老婆|丈夫|妻子|太太|爱人|媳妇|儿子|女儿|孩子|娃|宝宝|闺女|妈妈|老妈|母亲|妈|爸爸|老爸|父亲|爸"
-    r"|父母|爸妈|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥|姐姐|弟弟|妹妹|老人"
-)
 
 # --------------------------------------------------------------------------------------------
 # Cues (on folded text, as in `cues`)
@@ -181,80 +176,6 @@ _CLAIM_WISH = _rx(
 )
 _NEGATIVE_STATUS = re.compile(r"没|未|不|" + _w(r"not|never|hasn't|haven't|didn't|isn't|wasn't"))
 
-#: When the user can be found, said as a lasting circumstance ("I'm only home at weekends",
-#: "我白天都不在家"): a delivery or a call is planned around it.
-_AVAILABLE_EN = (
-    r"(?:i'm|im|i am)\s+(?:only|never|not|rarely|hardly ever|usually not|mostly)\s+(?:ever\s+)?"
-    r"(?:home|at home|in|around|reachable|available)\s+(?:at|on|during|in|before|after|over)\b"
-    r"(?!.*\b(?:moment|now|until|tonight|tomorrow|next|this)\b)"
-)
-_AVAILABLE_ZH = r"(?:白天|晚上|工作日|周末|平日|上班时间)?(?:都|一般|基本)?不在家"
-_AVAILABILITY = re.compile(
-    rf"^{_AVAILABLE_EN}|^我(?:只有|只在|平时|一般|基本)?(?:白天|晚上|工作日|周末|平日|上班时间)?"
-    r"(?:都|一般|基本)?(?:不)?在家"
-)
-
-
-def _availability(norm: str) -> bool:
-    return bool(_AVAILABILITY.match(norm.strip()))
-
-
-# Self-statements
-_SELF_LEAD_ZH = r"^(?:其实|另外|还有|对了|顺便说一下|顺便|而且|并且|补充一下)?\s*"
-_SELF_ZH = re.compile(
-    _SELF_LEAD_ZH + r"(?:我(?:本人|自己)?|本人)"
-    r"(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身"
-    r"|基本上?|每天|比较|特别|很|非常|最|只)*"
-    r"(?:是(?!说|不是|想|要|来|问|在|否|因为|打算|第|刚|昨|今|前天|上次|这次|那|个意思|的)"
-    r"|喜欢|爱吃|爱喝|爱看|爱|偏爱|热爱|不喜欢|讨厌|受不了|怕|不爱|吃素|不吃|只吃|不喝|只喝|不抽烟|不吸烟"
-    r"|不喝酒|不能吃|不能喝|忌口|戒|对.{1,12}过敏|过敏|住在|住(?!院)|生活在|在.{1,10}(?:工作|上班|住|生活"
-    r"|读书|上学)|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
-    r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用"
-    rf"|{_AVAILABLE_ZH}"
-    r"|.{0,6}不耐受|怀孕|怀了|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座))"
-)
-_SELF_MY_ZH = re.compile(
-    _SELF_LEAD_ZH + r"我的(?!订单|快递|包裹|退款|运单|物流)\S{1,10}?(?:是|为|叫)"
-)
-_SELF_EN = re.compile(
-    r"^(?:(?:also|and|btw|by the way|actually|fyi|fwiw|tbh|honestly|just so you know|oh|well"
-    r"|for the record)[, ]+)?"
-    r"(?:(?:i'm|im|i am)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b|few\b)[a-z]"
-    r"|(?:i'm|im|i am)\s+(?:not\s+)?(?:vegetarian|vegan|pescatarian|allergic|lactose[- ]intolerant"
-    r"|gluten[- ](?:free|intolerant)|diabetic|pregnant|left[- ]handed|right[- ]handed|deaf|blind"
-    r"|colou?r[- ]?blind|married|single|divorced|widowed|retired|self[- ]employed|unemployed"
-    r"|muslim|christian|jewish|buddhist|hindu|catholic|kosher|halal|introverted|extroverted"
-    r"|short[- ]sighted|near[- ]sighted|hard of hearing|disabled|based)\b"
-    r"|(?:i'm|im|i am)\s+(?:from|originally from|living in|\d{1,3}\b)"
-    # when the user can be found: a circumstance a delivery or a call is planned around
-    rf"|{_AVAILABLE_EN}"
-    r"|i\s+(?:live|reside|work|grew up|was born|come from|moved to|have lived|speak)\b"
-    r"|i\s+(?:don't|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive)\b"
-    r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
-    r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use)\b"
-    r"|(?:i|we)\s*(?:have|'ve)\s+(?:got\s+)?(?:a|an|two|three|four|five|twins|\d+)\s+"
-    r"(?!question|problem|issue|complaint|query|concern|order|package|refund)"
-    r"|my\s+(?!order|package|parcel|refund|payment|delivery|shipment|tracking)[a-z' ]{1,30}?\s+"
-    r"(?:is|are)\b)"
-)
-_SELF_BLOCK = _rx(
-    r"这个|那个|你们|您|它|昨天|今天|刚才|刚刚|上周|上个月|前天|这次|那次|刚|买的|下单|订单|快递|包裹|退款"
-    r"|收到|投诉|住院|号码|手机号|邮箱|地址|电话|微信号|账号",
-    _w(
-        r"this|that|it|you|your|these|those|yesterday|today|just now|last (?:week|time|month|night)"
-        r"|this morning|ago|ordered|bought|received|order|package|parcel|refund|delivery"
-        r"|waiting|calling|writing|trying|looking|going|here|sorry|e-?mail address|phone number"
-        r"|address|number"
-    ),
-)
-#: What makes a move no statement about the user's home (a parcel moved, a question).
-_SELF_BLOCK_MOVED = _rx(r"订单|快递|包裹|你们|您", _w(r"order|package|parcel|you|your|it"))
-_THIRD_SUBJECT_ZH = re.compile(_SELF_LEAD_ZH + rf"(?P<who>{_THIRD_ZH})")
-_THIRD_SUBJECT_EN = re.compile(
-    rf"^(?P<who>(?:my|our)\s+(?:{_REL_EN})|he|she|they)\s+(?P<verb>[a-z']+)"
-)
-
-
 # A correction of what the user said before: a mistake owned ("记错了", "I typed 38"), or a
 # reference to an earlier statement ("上次说我用安卓", "I told you Eastern time before").
 _CORRECTION = _rx(
@@ -396,68 +317,6 @@ def _preferred_name(raw: str) -> str | None:
     return None
 
 
-# A clause that goes on with what the statement before it said ("I have two kids, 4 and 7
-# years old", "家里俩娃，老大6岁老二才2岁"): numbers, ages, sizes, without a subject of its own.
-_CONTINUATION = re.compile(
-    r"^\s*(?:and\s+|both\s+|aged?\s+|老大|老二|老三|大的|小的|一个|分别)?"
-    r"(?:[0-9０-９]|[一二两三四五六七八九十]+(?:岁|个|年))"
-    # a measure of the same body, or a "but" about it ("我鞋码42，不过脚背高脚比较宽",
-    # "我一般穿M，胸围92左右"); a clause naming a thing of this conversation is no part of it
-    r"|^\s*(?:不过|但是?|可是|只是|而且)?\s*(?:胸围|腰围|臀围|肩宽|身高|体重|脚背|脚|鞋码|尺码|头围)"
-    r"(?!.*(?:这|那|你|您|吗|么|呢|\?))",
-    re.I,
-)
-
-# A lasting fact about the user's own family that a shop acts on (a birthday, an age, an
-# allergy): part of the user's life, unlike a family member's tastes or wishes about contact.
-_FAMILY_FACT = _rx(
-    r"生日|岁|过敏|不耐受|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|出生",
-    _w(
-        r"birthday|born|years? old|allergic|allergy|allergies|intolerant"
-        r"|turns? \d+|turned \d+|is \d+|are \d+"
-    ),
-)
-
-
-_REL_EN_FAMILY = (
-    r"wife|husband|spouse|partner|fianc[eé]e?|mom|mum|mother|dad|father|parents?|sons?"
-    r"|daughters?|kids?|children|child|baby|twins|toddler|brothers?|sisters?|grandma"
-    r"|grandmother|grandpa|grandfather|grandparents?"
-)
-_FAMILY_SUBJECT = re.compile(
-    _SELF_LEAD_ZH + rf"(?:我(?:的|家)?(?:{_REL_ZH_FAMILY})|家里(?:的)?(?:{_REL_ZH_FAMILY})?)"
-    rf"|^(?:my|our)\s+(?:{_REL_EN_FAMILY})(?:'s)?(?![a-z])"
-)
-
-
-#: Who and what the user's household holds ("家里俩娃", "我家猫才3个月大", "家里老人快80了").
-_HOUSEHOLD = re.compile(
-    _SELF_LEAD_ZH + r"(?:我们?)?家(?:里)?(?:有|养了|养着|养的)?"
-    r"(?:[一二两俩三四五六七八九\d]+\s*(?:个|只|条|位)?)?"
-    r"(?:娃|孩子|小孩|宝宝|儿子|女儿|老人|猫|狗|猫咪|狗狗|宠物|兔子|仓鼠|鹦鹉)"
-)
-#: A move the user made: where they live now, whenever they moved ("Moved to Manchester last
-#: month", "现在已经搬到深圳了").
-_MOVED = re.compile(
-    r"^(?:(?:i|we)\s+|(?:i|we)'ve\s+|(?:i|we)\s+have\s+)?(?:just\s+|recently\s+|finally\s+)?"
-    r"(?:moved|relocated)\s+(?:to|over\s+to)\s+[a-z]"
-    r"|" + _SELF_LEAD_ZH + r"(?:我们?)?(?:现在|刚|最近|已经|前阵子|上个月)*搬(?:到|去|家到)了?"
-)
-
-
-def _family_fact(norm: str) -> bool:
-    return bool(_FAMILY_FACT.search(norm))
-
-
-def _family_statement(norm: str) -> bool:
-    """A lasting fact about someone of the user's family ("我老公生日是9月18号", "my daughter is
-    allergic to nuts")."""
-    s = norm.strip()
-    if _SELF_BLOCK.search(s):
-        return False
-    return bool(_HOUSEHOLD.match(s)) or (bool(_FAMILY_SUBJECT.match(s)) and _family_fact(s))
-
-
 # --------------------------------------------------------------------------------------------
 # Readers
 
@@ -553,63 +412,3 @@ def _remember_rest(clause: _Clause) -> str | None:
         rest = clause.raw[cut:] if cut is not None else rest_norm
         return "" if _REMEMBER_EMPTY.match(rest) else _clean(rest)
     return None
-
-
-def _self_statement(norm: str) -> bool:
-    s = norm.strip()
-    if s and len(s) <= 80 and _MOVED.match(s) and not _SELF_BLOCK_MOVED.search(s):
-        return True  # when they moved ("last month") is no one-off: where they live now is
-    if not s or len(s) > 80 or _SELF_BLOCK.search(s):
-        return False
-    return bool(_SELF_ZH.match(s) or _SELF_MY_ZH.match(s) or _SELF_EN.match(s))
-
-
-_EN_VERB_AS_FIRST = {"is": "am", "'s": "am", "are": "am", "was": "was", "has": "have"}
-_EN_VERB_AS_FIRST.update({"doesn't": "don't", "does": "do", "isn't": "am not"})
-
-
-# What an agent relays of the person a namespace is about ("the customer says she is allergic to
-# peanuts", "客户说他对花生过敏"): the customer's own statement, in the third person.
-_RELAY_ZH = re.compile(
-    r"^(?:客户|用户|顾客|买家|客人)(?:本人)?(?:说|表示|提到|反馈|告诉我|称|讲|自述)(?:了)?"
-    r"[:：,，]?\s*(?:他|她|自己)?"
-)
-_RELAY_EN = re.compile(
-    r"^(?:the\s+)?(?:customer|user|client|buyer|shopper|caller)\s+(?:says|said|told\s+(?:me|us)"
-    r"|mentioned|reports|reported|explained|confirmed|states|stated)\s+(?:that\s+)?"
-    r"(?:she|he|they)\s+(?P<verb>[a-z']+)"
-)
-
-
-def _relayed_as_self(norm: str) -> str | None:
-    """A statement relayed about the customer, said as the customer would ("I am allergic to
-    peanuts"), or None."""
-    s = norm.strip()
-    m = _RELAY_ZH.match(s)
-    if m is not None and m.end() < len(s):
-        return "我" + s[m.end() :]
-    e = _RELAY_EN.match(s)
-    return _as_first_person(s, e) if e is not None else None
-
-
-def _as_first_person(s: str, m: re.Match[str]) -> str:
-    """`s` with the subject `m` matched said by the speaker ("she lives in Berlin" → "i live in
-    Berlin"): the verb (group `verb`) in the first person."""
-    verb = m.group("verb")
-    first = _EN_VERB_AS_FIRST.get(verb, verb[:-1] if verb.endswith("s") else verb)
-    if verb.endswith("ies"):
-        first = verb[:-3] + "y"
-    return "i " + first + s[m.end("verb") :]
-
-
-def _third_party_statement(norm: str) -> bool:
-    """The shape of a self-statement, about someone else ("我老婆是素食主义者", "he lives in
-    Berlin")."""
-    s = norm.strip()
-    m = _THIRD_SUBJECT_ZH.match(s)
-    if m is not None and not m.group("who").startswith(("我们", "我和")):
-        swapped = s[: m.start("who")] + "我" + s[m.end("who") :]
-        if _self_statement(swapped):
-            return True
-    m2 = _THIRD_SUBJECT_EN.match(s)
-    return _self_statement(_as_first_person(s, m2)) if m2 is not None else False

@@ -11,21 +11,15 @@ from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
 from governed_memory.memory.vocabulary import NAME
 from governed_memory.memory.write.extraction.claims import (
-    _CONTINUATION,
     _asked_to_remember,
-    _availability,
     _claim,
     _claimed_in_sentence,
     _correction,
-    _family_statement,
     _preferred_name,
-    _relayed_as_self,
     _remember_rest,
-    _self_statement,
     _standing_cue_alone,
     _standing_wish,
     _style_wish,
-    _third_party_statement,
 )
 from governed_memory.memory.write.extraction.clauses import (
     Whose,
@@ -47,6 +41,14 @@ from governed_memory.memory.write.extraction.models import (
     ExtractedCandidate,
     Extraction,
     Skipped,
+)
+from governed_memory.memory.write.extraction.personal import (
+    _CONTINUATION,
+    _availability,
+    _family_statement,
+    _relayed_as_self,
+    _self_statement,
+    _third_party_statement,
 )
 from governed_memory.memory.write.extraction.preferences import (
     _Pref,
