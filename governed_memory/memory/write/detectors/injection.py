@@ -26,11 +26,12 @@ from governed_memory.memory.write.detectors.injection_cues import (
     _ROLE_NOUNS,
     _authority_after,
     _not_question,
-    _not_self_subject,
     _not_zh_question,
     _strong_override,
+    _zh_asked_to_skip,
     _zh_bypass_clause,
     _zh_everything_ok,
+    _zh_ordered,
     _zh_override_ok,
 )
 from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
@@ -315,7 +316,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
             r"检查|核查|核实|过滤|防护|反欺诈|风险检测|合规|限制|安全策略)"
             r"(?:检查|审核|验证|系统|机制|流程|规则|策略|措施|限制|模块)?"
         ),
-        _not_self_subject,
+        _zh_ordered,
     ),
     _Rule(
         "policy_bypass",
@@ -324,7 +325,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
             r"(?:风控|风险控制|审核|审查|人工审核|复核|反欺诈|风险检测|安全策略|安全检查|内容过滤|"
             r"安全过滤|安全限制|合规检查)"
         ),
-        _not_self_subject,
+        _zh_ordered,
     ),
     _Rule(
         "policy_bypass",
@@ -332,7 +333,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
             r"(?:跳过|避开|省略|免去|免掉)(?:所有|一切|全部)?(?:的)?(?:风控|风险控制|安全|审核|审查|审批|"
             r"验证|校验|身份验证|实名|人工审核|复核|检查|核查|核实)"
         ),
-        _not_question,
+        _zh_asked_to_skip,
     ),
     _Rule(
         "policy_bypass",

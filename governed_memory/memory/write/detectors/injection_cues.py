@@ -91,6 +91,17 @@ def _not_self_subject(text: str, m: re.Match[str]) -> bool:
     return "我" not in _window(text, m.start(), 3)
 
 
+_ZH_FORBIDDEN_BEFORE = re.compile(r"(?:勿|不要|别|禁止|不得|不可|不能|不准|切莫|严禁)$")
+
+
+def _zh_ordered(text: str, m: re.Match[str]) -> bool:
+    """Neither the speaker's own account nor a prohibition ("请勿绕过安全联锁装置": a safety
+    warning forbids what an attack would order)."""
+    return _not_self_subject(text, m) and not _ZH_FORBIDDEN_BEFORE.search(
+        _window(text, m.start(), 3)
+    )
+
+
 def _not_question(text: str, m: re.Match[str]) -> bool:
     clause = _clause(text, m.start(), m.end())
     return not re.search(r"吗|\?|能不能|可不可以|可以不|是否|怎么", clause)
@@ -105,3 +116,8 @@ def _zh_bypass_clause(text: str, m: re.Match[str]) -> bool:
 
 def _not_zh_question(text: str, m: re.Match[str]) -> bool:
     return not re.match(r"[^,。!?\n]{0,4}(?:吗|\?|呢)", text[m.end() :])
+
+
+def _zh_asked_to_skip(text: str, m: re.Match[str]) -> bool:
+    """An order to skip a check: not asked as a question, not forbidden ("请勿跳过身份验证")."""
+    return _not_question(text, m) and not _ZH_FORBIDDEN_BEFORE.search(_window(text, m.start(), 3))
