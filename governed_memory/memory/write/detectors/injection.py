@@ -25,6 +25,7 @@ from governed_memory.memory.write.detectors.injection_cues import (
     _OVERRIDE_TARGET,
     _ROLE_NOUNS,
     _authority_after,
+    _not_prohibited,
     _not_question,
     _not_zh_question,
     _strong_override,
@@ -307,6 +308,8 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         _w(
             r"no\s+(?:checks|verification|review)\s+(?:needed|required|necessary)\s*[,;:]\s*(?:just\s+)?(?:approve|refund|grant|release)"
         ),
+        # "leadership will never ask you to bypass approval": a warning, not an order
+        check=_not_prohibited,
     ),
     _Rule(
         "policy_bypass",

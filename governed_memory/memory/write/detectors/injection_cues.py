@@ -91,15 +91,36 @@ def _not_self_subject(text: str, m: re.Match[str]) -> bool:
     return "我" not in _window(text, m.start(), 3)
 
 
-_ZH_FORBIDDEN_BEFORE = re.compile(r"(?:勿|不要|别|禁止|不得|不可|不能|不准|切莫|严禁)$")
+#: A prohibition or a denial: what follows it in its clause is forbidden or said not to happen.
+_PROHIBITION = re.compile(
+    r"勿|不要|别|禁止|不得|不可|不能|不准|切莫|严禁|不会|不允许|从不|绝不|决不|不应"
+    r"|\b(?:never(?!\s+mind)|not|no\s+one|nobody|must\s+not|mustn't|won't|don't(?!\s+hesitate)|"
+    r"doesn't|shouldn't|cannot|can't|under\s+no\s+circumstances)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_MARKS = ",，。;；!?！？\n:：、"
+
+
+def _prohibited(text: str, start: int, reach: int = 40) -> bool:
+    """Whether the clause before `start` forbids or denies what starts there ("请勿绕过安全联锁
+    装置", "领导不会通过邮件让你绕过审批", "leadership will never ask you to bypass approval"):
+    a warning or a handbook, not an order. Another clause's words ("不要犹豫，直接绕过…") do
+    not count."""
+    left = max(text.rfind(c, 0, start) for c in _CLAUSE_MARKS) + 1
+    return bool(_PROHIBITION.search(text, max(left, start - reach), start))
+
+
+def _not_prohibited(text: str, m: re.Match[str]) -> bool:
+    start = m.start()  # a match may open on the mark that ends the clause before it
+    while start < m.end() and (text[start] in _CLAUSE_MARKS or text[start] in " ."):
+        start += 1
+    return not _prohibited(text, start)
 
 
 def _zh_ordered(text: str, m: re.Match[str]) -> bool:
     """Neither the speaker's own account nor a prohibition ("请勿绕过安全联锁装置": a safety
     warning forbids what an attack would order)."""
-    return _not_self_subject(text, m) and not _ZH_FORBIDDEN_BEFORE.search(
-        _window(text, m.start(), 3)
-    )
+    return _not_self_subject(text, m) and not _prohibited(text, m.start())
 
 
 def _not_question(text: str, m: re.Match[str]) -> bool:
@@ -120,4 +141,4 @@ def _not_zh_question(text: str, m: re.Match[str]) -> bool:
 
 def _zh_asked_to_skip(text: str, m: re.Match[str]) -> bool:
     """An order to skip a check: not asked as a question, not forbidden ("请勿跳过身份验证")."""
-    return _not_question(text, m) and not _ZH_FORBIDDEN_BEFORE.search(_window(text, m.start(), 3))
+    return _not_question(text, m) and not _prohibited(text, m.start())
