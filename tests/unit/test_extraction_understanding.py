@@ -514,3 +514,32 @@ def test_when_the_user_can_be_found_is_kept_when_said_alone(text: str) -> None:
 def test_beside_the_wish_it_explains_the_circumstance_is_not_kept_apart() -> None:
     e = extract("以后快递都放门卫吧，我工作日都不在家")
     assert [c.candidate.content for c in e.candidates] == ["以后快递都放门卫吧"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "words"),
+    [
+        # the entity named decides what the claim is about, not the status word's usual home
+        ("My order has been stuck at 'pending' for a week", "order.status", ["stuck"]),
+        # the entity named in an earlier clause of the sentence
+        ("订单号88123，卖家直接给我取消了", "order.status", ["88123", "取消"]),
+        ("退款说好三天到，现在一周了还没到", "refund.status", ["退款", "还没到"]),
+        # statuses said in more ways
+        ("Still no refund for the jacket I returned last month", "refund.status", ["refund"]),
+        ("The courier left it at the wrong address", "logistics.status", ["wrong address"]),
+        ("I paid but the order doesn't show up in my account", "order.status", ["show up"]),
+    ],
+)
+def test_a_claim_is_about_the_entity_its_sentence_names(
+    text: str, key: str, words: list[str]
+) -> None:
+    (found,) = [c.candidate for c in extract(text).candidates]
+    assert found.key == key
+    assert all(w in found.content for w in words), found.content
+
+
+@pytest.mark.parametrize(
+    "text", ["我想问下订单被取消了吗？", "Please make sure the parcel isn't damaged"]
+)
+def test_a_question_or_a_wish_about_an_order_is_no_claim(text: str) -> None:
+    assert extract(text).candidates == []

@@ -5,6 +5,7 @@ the user are `personal`'s)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from governed_memory.memory.models import Candidate
 from governed_memory.memory.write.extraction.clauses import _Clause, _clean
@@ -78,7 +79,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"申请了退款|已申请退款|退款(?:失败|被拒|中|成功|了)|没退|未退|还没退|没有退|不退|已退款|退了",
             _w(
                 r"refunded|requested a refund|applied for a refund|refund (?:was )?(?:denied"
-                r"|rejected)"
+                r"|rejected)|(?:still )?no refund(?: yet)?"
             ),
         ),
     ),
@@ -99,10 +100,12 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "order",
         _rx(
             r"(?:还?没有?|未|不)(?:发货|发出)|已经?(?:发货|发出|取消)|发货了|取消了|被取消|漏发|发错|错发"
-            r"|少发|送错|货不对|发成了|待发货|待出库",
+            r"|少发|送错|货不对|发成了|待发货|待出库|补发|显示待支付|还显示|没看到新单号",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|isn't|is not"
-                r"|wasn't|was not)\s+(?:been\s+)?(?:shipped|dispatched|processed)|(?:was|been|got"
+                r"|wasn't|was not)\s+(?:been\s+)?(?:shipped|dispatched|processed)"
+                r"|(?:doesn't|does not|didn't|did not|won't|isn't)\s+(?:even\s+)?show(?:ing)?\s+up"
+                r"|(?:was|been|got"
                 r"|is|has been)\s+(?:shipped|dispatched|cancell?ed)|cancell?ed|wrong (?:item|size"
                 r"|colou?r|product|order)|(?:is|are|was|were|running) (?:late|overdue)"
             ),
@@ -120,6 +123,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:was|been|got|is|are|were|has been|have been|shows?(?: as)?|marked(?: as)?"
                 r"|says?)\s+(?:delivered|lost|damaged|broken|stuck|delayed|returned|missing"
                 r"|in transit)|lost|damaged|stuck|delayed|missing|arrived (?:broken|damaged|late)"
+                r"|(?:at|to) the wrong (?:house|address|door|building|flat|apartment)"
             ),
         ),
     ),
@@ -321,10 +325,20 @@ def _preferred_name(raw: str) -> str | None:
 # Readers
 
 
-def _claim(raw: str, norm: str) -> Candidate | None:
+def _entities(norm: str) -> list[str]:
+    """The business entities a text names (orders, payments, parcels, refunds), in
+    `_ENTITY`'s order."""
+    return [name for name, rx in _ENTITY if rx.search(norm)]
+
+
+def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate | None:
+    """A claim about an order, a payment, a parcel or a refund: a status said of an entity the
+    text names, or, when it names none, one an earlier clause of its sentence named
+    (`named_before`: "订单号20240611883，商家自己把我的单取消了"). The entity named decides what
+    the claim is about ("my order's been stuck on 'processing'" is about the order)."""
     if not norm.strip():
         return None
-    entities = [name for name, rx in _ENTITY if rx.search(norm)]
+    entities = _entities(norm) or list(named_before)
     status: str | None = None
     status_text = ""
     for name, rx in _STATUS:
@@ -334,12 +348,10 @@ def _claim(raw: str, norm: str) -> Candidate | None:
             break
     if status is None:
         return None
-    if status == "generic":
-        if not entities:
-            return None
-        status = entities[0]
-    elif status not in entities and not entities:
+    if not entities:
         return None
+    if status not in entities:
+        status = entities[0]
     question = bool(_Q_START.match(norm.strip()) or _Q_ANY.search(norm.rstrip("?？ ")))
     if (question or norm.rstrip().endswith(("?", "？"))) and not _WHY.search(norm):
         return None
@@ -360,6 +372,10 @@ def _claimed_in_sentence(claim: Candidate, sentence: str) -> Candidate:
     """A claim made in one clause of a sentence that names what it is about in another
     ("单号YT88801234，物流信息三天没更新了", "My order got cancelled, #A77812"): about that
     order, parcel or payment (not `…:unknown`), its content the sentence that says so."""
+    if claim.key in _KEY_OF.values() and not _entities(fold(claim.content)):
+        # its clause says what happened, an earlier one what it happened to ("退款说好三天到，
+        # 现在一周了还没到"): the sentence says both
+        claim = claim.model_copy(update={"content": normalize_whitespace(_clean(sentence))})
     if claim.key is None or not (claim.subject_ref or "").endswith(":unknown"):
         return claim
     entity = next((e for e, key in _KEY_OF.items() if key == claim.key), None)

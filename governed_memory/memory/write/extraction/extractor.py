@@ -4,6 +4,7 @@ assembled (one per key) and everything put in utterance order."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from governed_memory.memory.write.extraction.claims import (
     _claim,
     _claimed_in_sentence,
     _correction,
+    _entities,
     _preferred_name,
     _remember_rest,
     _standing_cue_alone,
@@ -161,7 +163,8 @@ class RuleExtractor:
                     last_whose = whose
             if leftover:
                 cued = n > 0 and _standing_cue_alone(clauses[n - 1].norm)
-                self._facts(clause, leftover, got, cued_before=cued)
+                named = [e for c in clauses[:n] for e in _entities(c.norm)]
+                self._facts(clause, leftover, got, cued_before=cued, named_before=named)
 
     @staticmethod
     def _corrected(
@@ -236,16 +239,23 @@ class RuleExtractor:
             got.prefs.append(pref)
 
     def _facts(
-        self, clause: _Clause, parts: list[_Part], got: _Collected, *, cued_before: bool = False
+        self,
+        clause: _Clause,
+        parts: list[_Part],
+        got: _Collected,
+        *,
+        cued_before: bool = False,
+        named_before: Sequence[str] = (),
     ) -> None:
-        """Business claims (on the clause minus its preference parts), then self-statements
-        and standing wishes (`cued_before`: the clause before was a standing cue alone)."""
+        """Business claims (on the clause minus its preference parts; `named_before`: the
+        entities the sentence's earlier clauses named), then self-statements and standing
+        wishes (`cued_before`: the clause before was a standing cue alone)."""
         if len(parts) == len(clause.parts):
             raw, norm = clause.raw, clause.norm
         else:
             raw = "，".join(p.raw for p in parts)
             norm = fold(raw)
-        claim = _claim(raw, norm)
+        claim = _claim(raw, norm, named_before)
         if claim is not None:
             clause_text = clause.raw if len(parts) == len(clause.parts) else parts[0].raw
             got.semantic.append(
