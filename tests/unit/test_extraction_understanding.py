@@ -543,3 +543,32 @@ def test_a_claim_is_about_the_entity_its_sentence_names(
 )
 def test_a_question_or_a_wish_about_an_order_is_no_claim(text: str) -> None:
     assert extract(text).candidates == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我同事说他更喜欢短信通知",
+        "A neighbour told me she gets all her updates by email",
+        "One of my friends prefers texts for everything",
+    ],
+)
+def test_what_a_colleague_or_a_friend_prefers_is_not_the_users(text: str) -> None:
+    """ "我同事" is a colleague, not "我同…" (me and …); "a neighbour" is someone else."""
+    e = extract(text)
+    assert PREF not in keys(e), e
+    assert [s.reason for s in e.skipped] == ["third_party"]
+
+
+@pytest.mark.parametrize(
+    ("text", "channel"),
+    [
+        ("No more robo calls please", "phone"),
+        ("Please stop the follow-up calls", "phone"),
+        ("不用再给我打售后电话了", "phone"),
+    ],
+)
+def test_a_kind_of_call_refused_is_a_negation(text: str, channel: str) -> None:
+    (found,) = extract(text).candidates
+    assert found.candidate.structured_value == {"channel": channel}
+    assert found.negated

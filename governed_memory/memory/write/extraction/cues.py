@@ -84,7 +84,7 @@ _NEG_EN_WEAK = {"not", "hate", "dislike", "can't stand", "without", "avoid"}
 _GLUE_ZH = (
     r"(?:再|给|我|发|打|用|通过|走|以后|今后|都|就|也|还|任何|了|个|条|封|一个|一条|一封|来|过|去|的|接"
     r"|收|看|什么|那么多|这么多|老|总|跟|和|往|向|到|手机|这种|那种|这些|那些|是|使用|发送|推送|联系"
-    r"|打扰|你们|您们?|你|\s)*"
+    r"|打扰|你们|您们?|你|回访|售后|客服|\s)*"
 )
 _GLUE_EN_LIST = (
     "me any more to by via through on over with send sending use using a an the those these"
@@ -92,6 +92,8 @@ _GLUE_EN_LIST = (
     " being contacted called texted emailed reached notified bother bothering them anymore of"
     " from you your lot lots as at all calling texting emailing messaging phone for updates"
     " notifications sent i do need need to give making make"
+    # what kind of call or message it is: "no more voice calls", "stop the follow-up calls"
+    " voice follow-up followup automated robo courtesy check-in sales"
 )
 _GLUE_EN = frozenset(_GLUE_EN_LIST.split())
 _NEG_ZH_BEFORE = re.compile(f"(?P<neg>{_NEG_ZH}){_GLUE_ZH}$")
@@ -190,11 +192,12 @@ _THIRD_EN = (
     rf"(?<![a-z])(?:my|our)\s+(?:{_REL_EN})(?![a-z])|(?<![a-z])(?:mom|mum|dad)(?![a-z])"
     r"|(?<![a-z])(?:the|a|your|our)\s+(?:courier|driver|delivery\s+(?:guy|man|person|driver)"
     r"|rider|postman|mailman|technician|installer)(?![a-z])"
+    rf"|(?<![a-z])(?:a|an|one of my|some)\s+(?:{_REL_EN})(?![a-z])"
     r"|(?<![a-z'])(?:he|she|they|him|her|them|his|their|someone else|somebody else"
     r"|other people|others)(?![a-z'])"
 )
 _INCL = (
-    rf"我们|咱们|我俩|全家|我(?:和|跟|与|同)|(?:和|跟|与|同)我(?!的?(?:{_REL_ZH})|说|讲|联系|沟通|交流)"
+    rf"我们|咱们|我俩|全家|我(?:和|跟|与|同(?!事|学|桌|屋|寝|乡|伴|龄))|(?:和|跟|与|同)我(?!的?(?:{_REL_ZH})|说|讲|联系|沟通|交流)"
     rf"|(?<![a-z])(?:we|us|both of us|(?:and|&) (?:i|me)|(?:i|me) and)(?![a-z'])"
     rf"|(?<![a-z])our(?!\s+(?:{_REL_EN})(?![a-z]))(?![a-z])"
 )
