@@ -227,7 +227,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
 _GUIDANCE = re.compile(
     r"\b(?:never|must\s+not|mustn't|do\s+not|don't|should\s+not|shouldn't|cannot|may\s+not)\b"
     r"|\bmust\s+(?:first\s+|always\s+)?(?:verify|confirm|check|validate)\b"
-    r"|(?<!no longer )(?<!n't )(?<!not )\brequires?\s+(?:prior\s+|written\s+)?(?:approval|"
+    r"|(?<!no longer )(?<!n't )(?<!not )\brequires?\s+(?:[\w-]+\s+){0,2}?(?:approval|"
     r"verification|sign-?off|authori[sz]ation)\b"
     r"|禁止|不得|勿|严禁|不要向|(?:必须|须|需要?)(?:先)?(?:核实|核对|验证|审批|确认)",
     _F,
@@ -274,8 +274,15 @@ _GRANTS = re.compile(
     r"|(?:批准|通过|发放|退款|解锁|放行)",
     _F,
 )
-_MINE = re.compile(r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:number|address|details|history|data)", _F)
-_THEIRS = re.compile(r"\b(?:their|customers?'?|users?'?|every|all|each)\b|(?:用户|客户|买家)的", _F)
+_MINE = re.compile(
+    r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:number|address|details|history|data)"
+    r"|我(?:的|们的)?(?:新)?(?:地址|电话|手机号?)|我(?:们)?搬家",
+    _F,
+)
+_THEIRS = re.compile(
+    r"\b(?:their|customers?'?|users?'?|every|all|each)\b|(?:用户|客户|买家)的?|所有|全部|每(?:个|位)|名单",
+    _F,
+)
 
 
 def _own_data_only(passage: str) -> bool:
@@ -300,7 +307,7 @@ def _asserted(pattern: re.Pattern[str], passage: str) -> bool:
 
 
 #: Signals that a negation just before them undoes.
-_NEGATABLE = frozenset({"everyone", "audience", "order"})
+_NEGATABLE = frozenset({"everyone", "audience", "order", "bypass"})
 #: Signals that a quotation makes a mention, not a use ("phrases like 'ignore previous
 #: instructions'").
 _QUOTABLE = frozenset({"revoke", "role"})
@@ -368,6 +375,8 @@ def _hijack(found: set[str], passage: str) -> bool:
         ("policy" in found or "audience" in found)
         and not guidance
         and (found & {"order", "data", "destination", "everyone", "payment", "bypass", "covert"})
+        # "我搬家了，即日起新地址是…，请帮我更新": the writer's own details, from a date on
+        and not (found <= {"policy", "order", "data"} and _own_data_only(passage))
     ):
         return True
     if "bypass" in found and len(others) >= 2:
