@@ -16,6 +16,7 @@ from governed_memory.shell.eval.extraction import (
     EXTRACTION_CORPORA,
     HELDOUT,
     HELDOUT2,
+    HELDOUT3,
     baseline_outputs,
     extract_all,
     load,
@@ -59,9 +60,15 @@ def test_scoring_counts_matches_per_class_and_overall() -> None:
 
 def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
     corpora = [load(path) for path in EXTRACTION_CORPORA]
-    assert [path.name for path in EXTRACTION_CORPORA] == [DEV.name, HELDOUT.name, HELDOUT2.name]
+    assert [path.name for path in EXTRACTION_CORPORA] == [
+        DEV.name,
+        HELDOUT.name,
+        HELDOUT2.name,
+        HELDOUT3.name,
+    ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert len(corpora[2]) >= 150
+    assert len(corpora[3]) >= 150
     for n, one in enumerate(corpora):
         for other in corpora[n + 1 :]:
             assert not {i["id"] for i in one} & {i["id"] for i in other}

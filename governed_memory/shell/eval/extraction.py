@@ -36,8 +36,10 @@ DEV = CORPORA / "extraction.dev.json"
 HELDOUT = CORPORA / "extraction.heldout.json"
 #: Written after issue 31's second round of rule corrections was frozen (200 utterances).
 HELDOUT2 = CORPORA / "extraction.heldout2.json"
+#: Written on 2026-12-05, after that day's rules were frozen (200 utterances, 20 per class).
+HELDOUT3 = CORPORA / "extraction.heldout3.json"
 #: What `memctl bench extraction` scores by default.
-EXTRACTION_CORPORA = (DEV, HELDOUT, HELDOUT2)
+EXTRACTION_CORPORA = (DEV, HELDOUT, HELDOUT2, HELDOUT3)
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
 #: The time zone a rule extractor reads "晚上10点以后" in, for every text alike.
