@@ -301,7 +301,7 @@ _TZ_CUE = _rx(
     r"(?<![a-z])(?:i'm|im|i am)\s+(?:on|in|at)?\s*(?:utc|gmt)\s*[+\-−]\s*\d",
 )
 #: Where the user is, said with the zone that goes with it ("I'm in London (GMT)", "we're in
-#: Denver, mountain time"): the place's own zone, which knows its summer time.
+#: Denver (mountain time)"): the place's own zone, which knows its summer time.
 _TZ_PLACE = re.compile(
     r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:\w+\s+)?(?:based\s+|living\s+)?in\s+"
     r"(?P<place>[a-z][a-z .'\-]{1,30}?)\s*(?:\(|,|-|/)\s*"
