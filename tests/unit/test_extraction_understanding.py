@@ -572,3 +572,23 @@ def test_a_kind_of_call_refused_is_a_negation(text: str, channel: str) -> None:
     (found,) = extract(text).candidates
     assert found.candidate.structured_value == {"channel": channel}
     assert found.negated
+
+
+@pytest.mark.parametrize(
+    ("text", "channel"),
+    [
+        ("oops, I meant SMS - not email", "sms"),
+        ("I meant texts, not email, sorry", "sms"),
+        ("刚才说错了，是短信不是电话", "sms"),
+        ("我是说微信不是邮件", "wechat"),
+    ],
+)
+def test_a_corrected_channel_is_the_one_named_right(text: str, channel: str) -> None:
+    """ "I meant X, not Y" corrects what the user said: X is the channel, not only Y's denial."""
+    e = extract(text)
+    chosen = [c for c in e.candidates if c.candidate.key == PREF and not c.negated]
+    assert [c.candidate.structured_value for c in chosen] == [{"channel": channel}]
+
+
+def test_meaning_to_do_something_names_no_channel() -> None:
+    assert PREF not in keys(extract("I meant to email you yesterday but forgot"))
