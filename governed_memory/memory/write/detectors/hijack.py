@@ -14,15 +14,9 @@ from governed_memory.memory.write.detectors._text import (
     _rules,
     _w,
 )
-from governed_memory.memory.write.detectors.injection_cues import _AUTHORITY_ACTION
-
-#: What the writer says cannot or must not be done, just before it ("I know you can't share
-#: other customers' info"): an acknowledgement of the rule, not an order to break it.
-_REFUSED = re.compile(
-    r"(?:\b(?:can'?t|cannot|can\s+not|won'?t|wouldn'?t|shouldn'?t|mustn'?t|must\s+not|never|"
-    r"unable\s+to|don'?t|do\s+not)|(?:\bnot|\bnever|n'?t)\s+(?:allowed|able|permitted|"
-    r"supposed)\s+to)\s+(?:\w+\s+)?$",
-    re.IGNORECASE,
+from governed_memory.memory.write.detectors.injection_cues import (
+    _AUTHORITY_ACTION,
+    _not_prohibited,
 )
 
 # --- task_hijack: a "policy" or a standing order slipped into data, most often to leak what the
@@ -218,7 +212,8 @@ _BYPASS_RULES: tuple[_Rule, ...] = (
             r"(?:phone|numbers?|address(?:es)?|e-?mails?|details|data|info|information|orders?|"
             r"contacts?|records?)"
         ),
-        check=lambda text, m: not _REFUSED.search(text, max(0, m.start() - 30), m.start()),
+        # "I know you can't share other customers' info": the rule acknowledged, not broken
+        check=_not_prohibited,
     ),
 )
 
