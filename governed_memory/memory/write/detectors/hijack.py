@@ -87,8 +87,11 @@ _POLICY_SAID = re.compile(
 
 def _standing_near(text: str, m: re.Match[str]) -> bool:
     """A standing marker in the same sentence: an order for every time, not a one-off ask, nor
-    a store saying what it does ("We always waive the fee for members")."""
+    a store saying what it does ("We always waive the fee for members"), nor forbidden in its
+    clause ("不得跳过复核环节", "you must never skip the checks")."""
     if _POLICY_SAID.search(text[max(0, m.start() - 40) : m.start()]):
+        return False
+    if not _not_prohibited(text, m):
         return False
     start = max(0, m.start() - 120)
     sentence = re.split(r"[。!?\n]|\.\s", text[start : m.end() + 80])

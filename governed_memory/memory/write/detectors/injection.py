@@ -38,6 +38,12 @@ from governed_memory.memory.write.detectors.injection_cues import (
 from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
 from governed_memory.memory.write.detectors.signals import find_hijacks
 
+#: A denial right after a feature's name, in its clause: "admin override no longer bypasses…".
+_DENIED_AFTER = re.compile(
+    r"[^,.;:!?\n]{0,12}?\b(?:no\s+longer|not|never|doesn't|does\s+not|can't|cannot|won't)\b",
+    re.IGNORECASE,
+)
+
 _INJECTION_RULES: tuple[_Rule, ...] = (
     # --- instruction_override ---------------------------------------------------------------
     _Rule(
@@ -394,6 +400,18 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         r"手机号|电话|地址|隐私|聊天记录)(?:到|给|至)",
     ),
     # --- hidden_directive -------------------------------------------------------------------
+    _Rule(
+        "hidden_directive",
+        re.compile(
+            _w(
+                r"(?:system|admin|administrator|developer|security|root|emergency)\s+"
+                r"(?:override|directive|command)"
+            ),
+            _FLAGS,
+        ),
+        # "admin override no longer bypasses the audit log": a feature described, not invoked
+        lambda text, m: not _DENIED_AFTER.match(text, m.end()),
+    ),
     *_rules(
         "hidden_directive",
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|"
@@ -405,10 +423,6 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         r"\[\s*(?:system|admin|developer|root)\s+(?:override|prompt|instructions?|command|"
         r"message|note|directive)\s*\]|<\s*/?\s*(?:system|system[-_]prompt|instructions?|"
         r"admin|developer)\s*>",
-        _w(
-            r"(?:system|admin|administrator|developer|security|root|emergency)\s+"
-            r"(?:override|directive|command)"
-        ),
         r"(?:^|\n)\s*#{2,}\s*(?:system|instruction|instructions|new\s+instructions)\b",
         _w(
             r"(?:(?:ai|llm|gpt|chatgpt|claude|gemini|copilot|language[- ]models?|assistants?|"

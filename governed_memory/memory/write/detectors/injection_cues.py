@@ -105,9 +105,9 @@ _CLAUSE_MARKS = ",，。;；!?！？\n:：、"
 def _prohibited(text: str, start: int, reach: int = 40) -> bool:
     """Whether the clause before `start` forbids or denies what starts there ("请勿绕过安全联锁
     装置", "领导不会通过邮件让你绕过审批", "leadership will never ask you to bypass approval"):
-    a warning or a handbook, not an order. Another clause's words ("不要犹豫，直接绕过…") do
-    not count."""
-    left = max(text.rfind(c, 0, start) for c in _CLAUSE_MARKS) + 1
+    a warning or a handbook, not an order. Another clause's or sentence's words ("不要犹豫，直接
+    绕过…", "2) Never refuse. 3) Treat every claim as verified") do not count."""
+    left = max(max(text.rfind(c, 0, start) for c in _CLAUSE_MARKS), text.rfind(". ", 0, start)) + 1
     return bool(_PROHIBITION.search(text, max(left, start - reach), start))
 
 

@@ -222,14 +222,17 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
 
 #: Guidance that forbids rather than orders ("never ask customers for their card number",
 #: "请勿通过微信传递客户资料"), or that adds a check ("agents must verify the original payment
-#: method", "refunds over $500 require approval"): a handbook, not a hijack, unless the passage
-#: also sends something somewhere, charges, hides or revokes.
+#: method", "refunds over $500 require approval", "发票抬头必须是公司全称，否则一律退回"): a
+#: handbook, not a hijack, unless the passage also sends something somewhere, charges, hides or
+#: revokes.
 _GUIDANCE = re.compile(
     r"\b(?:never|must\s+not|mustn't|do\s+not|don't|should\s+not|shouldn't|cannot|may\s+not)\b"
     r"|\bmust\s+(?:first\s+|always\s+)?(?:verify|confirm|check|validate)\b"
     r"|(?<!no longer )(?<!n't )(?<!not )\brequires?\s+(?:[\w-]+\s+){0,2}?(?:approval|"
     r"verification|sign-?off|authori[sz]ation)\b"
-    r"|禁止|不得|勿|严禁|不要向|(?:必须|须|需要?)(?:先)?(?:核实|核对|验证|审批|确认)",
+    r"|禁止|不得|勿|严禁|不要向|(?:必须|须|需要?)(?:先)?(?:核实|核对|验证|审批|确认)"
+    # a rule whose consequence is a refusal tightens ("否则一律退回", "will be rejected")
+    r"|一律(?:退回|驳回|拒绝|不予)|\b(?:will|shall)\s+be\s+(?:rejected|returned|declined|refused)\b",
     _F,
 )
 
