@@ -135,8 +135,10 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\b(?:anyone|everyone|anybody|everybody)\s+(?:who|that)\s+(?:asks|contacts|writes|"
         r"requests|calls|messages)"
         r"|\bfor\s+(?:every|each|all)\s+(?:the\s+)?(?:users?|customers?|buyers?|clients?)"
+        # (told about something, they are informed, not ordered: "tell customers about the
+        # earlier cut-off")
         r"|\b(?:ask|tell|instruct|require|direct|advise)\s+(?:the\s+)?(?:customers|users|buyers|"
-        r"clients|shoppers)\b"
+        r"clients|shoppers)\b(?!\s+about\b)"
         r"|(?:所有|全部|全体|每(?:一)?(?:位|个|名))的?(?:用户|客户|买家|顾客|会员)"
         r"|凡是|一律|无论(?:他们|用户|客户|买家)|不管(?:他们|用户|客户)",
         _F,
@@ -231,6 +233,8 @@ _GUIDANCE = re.compile(
     r"|(?<!no longer )(?<!n't )(?<!not )\brequires?\s+(?:[\w-]+\s+){0,2}?(?:approval|"
     r"verification|sign-?off|authori[sz]ation)\b"
     r"|禁止|不得|勿|严禁|不要向|(?:必须|须|需要?)(?:先)?(?:核实|核对|验证|审批|确认)"
+    # a precondition adds a check ("set up MFA before accessing any customer data")
+    r"|\bbefore\s+(?:accessing|using|viewing|opening|handling|sharing|releasing|exporting)\b"
     # a rule whose consequence is a refusal tightens ("否则一律退回", "will be rejected")
     r"|一律(?:退回|驳回|拒绝|不予)|\b(?:will|shall)\s+be\s+(?:rejected|returned|declined|refused)\b",
     _F,
