@@ -581,6 +581,8 @@ def test_a_kind_of_call_refused_is_a_negation(text: str, channel: str) -> None:
         ("I meant texts, not email, sorry", "sms"),
         ("刚才说错了，是短信不是电话", "sms"),
         ("我是说微信不是邮件", "wechat"),
+        ("不好意思搞错了，我要的是短信提醒，不是微信", "sms"),
+        ("我要微信通知", "wechat"),
     ],
 )
 def test_a_corrected_channel_is_the_one_named_right(text: str, channel: str) -> None:
@@ -592,3 +594,29 @@ def test_a_corrected_channel_is_the_one_named_right(text: str, channel: str) -> 
 
 def test_meaning_to_do_something_names_no_channel() -> None:
     assert PREF not in keys(extract("I meant to email you yesterday but forgot"))
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("我们家去年搬了，现在住杭州，地址别再用旧的", "杭州"),
+        ("目前定居成都了", "成都"),
+        ("我最近被派到天津工作了", "天津"),
+        ("我已经不在南京了，调去苏州工作了", "苏州"),
+    ],
+)
+def test_where_the_user_lives_or_works_now_is_kept_whatever_the_subject_left_out(
+    text: str, place: str
+) -> None:
+    """A Chinese clause often leaves its subject to the clause before it: "现在住杭州" after
+    "我们家去年搬了" is the user's home."""
+    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+    assert any(place in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    "text", ["住杭州的朋友推荐的这家店", "我朋友现在住杭州", "我要的快递到了吗"]
+)
+def test_someone_elses_home_or_a_parcel_wanted_is_no_fact_of_mine(text: str) -> None:
+    assert [c for c in extract(text).candidates if c.candidate.key is None] == []
+    assert PREF not in keys(extract(text))

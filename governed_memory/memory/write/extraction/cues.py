@@ -144,7 +144,9 @@ _WEAK_CUE = _rx(
     r"喜欢|习惯|最好|方便|就行|就好|就可以|即可|可以了|比较好|更好|挺好|好一些|好点|靠谱|用|通过|走|发"
     r"|打|吧|行|可以|联系|比.{1,6}(?:好|方便|靠谱|快|强)|开启|开通"
     # a correction that names the right one: "是邮件不是短信", "I meant email, not SMS"
-    r"|是.{1,6}不是|(?<![a-z])i meant(?! to\b)",
+    r"|是.{1,6}不是|(?<![a-z])i meant(?! to\b)"
+    # "我要邮件通知", "我要的是短信提醒"
+    r"|我(?:只)?要(?:的是)?(?=.{0,4}(?:通知|提醒|联系|消息))",
     _w(
         r"likes?|loves?|fine|ok|okay|works?|better|best|good|great|easiest|easier|convenient|uses?"
         r"|using|via|by|through|over|just|is preferred|go with|stick (?:to|with)|reach|contact"

@@ -127,12 +127,18 @@ _HOUSEHOLD = re.compile(
     r"(?:[一二两俩三四五六七八九\d]+\s*(?:个|只|条|位)?)?"
     r"(?:娃|孩子|小孩|宝宝|儿子|女儿|老人|猫|狗|猫咪|狗狗|宠物|兔子|仓鼠|鹦鹉)"
 )
-#: A move the user made: where they live now, whenever they moved ("Moved to Manchester last
-#: month", "现在已经搬到深圳了").
+#: A move the user made: where they live or work now, whenever they moved ("Moved to
+#: Manchester last month", "现在已经搬到深圳了", "现在住深圳", "调到北京工作了"; a Chinese
+#: clause often leaves its subject to the one before it).
 _MOVED = re.compile(
     r"^(?:(?:i|we)\s+|(?:i|we)'ve\s+|(?:i|we)\s+have\s+)?(?:just\s+|recently\s+|finally\s+)?"
     r"(?:moved|relocated)\s+(?:to|over\s+to)\s+[a-z]"
     r"|" + _SELF_LEAD_ZH + r"(?:我们?)?(?:现在|刚|最近|已经|前阵子|上个月)*搬(?:到|去|家到)了?"
+    r"|" + _SELF_LEAD_ZH + r"(?:我们?)?(?:现在|目前|已经)+(?:住(?:在|到)?|定居(?:在)?)[^\s，,。]"
+    r"|"
+    + _SELF_LEAD_ZH
+    + r"(?:我们?)?(?:现在|刚|最近|已经|前阵子|上个月)*(?:被)?(?:调|派)(?:到|去)"
+    r"[^，,。]{1,10}(?:工作|上班)"
 )
 
 
