@@ -34,7 +34,7 @@ class AdmissionActivities:
 
     def admit_here(self, inp: AdmitInput) -> Admitted:
         """Admit the asking run, from one of its local activities (`memory.admit`, or a first
-        step that admits before it acts: `memory.stage_write`)."""
+        step that admits before it acts: `memory.write`)."""
         _own_run(inp.operation, inp.workflow_id)
         admitted = self.admission.admit(inp)
         run_id = activity.info().workflow_run_id if activity.in_activity() else None

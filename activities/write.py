@@ -1,12 +1,12 @@
-"""Activities of WriteMemory and WriteBatch, and the commit every workflow's plan goes through.
+"""Activities of WriteMemory and WriteBatch, and the commit every staged plan goes through.
 
-The hot path of a write is two local activities: `stage_write` (the run's admission, when it is
-the run's first step, then the whole pipeline; for an observe it first keeps the message,
-idempotently; the plan is staged in the canonical store and only its id returns) and
-`commit_staged` (one canonical transaction with its outbox, audit,
-reviews and outcome, then the projection at once). Reviews and summaries stage their plans too
-and commit them through `commit_staged`. `write_batch` decides and commits many writes,
-heartbeating.
+The hot path of a write is one local activity, `write`: the run's admission, when it is the
+run's first step, then the whole pipeline (for an observe it first keeps the message,
+idempotently) and the commit — one canonical transaction with its outbox, audit, reviews and
+outcome — then the projection at once. What returns is ids and decisions. Reviews, summaries
+and promotions stage their plans in the canonical store (a person or a timer decides between
+their steps) and commit them through `commit_staged`. `write_batch` decides and commits many
+writes, heartbeating.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from temporalio import activity
 from governed_memory.activities import heartbeat
 from governed_memory.activities.failures import typed_errors
 from governed_memory.memory.contracts.admission import AdmitInput, Admitted
-from governed_memory.memory.contracts.writes import BatchInput, StagedWrite, StageInput
+from governed_memory.memory.contracts.writes import BatchInput, CommittedWrite, WriteInput
 from governed_memory.memory.models import BatchResult
 from governed_memory.memory.plans import CommitRef, CommitResult
 
@@ -35,14 +35,14 @@ class WriteActivities:
         self.admit = admit
 
     def activities(self) -> list[Callable[..., Any]]:
-        return [self.write_batch, self.stage_write, self.commit_staged]
+        return [self.write_batch, self.write, self.commit_staged]
 
-    @activity.defn(name="memory.stage_write")
+    @activity.defn(name="memory.write")
     @typed_errors
-    def stage_write(self, inp: StageInput) -> StagedWrite:
+    def write(self, inp: WriteInput) -> CommittedWrite:
         if inp.admit is not None:
             self.admit(inp.admit)
-        return self.writes.stage(inp)
+        return self.writes.write(inp)
 
     @activity.defn(name="memory.commit_staged")
     @typed_errors

@@ -5,7 +5,7 @@ How a workflow calls an activity, in one place:
 
 - `admit`: the first step of every run: its input is a request, never a fact, and the run goes
   on only with a grant the service signed for this very run (memory.grants). WriteMemory, the
-  hottest path, admits inside its first local activity instead (`StageInput.admit`), before
+  hottest path, admits inside its one local activity instead (`WriteInput.admit`), before
   that activity reads or decides anything;
 - `run_local`: the hot write path (decide, commit, project), local activities with quick retries;
 - `run_task`: everything else, a regular activity that heartbeats and retries with backoff;
@@ -199,8 +199,9 @@ async def decide_and_commit(
     slot or a memory since the decision) decides again on the new state, after a pause jittered
     so that writers that lost together do not collide again together. Bounded."""
     for attempt in range(MAX_DECISIONS):
-        decision = await decide(attempt)
         try:
+            # (a write decides and commits in one step: its race is lost in `decide`)
+            decision = await decide(attempt)
             return decision, await commit(decision, attempt)
         except ApplicationError as exc:
             if exc.type != "VersionConflict":

@@ -1,17 +1,17 @@
-"""WriteMemory: admit (the grant the door signed for this run) and, in the same local activity
-once admitted, decide (keep the message, extract, normalise, detect, check consent and sources,
-resolve, propose, decide) and stage the plan → commit it by id with outbox → project → open
-reviews. Between activities the history carries
-ids, decisions and reason codes, never what was said: the staged plan waits in the canonical
-store, the reviews start from ids.
+"""WriteMemory: one local activity admits (the grant the door signed for this run), decides
+(keep the message, extract, normalise, detect, check consent and sources, resolve, propose,
+decide) and commits with outbox, then projects → open reviews. Between steps the history
+carries ids, decisions and reason codes, never what was said: the plan never leaves the
+activity, the reviews start from ids.
 
 The id is `write/{tenant}/{keyed hash of the writer and the idempotency key}` (the client's,
 `shell.temporal.write_workflow_id`), so a repeated submission attaches to the same run; an
 idempotency key already decided elsewhere (in a batch) returns that decision. A lost
-optimistic-concurrency race decides again against the new state (`decide_and_commit`). The audit
-of every stage lands in the commit's own transaction, together with the reviews the decision
-opens and the outcome by idempotency key. A deferred or conflicting candidate waits in a
-ReviewMemory child workflow that outlives this one: the caller gets its decision at once.
+optimistic-concurrency race decides again against the new state (`decide_and_commit`), under a
+new commit id. The audit of every stage lands in the commit's own transaction, together with
+the reviews the decision opens and the outcome by idempotency key. A deferred or conflicting
+candidate waits in a ReviewMemory child workflow that outlives this one: the caller gets its
+decision at once.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ with workflow.unsafe.imports_passed_through():
     from governed_memory.activities.write import WriteActivities
     from governed_memory.memory.contracts.admission import AdmitInput
     from governed_memory.memory.contracts.projections import ProjectInput
-    from governed_memory.memory.contracts.writes import DecideInput, StagedWrite, StageInput
+    from governed_memory.memory.contracts.writes import CommittedWrite, DecideInput, WriteInput
     from governed_memory.memory.models import WriteRequest, WriteResult
+    from governed_memory.memory.plans import CommitResult
     from governed_memory.workflows import (
         admission,
         decide_and_commit,
@@ -40,26 +41,25 @@ with workflow.unsafe.imports_passed_through():
 
 async def decide_and_commit_write(
     decide: DecideInput, admit: AdmitInput | None = None
-) -> StagedWrite:
-    """A write's hot path: decide and stage (admitting the run first, when `admit` is given:
-    one local activity, not two), commit by id (deciding again after a lost race), then project
-    what it committed. Returns the staged decision (ids only)."""
+) -> CommittedWrite:
+    """A write's hot path: decide and commit in one local activity (admitting the run first,
+    when `admit` is given), deciding again after a lost race; then, only if the activity's own
+    projection failed, project what it committed. Returns the decision (ids only)."""
     run = workflow.info()
 
-    async def decided(attempt: int) -> StagedWrite:
-        commit_id = f"{run.workflow_id}/{run.run_id}#{attempt}"
-        stage = StageInput(
-            decide=decide, commit_id=commit_id, admit=admit if attempt == 0 else None
+    async def written(attempt: int) -> CommittedWrite:
+        step = WriteInput(
+            decide=decide,
+            commit_id=f"{run.workflow_id}/{run.run_id}#{attempt}",
+            admit=admit if attempt == 0 else None,
         )
-        staged: StagedWrite = await run_local(WriteActivities.stage_write, stage)
-        return staged
+        done: CommittedWrite = await run_local(WriteActivities.write, step)
+        return done
 
-    async def committed(decision: StagedWrite, _: int) -> Any:
-        if decision.commit is None:
-            return None  # decided before: nothing to commit
-        return await run_local(WriteActivities.commit_staged, decision.commit)
+    async def committed(decision: CommittedWrite, _: int) -> CommitResult | None:
+        return decision.commit
 
-    decision, commit = await decide_and_commit(decided, committed)
+    decision, commit = await decide_and_commit(written, committed)
     if commit is not None and commit.written and not commit.projected:
         try:
             await run_local(

@@ -223,7 +223,7 @@ def test_a_span_leaves_the_process_with_ids_and_names_only() -> None:
     and traceback, a status description), what is exported is `KEPT` and nothing else."""
     context = SpanContext(trace_id=1, span_id=2, is_remote=False)
     span = ReadableSpan(
-        name="RunActivity:memory.stage_write",
+        name="RunActivity:memory.write",
         context=context,
         attributes={
             "temporalWorkflowID": "write/shop-a/0123",

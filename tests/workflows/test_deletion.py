@@ -451,7 +451,7 @@ def receipt_memory_ids(stores: Stores, receipt: DeletionReceipt) -> list[str]:
 
 
 async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
-    from governed_memory.memory.contracts.writes import DecideInput, StageInput
+    from governed_memory.memory.contracts.writes import DecideInput, WriteInput
     from governed_memory.memory.services.writes import WriteService
     from governed_memory.shell.devserver import STARTUP_TIMEOUT
     from governed_memory.shell.worker import build_worker
@@ -483,9 +483,9 @@ async def test_the_backup_timer_closes_the_receipt(tmp_path: Path) -> None:
                     at=T0,
                 )
                 decide = DecideInput(request=request, workflow_id="direct", seed="direct", now=T0)
-                staged = writes.stage(StageInput(decide=decide, commit_id="direct#0"))
-                assert staged.commit is not None
-                writes.commit_staged(staged.commit)
+                done = writes.write(WriteInput(decide=decide, commit_id="direct#0"))
+                assert done.commit is not None
+                assert done.commit.written
                 receipt = await client.forget(
                     USER, {"namespace": NS, "key": "profile.language"}, at=T0 + timedelta(days=1)
                 )

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from governed_memory.memory.contracts.admission import AdmitInput
 from governed_memory.memory.models import CandidateOutcome, Model, ReviewStart, WriteRequest
-from governed_memory.memory.plans import CommitRef
+from governed_memory.memory.plans import CommitResult
 
 
 class DecideInput(Model):
@@ -22,25 +22,26 @@ class DecideInput(Model):
     index: int | None = None
 
 
-class StageInput(Model):
+class WriteInput(Model):
     decide: DecideInput
-    #: The commit this decision is for (one per decision of the run): the staged plan's id.
+    #: The commit this decision is for (one per decision of the run: `{workflow}/{run}#{n}`):
+    #: a retry of the step that committed it returns that commit, never a second one.
     commit_id: str
-    #: The run's admission, when staging is its first step (WriteMemory): verified in the same
+    #: The run's admission, when this is its first step (WriteMemory): verified in the same
     #: local activity before anything is read or decided, so a refused run changes nothing.
     admit: AdmitInput | None = None
 
 
-class StagedWrite(Model):
-    """A write decided and staged: what WriteMemory carries in its history (ids, decisions and
-    reason codes; no content: the values of the outcomes are left out, the plan waits in the
-    canonical store under `commit.commit_id`)."""
+class CommittedWrite(Model):
+    """A write decided and committed in one step: what WriteMemory carries in its history (ids,
+    decisions and reason codes; no content: the values of the outcomes are left out, what was
+    said is in the canonical store)."""
 
     workflow_id: str
     outcomes: list[CandidateOutcome]
-    #: Decided before (the idempotency key): nothing to commit.
+    #: Decided before (the idempotency key): nothing committed now.
     replayed: bool = False
-    commit: CommitRef | None = None
+    commit: CommitResult | None = None
     reviews: list[ReviewStart] = Field(default_factory=list)
 
 

@@ -8,7 +8,12 @@ start with a grant the service signs here.
 
 from __future__ import annotations
 
-from governed_memory.memory.contracts.writes import BatchInput, DecideInput, StagedWrite, StageInput
+from governed_memory.memory.contracts.writes import (
+    BatchInput,
+    CommittedWrite,
+    DecideInput,
+    WriteInput,
+)
 from governed_memory.memory.grants import SYSTEM, Grants
 from governed_memory.memory.models import (
     BatchResult,
@@ -41,7 +46,7 @@ class WriteService:
         self.settings = settings
         self.keys = keys
         self.grants = Grants(keys, start_seconds=settings.grant_start_seconds)
-        #: The hot path's extractor (a single write, `decide`/`stage`): the rules by default.
+        #: The hot path's extractor (a single write, `decide`/`write`): the rules by default.
         self.extractor = extractor or RuleExtractor()
         #: What reads a batch's texts (background ingestion), when not `extractor`: the model
         #: extractor `MEMORY_EXTRACTOR_URL` configures, falling back to `extractor`.
@@ -89,26 +94,34 @@ class WriteService:
             for start in starts
         ]
 
-    def stage(self, inp: StageInput) -> StagedWrite:
-        """Decide, and stage the plan in the canonical store: the workflow gets its id."""
+    def write(self, inp: WriteInput) -> CommittedWrite:
+        """Decide, then commit what was decided (one canonical transaction with its outbox,
+        audit, reviews and outcome, then the projection at once): one step, so the plan never
+        leaves this process. Run again for the same commit (a retry, a replayed task), the
+        idempotency key's stored outcome answers and nothing is committed twice. A commit that
+        lost a race raises `VersionConflict`: the workflow decides again under a new commit id."""
         decision = self.decide(inp.decide)
         if decision.replayed is not None:
-            return StagedWrite(
+            return CommittedWrite(
                 workflow_id=decision.workflow_id,
                 outcomes=without_values(decision.replayed),
                 replayed=True,
             )
         plan = decision.plan(inp.commit_id, inp.decide.request)
-        return StagedWrite(
+        # Everything but the commit first: once committed, a retry of this step finds the
+        # idempotency key decided and answers the stored outcome, not these review starts.
+        outcomes = without_values(decision.outcomes)
+        reviews = self.granted(decision.review_starts())
+        return CommittedWrite(
             workflow_id=decision.workflow_id,
-            outcomes=without_values(decision.outcomes),
-            commit=self.stores.canonical.staged.put(plan, decision.at),
-            reviews=self.granted(decision.review_starts()),
+            outcomes=outcomes,
+            commit=self.commit(plan),
+            reviews=reviews,
         )
 
     def commit_staged(self, ref: CommitRef) -> CommitResult:
-        """Commit a staged plan (a retry after the commit returns its first result: the staged
-        plan went with the commit)."""
+        """Commit a plan a review or a summary staged (a retry after the commit returns its
+        first result: the staged plan went with the commit)."""
         prior = self.stores.canonical.commits.applied(ref.commit_id)
         if prior is not None:
             return prior
