@@ -73,31 +73,34 @@ def project(
     already holds (same version and content hash) is not written again, so applying an event
     twice — a retried activity, the relay after a crash — changes nothing."""
     ids = list(dict.fromkeys(memory_ids))
-    digests = canonical.records.digests_for(ids)
+    # What the projection holds first, then the heads in full, once: a head that changes
+    # meanwhile is written as it is now, or not at all if it may no longer be held (the
+    # projection also refuses versions older than one it has held or removed, so a slower
+    # writer cannot bring back erased content). Most memories synced here are to be written
+    # (a commit's, the relay's): reading their digests first and their heads again cost a
+    # tenth of a write's commit. The repair sweep, which mostly finds rows as they should be,
+    # compares digests (`sync.repair`).
     held = projection.state(ids)
-    write: list[str] = []
+    heads = canonical.records.heads(ids)
+    write: list[MemoryRecord] = []
     drop: list[str] = []
     for memory_id in ids:
-        digest = digests.get(memory_id)
+        head = heads.get(memory_id)
         row = held.get(memory_id)
-        if projectable(digest, at):
-            assert digest is not None
+        if projectable(head, at):
+            assert head is not None
             if (
                 row is None
-                or (row.version, row.content_hash) != (digest.version, digest.content_hash)
+                or (row.version, row.content_hash) != (head.version, head.content_hash)
                 or not row.graph
             ):
-                write.append(memory_id)
+                write.append(head)
         elif row is not None:
             drop.append(memory_id)
     if write:
-        # Read again in full: a head that changed meanwhile is written as it is now, or not at
-        # all if it may no longer be held (the projection also refuses versions older than
-        # one it has held or removed, so a slower writer cannot bring back erased content).
-        heads = canonical.records.heads(write)
-        projection.upsert([heads[m] for m in write if projectable(heads.get(m), at)])
+        projection.upsert(write)
     if drop:
-        projection.remove(drop, [digests[m].version if m in digests else 0 for m in drop])
+        projection.remove(drop, [heads[m].version if m in heads else 0 for m in drop])
     return Projected(len(write), len(drop), len(ids) - len(write) - len(drop))
 
 
