@@ -615,7 +615,8 @@ def test_where_the_user_lives_or_works_now_is_kept_whatever_the_subject_left_out
 
 
 @pytest.mark.parametrize(
-    "text", ["住杭州的朋友推荐的这家店", "我朋友现在住杭州", "我要的快递到了吗"]
+    "text",
+    ["住杭州的朋友推荐的这家店", "我朋友现在住杭州", "我要的快递到了吗", "现在住得挺舒服的"],
 )
 def test_someone_elses_home_or_a_parcel_wanted_is_no_fact_of_mine(text: str) -> None:
     assert [c for c in extract(text).candidates if c.candidate.key is None] == []
