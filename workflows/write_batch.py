@@ -51,7 +51,7 @@ class WriteBatch:
             result.items[i] = BatchItem(
                 idempotency_key=requests[i].idempotency_key, outcomes=decision.outcomes
             )
-            if decision.reviews and not decision.replayed:
+            if decision.reviews:
                 result.starts[i] = decision.reviews
         for _, starts in sorted(result.starts.items()):
             await open_reviews(starts)

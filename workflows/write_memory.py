@@ -87,7 +87,9 @@ class WriteMemory:
             ),
             admit=admission(request, principals=[request.principal], tenant=request.tenant),
         )
+        # Decided before (a retry after the commit, or the key decided by another run), the
+        # reviews it opened that are open still start again, or go on where they run.
+        await open_reviews(decision.reviews)
         if not decision.replayed:
-            await open_reviews(decision.reviews)
             record_outcome(",".join(sorted({o.decision for o in decision.outcomes})) or "none")
         return WriteResult(workflow_id=decision.workflow_id, outcomes=decision.outcomes)

@@ -29,7 +29,7 @@ from governed_memory.memory.stores.projection.embedded import EmbeddedProjection
 from governed_memory.memory.sync.repair import compare
 from governed_memory.shell.client import MemoryClient
 from governed_memory.shell.worker import build_worker
-from tests.factories import NS, T0, USER, episode, sms
+from tests.factories import DRAFTER, NS, T0, USER, episode, sms
 from tests.faults import FaultyProjection, WorkerProcess, worker_env
 
 
@@ -314,6 +314,51 @@ async def test_a_worker_killed_between_commit_and_projection(
     assert [o.memory_id for o in result.outcomes] == [memory_id]
     assert stores.canonical.records.heads([memory_id])[memory_id].version == 1
     assert_converged(stores)
+
+
+@pytest.mark.slow  # a worker process SIGKILLed: CI runs it after the rest
+async def test_a_worker_killed_after_a_deferred_write_committed_still_starts_its_review(
+    bare_client: MemoryClient,
+    temporal_env: WorkflowEnvironment,
+    settings: Settings,
+    tmp_path: Path,
+) -> None:
+    """The write's one local activity committed (its review row with it) and the worker died
+    before Temporal heard: the run's retry finds the idempotency key decided and answers the
+    stored outcome — and still starts the review, or it would wait forever with no run to
+    answer or time out."""
+    client, stores = bare_client, bare_client.stores
+    client.register_principal(DRAFTER)
+    address = temporal_env.client.service_client.config.target_host
+    marker = tmp_path / "killed"
+    doomed = WorkerProcess(
+        worker_env(
+            settings, address, FAULT_KILL="after-activity:memory.write", FAULT_MARKER=str(marker)
+        ),
+        tmp_path / "worker.log",
+    ).start()
+    try:
+        handle = await client.start_write(
+            client.write_request(
+                DRAFTER.ref, NS, sms(), idempotency_key=f"deferred-{uuid.uuid4().hex}", at=T0
+            )
+        )
+        assert await asyncio.to_thread(doomed.wait_dead, 120) == -9, doomed.tail()
+    finally:
+        doomed.kill()
+    assert marker.exists()
+    (review,) = stores.canonical.reviews.find("shop-a", status="open")
+    async with build_worker(temporal_env.client, settings, stores):
+        result = await handle.result()
+        assert [(o.decision, o.review_id) for o in result.outcomes] == [("defer", review.review_id)]
+        runs = [
+            r async for r in client.temporal.list_workflows(f'WorkflowId="{review.workflow_id}"')
+        ]
+        assert len(runs) == 1
+        assert runs[0].status is not None
+        assert runs[0].status.name == "RUNNING"
+    # the commit was not made twice: one review
+    assert len(stores.canonical.reviews.find("shop-a", status=None)) == 1
 
 
 # ------------------------------------------------------------------ the server restarted

@@ -14,9 +14,11 @@ from governed_memory.memory.contracts.writes import (
     DecideInput,
     WriteInput,
 )
+from governed_memory.memory.errors import NotFound
 from governed_memory.memory.grants import SYSTEM, Grants
 from governed_memory.memory.models import (
     BatchResult,
+    CandidateOutcome,
     ReviewStart,
     without_values,
 )
@@ -106,6 +108,7 @@ class WriteService:
                 workflow_id=decision.workflow_id,
                 outcomes=without_values(decision.replayed),
                 replayed=True,
+                reviews=self.granted(self.still_open(decision.replayed)),
             )
         plan = decision.plan(inp.commit_id, inp.decide.request)
         # Everything but the commit first: once committed, a retry of this step finds the
@@ -118,6 +121,30 @@ class WriteService:
             commit=self.commit(plan),
             reviews=reviews,
         )
+
+    def still_open(self, outcomes: list[CandidateOutcome]) -> list[ReviewStart]:
+        """The reviews a decision made before opened that are open still, each to be started
+        again (a review whose run is under way is left to it: `open_reviews`). The run that
+        committed them may have died before it started them: its retry, or any later run of the
+        same idempotency key, finds the key decided, and a review with no run would wait
+        forever, never answered nor timed out. Each start is the stored review, with the
+        memories its write added."""
+        added: dict[str, list[str]] = {}
+        for o in outcomes:
+            if o.review_id is not None:
+                added.setdefault(o.review_id, [])
+                if o.memory_id is not None:
+                    added[o.review_id].append(o.memory_id)
+        starts: list[ReviewStart] = []
+        for review_id, newcomers in added.items():
+            try:
+                review = self.stores.canonical.reviews.get(review_id)
+            except NotFound:
+                continue  # erased with what it was about
+            if review.status == "open":
+                timeout = self.stores.policy.review.timeout
+                starts.append(ReviewStart(review=review, newcomers=newcomers, timeout=timeout))
+        return starts
 
     def commit_staged(self, ref: CommitRef) -> CommitResult:
         """Commit a plan a review or a summary staged (a retry after the commit returns its
@@ -148,5 +175,12 @@ class WriteService:
             allow_override=self.settings.allow_clock_override,
             progress=progress,
         )
+        for i, item in enumerate(result.items):
+            # decided before (a retried batch, a key another run decided): its open reviews
+            # start again, or go on where they run
+            if i not in result.starts and any(o.review_id for o in item.outcomes):
+                reopened = self.still_open(item.outcomes)
+                if reopened:
+                    result.starts[i] = reopened
         result.starts = {i: self.granted(starts) for i, starts in result.starts.items()}
         return result
