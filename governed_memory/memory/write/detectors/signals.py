@@ -66,8 +66,10 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\b(?:forgotten|forget|abandon|drop|ditch|discard)\s+(?:all\s+|about\s+)?(?:of\s+)?"
         r"(?:the\s+|your\s+)?(?:company\s+|store\s+|support\s+)?(?:polic(?:y|ies)|rules|"
         r"guidelines|instructions|restrictions)\b"
-        r"|\b(?:disregard|ignore|skip|bypass)\s+(?:sections?|steps?|clauses?|paragraphs?|points?|"
-        r"rules?)\s+\d"
+        # (what someone told the writer to do is their account: "the instructions told me to
+        # skip step 5")
+        r"|(?<!me to )(?<!us to )\b(?:disregard|ignore|skip|bypass)\s+(?:sections?|steps?|"
+        r"clauses?|paragraphs?|points?|rules?)\s+\d"
         r"|(?:以上|之前|先前|此前|原有|原来|上述|前面|所有|一切)的?(?:所有|全部)?(?:指示|指令|规则|规定|"
         r"设定|政策|提示词?|要求)[^。！？\n]{0,6}?(?:作废|无效|失效|取消|不再适用|不算数|都不算|"
         r"统统不算|全部清除)"
@@ -233,6 +235,10 @@ _GUIDANCE = re.compile(
     r"|(?<!no longer )(?<!n't )(?<!not )\brequires?\s+(?:[\w-]+\s+){0,2}?(?:approval|"
     r"verification|sign-?off|authori[sz]ation)\b"
     r"|禁止|不得|勿|严禁|不要向|(?:必须|须|需要?)(?:先)?(?:核实|核对|验证|审批|确认)"
+    # an escalation adds oversight ("请务必抄送区域经理", "escalate to your team lead")
+    r"|(?:抄送|报备|上报|转交|报给)(?:给)?(?:区域|部门|值班|直属)?(?:经理|主管|组长|领导|上级)"
+    r"|\b(?:cc|copy\s+in|escalate\s+(?:it\s+|them\s+)?to|loop\s+in)\s+(?:your|the|a)\s+"
+    r"(?:manager|supervisor|team\s+lead|line\s+manager)\b"
     # a precondition adds a check ("set up MFA before accessing any customer data")
     r"|\bbefore\s+(?:accessing|using|viewing|opening|handling|sharing|releasing|exporting)\b"
     # a rule whose consequence is a refusal tightens ("否则一律退回", "will be rejected")
