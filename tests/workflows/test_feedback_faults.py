@@ -32,7 +32,7 @@ from tests.faults import WorkerProcess, worker_env
 STEPS = [
     ("harmful", "memory.record_feedback"),
     ("corrected", "memory.record_feedback"),
-    ("corrected", "memory.commit_staged"),  # inside the corrected value's write
+    ("corrected", "memory.write"),  # inside the corrected value's write (WriteMemory)
     ("corrected", "memory.retire_corrected"),
     ("deleted", "memory.record_feedback"),
 ]
