@@ -22,6 +22,7 @@ CHANNELS = {
     "phone": "phone call",
     "app_push": "app notification",
     "wechat": "WeChat",
+    "whatsapp": "WhatsApp",
 }
 LANGUAGES = {
     "en": "English",

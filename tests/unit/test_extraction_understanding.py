@@ -621,3 +621,35 @@ def test_where_the_user_lives_or_works_now_is_kept_whatever_the_subject_left_out
 def test_someone_elses_home_or_a_parcel_wanted_is_no_fact_of_mine(text: str) -> None:
     assert [c for c in extract(text).candidates if c.candidate.key is None] == []
     assert PREF not in keys(extract(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "channel"),
+    [
+        ("From now on message me on WhatsApp, I rarely look at my inbox", "whatsapp"),
+        ("以后有事发我WhatsApp吧", "whatsapp"),
+        ("in-app push works best for me, my emails always end up in spam", "app_push"),
+        ("texts never arrive on this phone, so please email me", "email"),
+        ("I don't read texts, call me", "phone"),
+    ],
+)
+def test_a_channel_said_to_fail_or_go_unread_is_not_the_one_chosen(text: str, channel: str) -> None:
+    """ "texts just get lost", "I never check email": a reason not to use a channel, never a
+    choice of it; WhatsApp is a channel of its own."""
+    chosen = [c for c in extract(text).candidates if c.candidate.key == PREF and not c.negated]
+    assert [c.candidate.structured_value for c in chosen] == [{"channel": channel}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Please stop adding me to WhatsApp broadcast lists", "take me off your email list"],
+)
+def test_a_list_or_a_group_of_a_channel_is_no_choice_of_it(text: str) -> None:
+    assert [c for c in extract(text).candidates if not c.negated] == []
+
+
+def test_a_clause_that_says_also_goes_on_with_the_statement_before_it() -> None:
+    """ "我不吃香菜，也不太能吃辣": the second clause's subject is the first's."""
+    (found,) = extract("我不吃香菜，也不太能吃辣，推荐零食的时候注意下").candidates
+    assert "不吃香菜" in found.candidate.content
+    assert "不太能吃辣" in found.candidate.content

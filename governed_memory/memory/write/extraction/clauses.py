@@ -215,6 +215,15 @@ def _neg_before_en(before: str) -> str | None:
     return None
 
 
+#: A channel said to fail the user ("texts just get lost", "emails end up in spam"): a reason
+#: not to use it, never a choice of it.
+_FAILS_AFTER = re.compile(
+    r"^\s*(?:(?:just|always|usually|often|all|mostly|keep|tend\s+to)\s+)*"
+    r"(?:(?:gets?|got|go(?:es)?|went|end(?:s)?\s+up)\s+(?:lost|buried|ignored|missed|(?:in|to)\s+"
+    r"(?:my\s+)?(?:spam|junk))|never\s+(?:arrive|arrives|come\s+through|get\s+through|reach\s+me))"
+)
+
+
 def _negation(norm: str, start: int, end: int) -> str | None:
     """The negation word that denies the mention at norm[start:end], if any."""
     before = norm[:start]
@@ -222,7 +231,9 @@ def _negation(norm: str, start: int, end: int) -> str | None:
     if neg is not None:
         return neg
     m = _NEG_ZH_AFTER.match(norm[end : end + 10])
-    return m.group("neg") if m else None
+    if m is not None:
+        return m.group("neg")
+    return "not" if _FAILS_AFTER.match(norm[end : end + 40]) else None
 
 
 def _neg_confidence(neg: str) -> float:

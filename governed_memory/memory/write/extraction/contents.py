@@ -12,9 +12,10 @@ _CHANNEL_ZH = {
     "phone": "电话",
     "app_push": "App 推送",
     "wechat": "微信",
+    "whatsapp": "WhatsApp",
 }
 _CHANNEL_EN = {"sms": "SMS", "email": "email", "phone": "phone", "app_push": "app push"}
-_CHANNEL_EN["wechat"] = "WeChat"
+_CHANNEL_EN.update(wechat="WeChat", whatsapp="WhatsApp")
 _LANG_ZH = {
     "zh-CN": "中文",
     "zh-TW": "繁体中文",

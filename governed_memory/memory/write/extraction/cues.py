@@ -92,6 +92,8 @@ _GLUE_EN_LIST = (
     " being contacted called texted emailed reached notified bother bothering them anymore of"
     " from you your lot lots as at all calling texting emailing messaging phone for updates"
     " notifications sent i do need need to give making make"
+    # what the user does not do with a channel: "I never check email", "don't read texts"
+    " check checking read reading open"
     # what kind of call or message it is: "no more voice calls", "stop the follow-up calls"
     " voice follow-up followup automated robo courtesy check-in sales"
 )

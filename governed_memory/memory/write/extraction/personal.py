@@ -95,7 +95,11 @@ _CONTINUATION = re.compile(
     # a measure of the same body, or a "but" about it ("我鞋码42，不过脚背高脚比较宽",
     # "我一般穿M，胸围92左右"); a clause naming a thing of this conversation is no part of it
     r"|^\s*(?:不过|但是?|可是|只是|而且)?\s*(?:胸围|腰围|臀围|肩宽|身高|体重|脚背|脚|鞋码|尺码|头围)"
-    r"(?!.*(?:这|那|你|您|吗|么|呢|\?))",
+    r"(?!.*(?:这|那|你|您|吗|么|呢|\?))"
+    # the same subject, said again with "also" ("我不吃香菜，也不太能吃辣"); a clause about
+    # this conversation or a question is no part of it
+    r"|^\s*(?:也|还|而且也?|并且也?)(?:不太|不|都|很|挺|比较|特别|一直)*(?:能|会|爱|喜欢|吃|喝|用|穿"
+    r"|怕|对|是|有|住|在)(?!.*(?:这|那|你|您|吗|么|呢|帮|\?))",
     re.I,
 )
 

@@ -12,7 +12,7 @@ from governed_memory.memory.write.normalize._text import (
     fold,
 )
 
-CHANNELS: tuple[str, ...] = ("sms", "email", "phone", "app_push", "wechat")
+CHANNELS: tuple[str, ...] = ("sms", "email", "phone", "app_push", "wechat", "whatsapp")
 
 _CHANNEL_WORDS: dict[str, str] = {
     # sms
@@ -59,6 +59,9 @@ _CHANNEL_WORDS: dict[str, str] = {
     "we chat": "wechat",
     "weixin": "wechat",
     "微信": "wechat",
+    # whatsapp
+    "whatsapp": "whatsapp",
+    "whats app": "whatsapp",
     # app push
     "app_push": "app_push",
     "app push": "app_push",
@@ -107,6 +110,8 @@ _CHANNEL_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     ("phone", _ascii_word(r"ring me|give me a ring")),
     ("wechat", _ascii_word(r"we-?chat|weixin")),
+    # (in Chinese text too: "发我whatsapp消息")
+    ("whatsapp", r"(?<![a-z0-9])whats\s?-?app(?:\s*(?:messages?|msgs?|消息|信息))?(?![a-z0-9])"),
     (
         "app_push",
         _ascii_word(
@@ -135,7 +140,8 @@ _CHANNEL_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 _CHANNEL_NOT_FOLLOWED = re.compile(
     r"\s*(?:系统|号码|号|验证码|地址|账号|账户|帐号|内容|模板|签名|费|套餐|客服|功能|设置|服务器"
     r"|(?:address(?:es)?|numbers?|no\.|system|server|account|settings?|size|box|field|case"
-    r"|screen|battery|cent(?:er|re)|template|verification|code|otp|bill|plan)(?![a-z]))"
+    r"|screen|battery|cent(?:er|re)|template|verification|code|otp|bill|plan|broadcasts?|groups?"
+    r"|lists?)(?![a-z]))"
 )
 
 
