@@ -18,6 +18,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT2,
     HELDOUT3,
     HELDOUT4,
+    HELDOUT5,
     baseline_outputs,
     extract_all,
     load,
@@ -67,6 +68,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT2.name,
         HELDOUT3.name,
         HELDOUT4.name,
+        HELDOUT5.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -41,8 +41,11 @@ HELDOUT3 = CORPORA / "extraction.heldout3.json"
 #: Written on 2026-12-05 by a new helper, after the rules that held-out 3 (then development
 #: data) corrected were frozen (199 utterances, 20 per class but chit-chat's 19).
 HELDOUT4 = CORPORA / "extraction.heldout4.json"
+#: Written on 2026-12-05 by a new helper, after the rules that held-out 4 (then development
+#: data) corrected were frozen (199 utterances: one also in held-out 4 removed).
+HELDOUT5 = CORPORA / "extraction.heldout5.json"
 #: What `memctl bench extraction` scores by default.
-EXTRACTION_CORPORA = (DEV, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4)
+EXTRACTION_CORPORA = (DEV, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5)
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
 #: The time zone a rule extractor reads "晚上10点以后" in, for every text alike.
