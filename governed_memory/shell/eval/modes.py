@@ -60,6 +60,7 @@ _CHANNEL_ZH = {
     "phone": "电话",
     "app_push": "App 推送",
     "wechat": "微信",
+    "whatsapp": "WhatsApp",
 }
 
 Matches = Callable[[dict[str, Any], RetrievedMemory], bool]

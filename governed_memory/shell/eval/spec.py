@@ -44,11 +44,15 @@ MODES = "ABCDE"
 #: `notify:CHANNEL`, `reply:LANGUAGE`, `call:HOURS`, `ask_clarification` and `proceed`.
 _SEED_ACTIONS: tuple[tuple[re.Pattern[str], str, str | None], ...] = (
     (
-        re.compile(r"send_(sms|email|phone|app_push|wechat)(?:_after_policy_check)?"),
+        re.compile(r"send_(sms|email|phone|app_push|wechat|whatsapp)(?:_after_policy_check)?"),
         "notify",
         "channel",
     ),
-    (re.compile(r"(?:notify|notify_by)_(sms|email|phone|app_push|wechat)"), "notify", "channel"),
+    (
+        re.compile(r"(?:notify|notify_by)_(sms|email|phone|app_push|wechat|whatsapp)"),
+        "notify",
+        "channel",
+    ),
     (re.compile(r"reply_in_([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)*)"), "reply", "language"),
     (re.compile(r"ask(?:_clarification|_user|_the_user)?|clarify"), "ask_clarification", None),
 )
