@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -15,6 +17,7 @@ from governed_memory.memory.models.sync import HeadDigest
 from governed_memory.memory.plans import RecordChange, SlotState, slot_for
 from governed_memory.memory.stores.canonical._db import (
     RECORD_FIELDS,
+    Database,
     Part,
     chunks,
     record_values,
@@ -49,6 +52,56 @@ _DIGEST_COLUMNS = (
 _HEADS_BY_ID = select(memory_heads).where(
     memory_heads.c.memory_id.in_(bindparam("ids", expanding=True))
 )
+
+
+#: The version of each head: what a cached head is checked against.
+_HEAD_VERSIONS = select(memory_heads.c.memory_id, memory_heads.c.version).where(
+    memory_heads.c.memory_id.in_(bindparam("ids", expanding=True))
+)
+
+
+class HeadCache:
+    """Heads already decoded, each under its memory's id with its version. A head row changes
+    only with its version (every change is a new version: `insert`, `append_versions`), so a
+    cached head whose version is the row's is the row: `Records.heads` reads the versions and
+    decodes only the rows it does not hold. Decoding (JSON columns, the record) was most of
+    reading a head, and recall reads a few dozen per query (hundreds at k = 200). Bounded
+    (least recently used goes first); a memory given a new version here is dropped at once, so
+    an erased memory's content is not kept past its tombstone in this process, and in another
+    process it is never answered again (its version moved) and ages out."""
+
+    def __init__(self, size: int = 10_000) -> None:
+        self.size = size
+        self._heads: OrderedDict[str, MemoryRecord] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, memory_id: str, version: int) -> MemoryRecord | None:
+        with self._lock:
+            head = self._heads.get(memory_id)
+            if head is None or head.version != version:
+                return None
+            self._heads.move_to_end(memory_id)
+            return head
+
+    def holding(self, memory_ids: Iterable[str]) -> list[str]:
+        """Those of `memory_ids` held at some version."""
+        with self._lock:
+            return [m for m in memory_ids if m in self._heads]
+
+    def put(self, heads: Iterable[MemoryRecord]) -> None:
+        if self.size <= 0:
+            return
+        with self._lock:
+            for head in heads:
+                self._heads[head.memory_id] = head
+                self._heads.move_to_end(head.memory_id)
+            while len(self._heads) > self.size:
+                self._heads.popitem(last=False)
+
+    def drop(self, memory_ids: Iterable[str]) -> None:
+        with self._lock:
+            for memory_id in memory_ids:
+                self._heads.pop(memory_id, None)
 
 
 # The hottest reads of a write, built once with bound parameters: a statement built per call
@@ -127,20 +180,43 @@ _SLOT_BY_GIST = _SLOT_HEADS.where(
 
 
 class Records(Part):
+    def __init__(self, db: Database) -> None:
+        super().__init__(db)
+        self.cache = HeadCache()
+
     # ------------------------------------------------------------------------------ reads
 
     def heads(
         self, memory_ids: Iterable[str], conn: Connection | None = None
     ) -> dict[str, MemoryRecord]:
+        """The current head of each memory that has one, as the store holds it now (in the
+        caller's transaction, when it passes one): the versions are read, and only the rows
+        `cache` does not hold at those versions are read whole. Only what was read outside a
+        caller's transaction is kept: a version a transaction wrote may yet roll back, and its
+        number be taken by another write."""
         ids = list(dict.fromkeys(memory_ids))
         if not ids:
             return {}
         out: dict[str, MemoryRecord] = {}
+        cache = self.cache
         with self.db.read(conn) as c:
             for chunk in chunks(ids):
-                out.update(
-                    (r.memory_id, r) for r in records_of(c.execute(_HEADS_BY_ID, {"ids": chunk}))
-                )
+                # Only the versions of heads held are read (none for a memory just written:
+                # its new version dropped it).
+                held = cache.holding(chunk)
+                missing = [m for m in chunk if m not in held]
+                if held:
+                    for memory_id, version in c.execute(_HEAD_VERSIONS, {"ids": held}):
+                        head = cache.get(memory_id, version)
+                        if head is None:
+                            missing.append(memory_id)
+                        else:
+                            out[memory_id] = head
+                if missing:
+                    read = list(records_of(c.execute(_HEADS_BY_ID, {"ids": missing})))
+                    if conn is None:
+                        cache.put(read)
+                    out.update((r.memory_id, r) for r in read)
         return out
 
     def head(self, memory_id: str) -> MemoryRecord | None:
@@ -396,6 +472,7 @@ class Records(Part):
         if not records:
             return
         values = [record_values(r) for r in records]
+        self.cache.drop(r.memory_id for r in records)
         conn.execute(_INSERT_VERSION, [{**v, "change": change} for v in values])
         conn.execute(_INSERT_HEAD, values)
 
@@ -404,6 +481,7 @@ class Records(Part):
         becoming its memory's head."""
         if not versions:
             return
+        self.cache.drop(row["memory_id"] for row in versions)
         conn.execute(_INSERT_VERSION, list(versions))
         conn.execute(
             _UPDATE_HEAD,
