@@ -19,6 +19,8 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT3,
     HELDOUT4,
     HELDOUT5,
+    HELDOUT6,
+    HELDOUT7,
     baseline_outputs,
     extract_all,
     load,
@@ -69,6 +71,8 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT3.name,
         HELDOUT4.name,
         HELDOUT5.name,
+        HELDOUT6.name,
+        HELDOUT7.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -653,3 +653,74 @@ def test_a_clause_that_says_also_goes_on_with_the_statement_before_it() -> None:
     (found,) = extract("我不吃香菜，也不太能吃辣，推荐零食的时候注意下").candidates
     assert "不吃香菜" in found.candidate.content
     assert "不太能吃辣" in found.candidate.content
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm celiac so anything with gluten is a hard no for me", "celiac"),
+        ("i'm coeliac, is the pasta certified GF?", "coeliac"),
+        ("I'm type 1 diabetic, so I always check the sugar content", "type 1 diabetic"),
+        ("I'm 6ft 4", "6ft 4"),
+        ("Live in Anchorage, Alaska so winter gear actually matters here", "Anchorage"),
+    ],
+)
+def test_a_condition_a_height_or_a_home_said_in_passing_is_kept(text: str, fact: str) -> None:
+    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+    assert any(fact in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "key"),
+    [
+        ("Just so it's on file: I'm a dental hygienist", "dental hygienist", None),
+        ("麻烦在我账户里备注一下：我是孕妇，有些成分不能用", "我是孕妇", None),
+        ("Remember for next time: I prefer texts over emails", None, PREF),
+        ("For your records, I live in Leeds", "Leeds", None),
+    ],
+)
+def test_a_request_to_keep_it_on_file_is_a_request_to_remember(
+    text: str, fact: str | None, key: str | None
+) -> None:
+    (found,) = extract(text).candidates
+    assert found.candidate.key == key
+    if fact is not None:
+        assert fact in found.candidate.content
+        assert not found.candidate.content.lower().startswith(("just so", "for your"))
+    else:
+        assert found.candidate.structured_value == {"channel": "sms"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't contact me on whatsapp, I didn't give you that number for marketing",
+        "能不能别每天都发邮件，真的很烦",
+        "不要每天发短信",
+    ],
+)
+def test_a_channel_not_wanted_however_often_or_by_whatever_verb_is_not_chosen(text: str) -> None:
+    chosen = [c for c in extract(text).candidates if c.candidate.key == PREF and not c.negated]
+    assert chosen == []
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        (
+            "I relocated to Tokyo last month so please schedule deliveries on Japan time now",
+            "Asia/Tokyo",
+        ),
+        ("I'm based in Denver, so Mountain time please", "America/Denver"),
+    ],
+)
+def test_a_zone_to_schedule_by_is_the_users_zone(text: str, zone: str) -> None:
+    found = [
+        c.candidate.structured_value for c in extract(text).candidates if c.candidate.key == TZ
+    ]
+    assert found == [{"value": zone}]
+
+
+@pytest.mark.parametrize("text", ["the delivery came on time", "call me back on time please"])
+def test_on_time_names_no_zone(text: str) -> None:
+    assert TZ not in keys(extract(text))

@@ -26,6 +26,8 @@ from governed_memory.memory.write.normalize import fold, normalize_whitespace
 # Remember
 _REMEMBER_ZH = re.compile(
     r"^\s*(?:以后|往后|今后)?(?:都|也)?\s*(?:请|麻烦|你)?\s*(?:帮我|给我)?\s*(?:能不能|可以|能)?\s*"
+    # where it is to be kept ("在我账户里备注一下", "给我的档案上记一下")
+    r"(?:(?:在|给)?(?:我的?)?(?:账户|账号|档案|资料|会员信息)(?:里|上|中)?\s*)?"
     r"(?:记住|记一下|记下来|记下|记好|记着|牢记|记录一下|记录下来|(?:(?<=以后)|(?<=往后)|(?<=今后)|(?<=[都也]))要?记得"
     r"|记得(?=我)|记录下|备注一下|备注)(?:一下)?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
     r"\s*[:：,，]?\s*(?:就是)?\s*"
@@ -34,7 +36,11 @@ _REMEMBER_EN = re.compile(
     r"^\s*(?:please\s+|pls\s+|(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?)?"
     r"(?:remember|note|keep in mind|bear in mind|don't forget|do not forget|make a note|take note"
     r"|take a note|for (?:your|future) reference|jot down|write down|note down|keep on file"
+    r"|(?:just\s+)?so (?:it's|it is|that's) on (?:file|record)|for your records?"
+    r"|(?:please\s+)?(?:put|keep) (?:it|this|that) on (?:file|record|my account)"
     r"|save(?=\s+that\b))"
+    # for when ("remember for next time: ...", "note for the future, ...")
+    r"(?:\s+(?:for\s+(?:next time|the future|later|future orders)|going forward|from now on))?"
     r"(?:\s+(?:that|this|of this|of that|down))?\s*[:,\-]?\s*(?:that\s+)?"
 )
 #: A request to remember asked as a question ("can you remember that I'm colorblind?",
@@ -116,6 +122,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         _rx(
             r"(?:还?没有?|未)(?:签收|送到|送达|更新|动)|显示(?:已|被)?签收|被(?:人)?签收|已经?(?:签收|送达|退回)"
             r"|签收了|丢了|丢件|丢失|弄丢|破损|损坏|摔坏|压坏|少了|少件|卡住|卡在|停滞|不动了?|没动静|没消息"
+            r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回"
             r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|never|isn't"
@@ -124,6 +131,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|says?)\s+(?:delivered|lost|damaged|broken|stuck|delayed|returned|missing"
                 r"|in transit)|lost|damaged|stuck|delayed|missing|arrived (?:broken|damaged|late)"
                 r"|(?:at|to) the wrong (?:house|address|door|building|flat|apartment)"
+                r"|(?:went|sent|going|shipped|gone) back to (?:the )?(?:sender|seller|warehouse)"
+                r"|return(?:ed|ing) to (?:the )?sender"
             ),
         ),
     ),

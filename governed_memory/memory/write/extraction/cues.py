@@ -84,7 +84,9 @@ _NEG_EN_WEAK = {"not", "hate", "dislike", "can't stand", "without", "avoid"}
 _GLUE_ZH = (
     r"(?:再|给|我|发|打|用|通过|走|以后|今后|都|就|也|还|任何|了|个|条|封|一个|一条|一封|来|过|去|的|接"
     r"|收|看|什么|那么多|这么多|老|总|跟|和|往|向|到|手机|这种|那种|这些|那些|是|使用|发送|推送|联系"
-    r"|打扰|你们|您们?|你|回访|售后|客服|\s)*"
+    r"|打扰|你们|您们?|你|回访|售后|客服"
+    # how often or when ("别每天都发邮件", "不要半夜推送"): the channel is still not wanted
+    r"|每天|天天|老是|总是|一直|经常|频繁|半夜|大半夜|晚上|大清早|早上|这么|那么|\s)*"
 )
 _GLUE_EN_LIST = (
     "me any more to by via through on over with send sending use using a an the those these"
@@ -96,6 +98,8 @@ _GLUE_EN_LIST = (
     " check checking read reading open"
     # what kind of call or message it is: "no more voice calls", "stop the follow-up calls"
     " voice follow-up followup automated robo courtesy check-in sales"
+    # how the channel would reach the user: "don't contact me on WhatsApp", "never ping me"
+    " contact contacting message messaging ping dm reach"
 )
 _GLUE_EN = frozenset(_GLUE_EN_LIST.split())
 _NEG_ZH_BEFORE = re.compile(f"(?P<neg>{_NEG_ZH}){_GLUE_ZH}$")
@@ -305,6 +309,11 @@ _TZ_CUE = _rx(
     r"(?<![a-z])(?:use|using|per|according to|schedule[a-z]*\s.{0,30}in|in)\s+(?:the\s+)?"
     r"(?:[a-z./+\-0-9]+\s+){1,3}?time(?![a-z])",
     r"(?<![a-z])(?:i'm|im|i am)\s+(?:on|in|at)?\s*(?:utc|gmt)\s*[+\-−]\s*\d",
+    # when to reach the user, set on a zone ("schedule deliveries and callbacks on Japan time",
+    # "Mountain time please")
+    r"(?<![a-z])(?:schedul[a-z]*|book[a-z]*|arrang[a-z]*|plan[a-z]*|deliver[a-z]*|call[a-z]*)\s"
+    r".{0,40}?\bon\s+(?:the\s+)?(?:[a-z]+\s+){1,2}time(?![a-z])",
+    r"^\s*(?:so\s+|and\s+)?(?:[a-z]+\s+){1,2}time,?\s+(?:please|pls|from now on|going forward)\s*$",
 )
 #: Where the user is, said with the zone that goes with it ("I'm in London (GMT)", "we're in
 #: Denver (mountain time)"): the place's own zone, which knows its summer time.

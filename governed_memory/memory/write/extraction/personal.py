@@ -53,11 +53,15 @@ _SELF_EN = re.compile(
     r"|for the record)[, ]+)?"
     r"(?:(?:i'm|im|i am)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b|few\b)[a-z]"
     r"|(?:i'm|im|i am)\s+(?:not\s+)?(?:vegetarian|vegan|pescatarian|allergic|lactose[- ]intolerant"
-    r"|gluten[- ](?:free|intolerant)|diabetic|pregnant|left[- ]handed|right[- ]handed|deaf|blind"
+    r"|gluten[- ](?:free|intolerant)|(?:type\s*[12i]+\s+)?diabetic|c(?:o)?eliac|asthmatic|epileptic"
+    r"|an(?:a)?emic|dyslexic|autistic|pregnant|left[- ]handed|right[- ]handed|deaf|blind"
     r"|colou?r[- ]?blind|married|single|divorced|widowed|retired|self[- ]employed|unemployed"
     r"|muslim|christian|jewish|buddhist|hindu|catholic|kosher|halal|introverted|extroverted"
     r"|short[- ]sighted|near[- ]sighted|hard of hearing|disabled|based)\b"
-    r"|(?:i'm|im|i am)\s+(?:from|originally from|living in|\d{1,3}\b)"
+    r"|(?:i'm|im|i am)\s+(?:from|originally from|living in|\d{1,3}\b"
+    r"|\d{1,3}\s*(?:ft|feet|foot|cm|kg|kgs|lbs?|'|’)(?![a-z]))"
+    # a subject left out, as people write in a hurry ("Live in Anchorage", "based in Leeds")
+    r"|(?:live|living|based)\s+in\s+[a-z]"
     # when the user can be found: a circumstance a delivery or a call is planned around
     rf"|{_AVAILABLE_EN}"
     r"|i\s+(?:live|reside|work|grew up|was born|come from|moved to|have lived|speak)\b"
