@@ -255,6 +255,9 @@ _HIJACK_RULES: tuple[_Rule, ...] = (
             r"(?:embed|include|put|append|hide)\s+(?:\w+\s+){0,4}?(?:emails?|phones?|phone\s+numbers?|"
             r"address(?:es)?|data|numbers?|details)\b[^.\n]{0,60}?(?:image|link|url|markdown)"
         ),
+        # (what someone asked of the writer, told as what happened, is an account: "一封冒充
+        # 贵公司的邮件要求我把银行卡信息发到外部邮箱")
+        r"(?<!要求我把)(?<!要求我们把)(?<!让我把)(?<!叫我把)(?<!骗我把)(?<!诱导我把)"
         rf"{_ZH_DATA}[^。!?\n]{{0,40}}?(?:导出|转发|发送|发给|发到|贴到|上传|POST|post)"
         rf"[^。!?\n]{{0,40}}?(?:{_ADDRESS}|网址|链接|邮箱)",
         r"(?:POST|post|上传|发送|转发|send|forward|upload)\s*(?:到|给|to)\s*" + _ADDRESS,

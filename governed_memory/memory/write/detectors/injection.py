@@ -38,6 +38,13 @@ from governed_memory.memory.write.detectors.injection_cues import (
 from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
 from governed_memory.memory.write.detectors.signals import find_hijacks
 
+#: A role taken on for the writer to practise with ("pretend to be a customer so I can practice
+#: my sales pitch", "roleplay as a receptionist so I can rehearse"): a game, not a new self.
+_PRACTICE = (
+    r"(?![^.!?\n]{0,80}?\bso\s+(?:that\s+)?(?:i|we)\s+can\s+(?:practi[cs]e|rehearse|prepare"
+    r"|train|learn|study|get\s+ready))"
+)
+
 #: A denial right after a feature's name, in its clause: "admin override no longer bypasses…".
 _DENIED_AFTER = re.compile(
     r"[^,.;:!?\n]{0,12}?\b(?:no\s+longer|not|never|doesn't|does\s+not|can't|cannot|won't)\b",
@@ -70,7 +77,10 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         _w(
             r"(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:you\s+(?:were|have\s+"
             r"been|'ve\s+been)\s+(?:told|taught|instructed|given)|(?:that\s+)?(?:was\s+)?"
-            r"(?:said|written|stated)\s+(?:above|before|earlier)|you\s+know)"
+            r"(?:said|written|stated)\s+(?:above|before|earlier)"
+            # "forget everything you know about cheap headphones": a reviewer's figure of speech
+            r"|you\s+know(?!\s+about\s+(?!(?:your|the|these|those|my)\s+(?:rules|instructions"
+            r"|guidelines|policies|prompt|restrictions|training)\b)))"
         ),
         _w(
             r"ignore\s+what\s+(?:you\s+(?:were|have\s+been|'ve\s+been)\s+told|your\s+(?:rules|instructions)\s+say)"
@@ -140,7 +150,8 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
     *_rules(
         "role_change",
         _w(
-            r"you\s+are\s+now\s+(?:(?:an?|the|my)\s+(?:\w+\s+){0,3}?"
+            r"you\s+are\s+now\s+(?:(?:an?|the|my)\s+(?!(?:\w+\s+){0,2}?(?:favou?rite|best|go-to)\b)"
+            r"(?:\w+\s+){0,3}?"
             + _ROLE_NOUNS
             + r"|dan|in\s+\w+\s+mode|(?:un)?(?:restricted|filtered|censored|jailbroken|limited|"
             r"bound)|free\s+(?:from|of)|no\s+longer|called|named|known\s+as|\w+gpt|acting\s+as|"
@@ -155,19 +166,20 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
             r"(?:an?|the|my)\s+(?:\w+\s+){0,3}?" + _ROLE_NOUNS
         ),
         _w(r"act\s+as\s+if\s+you\s+(?:have|had)\s+no\s+(?:rules|restrictions|limits|guidelines)"),
-        rf"(?<!don't\s)(?<!do\snot\s)(?<!stop\s)(?<!never\s){_B}pretend\s+to\s+be{_E}",
+        rf"(?<!don't\s)(?<!do\snot\s)(?<!stop\s)(?<!never\s){_B}pretend\s+to\s+be{_E}{_PRACTICE}",
         rf"(?<!don't\s)(?<!do\snot\s)(?<!stop\s)(?<!never\s){_B}pretend\s+(?:you\s+are|"
         rf"you're|that\s+you(?:'re|\s+are)?)\s+(?:(?:an?|the|my|now|no\s+longer)\s+)?"
         rf"(?:\w+\s+){{0,2}}?(?:{_ROLE_NOUNS[3:-1]}|not\s+bound|free\s+(?:of|from)|without\s+"
         rf"(?:rules|restrictions|limits)|allowed|able\s+to){_E}",
-        _w(r"role-?\s?play\s+as|you\s+will\s+roleplay"),
+        _w(r"role-?\s?play\s+as|you\s+will\s+roleplay") + _PRACTICE,
         _w(
             r"(?:enter|enable|activate|switch\s+to|turn\s+on|go\s+into|unlock)\s+(?:the\s+)?"
             r"(?:developer|dev|god|debug|admin|jailbreak|jailbroken|dan|unrestricted|unfiltered|"
             r"sudo|maintenance|root|evil|chaos)\s+mode"
         ),
         _w(
-            r"(?:developer|god|jailbreak|dan|sudo|admin|unrestricted)\s+mode\s+(?:is\s+)?(?:enabled|activated|on|engaged)"
+            r"(?:developer|god|jailbreak|dan|sudo|admin|unrestricted)\s+mode\s+(?:is\s+)?"
+            r"(?:enabled|activated|on(?!\s+(?:the|a|an|my|your|this|that|our|its|his|her)\b)|engaged)"
         ),
         _w(r"do\s+anything\s+now|jailbreak(?:ed|ing)?\s+(?:prompt|mode|ai|assistant|version)"),
         _w(

@@ -43,15 +43,25 @@ _F = re.IGNORECASE
 
 _SIGNALS: dict[str, re.Pattern[str]] = {
     "revoke": re.compile(
+        # (a document that replaces its earlier versions is no revocation: "This version
+        # supersedes all prior refund policies")
+        r"(?<!version\s)(?<!edition\s)(?<!policy\s)(?<!agreement\s)(?<!document\s)"
+        r"(?<!notice\s)(?<!handbook\s)(?<!terms\s)"
         r"\b(?:supersede[sd]?|overrides?|overrule[sd]?|revoke[sd]?|void|nullif(?:y|ies|ied)|"
         r"replaces?)\b[^.\n]{0,30}?\b(?:all|any|prior|previous|earlier|existing|your|the|old)\b"
         r"[^.\n]{0,20}?\b(?:instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|prompts?|"
         r"directives?|(?:safety|security|system|moderation|content|filter(?:ing)?)\s+settings)\b"
         r"|\b(?:previous|prior|earlier|original|old|existing|system)\s+(?:system\s+)?(?:prompt|"
         r"instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|directives?)\s+(?:is\s+|are\s+|"
-        r"has\s+been\s+|have\s+been\s+)?(?:now\s+)?(?:revoked|void|cancell?ed|obsolete|"
-        r"superseded|lifted|suspended|disabled|withdrawn|no\s+longer\s+(?:apply|applies|valid|"
-        r"in\s+effect|relevant|matter))"
+        r"has\s+been\s+|have\s+been\s+|were\s+|was\s+)?(?:now\s+)?(?:revoked|void|cancell?ed|"
+        r"obsolete|outdated|expired|rescinded|retired|superseded|lifted|suspended|disabled|"
+        r"withdrawn|no\s+longer\s+(?:apply|applies|valid|in\s+effect|relevant|matter))"
+        # the assistant's own limits said to be off ("your usage policy has been temporarily
+        # lifted", "the safety rules that came with your deployment were rescinded")
+        r"|\b(?:your|the)\s+(?:usage|content|safety|moderation)\s+(?:polic(?:y|ies)|rules|"
+        r"guidelines|guardrails|restrictions|filters)\s+(?:[\w-]+\s+){0,5}?(?:has|have|is|are|"
+        r"were|was)\s+(?:been\s+)?(?:now\s+)?(?:temporarily\s+)?(?:lifted|suspended|disabled|"
+        r"removed|rescinded|revoked|paused|turned\s+off|switched\s+off)"
         r"|\b(?:guidance|instructions?|rules?|polic(?:y|ies)|guidelines?)\s+(?:you\s+(?:were|"
         r"have\s+been)\s+given\s+)?(?:earlier|before|above)?\s*(?:no\s+longer\s+(?:applies|apply|"
         r"holds?|stands?|counts?|matters?))"
@@ -70,9 +80,10 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         # skip step 5")
         r"|(?<!me to )(?<!us to )\b(?:disregard|ignore|skip|bypass)\s+(?:sections?|steps?|"
         r"clauses?|paragraphs?|points?|rules?)\s+\d"
-        r"|(?:以上|之前|先前|此前|原有|原来|上述|前面|所有|一切)的?(?:所有|全部)?(?:指示|指令|规则|规定|"
-        r"设定|政策|提示词?|要求)[^。！？\n]{0,6}?(?:作废|无效|失效|取消|不再适用|不算数|都不算|"
-        r"统统不算|全部清除)"
+        r"|(?:以上|之前|先前|此前|原有|原来|上述|前面|所有|一切|旧)的?(?:所有|全部)?(?:客服)?"
+        r"(?:指示|指令|规则|规定|准则|守则|设定|政策|提示词?|要求)[^。！？\n]{0,6}?(?:作废|无效|失效|"
+        r"取消|不再适用|不算数|都不算|统统不算|全部清除|已?过期)"
+        r"|(?:关闭|解除|取消|移除)(?:你的?)?(?:所有|全部|一切)?的?(?:内容|安全)(?:限制|过滤|审查)"
         r"|不再(?:需要)?(?:遵守|遵循|受|执行|理会)[^。！？\n]{0,12}?(?:规则|政策|规定|限制|指令|约束)"
         r"|不(?:要|用|必)再?(?:管|理会|遵守|遵循|考虑)[^。！？\n]{0,8}?(?:规则|政策|规定|限制|指令|约束)"
         r"|(?:忘掉|忘记|抛开|丢掉|无视)[^。！？\n]{0,6}?(?:所有|全部|一切)?的?(?:规则|政策|规定|限制|指令|"
@@ -105,10 +116,17 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\byou\s+are\s+(?:now\s+)?['\"“]?[\w-]+['\"”]?,?\s+an?\s+(?:[\w-]+\s+){0,2}?(?:unfiltered|"
         r"unrestricted|uncensored|jailbroken|rogue)"
         r"|\bstay\s+in\s+character\b"
-        r"|\b(?:unfiltered|unrestricted|uncensored|jailbroken)\s+(?:assistant|ai|mode|model|"
-        r"version|chatbot|persona)"
+        r"|\b(?:unfiltered|unrestricted|uncensored|jailbroken)\s+(?:[\w-]+\s+){0,2}?(?:assistant|"
+        r"ai|mode|model|version|chatbot|persona)"
+        r"|\b(?:model|assistant|ai|chatbot|bot|version)\s+(?:that\s+(?:has\s+been|is|was)\s+)"
+        r"jailbroken"
+        r"|\b(?:you're|you\s+are)\s+(?:now\s+)?in\s+(?:developer|maintenance|debug|god|admin|sudo|"
+        r"unrestricted|dan)\s+mode"
+        r"|\bnew\s+persona\s+(?:loaded|activated|enabled|installed)"
+        r"|你(?:现在)?是(?:一个|一名|一位)?[^。！？\n]{0,16}?(?:助手|AI|ai|机器人|模型)[^。！？\n]{0,4}?"
+        r"(?:不受(?:任何)?(?:限制|约束)|没有(?:任何)?限制)"
         r"|\b(?:developer|god|admin|debug|maintenance|sudo|dan)\s+mode\s+(?:is\s+)?(?:now\s+)?"
-        r"(?:on|enabled|activated|engaged)"
+        r"(?:on(?!\s+(?:the|a|an|my|your|this|that|our|its|his|her)\b)|enabled|activated|engaged)"
         r"|\b(?:enable|enter|activate|switch\s+to)\s+(?:developer|god|admin|debug|sudo|dan)\s+mode"
         r"|你(?:现在)?的?(?:身份|角色)(?:现在)?(?:是|变成|改为|变为)"
         r"|(?:你现在是|从现在起你是|你将扮演|请扮演|你来扮演|假装你是|你就是)[^。！？\n]{0,14}?"
@@ -298,6 +316,15 @@ _THEIRS = re.compile(
 )
 
 
+#: A send someone asked of the writer, told as what happened ("a fake e-mail asked me to send my
+#: card details to an outside address", "要求我把银行卡信息发到外部邮箱"): an account, no order.
+_REPORTED_SEND = re.compile(
+    rf"(?:\b(?:asked|told|wanted|instructed|requested|urged|tried\s+to\s+get)\s+(?:me|us)\s+to\s+"
+    rf"|(?:要求|让|叫|诱导|骗)(?:我|我们)\s*(?:把)?)[^.!?。！？\n]{{0,40}}?{_SEND}",
+    _F,
+)
+
+
 def _own_data_only(passage: str) -> bool:
     """Data the writer says is their own ("my phone number"), and nobody else's."""
     mine = _MINE.search(passage)
@@ -378,7 +405,7 @@ def _hijack(found: set[str], passage: str) -> bool:
         return True
     others = found - {"order"}
     sends = "data" in found and "destination" in found and _SENDS.search(passage)
-    if sends and not _own_data_only(passage):
+    if sends and not _own_data_only(passage) and not _REPORTED_SEND.search(passage):
         return True
     strong = found & {"destination", "payment", "covert", "bypass"}
     guidance = not strong and bool(_GUIDANCE.search(passage))
