@@ -724,3 +724,28 @@ def test_a_zone_to_schedule_by_is_the_users_zone(text: str, zone: str) -> None:
 @pytest.mark.parametrize("text", ["the delivery came on time", "call me back on time please"])
 def test_on_time_names_no_zone(text: str) -> None:
     assert TZ not in keys(extract(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "subject"),
+    [
+        ("订单被无故取消了？我没点取消啊，订单号 3390217", "order.status", "order:3390217"),
+        ("退款申请都提交十天了还没到账，订单尾号6612", "refund.status", "order:6612"),
+        (
+            "包裹破了，里面的杯子碎了两个，中通 75412398866",
+            "logistics.status",
+            "shipment:75412398866",
+        ),
+        (
+            "The parcel went back to the sender apparently?? tracking LX552019873CN.",
+            "logistics.status",
+            "shipment:LX552019873CN",
+        ),
+    ],
+)
+def test_a_claim_is_about_the_id_its_message_names_in_another_sentence(
+    text: str, key: str, subject: str
+) -> None:
+    (found,) = [c.candidate for c in extract(text).candidates if c.candidate.key == key]
+    assert found.subject_ref == subject
+    assert subject.split(":", 1)[1] in found.content

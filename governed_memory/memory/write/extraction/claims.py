@@ -106,7 +106,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "order",
         _rx(
             r"(?:还?没有?|未|不)(?:发货|发出)|已经?(?:发货|发出|取消)|发货了|取消了|被取消|漏发|发错|错发"
-            r"|少发|送错|货不对|发成了|待发货|待出库|补发|显示待支付|还显示|没看到新单号",
+            r"|少发|送错|货不对|发成了|待发货|待出库|补发|显示待支付|还显示|没看到新单号"
+            r"|(?:跟|和|与)订单(?:上|里)?(?:的)?(?:不一样|不一致|不符)|货不对板",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|isn't|is not"
                 r"|wasn't|was not)\s+(?:been\s+)?(?:shipped|dispatched|processed)"
@@ -122,7 +123,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         _rx(
             r"(?:还?没有?|未)(?:签收|送到|送达|更新|动)|显示(?:已|被)?签收|被(?:人)?签收|已经?(?:签收|送达|退回)"
             r"|签收了|丢了|丢件|丢失|弄丢|破损|损坏|摔坏|压坏|少了|少件|卡住|卡在|停滞|不动了?|没动静|没消息"
-            r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回"
+            r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回|破了|碎了|摔碎|压碎|漏了|压扁"
             r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|never|isn't"
@@ -168,11 +169,18 @@ _ID = r"(?P<id>[A-Za-z0-9][A-Za-z0-9\-_]*[0-9][A-Za-z0-9\-_]*|[0-9]{3,})"
 _LABELLED_IDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (
         prefix,
-        re.compile(rf"(?:{label})\s*(?:号码?|编号|number|no\.?|id|#)?\s*[:：#]?\s*" + _ID, re.I),
+        re.compile(
+            rf"(?:{label})\s*(?:号码?|编号|尾号|number|no\.?|id|#)?\s*[:：#]?\s*" + _ID, re.I
+        ),
     )
     for prefix, label in (
         ("refund", r"退款单|退款|refund"),
-        ("shipment", r"运单|快递单|物流单|快递|tracking|waybill"),
+        # a carrier's name before its number is a tracking number ("中通 75412398866")
+        (
+            "shipment",
+            r"运单|快递单|物流单|快递|tracking|waybill|中通|圆通|申通|韵达|顺丰|极兔|德邦|百世"
+            r"|邮政|EMS|UPS|FedEx|DHL|USPS|Royal Mail",
+        ),
         ("payment", r"支付单|交易单|交易|流水|transaction|payment"),
         ("order", r"订单|单号|order"),
     )
@@ -395,6 +403,23 @@ def _claimed_in_sentence(claim: Candidate, sentence: str) -> Candidate:
         return claim
     return claim.model_copy(
         update={"subject_ref": subject, "content": normalize_whitespace(_clean(sentence))}
+    )
+
+
+def claimed_in_utterance(claim: Candidate, text: str) -> Candidate:
+    """A claim whose sentence names no id, in a message that names one in another sentence
+    ("订单被无故取消了？我没点取消啊，订单号 3390217", "Parcel went back to the sender?? tracking
+    LX552019873CN"): about that order or parcel, its content the message that says so."""
+    if claim.key not in _KEY_OF.values() or not (claim.subject_ref or "").endswith(":unknown"):
+        return claim
+    if len(text) > 200:
+        return claim
+    entity = next(e for e, key in _KEY_OF.items() if key == claim.key)
+    subject = _subject(text, entity)
+    if subject.endswith(":unknown"):
+        return claim
+    return claim.model_copy(
+        update={"subject_ref": subject, "content": normalize_whitespace(_clean(text))}
     )
 
 

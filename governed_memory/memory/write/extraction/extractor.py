@@ -22,6 +22,7 @@ from governed_memory.memory.write.extraction.claims import (
     _standing_cue_alone,
     _standing_wish,
     _style_wish,
+    claimed_in_utterance,
 )
 from governed_memory.memory.write.extraction.clauses import (
     Whose,
@@ -92,6 +93,13 @@ class RuleExtractor:
             self._sentence(sentence, zone, got)
             self._corrected(sentence, before, got, zh)
             self._claims_named(sentence, before[1], got, zh)
+        if len(sentences) > 1:
+            got.semantic = [
+                (order, found.model_copy(update={"candidate": claim}))
+                if (claim := claimed_in_utterance(found.candidate, text)) is not found.candidate
+                else (order, found)
+                for order, found in got.semantic
+            ]
         items = self._profile_candidates(got.prefs, zh) + got.semantic
         if len(items) > 1:
             # "I'm never home during the day" is kept for what it implies only when it is said
