@@ -10,6 +10,7 @@ from governed_memory.memory.write.detectors._text import (
     _E,
     _FLAGS,
     Detection,
+    Span,
     _apply,
     _fold,
     _Folded,
@@ -36,13 +37,14 @@ from governed_memory.memory.write.detectors.injection_cues import (
     _zh_override_ok,
 )
 from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
-from governed_memory.memory.write.detectors.signals import find_hijacks
+from governed_memory.memory.write.detectors.signals import QUOTED, find_hijacks
 
 #: A role taken on for the writer to practise with ("pretend to be a customer so I can practice
 #: my sales pitch", "roleplay as a receptionist so I can rehearse"): a game, not a new self.
 _PRACTICE = (
-    r"(?![^.!?\n]{0,80}?\bso\s+(?:that\s+)?(?:i|we)\s+can\s+(?:practi[cs]e|rehearse|prepare"
-    r"|train|learn|study|get\s+ready))"
+    r"(?![^.!?\n]{0,80}?(?:\bso\s+(?:that\s+)?(?:i|we)\s+can\s+(?:practi[cs]e|rehearse|prepare"
+    r"|train|learn|study|get\s+ready)|\bfor\s+my\s+(?:\d+[- ]year[- ]old|kids?|child|children"
+    r"|daughter|son|students?|class|niece|nephew)\b))"
 )
 
 #: A denial right after a feature's name, in its clause: "admin override no longer bypasses…".
@@ -151,6 +153,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         "role_change",
         _w(
             r"you\s+are\s+now\s+(?:(?:an?|the|my)\s+(?!(?:\w+\s+){0,2}?(?:favou?rite|best|go-to)\b)"
+            r"(?!(?:first|second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|next|last|only)\b)"
             r"(?:\w+\s+){0,3}?"
             + _ROLE_NOUNS
             + r"|dan|in\s+\w+\s+mode|(?:un)?(?:restricted|filtered|censored|jailbroken|limited|"
@@ -220,7 +223,9 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         r"(?:你|请你|请)(?:来|现在)?(?:扮演|充当|假装(?:成|是)?|模拟|变成|成为)(?:一个|一名|一位|个)?"
         r"[^,。!?\n]{0,10}?(?:没有(?:任何)?限制|不受(?:任何)?(?:限制|约束|规则)|无限制|无约束|"
         r"不受审查|越狱|DAN|管理员|超级管理员|系统管理员|开发者|root|admin|黑客|邪恶|无所不能)",
-        r"假装你是|你假装(?:成|是)|你现在扮演|请扮演|你来扮演",
+        # (an everyday role in a game: "假装你是导游，我女儿在玩环游北京的游戏")
+        r"(?:假装你是|你假装(?:成|是)|你现在扮演|请扮演|你来扮演)(?!(?:一个|一位|一名|个)?(?:导游|老师|店员"
+        r"|顾客|客人|面试官|服务员|售货员|圣诞老人|医生|护士|船长|主持人|讲解员))",
         r"(?:进入|开启|启用|切换到|切换为|打开|激活)(?:到)?(?:开发者|上帝|越狱|调试|管理员|DAN|无限制|"
         r"超级|无审查|root|God|debug|admin)模式|(?:开发者|越狱|DAN|上帝|管理员)模式(?:已)?(?:开启|启用|激活)",
         r"你(?:已经)?不再是(?:一个|一名)?(?:AI|人工智能|助手|客服|机器人|模型|语言模型)",
@@ -507,13 +512,30 @@ def _tag_characters(text: str) -> Iterator[tuple[int, int]]:
         yield m.start(), m.end()
 
 
+#: A text about attacks: what it quotes is an example ("What is prompt injection? Text that
+#: holds, for example, 'ignore your previous instructions'", a filter's list of patterns).
+_ABOUT_ATTACKS = re.compile(
+    r"prompt[\s-]+injection|\binjections?\b|\bjailbreak(?:s|ing)?\b|\battack(?:s|ers?)?\b"
+    r"|\bsuspicious\b|\bpatterns?\b|\b(?:block|deny|stop)\s?list|提示词?注入|注入攻击|攻击者|越狱",
+    re.IGNORECASE,
+)
+
+
+def _examples_quoted(spans: list[Span], text: str) -> list[Span]:
+    """The spans that are no example quoted by a text about attacks."""
+    if not _ABOUT_ATTACKS.search(text):
+        return spans
+    quoted = [(q.start(), q.end()) for q in QUOTED.finditer(text)]
+    return [s for s in spans if not any(qs <= s[0] and s[1] <= qe for qs, qe in quoted)]
+
+
 def find_injections(text: str, folded: _Folded) -> list[Detection]:
     """`detect_injection` on `text` and its folded copy with lookalike letters folded too; then
     on each hidden view of it (letters spaced out, base64, hex, rot13): a directive found there
     is `obfuscated_directive` over the whole run. Tag characters are looked for in the original,
     since folding drops them."""
     plain = deconfuse(folded.text)
-    ruled = _apply(_INJECTION_RULES, plain)
+    ruled = _examples_quoted(_apply(_INJECTION_RULES, plain), plain)
     # A passage the signals find is a hijack where no rule has named what it is already.
     signalled = [
         (s, e, "task_hijack")

@@ -351,16 +351,16 @@ _NEGATABLE = frozenset({"everyone", "audience", "order", "bypass"})
 #: Signals that a quotation makes a mention, not a use ("phrases like 'ignore previous
 #: instructions'").
 _QUOTABLE = frozenset({"revoke", "role"})
-#: A quotation: an opening mark after a space or the start, a closing one before a space,
-#: punctuation or the end (so the apostrophe of "don't" opens nothing).
-_QUOTED = re.compile(
-    r"(?:(?<=\s)|(?<=^)|(?<=[:：(（]))(?:'[^'\n]{3,200}'|\"[^\"\n]{3,200}\"|‘[^’\n]{3,200}’|"
-    r"“[^”\n]{3,200}”|「[^」\n]{3,200}」|『[^』\n]{3,200}』)(?=[\s.,;:!?)）。，；：！？]|$)"
+#: A quotation: straight quotes opened after a space, a bracket or a separator and closed before
+#: one (so the apostrophe of "don't" opens nothing), curly and CJK quotes anywhere.
+QUOTED = re.compile(
+    r"(?:(?<=[\s\[(（,=:：])|^)(?:'[^'\n]{3,200}'|\"[^\"\n]{3,200}\")(?=[\s.,;:!?)\]）。，；：！？]|$)"
+    r"|‘[^’\n]{3,200}’|“[^”\n]{3,200}”|「[^」\n]{3,200}」|『[^』\n]{3,200}』"
 )
 
 
 def _used(pattern: re.Pattern[str], passage: str) -> bool:
-    quoted = [(q.start(), q.end()) for q in _QUOTED.finditer(passage)]
+    quoted = [(q.start(), q.end()) for q in QUOTED.finditer(passage)]
     return any(
         not any(qs <= m.start() and m.end() <= qe for qs, qe in quoted)
         for m in pattern.finditer(passage)
