@@ -21,6 +21,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT5,
     HELDOUT6,
     HELDOUT7,
+    HELDOUT8,
     baseline_outputs,
     extract_all,
     load,
@@ -73,6 +74,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT5.name,
         HELDOUT6.name,
         HELDOUT7.name,
+        HELDOUT8.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])
