@@ -204,7 +204,8 @@ class Records(Part):
                 # Only the versions of heads held are read (none for a memory just written:
                 # its new version dropped it).
                 held = cache.holding(chunk)
-                missing = [m for m in chunk if m not in held]
+                known = set(held)
+                missing = [m for m in chunk if m not in known]
                 if held:
                     for memory_id, version in c.execute(_HEAD_VERSIONS, {"ids": held}):
                         head = cache.get(memory_id, version)
