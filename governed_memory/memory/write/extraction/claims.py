@@ -393,28 +393,24 @@ def _claimed_in_sentence(claim: Candidate, sentence: str) -> Candidate:
         # its clause says what happened, an earlier one what it happened to ("退款说好三天到，
         # 现在一周了还没到"): the sentence says both
         claim = claim.model_copy(update={"content": normalize_whitespace(_clean(sentence))})
+    return _about_the_id_in(claim, sentence)
+
+
+def _claimed_in_message(claim: Candidate, text: str) -> Candidate:
+    """A claim whose sentence names no id, in a message that names one in another sentence
+    ("订单被无故取消了？我没点取消啊，订单号 3390217", "Parcel went back to the sender?? tracking
+    LX552019873CN"): as `_claimed_in_sentence`, over the whole (short) message."""
+    return claim if len(text) > 200 else _about_the_id_in(claim, text)
+
+
+def _about_the_id_in(claim: Candidate, text: str) -> Candidate:
+    """A claim about an unknown order, parcel or payment made about the one `text` names, its
+    content `text`; unchanged when `text` names none."""
     if claim.key is None or not (claim.subject_ref or "").endswith(":unknown"):
         return claim
     entity = next((e for e, key in _KEY_OF.items() if key == claim.key), None)
     if entity is None:
         return claim
-    subject = _subject(sentence, entity)
-    if subject.endswith(":unknown"):
-        return claim
-    return claim.model_copy(
-        update={"subject_ref": subject, "content": normalize_whitespace(_clean(sentence))}
-    )
-
-
-def claimed_in_utterance(claim: Candidate, text: str) -> Candidate:
-    """A claim whose sentence names no id, in a message that names one in another sentence
-    ("订单被无故取消了？我没点取消啊，订单号 3390217", "Parcel went back to the sender?? tracking
-    LX552019873CN"): about that order or parcel, its content the message that says so."""
-    if claim.key not in _KEY_OF.values() or not (claim.subject_ref or "").endswith(":unknown"):
-        return claim
-    if len(text) > 200:
-        return claim
-    entity = next(e for e, key in _KEY_OF.items() if key == claim.key)
     subject = _subject(text, entity)
     if subject.endswith(":unknown"):
         return claim

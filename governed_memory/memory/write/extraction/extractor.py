@@ -14,6 +14,7 @@ from governed_memory.memory.vocabulary import NAME
 from governed_memory.memory.write.extraction.claims import (
     _asked_to_remember,
     _claim,
+    _claimed_in_message,
     _claimed_in_sentence,
     _correction,
     _entities,
@@ -22,7 +23,6 @@ from governed_memory.memory.write.extraction.claims import (
     _standing_cue_alone,
     _standing_wish,
     _style_wish,
-    claimed_in_utterance,
 )
 from governed_memory.memory.write.extraction.clauses import (
     Whose,
@@ -94,12 +94,10 @@ class RuleExtractor:
             self._corrected(sentence, before, got, zh)
             self._claims_named(sentence, before[1], got, zh)
         if len(sentences) > 1:
-            got.semantic = [
-                (order, found.model_copy(update={"candidate": claim}))
-                if (claim := claimed_in_utterance(found.candidate, text)) is not found.candidate
-                else (order, found)
-                for order, found in got.semantic
-            ]
+            for n, (order, found) in enumerate(got.semantic):
+                claim = _claimed_in_message(found.candidate, text)
+                if claim is not found.candidate:
+                    got.semantic[n] = (order, found.model_copy(update={"candidate": claim}))
         items = self._profile_candidates(got.prefs, zh) + got.semantic
         if len(items) > 1:
             # "I'm never home during the day" is kept for what it implies only when it is said
