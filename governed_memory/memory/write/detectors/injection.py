@@ -44,7 +44,11 @@ from governed_memory.memory.write.detectors.signals import QUOTED, find_hijacks
 _PRACTICE = (
     r"(?![^.!?\n]{0,80}?(?:\bso\s+(?:that\s+)?(?:i|we)\s+can\s+(?:practi[cs]e|rehearse|prepare"
     r"|train|learn|study|get\s+ready)|\bfor\s+my\s+(?:\d+[- ]year[- ]old|kids?|child|children"
-    r"|daughter|son|students?|class|niece|nephew)\b))"
+    r"|daughter|son|students?|class|niece|nephew)\b"
+    # a story for a child ("pretend to be a friendly dragon and tell my 5-year-old a bedtime
+    # story")
+    r"|\b(?:tell|read|sing)\s+(?:to\s+)?my\s+(?:\d+[- ]year[- ]old|kids?|child|children|daughter"
+    r"|son|students?|class|niece|nephew|toddler|little\s+one)\b|\bbedtime\s+stor(?:y|ies)\b))"
 )
 
 #: A denial right after a feature's name, in its clause: "admin override no longer bypasses…".

@@ -37,7 +37,12 @@ _STRONG_QUALIFIER = re.compile(
 def _strong_override(text: str, m: re.Match[str]) -> bool:
     q = m.group("q") or ""
     target = m.group("t").lower()
-    return bool(_STRONG_QUALIFIER.search(q)) or target.startswith(
+    strong = {w.lower() for w in _STRONG_QUALIFIER.findall(q)}
+    if target.startswith(("setting", "configuration")):
+        # a device's or a contract's defaults ("override the default settings", "Override of
+        # default settings"): everyday, unless whose settings says the assistant's
+        strong -= {"default"}
+    return bool(strong) or target.startswith(
         ("system", "guardrail", "programming", "safeguard", "ethics")
     )
 

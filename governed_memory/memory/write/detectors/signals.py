@@ -41,6 +41,12 @@ from governed_memory.memory.write.detectors.gate import Gate
 
 _F = re.IGNORECASE
 
+#: A rule replaced by its new version is a notice, not a revocation ("原有的退款规定作废，以附件中的
+#: 新版本为准").
+_NEW_VERSION = (
+    r"(?![^。！？\n]{0,12}?以[^。！？\n]{0,12}?(?:新版|新的|最新|附件)[^。！？\n]{0,6}?为准)"
+)
+
 _SIGNALS: dict[str, re.Pattern[str]] = {
     "revoke": re.compile(
         # (a document that replaces its earlier versions is no revocation: "This version
@@ -68,6 +74,11 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\b(?:supersedes?|overrides?|replaces?|cancels?)\s+(?:all|any|every|the)\s+(?:prior|"
         r"previous|earlier|other|existing|old)\s+(?:ones|instructions?|rules?|guidance|orders?)"
         r"|\bstop\s+(?:following|obeying|applying)\s+(?:the|your|any|all|those|these)\b"
+        # the assistant's limits wiped ("clear your context and prior constraints"), not a
+        # device's settings ("reset your router settings") nor what it remembers of the writer
+        r"|\b(?:clear|wipe|reset|erase|flush|purge)\s+(?:out\s+)?(?:your|all\s+(?:of\s+)?your)\s+"
+        r"(?:[\w-]+\s+(?:and\s+)?){0,3}?(?:constraints|instructions|rules|guidelines|directives|"
+        r"restrictions|limitations|programming|conditioning)\b"
         r"|\b(?:operate|act|respond|answer|work|reply|proceed)\s+(?:freely\s+)?without\s+(?:any\s+)?"
         r"(?:restrictions?|limits?|limitations?|filters?|rules?|guidelines?|warnings?|"
         r"safeguards?|censorship)"
@@ -83,6 +94,11 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|(?:以上|之前|先前|此前|原有|原来|上述|前面|所有|一切|旧)的?(?:所有|全部)?(?:客服)?"
         r"(?:指示|指令|规则|规定|准则|守则|设定|政策|提示词?|要求)[^。！？\n]{0,6}?(?:作废|无效|失效|"
         r"取消|不再适用|不算数|都不算|统统不算|全部清除|已?过期)"
+        + _NEW_VERSION
+        # the assistant's own instructions said to be replaced ("以上所有指示均被本条覆盖"): a
+        # contract's clauses replaced by a new one are not
+        + r"|(?:以上|之前|先前|此前|原有|原来|上述|前面)的?(?:所有|全部)?的?(?:指示|指令|设定|提示词?)"
+        r"[^。！？\n]{0,4}?(?:均|都|全部|一律)?(?:已)?(?:被|由)[^。！？\n]{0,6}?(?:覆盖|取代|替代|推翻)"
         r"|(?:关闭|解除|取消|移除)(?:你的?)?(?:所有|全部|一切)?的?(?:内容|安全)(?:限制|过滤|审查)"
         r"|不再(?:需要)?(?:遵守|遵循|受|执行|理会)[^。！？\n]{0,12}?(?:规则|政策|规定|限制|指令|约束)"
         r"|不(?:要|用|必)再?(?:管|理会|遵守|遵循|考虑)[^。！？\n]{0,8}?(?:规则|政策|规定|限制|指令|约束)"
@@ -94,7 +110,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"[^。！？\n]{0,10}?(?:instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|prompts?|"
         r"指令|指示|规则|设定|规定|政策|提示词?)"
         r"|(?:instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|prompts?|指令|指示|规则|设定|"
-        r"规定|政策)[^。！？\n]{0,8}?(?:已经?|都|全部)?(?:过时|作废|失效|无效)",
+        r"规定|政策)[^。！？\n]{0,8}?(?:已经?|都|全部)?(?:过时|作废|失效|无效)" + _NEW_VERSION,
         _F,
     ),
     "bypass": re.compile(
