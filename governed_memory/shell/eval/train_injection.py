@@ -6,14 +6,15 @@ Needs the embeddings extra (the packaged all-MiniLM-L6-v2) and scikit-learn (a d
 and one of sentence-transformers'). Reproducible: the corpora named in `TRAINING` (written for
 this project by helper sessions, CC0), the features the detector computes, scikit-learn's
 L2-regularised logistic regression (lbfgs, deterministic) and a threshold chosen on out-of-fold
-probabilities so that at most `TARGET_FPR` of the benign texts score over it. The obfuscation
+probabilities, each text scored as the detector scores it (its highest window), so that at most
+`TARGET_FPR` of the benign texts score over it. The obfuscation
 styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width characters) are left
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind16.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind17.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind17.json`), which is never read here.
+them (`injection.blind18.json`), which is never read here.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ TRAINING = (
     "injection.blind14.json",
     "injection.blind15.json",
     "injection.blind16.json",
+    "injection.blind17.json",
 )
 OBFUSCATED = frozenset({"base64", "hex", "rot13", "spaced", "homoglyph", "zero_width"})
 TARGET_FPR = 0.02
@@ -77,10 +79,7 @@ def examples() -> tuple[list[str], list[int], list[str]]:
 
 def train(out: Path) -> dict[str, Any]:
     from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
-    from sklearn.model_selection import (  # type: ignore[import-untyped]
-        StratifiedKFold,
-        cross_val_predict,
-    )
+    from sklearn.model_selection import StratifiedKFold  # type: ignore[import-untyped]
 
     from governed_memory.memory.write.detectors import learned
 
@@ -93,7 +92,7 @@ def train(out: Path) -> dict[str, Any]:
     y = np.asarray(labels)
     model = LogisticRegression(C=C, max_iter=5000, class_weight="balanced")
     folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=31)
-    oof = cross_val_predict(model, x, y, cv=folds, method="predict_proba")[:, 1]
+    oof = _out_of_fold_max(classifier, texts, x, y, model, folds)
     benign = np.sort(oof[y == 0])
     threshold = float(benign[int(np.ceil(len(benign) * (1 - TARGET_FPR))) - 1]) + 1e-6
     threshold = min(max(threshold, 0.5), 0.99)
@@ -118,6 +117,29 @@ def train(out: Path) -> dict[str, Any]:
     }
     out.write_text(json.dumps(spec, separators=(",", ":")) + "\n", encoding="utf-8")
     return spec
+
+
+def _out_of_fold_max(
+    classifier: Any, texts: list[str], x: Any, y: Any, model: Any, folds: Any
+) -> Any:
+    """Each text's out-of-fold score as the detector reads it at run time: the highest
+    probability over its windows (`learned.windows`), from a model fitted without it. A long
+    benign text has several windows, so several chances to cross the threshold: calibrated on
+    whole texts, the threshold let through more false positives than `TARGET_FPR`."""
+    from sklearn.base import clone  # type: ignore[import-untyped]
+
+    from governed_memory.memory.write.detectors import learned
+
+    spans = [learned.windows(t) for t in texts]
+    pieces = [t[a:b] for t, s in zip(texts, spans, strict=True) for a, b in s]
+    owner = np.repeat(np.arange(len(texts)), [len(s) for s in spans])
+    xw = classifier.features(pieces)
+    oof = np.zeros(len(texts))
+    for train_idx, test_idx in folds.split(x, y):
+        fitted = clone(model).fit(x[train_idx], y[train_idx])
+        mask = np.isin(owner, test_idx)
+        np.maximum.at(oof, owner[mask], fitted.predict_proba(xw[mask])[:, 1])
+    return oof
 
 
 def _model() -> Any:

@@ -520,7 +520,9 @@ def _tag_characters(text: str) -> Iterator[tuple[int, int]]:
 #: holds, for example, 'ignore your previous instructions'", a filter's list of patterns).
 _ABOUT_ATTACKS = re.compile(
     r"prompt[\s-]+injection|\binjections?\b|\bjailbreak(?:s|ing)?\b|\battack(?:s|ers?)?\b"
-    r"|\bsuspicious\b|\bpatterns?\b|\b(?:block|deny|stop)\s?list|提示词?注入|注入攻击|攻击者|越狱",
+    r"|\bsuspicious\b|\bpatterns?\b|\b(?:block|deny|stop)\s?list|提示词?注入|注入攻击|攻击者|越狱"
+    # a filter naming what it strips ("strip phrases like 'ignore previous instructions'")
+    r"|\bphrases?\s+(?:like|such\s+as)\b|\bsanitiz|\bsanitis",
     re.IGNORECASE,
 )
 

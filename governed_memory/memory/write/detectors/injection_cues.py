@@ -34,7 +34,16 @@ _STRONG_QUALIFIER = re.compile(
 )
 
 
+#: Someone else's permission ("The GM may override any rule for the sake of the story"): a
+#: game's or a contract's rule, not an order to the reader.
+_THIRD_PARTY_MAY = re.compile(
+    r"\b(?!you\b|u\b)[a-z]+\s+(?:may|can|could|shall|is\s+allowed\s+to)\s+$", re.IGNORECASE
+)
+
+
 def _strong_override(text: str, m: re.Match[str]) -> bool:
+    if _THIRD_PARTY_MAY.search(text[max(0, m.start() - 30) : m.start()]):
+        return False
     q = m.group("q") or ""
     target = m.group("t").lower()
     strong = {w.lower() for w in _STRONG_QUALIFIER.findall(q)}
