@@ -272,7 +272,6 @@ def test_lasting_facts_about_the_user_and_their_family_are_kept(text: str) -> No
         ("本人对酒精过敏，这款香水能用吗", "本人对酒精过敏"),
         ("我怀孕了，这个能吃吗", "我怀孕了"),
         ("我的鞋码是38，这双偏大还是偏小", "我的鞋码是38"),
-        ("我腰围有点粗，一般穿XL", "我腰围有点粗"),
     ],
 )
 def test_a_lasting_fact_is_kept_apart_from_what_follows_it(text: str, kept: str) -> None:
@@ -749,3 +748,84 @@ def test_a_claim_is_about_the_id_its_message_names_in_another_sentence(
     (found,) = [c.candidate for c in extract(text).candidates if c.candidate.key == key]
     assert found.subject_ref == subject
     assert subject.split(":", 1)[1] in found.content
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I have Crohn's disease, so the low-fibre range matters to me", "Crohn's disease"),
+        ("I'm normally a size 8 in jeans, does this run small?", "size 8"),
+        ("Our cat is a 7kg Maine Coon, will the carrier fit him?", "Maine Coon"),
+        ("I raise chickens in the back yard, do you sell layer feed?", "raise chickens"),
+        ("我皮肤偏干，冬天特别容易起皮，这个面霜滋润吗", "我皮肤偏干"),
+        ("平时喜欢骑行，周末都骑五六十公里，这个水壶架通用吗", "平时喜欢骑行"),
+        ("住在七楼没电梯，这个床垫能送上去吗", "住在七楼没电梯"),
+        ("宝宝刚满8个月，这款米粉能吃了吗", "宝宝刚满8个月"),
+    ],
+)
+def test_a_condition_a_size_a_pet_a_habit_or_a_home_said_before_a_question_is_kept(
+    text: str, fact: str
+) -> None:
+    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+    assert any(fact in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("我家是老小区，客厅才十二平，这个茶几会不会太大", ("老小区", "客厅才十二平")),
+        ("我腿比较长，平时穿32码，这条裤子会短吗", ("我腿比较长", "平时穿32码")),
+        # the size a body takes goes on with it (it was kept apart before: both last)
+        ("我腰围有点粗，一般穿XL", ("我腰围有点粗", "一般穿XL")),
+        ("我女儿今年五岁，儿子刚满10个月，推车要双人的", ("我女儿今年五岁", "儿子刚满10个月")),
+        ("Our apartment is small, about 35 square meters, so space matters", ("about 35",)),
+    ],
+)
+def test_a_measure_said_after_a_statement_goes_on_with_it(text: str, parts: tuple[str, ...]) -> None:
+    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+    assert any(all(p in f for p in parts) for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("我之前填的时区错了，我在墨尔本，不是悉尼", "Australia/Melbourne"),
+        ("I relocated to Chicago in the spring, could you change my time zone?", "America/Chicago"),
+        ("I mentioned Paris before but I'm actually in Dublin now, so Irish time", "Europe/Dublin"),
+        ("I'm in Tokyo, so when you say 'this evening' make it Tokyo evening", "Asia/Tokyo"),
+    ],
+)
+def test_where_the_user_is_beside_a_zone_asked_about_is_the_users_zone(
+    text: str, zone: str
+) -> None:
+    e = extract(text)
+    assert [c.candidate.structured_value for c in e.candidates if c.candidate.key == TZ] == [
+        {"value": zone}
+    ]
+    # the statement of where they are is what the zone says: not kept twice
+    assert [c for c in e.candidates if c.candidate.key is None] == [], e
+
+
+def test_a_place_in_a_one_off_clause_sets_no_zone() -> None:
+    assert TZ not in keys(extract("I'm in Tokyo this week for work, what time zone do you use?"))
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("客服可不可以用日语回复我？中文我看起来比较吃力", "ja"),
+        ("Earlier I said Spanish but Italian works better for me, my Spanish is basic", "it"),
+        ("Sorry, it's French I'd like the replies in", "fr"),
+    ],
+)
+def test_a_language_asked_for_as_a_favour_or_a_correction_is_chosen_without_its_reason(
+    text: str, language: str
+) -> None:
+    e = extract(text)
+    assert [c.candidate.structured_value for c in e.candidates] == [{"value": language}], e
+
+
+def test_a_channel_said_before_and_taken_back_is_not_the_one_chosen() -> None:
+    e = extract("前面说发邮件，改一下哈，那个邮箱不用了，直接打电话吧")
+    chosen = [c.candidate.structured_value for c in e.candidates if c.candidate.key == PREF]
+    assert chosen == [{"channel": "phone"}], e

@@ -121,7 +121,8 @@ _CONTENT_BLOCK = _rx(
     ),
 )
 _PAST_BLOCK = _rx(
-    r"以前|之前|原来|过去|上次|刚才|刚刚|昨天|前天|发了|打了|打过|发过|已经发|已发|失败|错了|出错|回复我的"
+    r"以前|之前|原来|过去|上次|刚才|刚刚|前面说|先前|早先|昨天|前天|发了|打了|打过|发过|已经发|已发|失败|错了"
+    r"|出错|回复我的"
     r"|查收|查看|老是|老给|总给|又给|又打|又发|天天|整天|你们?(?:一直|总是)|太慢|太多",
     _w(
         r"used to|previously|last time|yesterday|sent|wrong|keeps?|kept|too many|reply to my"
@@ -261,7 +262,7 @@ _LANG_POS_AFTER = re.compile(
     r"|就行|就好|就可以|即可|吧|可以吗|好吗|谢谢)|^\s*"
     + _w(
         r"please|only|from now on|going forward|is (?:fine|better|preferred|best|ok|okay)|works"
-        r"|if possible|thanks|thank you"
+        r"|if possible|thanks|thank you|i'?d\s+(?:like|prefer|rather)|i\s+(?:want|prefer|need)"
     )
 )
 _LANG_NEG_BEFORE = re.compile(
@@ -286,7 +287,7 @@ _LANG_COMM_EN = re.compile(
     _w(
         r"reply|replies|respond|responses?|answers?|write|speak|talk|communicate|chat|text|email"
         r"|contact|message|messages|use|switch|change|prefer|preferred|please|language"
-        r"|converse|correspond|from now on|going forward|always"
+        r"|converse|correspond|from now on|going forward|always|works?\s+(?:better|best)\s+for\s+me"
     )
 )
 _LANG_STRONG = _rx(

@@ -10,7 +10,7 @@ from typing import Any
 
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
-from governed_memory.memory.vocabulary import NAME
+from governed_memory.memory.vocabulary import LANGUAGE, NAME, TIMEZONE
 from governed_memory.memory.write.extraction.claims import (
     _asked_to_remember,
     _claim,
@@ -41,6 +41,7 @@ from governed_memory.memory.write.extraction.cues import _CONTINUES, _REL_ZH, _S
 from governed_memory.memory.write.extraction.models import (
     REMEMBER,
     SELF_STATEMENT,
+    STRONG,
     ExtractedCandidate,
     Extraction,
     Skipped,
@@ -57,8 +58,28 @@ from governed_memory.memory.write.extraction.preferences import (
     _Pref,
     _prefs,
     _timezone_prefs,
+    zone_where_i_am,
 )
-from governed_memory.memory.write.normalize import fold, normalize_timezone, normalize_whitespace
+from governed_memory.memory.write.normalize import (
+    find_languages,
+    fold,
+    normalize_timezone,
+    normalize_whitespace,
+)
+
+
+_SKILL = re.compile(
+    r"(?<![a-z])my\s+[a-z]+\s+(?:is|isn't|'s|has|skills?|reading)(?![a-z])"
+    r"|(?<![a-z])i\s+(?:only\s+|can\s+only\s+)?(?:read|speak|understand|write)\s+[a-z]+\s+(?:well"
+    r"|better|fluently|best|ok|okay|a\s+little)(?![a-z])"
+    r"|我(?:的)?[^，,。]{0,4}?(?:水平|读起来|看起来|说得|听得|不太好|吃力|一般|不行)"
+)
+
+
+def _language_skill(norm: str) -> bool:
+    """What the user says of how well they read a language ("my English is ok", "中文我读起来有点
+    吃力")."""
+    return bool(find_languages(norm)) and bool(_SKILL.search(norm))
 
 
 def _sentence_text(clauses: list[_Clause], zh: bool) -> str:
@@ -93,6 +114,7 @@ class RuleExtractor:
             self._sentence(sentence, zone, got)
             self._corrected(sentence, before, got, zh)
             self._claims_named(sentence, before[1], got, zh)
+        self._zone_where_i_am(text, sentences, got)
         if len(sentences) > 1:
             for n, (order, found) in enumerate(got.semantic):
                 claim = _claimed_in_message(found.candidate, text)
@@ -104,9 +126,50 @@ class RuleExtractor:
             # alone: beside the wish it explains ("leave my parcels at the front desk, I'm never
             # home during the day"), the wish is what the user asked for.
             items = [item for item in items if not _availability(fold(item[1].candidate.content))]
+        zones = [i.candidate.structured_value for _, i in items if i.candidate.key == TIMEZONE]
+        if zones and zones[0]:
+            # "我人在悉尼" beside the zone it gave: the zone keeps it
+            zone = zones[0].get("value")
+            items = [
+                item
+                for item in items
+                if item[1].candidate.key is not None
+                or len(item[1].candidate.content) > 30
+                or zone_where_i_am(fold(item[1].candidate.content) + " 时区") != zone
+            ]
+        if any(item.candidate.key == LANGUAGE for _, item in items):
+            # "my French is rusty" beside "German works better for me": the reason for the
+            # language asked for, which the language keeps
+            items = [
+                item
+                for item in items
+                if item[1].candidate.key is not None
+                or not _language_skill(fold(item[1].candidate.content))
+            ]
         return Extraction(
             candidates=self._ordered(items), skipped=self._dedupe_skipped(got.skipped)
         )
+
+    @staticmethod
+    def _zone_where_i_am(text: str, sentences: list[list[_Clause]], got: _Collected) -> None:
+        """No zone stated, but one asked about beside where the user is (`zone_where_i_am`):
+        that place's zone, quoted from the first clause that names the place."""
+        if any(p.key == TIMEZONE for p in got.prefs):
+            return
+        zone = zone_where_i_am(fold(text))
+        if zone is None:
+            return
+        clauses = [c for sentence in sentences for c in sentence]
+        clause = next((c for c in clauses if zone_where_i_am(c.norm + " 时区") == zone), clauses[0])
+        if _is_temporary(clause.norm):  # "I'm in Tokyo this week"
+            return
+        got.prefs.append(_Pref(TIMEZONE, {"value": zone}, False, STRONG, clause.raw, clause.order))
+        # the statement of where they are said only that: the zone keeps it
+        got.semantic = [
+            (order, found)
+            for order, found in got.semantic
+            if found.candidate.key is not None or found.clause != clause.raw
+        ]
 
     # -- per sentence
 

@@ -43,7 +43,17 @@ _SELF_ZH = re.compile(
     r"|读书|上学)|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
     r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用"
     rf"|{_AVAILABLE_ZH}"
-    r"|.{0,6}不耐受|怀孕|怀了|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座))"
+    r"|.{0,6}不耐受|怀孕|怀了|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座)"
+    # the body a size or a product is chosen for ("我脚比较宽", "我皮肤偏干")
+    r"|(?:脚|脚背|腿|腰|肩膀?|头|脸|皮肤|头发|发质|肤质)(?:比较|很|特别|偏|有点|超级|巨)?"
+    r"(?:宽|窄|大|小|长|短|胖|瘦|粗|细|干|油|敏感|高))"
+    # said without a subject, as people do in a hurry: a habit, a size, the home's floor or
+    # layout ("平时喜欢跑马拉松", "平时穿42码", "住在六楼没电梯", "我们家是小户型")
+    r"|^(?:平时|平常|业余|周末)(?:都|也|会|比较|还)*(?:喜欢|爱|常|经常)\S"
+    r"|^(?:平时|平常|一般|通常)(?:都)?穿\s*(?:[0-9]|[SMLX])"
+    r"|^(?:我们?家?)?(?:住在?|家在)[一二三四五六七八九十0-9]+(?:楼|层)"
+    r"|^(?:我们?)?家(?:里)?是(?!不是)"
+    r"|^(?:我们?)?家(?:里)?[^，,。？?]{0,4}?(?:没有?电梯|有电梯)"
 )
 _SELF_MY_ZH = re.compile(
     _SELF_LEAD_ZH + r"我的(?!订单|快递|包裹|退款|运单|物流)\S{1,10}?(?:是|为|叫)"
@@ -51,7 +61,15 @@ _SELF_MY_ZH = re.compile(
 _SELF_EN = re.compile(
     r"^(?:(?:also|and|btw|by the way|actually|fyi|fwiw|tbh|honestly|just so you know|oh|well"
     r"|for the record)[, ]+)?"
-    r"(?:(?:i'm|im|i am)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b|few\b)[a-z]"
+    r"(?:(?:i'm|im|i am)\s+(?:usually\s+|normally\s+|typically\s+|generally\s+|always\s+)?"
+    r"(?:a|an)\s+(?!bit\b|little\b|lot\b|few\b)[a-z]"
+    # a condition the user lives with ("I have celiac disease", "I have type 1 diabetes")
+    r"|i\s+(?:have|'ve\s+got|have\s+got)\s+(?:[a-z0-9'’-]+\s+){0,2}?(?:disease|syndrome|disorder|"
+    r"allergy|allergies|intolerance|diabetes|asthma|arthritis|eczema|psoriasis|ibs|adhd|"
+    r"migraines?|c(?:o)?eliac|epilepsy|[a-z]+itis)\b"
+    # where they work now ("I'm back in the office full time", "I'm fully remote now")
+    r"|(?:i'm|im|i am)\s+(?:back\s+)?(?:in\s+the\s+office|working\s+from\s+home|(?:fully\s+)?"
+    r"remote|on\s+(?:night|day|early|late)\s+shifts?)\b"
     r"|(?:i'm|im|i am)\s+(?:not\s+)?(?:vegetarian|vegan|pescatarian|allergic|lactose[- ]intolerant"
     r"|gluten[- ](?:free|intolerant)|(?:type\s*[12i]+\s+)?diabetic|c(?:o)?eliac|asthmatic|epileptic"
     r"|an(?:a)?emic|dyslexic|autistic|pregnant|left[- ]handed|right[- ]handed|deaf|blind"
@@ -67,10 +85,14 @@ _SELF_EN = re.compile(
     r"|i\s+(?:live|reside|work|grew up|was born|come from|moved to|have lived|speak)\b"
     r"|i\s+(?:don't|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive)\b"
     r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
-    r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use)\b"
+    r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use|raise|grow"
+    r"|breed|ride|cycle|swim|hike|knit|sew|bake|collect"
+    r"|keep\s+(?![a-z]+ing\b|on\b))\b"
     r"|(?:i|we)\s*(?:have|'ve)\s+(?:got\s+)?(?:a|an|two|three|four|five|twins|\d+)\s+"
     r"(?!question|problem|issue|complaint|query|concern|order|package|refund)"
-    r"|my\s+(?!order|package|parcel|refund|payment|delivery|shipment|tracking)[a-z' ]{1,30}?\s+"
+    r"|(?:my|our\s+(?=(?:dogs?|cats?|puppy|kitten|pets?|house|home|flat|apartment|kitchen|garden"
+    r"|yard|living\s+room|bathroom|place|car|family)\b))"
+    r"\s*(?!order|package|parcel|refund|payment|delivery|shipment|tracking)[a-z' ]{1,30}?\s+"
     r"(?:is|are)\b)"
 )
 _SELF_BLOCK = _rx(
@@ -94,8 +116,17 @@ _THIRD_SUBJECT_EN = re.compile(
 # A clause that goes on with what the statement before it said ("I have two kids, 4 and 7
 # years old", "家里俩娃，老大6岁老二才2岁"): numbers, ages, sizes, without a subject of its own.
 _CONTINUATION = re.compile(
-    r"^\s*(?:and\s+|both\s+|aged?\s+|老大|老二|老三|大的|小的|一个|分别)?"
+    r"^\s*(?:and\s+|both\s+|aged?\s+|(?:about|around|roughly|approximately|only|just)\s+|老大|老二"
+    r"|老三|大的|小的|一个|分别)?"
     r"(?:[0-9０-９]|[一二两三四五六七八九十]+(?:岁|个|年))"
+    # the home's rooms, a habitual size ("客厅就十来平", "平时穿42码")
+    r"|^\s*(?:客厅|卧室|厨房|卫生间|阳台|房间|书房)(?:就|只有|大概|才|差不多)?[一二三四五六七八九十0-9]"
+    r"|^\s*(?:平时|平常|一般|通常)(?:都)?穿\s*(?:[0-9]|[SMLX])"
+    r"|^\s*(?:住在?|在)[一二三四五六七八九十0-9]+(?:楼|层)"
+    r"|^\s*(?:家里|我家)[^，,。？?]{0,4}?(?:没有?电梯|有电梯)"
+    # the next child's age ("我儿子今年三岁，女儿刚满六个月")
+    r"|^\s*(?:女儿|儿子|闺女|老大|老二|老三|小的|大的)(?:今年|现在|才|刚|已经)*满?"
+    r"[一二两三四五六七八九十0-9]+(?:个)?(?:月|岁)"
     # a measure of the same body, or a "but" about it ("我鞋码42，不过脚背高脚比较宽",
     # "我一般穿M，胸围92左右"); a clause naming a thing of this conversation is no part of it
     r"|^\s*(?:不过|但是?|可是|只是|而且)?\s*(?:胸围|腰围|臀围|肩宽|身高|体重|脚背|脚|鞋码|尺码|头围)"
@@ -110,7 +141,7 @@ _CONTINUATION = re.compile(
 # A lasting fact about the user's own family that a shop acts on (a birthday, an age, an
 # allergy): part of the user's life, unlike a family member's tastes or wishes about contact.
 _FAMILY_FACT = _rx(
-    r"生日|岁|过敏|不耐受|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|出生",
+    r"生日|岁|个月|过敏|不耐受|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|出生",
     _w(
         r"birthday|born|years? old|allergic|allergy|allergies|intolerant"
         r"|turns? \d+|turned \d+|is \d+|are \d+"
@@ -125,6 +156,9 @@ _REL_EN_FAMILY = (
 )
 _FAMILY_SUBJECT = re.compile(
     _SELF_LEAD_ZH + rf"(?:我(?:的|家)?(?:{_REL_ZH_FAMILY})|家里(?:的)?(?:{_REL_ZH_FAMILY})?)"
+    # a child named alone is the writer's ("宝宝刚满6个月")
+    r"|" + _SELF_LEAD_ZH + r"(?:宝宝|娃|孩子|小孩|儿子|女儿|闺女)(?:今年|现在|才|已经|刚)*满?"
+    r"[一二两三四五六七八九十0-9]+(?:个)?(?:月|岁)"
     rf"|^(?:my|our)\s+(?:{_REL_EN_FAMILY})(?:'s)?(?![a-z])"
 )
 
@@ -157,7 +191,8 @@ def _family_statement(norm: str) -> bool:
     """A lasting fact about someone of the user's family ("我老公生日是9月18号", "my daughter is
     allergic to nuts")."""
     s = norm.strip()
-    if _SELF_BLOCK.search(s):
+    # "刚满6个月" is an age, not something that just happened
+    if _SELF_BLOCK.search(s.replace("刚满", "满")):
         return False
     return bool(_HOUSEHOLD.match(s)) or (bool(_FAMILY_SUBJECT.match(s)) and _family_fact(s))
 

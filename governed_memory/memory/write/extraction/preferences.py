@@ -79,6 +79,7 @@ class _Pref:
 
 
 Role = Literal["pos", "neg", "alt"]
+_CLEFT = re.compile(r"(?<![a-z])(?:it's|it is|its)\s*$")
 
 
 def _roles(norm: str, mentions: list[Mention]) -> list[tuple[Mention, Role, str | None]]:
@@ -120,9 +121,24 @@ def _allowed_question(p: _Part, *, negation: bool) -> bool:
         return True
     if _WHY.search(p.norm):
         return False
-    if _STANDING.search(p.norm) or _SWITCH.search(p.norm):
+    if _STANDING.search(p.norm) or _SWITCH.search(p.norm) or _ASKED_AS_FAVOUR.search(p.norm):
         return True
     return negation
+
+
+#: A request put as a question about how to reach or answer the user ("客服能不能用英文回复我
+#: 呀？", "could you guys text me instead?").
+_ASKED_AS_FAVOUR = re.compile(
+    r"(?:能不能|可不可以|能否)[^，,。？?]{0,8}?(?:用|以|改用|换成)?[^，,。？?]{0,6}?(?:回复|回我|联系我"
+    r"|发给我|跟我说|和我说|给我发|通知我)"
+    r"|(?<![a-z])(?:could|can|would)\s+(?:you|u|y'all|you\s+guys)\s+(?:(?:please|just|maybe)\s+)?"
+    r"(?:reply|respond|write|text|email|message|contact|call|answer|chat)\s+(?:to\s+)?(?:me|us)"
+    r"(?!.*(?:the|a|this|that|my)\s+(?:invoice|receipt|label|code|link|details|photo|form"
+    r"|confirmation))"
+    r"|(?<![a-z])would\s+it\s+be\s+possible\s+to\s+(?:chat|talk|write|reply|communicate|speak)"
+    r"|(?<![a-z])(?:could|can|would)\s+(?:you|u)\s+(?:please\s+)?(?:save|set|update|change|put|note"
+    r"|record)\s+my\s+(?:time\s*zone|timezone|language|contact)"
+)
 
 
 def _chosen_or_denied(
@@ -230,7 +246,12 @@ def _language_chosen(
     before, after = norm[:start], norm[end:]
     pos = bool(_LANG_POS_BEFORE.search(before) or language_word)
     if not pos and _LANG_POS_AFTER.match(after):
-        pos = bool(before.strip() == "" or _LANG_POS_BEFORE.search(before) or not english)
+        pos = bool(
+            before.strip() == ""
+            or _LANG_POS_BEFORE.search(before)
+            or _CLEFT.search(before)  # "it's Korean I'd like replies in"
+            or not english
+        )
         if english and before.strip() == "":
             pos = True
     if pos and english and not (_LANG_COMM_EN.search(norm) or language_word):
@@ -317,3 +338,44 @@ def _prefs(p: _Part, zone: str) -> list[_Pref]:
     if not hours:
         out.extend(_channel_prefs(p))
     return out
+
+
+# A zone asked about, with where the user is said in another clause or sentence ("之前留的时区
+# 不对，我在温哥华，不是多伦多", "I moved to London last month, can you update my time zone?",
+# "I'm in Sydney, so … make it Sydney morning"): the place's zone is the user's.
+_ZONE_ASKED = re.compile(
+    r"时区|当地时间|本地时间|(?<![a-z])(?:time\s*zone|timezone|local\s+time)(?![a-z])"
+    r"|(?<![a-z])(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"
+    r"|按(?:照)?(?P<zh_city>[\u4e00-\u9fff]{2,4}?)(?:的)?时间"
+)
+_WHERE_I_AM = re.compile(
+    r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+|living\s+"
+    r"|located\s+|staying\s+|back\s+)*in\s+(?P<place>[a-z][a-z .'\-]{1,25}?)"
+    r"(?=\s*[,.;!?)(]|\s*$|\s+(?:now|so|and|but|not|for|these|at)(?![a-z]))"
+    r"|(?<![a-z])(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<moved>[a-z][a-z .'\-]{1,25}?)"
+    r"(?=\s*[,.;!?)(]|\s*$|\s+(?:last|this|in|a|and|so|but|recently)(?![a-z]))"
+    r"|我(?:人|现在|目前|已经|其实|这边|们)*(?:在|住在?|搬到了?|搬去了?|到了)"
+    r"(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!？?\s]|了|啦|呢|这边|那边|$)"
+)
+#: "按那边时间来": the place said before.
+_THERE = frozenset({"那边", "这边", "当地", "本地", "那里", "这里", "我这边", "我那边"})
+_NOT_HERE = re.compile(r"(?:不是|not|而不是|instead\s+of)\s*$")
+
+
+def zone_where_i_am(norm: str) -> str | None:
+    """The zone of where the user says they are, in a text that asks about a zone (the last
+    place said: "I said I'm in London but I'm actually in Dublin")."""
+    if not any(
+        not (m.group("city") or m.group("zh_city"))
+        or m.group("zh_city") in _THERE
+        or normalize_timezone(m.group("city") or m.group("zh_city")) is not None
+        for m in _ZONE_ASKED.finditer(norm)
+    ):
+        return None
+    found = None
+    for m in _WHERE_I_AM.finditer(norm):
+        place = (m.group("place") or m.group("moved") or m.group("zh") or "").strip()
+        if _NOT_HERE.search(norm[max(0, m.start() - 8) : m.start()]):
+            continue
+        found = normalize_timezone(place) or found
+    return found
