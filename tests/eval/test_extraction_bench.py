@@ -22,6 +22,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT6,
     HELDOUT7,
     HELDOUT8,
+    HELDOUT9,
     baseline_outputs,
     extract_all,
     load,
@@ -75,6 +76,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT6.name,
         HELDOUT7.name,
         HELDOUT8.name,
+        HELDOUT9.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

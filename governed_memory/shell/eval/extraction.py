@@ -54,6 +54,9 @@ HELDOUT7 = CORPORA / "extraction.heldout7.json"
 #: Written on 2026-12-05 by a new helper, after held-out 7 was read and the rules it corrected
 #: were frozen (194 utterances: six also in earlier corpora removed).
 HELDOUT8 = CORPORA / "extraction.heldout8.json"
+#: Written on 2026-12-05 by a new helper, while held-out 8's misses were corrected and never read
+#: by those corrections (198 utterances: two also in earlier corpora removed).
+HELDOUT9 = CORPORA / "extraction.heldout9.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -65,6 +68,7 @@ EXTRACTION_CORPORA = (
     HELDOUT6,
     HELDOUT7,
     HELDOUT8,
+    HELDOUT9,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
