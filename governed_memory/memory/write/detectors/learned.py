@@ -133,8 +133,10 @@ def windows(text: str) -> list[tuple[int, int]]:
 def score(text: str) -> float:
     """The text's highest window probability (0 when the detector does not run)."""
     classifier = _classifier() if _state["enabled"] else None
+    if classifier is None:
+        return 0.0
     spans = windows(text) if text.strip() else []
-    if classifier is None or not spans:
+    if not spans:
         return 0.0
     return max(classifier.scores([text[a:b] for a, b in spans]))
 
@@ -142,8 +144,10 @@ def score(text: str) -> float:
 def find_learned(text: str) -> list[Detection]:
     """The windows of `text` the classifier reads as instructions to the agent."""
     classifier = _classifier() if _state["enabled"] else None
+    if classifier is None:  # off: not even the windows are cut
+        return []
     spans = windows(text) if text.strip() else []
-    if classifier is None or not spans:
+    if not spans:
         return []
     probabilities = classifier.scores([text[a:b] for a, b in spans])
     found = [
