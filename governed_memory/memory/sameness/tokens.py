@@ -143,8 +143,10 @@ def prepare(text: str) -> str:
     out = _ZERO_WIDTH.sub("", out)
     out = "".join(c for c in out if unicodedata.category(c) != "Cf")
     out = out.replace("\u2019", "'").replace("\u2018", "'").replace("\u2032", "'")
-    for pattern, repl in _CONTRACTIONS:
-        out = pattern.sub(repl, out)
+    low = out.lower()
+    if "'" in out or "cannot" in low or "no." in low:  # what every contraction needs
+        for pattern, repl in _CONTRACTIONS:
+            out = pattern.sub(repl, out)
     out = _FILLERS_ZH_WORDS.sub(" ", out)
     return _zh_numbers(" ".join(out.split()))
 
