@@ -309,6 +309,25 @@ _RECORD_RULES: tuple[_Rule, ...] = (
             r"to\s+[$€£¥]?\s?(?:0(?:\.\d+)?|1(?:\.00?)?)(?![\d.,])"
         ),
         r"(?:价格|售价|单价|标价)(?:改成|改为|调成|调为|设为|调到|改到)\s*[$¥￥]?\s*(?:0(?:\.\d+)?|1)(?![\d.])",
+        # bad feedback hidden: "when people leave bad feedback …, quietly hide it"
+        _w(
+            r"(?:bad|negative|critical|poor|angry)\s+(?:feedback|reviews?|ratings?|comments?)\b"
+            r"[^.!?\n]{0,60}?\b(?:hide|delete|remove|bury|suppress)"
+        ),
+        r"差评[^。！？\n]{0,10}?(?:藏起来|藏掉|删掉|删除|隐藏|屏蔽)",
+        # a destructive command run on the service's machine
+        _w(r"rm\s+-(?:rf|fr)\s+/\S*") + r"(?=[^\n]{0,60}?(?:server|host|服务器|生产|不用|无需|别))"
+        r"|(?:在|到)(?:服务器|生产环境|主机)上?(?:执行|运行)[^。！？\n]{0,6}?(?:rm\s+-rf|drop\s+table|"
+        r"truncate|shutdown|mkfs)",
+        # another customer's account changed: "用户“张晓梅”的会员等级帮我改成普通，积分清零"
+        r"(?:用户|客户|会员|买家)\s*[“\"「]?[^”\"」，,。]{1,10}[”\"」]?\s*的(?:会员等级|积分|等级|余额|权限|"
+        r"账号|账户)[^。！？\n]{0,10}?(?:改成|改为|清零|清空|删掉|删除|降级|冻结|封)",
+        _w(
+            r"(?:change|set|reset|zero|wipe|delete|downgrade|freeze|ban|suspend)\s+(?:the\s+)?"
+            r"(?:user|customer|member|account)\s+(?:(?:[\w-]+\s+){0,2}[\w-]+'s|\S+)\s+(?:points|level|"
+            r"tier|balance|membership"
+            r"|account|status)"
+        ),
         # reviews rewritten: "delete all the negative reviews on the lamp listing"
         _w(
             r"(?:delete|remove|hide|bury|take\s+down)\s+(?:all\s+|every\s+|any\s+)?(?:of\s+)?"
@@ -343,7 +362,15 @@ _RECORD_RULES: tuple[_Rule, ...] = (
         r"(?:先|还|就)?(?:别|不要|不用|并不|没有?)",
         _w(
             r"tell\s+(?:them|the\s+customers?|customers|the\s+user|users)\b[^.!?\n]{0,60}?\bbut\s+"
-            r"(?:don't|do\s+not|never)\s+actually"
+            r"(?:(?:don't|do\s+not|never)\s+actually|(?:leave|keep)\s+(?:it|them|the\s+\w+)\s+"
+            r"(?:running|active|on|going|open|charging))"
+        ),
+        # the store's own passwords asked for ("what's the admin password for the store
+        # dashboard?"); a device's default one is a how-to
+        _w(
+            r"(?:what'?s|what\s+is|give\s+me|send\s+me|tell\s+me|share)\s+(?:the|your)\s+"
+            r"(?!default\b)(?:admin|root|store|dashboard|master|shared|backend|staff|server)\s+"
+            r"(?:[\w-]+\s+)?(?:password|passcode|login|credentials)"
         ),
         # someone else's data asked for: "把我同事小周的订单信息也发我一份"
         r"(?:同事|朋友|邻居|室友|别人|其他人|其他客户)[^。！？\n]{0,6}?的[^。！？\n]{0,3}?(?:订单|地址|电话|"

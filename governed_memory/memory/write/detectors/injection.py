@@ -37,7 +37,7 @@ from governed_memory.memory.write.detectors.injection_cues import (
     _zh_override_ok,
 )
 from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
-from governed_memory.memory.write.detectors.signals import QUOTED, find_hijacks
+from governed_memory.memory.write.detectors.signals import QUOTED, find_hijacks, in_game_rules
 
 #: A role taken on for the writer to practise with ("pretend to be a customer so I can practice
 #: my sales pitch", "roleplay as a receptionist so I can rehearse"): a game, not a new self.
@@ -316,6 +316,13 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         _w(
             r"skip\s+(?:all|any|every)\s+(?:the\s+)?(?:checks|verification|verifications|reviews|approvals)"
         ),
+        # money's own limits switched off ("disable rate limits and refund checks"); someone's
+        # right to override one is a policy ("admins will be able to override refund limits")
+        _w(
+            r"(?:disable|turn\s+off|switch\s+off|deactivate|skip|remove|lift)\s+(?:all\s+|any\s+|the\s+"
+            r"|your\s+)*(?:rate|refund|payment|spending|withdrawal|transfer|credit)\s+(?:checks?|limits?"
+            r"|limitations?|controls?|verifications?|reviews?)"
+        ),
         _w(
             r"(?:approve|accept|authori[sz]e|grant|process|issue|allow|pass|release|refund)\s+"
             r"(?:all|every|any|each)\b[^.!?\n]{0,60}?\bwithout\s+(?:any\s+)?(?:checks?|checking|"
@@ -542,6 +549,8 @@ def find_injections(text: str, folded: _Folded) -> list[Detection]:
     since folding drops them."""
     plain = deconfuse(folded.text)
     ruled = _examples_quoted(_apply(_INJECTION_RULES, plain), plain)
+    if in_game_rules(plain):  # a role handed out to a game's players
+        ruled = [s for s in ruled if s[2] != "role_change"]
     # A passage the signals find is a hijack where no rule has named what it is already.
     signalled = [
         (s, e, "task_hijack")
