@@ -781,7 +781,9 @@ def test_a_condition_a_size_a_pet_a_habit_or_a_home_said_before_a_question_is_ke
         ("Our apartment is small, about 35 square meters, so space matters", ("about 35",)),
     ],
 )
-def test_a_measure_said_after_a_statement_goes_on_with_it(text: str, parts: tuple[str, ...]) -> None:
+def test_a_measure_said_after_a_statement_goes_on_with_it(
+    text: str, parts: tuple[str, ...]
+) -> None:
     facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
     assert any(all(p in f for p in parts) for f in facts), facts
 
@@ -829,3 +831,107 @@ def test_a_channel_said_before_and_taken_back_is_not_the_one_chosen() -> None:
     e = extract("前面说发邮件，改一下哈，那个邮箱不用了，直接打电话吧")
     chosen = [c.candidate.structured_value for c in e.candidates if c.candidate.key == PREF]
     assert chosen == [{"channel": "phone"}], e
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "subject"),
+    [
+        (
+            "Tracking shows delivered but nothing arrived. It's 9400111899223344556677",
+            "logistics.status",
+            "shipment:9400111899223344556677",
+        ),
+        (
+            "我的订单号是20261201-7788。说好两天发货，现在还没发货",
+            "order.status",
+            "order:20261201-7788",
+        ),
+        (
+            "The refund was approved last week but nothing's come through. Return ID R-55012.",
+            "refund.status",
+            "refund:R-55012",
+        ),
+        (
+            "refund RF-88120 still isn't in my account after two weeks",
+            "refund.status",
+            "refund:RF-88120",
+        ),
+        (
+            "My order number is 66120934. It's been stuck on processing for days.",
+            "order.status",
+            "order:66120934",
+        ),
+        (
+            "Parcel has been held at customs since Monday, tracking LX889900112CN",
+            "logistics.status",
+            "shipment:LX889900112CN",
+        ),
+        (
+            "They marked it failed delivery but I was in all day. Tracking 77120034551",
+            "logistics.status",
+            "shipment:77120034551",
+        ),
+    ],
+)
+def test_a_claim_names_its_id_however_it_is_introduced(text: str, key: str, subject: str) -> None:
+    (found,) = [c.candidate for c in extract(text).candidates if c.candidate.key == key]
+    assert found.subject_ref == subject, found
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("I paid with my card but the order still says unpaid", "payment.status"),
+        ("昨天下的单，今天状态变成已关闭了，我没取消", "order.status"),
+    ],
+)
+def test_a_status_said_in_everyday_words_is_a_claim(text: str, key: str) -> None:
+    assert key in keys(extract(text))
+
+
+def test_claims_of_one_kind_said_clause_after_clause_are_one_claim() -> None:
+    e = extract("钱已经扣了，可订单那边还是待付款")
+    (claim,) = [c.candidate for c in e.candidates if c.candidate.key == "payment.status"]
+    assert "钱已经扣了" in claim.content
+    assert "待付款" in claim.content
+
+
+@pytest.mark.parametrize("text", ["银行短信都来了，订单还是没变", "app通知我全关了，别推了"])
+def test_a_message_that_came_or_a_channel_switched_off_is_no_choice_of_it(text: str) -> None:
+    chosen = [c for c in extract(text).candidates if c.candidate.key == PREF and not c.negated]
+    assert chosen == []
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("fyi I'm in Seattle so please no callbacks at 7am my time", "America/Los_Angeles"),
+        ("我长期在大阪工作，时间都按日本这边算吧", "Asia/Tokyo"),
+        ("时区帮我改一下，我现在在悉尼，不在新加坡了", "Australia/Sydney"),
+        ("I'm GMT+1, Berlin, so 'we'll call at 3' means 3 Berlin time", "Europe/Berlin"),
+    ],
+)
+def test_a_zone_from_where_the_user_is_or_a_named_zone_beside_an_offset(
+    text: str, zone: str
+) -> None:
+    found = [
+        c.candidate.structured_value for c in extract(text).candidates if c.candidate.key == TZ
+    ]
+    assert found == [{"value": zone}]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("My Japanese is shaky, can you stick to English when you message me?", {"value": "en"}),
+        ("Please don't write in German - English is what I actually read", {"value": "en"}),
+        (
+            "I practically live on WhatsApp, it's the best place to reach me",
+            {"channel": "whatsapp"},
+        ),
+    ],
+)
+def test_a_wish_said_indirectly_is_the_wish(text: str, value: dict[str, str]) -> None:
+    assert value in [
+        c.candidate.structured_value for c in extract(text).candidates if not c.negated
+    ]

@@ -74,7 +74,8 @@ _ENTITY: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "order",
         _rx(
-            r"订单|单号|发货|发错|错发|漏发|少发|送错|货", _w(r"orders?|shipped|dispatched|items?")
+            r"订单|单号|下的单|发货|发错|错发|漏发|少发|送错|货",
+            _w(r"orders?|shipped|dispatched|items?"),
         ),
     ),
 )
@@ -82,7 +83,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "refund",
         _rx(
-            r"申请了退款|已申请退款|退款(?:失败|被拒|中|成功|了)|没退|未退|还没退|没有退|不退|已退款|退了",
+            r"申请了退款|已申请退款|退款(?:失败|被拒|中|成功|了)|没退|未退|还没退|没有退|不退|已退款|退了"
+            r"|退款[^，,。]{0,6}?(?:显示)?(?:处理中|审核中|被拒绝?)",
             _w(
                 r"refunded|requested a refund|applied for a refund|refund (?:was )?(?:denied"
                 r"|rejected)|(?:still )?no refund(?: yet)?"
@@ -93,12 +95,14 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "payment",
         _rx(
             r"扣了(?:两|2|二)次|扣两次|重复扣|多扣|扣款失败|支付失败|付款失败|付不了|被扣|已扣|扣了|已付款|已支付"
-            r"|付了钱|付过了|付款成功|支付成功|没扣|未扣款",
+            r"|付了钱|付过了|付款成功|支付成功|没扣|未扣款|待付款|待支付|未付款|显示未支付",
             _w(
                 r"charged (?:me |my (?:card|account) )?(?:twice|again|extra|more|double)"
                 r"|double[- ]charged|overcharged"
                 r"|billed twice|was charged|been charged|got charged|payment (?:failed|declined"
                 r"|went through|was declined)|card (?:was )?declined"
+                r"|(?:says|shows?|showing|marked)\s+(?:as\s+)?(?:unpaid|not paid|awaiting payment"
+                r"|pending payment)"
             ),
         ),
     ),
@@ -106,8 +110,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "order",
         _rx(
             r"(?:还?没有?|未|不)(?:发货|发出)|已经?(?:发货|发出|取消)|发货了|取消了|被取消|漏发|发错|错发"
-            r"|少发|送错|货不对|发成了|待发货|待出库|补发|显示待支付|还显示|没看到新单号"
-            r"|(?:跟|和|与)订单(?:上|里)?(?:的)?(?:不一样|不一致|不符)|货不对板",
+            r"|少发|送错|货不对|发成了|待发货|待出库|补发|还显示|没看到新单号"
+            r"|(?:跟|和|与)订单(?:上|里)?(?:的)?(?:不一样|不一致|不符)|货不对板|变成(?:了)?已关闭|被关闭|已关闭",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|isn't|is not"
                 r"|wasn't|was not)\s+(?:been\s+)?(?:shipped|dispatched|processed)"
@@ -124,7 +128,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:还?没有?|未)(?:签收|送到|送达|更新|动)|显示(?:已|被)?签收|被(?:人)?签收|已经?(?:签收|送达|退回)"
             r"|签收了|丢了|丢件|丢失|弄丢|破损|损坏|摔坏|压坏|少了|少件|卡住|卡在|停滞|不动了?|没动静|没消息"
             r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回|破了|碎了|摔碎|压碎|漏了|压扁"
-            r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中",
+            r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中|清关|海关|天没动",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|never|isn't"
                 r"|is not|wasn't|was not)\s+(?:been\s+)?(?:delivered|moved|updated|picked up)"
@@ -134,6 +138,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:at|to) the wrong (?:house|address|door|building|flat|apartment)"
                 r"|(?:went|sent|going|shipped|gone) back to (?:the )?(?:sender|seller|warehouse)"
                 r"|return(?:ed|ing) to (?:the )?sender"
+                r"|failed delivery|delivery (?:failed|attempt failed)"
+                r"|(?:in|at|held (?:in|at)) customs"
             ),
         ),
     ),
@@ -148,6 +154,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|received|come|came|got|gotten|reached|showed up|shown up|credited|gone through"
                 r"|here)"
                 r"|still (?:waiting|pending|processing|in transit)|arrived|never came|not arrived"
+                r"|(?:isn't|is not|hasn't|has not|wasn't)\s+(?:been\s+)?(?:in|on|to)\s+my\s+"
+                r"(?:account|card|bank)|nothing(?:'s| has)\s+(?:come|gone)\s+through"
+                r"|stuck\s+(?:on|at|in)"
                 r"|waiting for (?:my|the|a) (?:refund|package|parcel|order|delivery|money)"
             ),
         ),
@@ -170,11 +179,13 @@ _LABELLED_IDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (
         prefix,
         re.compile(
-            rf"(?:{label})\s*(?:号码?|编号|尾号|number|no\.?|id|#)?\s*[:：#]?\s*" + _ID, re.I
+            rf"(?:{label})\s*(?:号码?|编号|尾号|number|no\.?|id|#)?\s*(?:是|为|is|was)?\s*[:：#]?\s*"
+            + _ID,
+            re.I,
         ),
     )
     for prefix, label in (
-        ("refund", r"退款单|退款|refund"),
+        ("refund", r"退款单|退款|退货单|refund|return|rma"),
         # a carrier's name before its number is a tracking number ("中通 75412398866")
         (
             "shipment",
@@ -188,6 +199,11 @@ _LABELLED_IDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 _PREFIXED_ID = re.compile(
     r"(?<![A-Za-z0-9])(?P<p>ORD|RFD|RF|REF|PAY|TXN|SHP)[-_]?[A-Za-z0-9\-]*\d", re.I
 )
+#: A code said with no label: at least six digits among letters and dashes, no word around it.
+_BARE_ID = re.compile(
+    r"(?<![\w-])(?=(?:[A-Za-z-]*\d){6})[A-Za-z0-9][A-Za-z0-9-]{5,}[A-Za-z0-9](?![\w-])"
+)
+_DATE_LIKE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-\d{2,4}")
 _HASHED_ID = re.compile(r"(?<![\w&])#\s?(?=[A-Za-z0-9\-_]{4,})" + _ID)
 _PREFIX_KIND = {"ord": "order", "rfd": "refund", "rf": "refund", "ref": "refund", "pay": "payment"}
 _PREFIX_KIND.update({"txn": "payment", "shp": "shipment"})
@@ -419,6 +435,11 @@ def _about_the_id_in(claim: Candidate, text: str) -> Candidate:
     )
 
 
+def names_an_id(raw: str) -> bool:
+    """Whether a text names an order's, a parcel's, a payment's or a refund's id."""
+    return not _subject(raw, "order").endswith(":unknown")
+
+
 def _subject(raw: str, entity: str) -> str:
     text = fold(raw) if len(fold(raw)) == len(raw) else raw
     found: list[tuple[int, int, str, str]] = []
@@ -435,6 +456,9 @@ def _subject(raw: str, entity: str) -> str:
     hashed = _HASHED_ID.search(raw)  # "#A77812": the id of what the claim is about
     if hashed is not None:
         return f"{_ENTITY_PREFIX[entity]}:{hashed.group('id').rstrip('-_')}"
+    bare = next((m for m in _BARE_ID.finditer(raw) if not _DATE_LIKE.fullmatch(m.group())), None)
+    if bare is not None:  # "It's 1Z999AA10123456784": a long code said alone
+        return f"{_ENTITY_PREFIX[entity]}:{bare.group()}"
     return f"{_ENTITY_PREFIX[entity]}:unknown"
 
 

@@ -111,7 +111,9 @@ _NEG_EN_RE = re.compile(_w(_NEG_EN))
 _CONTENT_BLOCK = _rx(
     r"验证码|营销|广告|推广|促销|优惠券|垃圾|骚扰|诈骗|收到了|没收到|没有收到|收不到|未收到|已收到|刚收到"
     r"|收到的|发不出|打不通|打不进|用不了|不好用|坏了|故障|是不是|打不开|点不开|看不到|看不了|看不见|乱码"
-    r"|(?:邮件|短信|邮箱|微信)(?:里|中)的|没人接|没人回|没人理|占线|没接到|接不到",
+    r"|(?:邮件|短信|邮箱|微信)(?:里|中)的|没人接|没人回|没人理|占线|没接到|接不到"
+    # a message that came, a channel switched off: "银行短信都来了", "app通知我全关了"
+    r"|(?:短信|邮件|电话|通知)(?:都|也)?来了|(?:全|都)关了|关掉了|全关",
     _w(
         r"marketing|promotional|promos?|promotions?|newsletters?|spam|ads|adverts?|advertising"
         r"|verification|otp|one-time|scam|didn't get|did not get|don't get|not getting"
@@ -143,6 +145,7 @@ _STRONG_CUE = _rx(
         r"|switch(?:ed)? to|change to|instead|(?:text|txt|sms|email|e-mail|mail|call|phone|ring"
         r"|message|msg|notify|contact|reach|ping|update|inform|alert|tell|wechat|remind) me"
         r"|let me know|get in touch|keep me (?:posted|updated|informed)|best way|best to reach"
+        r"|best place to (?:reach|find|contact) me|(?:basically|practically) live on"
     ),
     r"^(?:please |pls |just )?(?:text|txt|sms|e-?mail|call|phone|ring|message|wechat)(?![a-z0-9])"
     r"(?!\s+(?:is|are|was|were|works?|would|will|seems?|sounds?|should)(?![a-z]))",
@@ -263,6 +266,7 @@ _LANG_POS_AFTER = re.compile(
     + _w(
         r"please|only|from now on|going forward|is (?:fine|better|preferred|best|ok|okay)|works"
         r"|if possible|thanks|thank you|i'?d\s+(?:like|prefer|rather)|i\s+(?:want|prefer|need)"
+        r"|is\s+what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand|speak|prefer|want)"
     )
 )
 _LANG_NEG_BEFORE = re.compile(
@@ -288,6 +292,7 @@ _LANG_COMM_EN = re.compile(
         r"reply|replies|respond|responses?|answers?|write|speak|talk|communicate|chat|text|email"
         r"|contact|message|messages|use|switch|change|prefer|preferred|please|language"
         r"|converse|correspond|from now on|going forward|always|works?\s+(?:better|best)\s+for\s+me"
+        r"|what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand)"
     )
 )
 _LANG_STRONG = _rx(
@@ -310,6 +315,8 @@ _TZ_CUE = _rx(
     r"(?<![a-z])(?:use|using|per|according to|schedule[a-z]*\s.{0,30}in|in)\s+(?:the\s+)?"
     r"(?:[a-z./+\-0-9]+\s+){1,3}?time(?![a-z])",
     r"(?<![a-z])(?:i'm|im|i am)\s+(?:on|in|at)?\s*(?:utc|gmt)\s*[+\-−]\s*\d",
+    r"(?:我|我们)(?:这边|这里)?(?:是|在|用)\s*(?:utc|gmt)\s*[+\-−]\s*\d",
+    r"(?<![a-z])it'?s\s+(?:[a-z]+\s+){1,2}time\s+for\s+me(?![a-z])",
     # when to reach the user, set on a zone ("schedule deliveries and callbacks on Japan time",
     # "Mountain time please")
     r"(?<![a-z])(?:schedul[a-z]*|book[a-z]*|arrang[a-z]*|plan[a-z]*|deliver[a-z]*|call[a-z]*)\s"

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
@@ -23,6 +25,7 @@ from governed_memory.memory.write.extraction.claims import (
     _standing_cue_alone,
     _standing_wish,
     _style_wish,
+    names_an_id,
 )
 from governed_memory.memory.write.extraction.clauses import (
     Whose,
@@ -62,12 +65,38 @@ from governed_memory.memory.write.extraction.preferences import (
 )
 from governed_memory.memory.write.normalize import (
     find_languages,
+    find_timezone,
     fold,
     normalize_timezone,
     normalize_whitespace,
 )
 
 
+def _named_zone_for_offset(pref: _Pref, text: str) -> _Pref:
+    """A bare offset ("I'm GMT+1") said beside a place or a named zone of that offset ("…,
+    Berlin"): the named zone, which knows its summer time."""
+    value = pref.value.get("value")
+    if pref.key != TIMEZONE or not isinstance(value, str) or not value.startswith("Etc/"):
+        return pref
+    named = find_timezone(text)
+    if named is None or named.startswith("Etc/") or named == value:
+        return pref
+    offsets = {
+        datetime(2026, month, 1, tzinfo=ZoneInfo(zone)).utcoffset()
+        for zone in (named,)
+        for month in (1, 7)
+    }
+    if datetime(2026, 1, 1, tzinfo=ZoneInfo(value)).utcoffset() not in offsets:
+        return pref
+    return _Pref(pref.key, {"value": named}, pref.negated, pref.confidence, pref.clause, pref.order)
+
+
+#: A stay, not a home: "I'm in Tokyo this week", "这几天在上海出差" ("now" is where one lives).
+_VISITING = re.compile(
+    r"这次|这周|本周|这几天|这两天|今天|明天|出差|旅游|度假|临时|暂时"
+    r"|(?<![a-z])(?:this\s+(?:week|weekend|month)|for\s+now|until|temporarily|on\s+(?:holiday|vacation"
+    r"|a\s+trip|business)|visiting|for\s+work)(?![a-z])"
+)
 _SKILL = re.compile(
     r"(?<![a-z])my\s+[a-z]+\s+(?:is|isn't|'s|has|skills?|reading)(?![a-z])"
     r"|(?<![a-z])i\s+(?:only\s+|can\s+only\s+)?(?:read|speak|understand|write)\s+[a-z]+\s+(?:well"
@@ -80,6 +109,47 @@ def _language_skill(norm: str) -> bool:
     """What the user says of how well they read a language ("my English is ok", "中文我读起来有点
     吃力")."""
     return bool(find_languages(norm)) and bool(_SKILL.search(norm))
+
+
+def _one_claim_per_key(
+    semantic: list[tuple[int, ExtractedCandidate]], zh: bool
+) -> list[tuple[int, ExtractedCandidate]]:
+    """Claims of one kind about one thing, said clause after clause ("钱都扣了，订单还是显示待付
+    款"), as one claim: its contents joined (each once), about the id one of them names."""
+    out: list[tuple[int, ExtractedCandidate]] = []
+    first: dict[str, int] = {}
+    for order, found in semantic:
+        key = found.candidate.key
+        if key is None or not key.endswith(".status"):
+            out.append((order, found))
+            continue
+        if key not in first:
+            first[key] = len(out)
+            out.append((order, found))
+            continue
+        n = first[key]
+        kept = out[n][1].candidate
+        subject = kept.subject_ref or ""
+        other = found.candidate.subject_ref or ""
+        if not (subject == other or subject.endswith(":unknown") or other.endswith(":unknown")):
+            out.append((order, found))  # another order's claim
+            continue
+        content = kept.content
+        if found.candidate.content not in content:
+            glue = "，" if zh else ", "
+            content = (
+                found.candidate.content
+                if content in found.candidate.content
+                else (content + glue + found.candidate.content)
+            )
+        merged = kept.model_copy(
+            update={
+                "content": content,
+                "subject_ref": other if subject.endswith(":unknown") else subject,
+            }
+        )
+        out[n] = (out[n][0], out[n][1].model_copy(update={"candidate": merged}))
+    return out
 
 
 def _sentence_text(clauses: list[_Clause], zh: bool) -> str:
@@ -111,16 +181,26 @@ class RuleExtractor:
         zone = _declared_zone(sentences) or zone
         for sentence in sentences:
             before = (len(got.prefs), len(got.semantic), len(got.skipped))
-            self._sentence(sentence, zone, got)
+            # what the message's earlier sentences named ("My order number is 66120934. It's
+            # been stuck on processing for days."): what a claim with no entity is about
+            named = [
+                e
+                for s in sentences[: sentences.index(sentence)]
+                if names_an_id(_sentence_text(s, zh))
+                for c in s
+                for e in _entities(c.norm)
+            ]
+            self._sentence(sentence, zone, got, named)
             self._corrected(sentence, before, got, zh)
             self._claims_named(sentence, before[1], got, zh)
+        got.prefs = [_named_zone_for_offset(p, text) for p in got.prefs]
         self._zone_where_i_am(text, sentences, got)
         if len(sentences) > 1:
             for n, (order, found) in enumerate(got.semantic):
                 claim = _claimed_in_message(found.candidate, text)
                 if claim is not found.candidate:
                     got.semantic[n] = (order, found.model_copy(update={"candidate": claim}))
-        items = self._profile_candidates(got.prefs, zh) + got.semantic
+        items = self._profile_candidates(got.prefs, zh) + _one_claim_per_key(got.semantic, zh)
         if len(items) > 1:
             # "I'm never home during the day" is kept for what it implies only when it is said
             # alone: beside the wish it explains ("leave my parcels at the front desk, I'm never
@@ -161,7 +241,7 @@ class RuleExtractor:
             return
         clauses = [c for sentence in sentences for c in sentence]
         clause = next((c for c in clauses if zone_where_i_am(c.norm + " 时区") == zone), clauses[0])
-        if _is_temporary(clause.norm):  # "I'm in Tokyo this week"
+        if _VISITING.search(clause.norm):  # "I'm in Tokyo this week"
             return
         got.prefs.append(_Pref(TIMEZONE, {"value": zone}, False, STRONG, clause.raw, clause.order))
         # the statement of where they are said only that: the zone keeps it
@@ -173,7 +253,9 @@ class RuleExtractor:
 
     # -- per sentence
 
-    def _sentence(self, clauses: list[_Clause], zone: str, got: _Collected) -> None:
+    def _sentence(
+        self, clauses: list[_Clause], zone: str, got: _Collected, named_earlier: Sequence[str] = ()
+    ) -> None:
         one_off = False
         topic_third = False
         last_whose: Whose = "none"
@@ -232,7 +314,7 @@ class RuleExtractor:
                     last_whose = whose
             if leftover:
                 cued = n > 0 and _standing_cue_alone(clauses[n - 1].norm)
-                named = [e for c in clauses[:n] for e in _entities(c.norm)]
+                named = [e for c in clauses[:n] for e in _entities(c.norm)] or list(named_earlier)
                 self._facts(clause, leftover, got, cued_before=cued, named_before=named)
 
     @staticmethod

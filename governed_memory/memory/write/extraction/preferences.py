@@ -132,9 +132,13 @@ _ASKED_AS_FAVOUR = re.compile(
     r"(?:能不能|可不可以|能否)[^，,。？?]{0,8}?(?:用|以|改用|换成)?[^，,。？?]{0,6}?(?:回复|回我|联系我"
     r"|发给我|跟我说|和我说|给我发|通知我)"
     r"|(?<![a-z])(?:could|can|would)\s+(?:you|u|y'all|you\s+guys)\s+(?:(?:please|just|maybe)\s+)?"
-    r"(?:reply|respond|write|text|email|message|contact|call|answer|chat)\s+(?:to\s+)?(?:me|us)"
-    r"(?!.*(?:the|a|this|that|my)\s+(?:invoice|receipt|label|code|link|details|photo|form"
-    r"|confirmation))"
+    # ("can you email me?" alone asks for one e-mail: a wish needs its "instead", "in English")
+    r"(?:(?:reply|respond|write|text|email|message|contact|call|answer|chat)\s+(?:to\s+)?(?:me|us)"
+    r"(?=.*(?<![a-z])(?:instead|rather|from now on|going forward|in (?:the )?future|always|only"
+    r"|in [a-z]+)(?![a-z]))"
+    r"|(?:stick|keep)\s+to\s+[a-z]+|switch\s+to\s+[a-z]+)"
+    r"\b(?!.*\b(?:the|a|this|that|my)\s+(?:invoice|receipt|label|code|link|details|photo|form"
+    r"|confirmation)\b)"
     r"|(?<![a-z])would\s+it\s+be\s+possible\s+to\s+(?:chat|talk|write|reply|communicate|speak)"
     r"|(?<![a-z])(?:could|can|would)\s+(?:you|u)\s+(?:please\s+)?(?:save|set|update|change|put|note"
     r"|record)\s+my\s+(?:time\s*zone|timezone|language|contact)"
@@ -345,17 +349,19 @@ def _prefs(p: _Part, zone: str) -> list[_Pref]:
 # "I'm in Sydney, so … make it Sydney morning"): the place's zone is the user's.
 _ZONE_ASKED = re.compile(
     r"时区|当地时间|本地时间|(?<![a-z])(?:time\s*zone|timezone|local\s+time)(?![a-z])"
+    r"|(?<![a-z])(?:my\s+time|call\s+times?|time\s+difference|my\s+local)(?![a-z])"
     r"|(?<![a-z])(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"
     r"|按(?:照)?(?P<zh_city>[\u4e00-\u9fff]{2,4}?)(?:的)?时间"
+    r"|按(?:照)?[\u4e00-\u9fff]{1,6}?(?:这边|那边|当地)(?:的)?(?:时间)?(?:算|来)"
 )
 _WHERE_I_AM = re.compile(
-    r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+|living\s+"
-    r"|located\s+|staying\s+|back\s+)*in\s+(?P<place>[a-z][a-z .'\-]{1,25}?)"
+    r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
+    r"|living\s+|located\s+|staying\s+|back\s+)*in\s+(?P<place>[a-z][a-z .'\-]{1,25}?)"
     r"(?=\s*[,.;!?)(]|\s*$|\s+(?:now|so|and|but|not|for|these|at)(?![a-z]))"
     r"|(?<![a-z])(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<moved>[a-z][a-z .'\-]{1,25}?)"
     r"(?=\s*[,.;!?)(]|\s*$|\s+(?:last|this|in|a|and|so|but|recently)(?![a-z]))"
-    r"|我(?:人|现在|目前|已经|其实|这边|们)*(?:在|住在?|搬到了?|搬去了?|到了)"
-    r"(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!？?\s]|了|啦|呢|这边|那边|$)"
+    r"|我(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年)*(?:在|住在?|搬到了?|搬去了?|到了|常驻)"
+    r"(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!？?\s]|了|啦|呢|这边|那边|上班|工作|读书|上学|生活|定居|$)"
 )
 #: "按那边时间来": the place said before.
 _THERE = frozenset({"那边", "这边", "当地", "本地", "那里", "这里", "我这边", "我那边"})

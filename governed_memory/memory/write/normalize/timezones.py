@@ -392,10 +392,11 @@ def find_timezone(text: str) -> str | None:
         zone = _zones().get(m.group())
         if zone is not None:
             found.append((m.start(), zone))
+    offsets: list[tuple[int, str]] = []
     for m in _UTC_OFFSET_RE.finditer(folded):
         zone = _lookup_zone(re.sub(r"\s+", "", m.group()))
         if zone is not None:
-            found.append((m.start(), zone))
+            offsets.append((m.start(), zone))
     for m in _ABBREV_RE.finditer(nfkc):
         found.append((m.start(), _TZ_ALIASES[m.group(1).lower()]))
     for m in _CLOCK_ABBREV_RE.finditer(nfkc):
@@ -416,4 +417,7 @@ def find_timezone(text: str) -> str | None:
             if zone is not None:
                 found.append((m.start(1) + len(" ".join(words[:-n])), zone))
                 break
+    # A place or a named zone beside an offset ("GMT+1, Berlin", "UTC+8，北京时间") is the
+    # zone: it knows its summer time, the offset does not.
+    found = found or offsets
     return min(found)[1] if found else None
