@@ -23,6 +23,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT7,
     HELDOUT8,
     HELDOUT9,
+    HELDOUT10,
     baseline_outputs,
     extract_all,
     load,
@@ -77,6 +78,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT7.name,
         HELDOUT8.name,
         HELDOUT9.name,
+        HELDOUT10.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -57,6 +57,9 @@ HELDOUT8 = CORPORA / "extraction.heldout8.json"
 #: Written on 2026-12-05 by a new helper, while held-out 8's misses were corrected and never read
 #: by those corrections (198 utterances: two also in earlier corpora removed).
 HELDOUT9 = CORPORA / "extraction.heldout9.json"
+#: Written on 2026-12-05 by a new helper, while held-out 9's misses were corrected and never read
+#: by those corrections (193 utterances: seven also in earlier corpora removed).
+HELDOUT10 = CORPORA / "extraction.heldout10.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -69,6 +72,7 @@ EXTRACTION_CORPORA = (
     HELDOUT7,
     HELDOUT8,
     HELDOUT9,
+    HELDOUT10,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
