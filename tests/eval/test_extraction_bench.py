@@ -114,3 +114,18 @@ def test_the_earlier_revision_runs_beside_this_one() -> None:
     assert baseline_outputs("no-such-revision", texts) == (
         "not run: revision no-such-revision could not be read from git (CalledProcessError)"
     )
+
+
+def test_a_language_with_its_region_is_the_language_a_label_names() -> None:
+    produced = [[{"kind": "profile", "key": "profile.language", "value": {"value": "zh-CN"}}]]
+    items = [
+        {
+            "id": "x",
+            "class": "preference",
+            "text": "说中文就行",
+            "expected": [{"kind": "profile", "key": "profile.language", "value": {"value": "zh"}}],
+        }
+    ]
+    assert score(items, produced)["classes"]["overall"]["matched"] == 1
+    wrong = [[{"kind": "profile", "key": "profile.language", "value": {"value": "ja"}}]]
+    assert score(items, wrong)["classes"]["overall"]["matched"] == 0

@@ -935,3 +935,78 @@ def test_a_wish_said_indirectly_is_the_wish(text: str, value: dict[str, str]) ->
     assert value in [
         c.candidate.structured_value for c in extract(text).candidates if not c.negated
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Nurse here, I do night shifts - which blackout curtains block the most light?", "Nurse"),
+        ("got two cats and a dog, is this vacuum any good with pet hair?", "two cats"),
+        ("I drive a 2019 Mazda 3, do these floor mats fit?", "Mazda 3"),
+        ("我用的华为Mate 60，这个充电器支持快充吗", "华为Mate 60"),
+        ("我得高血压好几年了，这款盐是低钠的吗", "高血压"),
+        ("宝宝刚七个月，鸡蛋过敏，这个米粉能吃吗", "宝宝刚七个月"),
+    ],
+)
+def test_who_the_user_is_said_before_a_question_is_kept(text: str, fact: str) -> None:
+    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+    assert any(fact in f for f in facts), facts
+
+
+def test_a_customer_here_is_no_fact() -> None:
+    assert extract("Long time customer here, where is my parcel?").candidates == [] or all(
+        "customer here" not in c.candidate.content
+        for c in extract("Long time customer here").candidates
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("收到的尺码不对，我买的是L，寄来的是S", "order.status"),
+        ("Order #77120. Still says 'processing' and nothing has shipped.", "order.status"),
+        ("the parcel has been 'out for delivery' since Monday", "logistics.status"),
+        (
+            "refund approved last week, reference R55012, but nothing in my bank yet",
+            "refund.status",
+        ),
+    ],
+)
+def test_more_everyday_statuses_are_claims(text: str, key: str) -> None:
+    assert key in keys(extract(text))
+
+
+def test_a_model_named_wrong_in_a_correction_is_no_order_claim() -> None:
+    assert "order.status" not in keys(extract("前面说的手机型号不对，我用的是小米14，不是13"))
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("I'm in Lisbon btw so any callback times please in my local time", "Europe/Lisbon"),
+        ("我已经不是北京时间了，上个月搬到了巴黎", "Europe/Paris"),
+        ("时区弄错了，我不在东京，现在在首尔", "Asia/Seoul"),
+    ],
+)
+def test_a_zone_from_where_the_user_now_is(text: str, zone: str) -> None:
+    found = [
+        c.candidate.structured_value for c in extract(text).candidates if c.candidate.key == TZ
+    ]
+    assert found == [{"value": zone}]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("能用韩语跟我沟通吗？中文我只会一点", {"value": "ko"}),
+    ],
+)
+def test_a_wish_asked_as_a_question_or_after_a_refusal(text: str, value: dict[str, str]) -> None:
+    assert value in [
+        c.candidate.structured_value for c in extract(text).candidates if not c.negated
+    ]
+
+
+def test_a_note_asked_for_about_a_family_member_keeps_it() -> None:
+    e = extract("could you make a note that my wife's birthday is 3 May? I always forget")
+    assert any("3 May" in c.candidate.content for c in e.candidates), e

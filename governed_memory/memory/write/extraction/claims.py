@@ -38,6 +38,7 @@ _REMEMBER_EN = re.compile(
     r"|take a note|for (?:your|future) reference|jot down|write down|note down|keep on file"
     r"|(?:just\s+)?so (?:it's|it is|that's) on (?:file|record)|for your records?"
     r"|(?:please\s+)?(?:put|keep) (?:it|this|that) on (?:file|record|my account)"
+    r"|(?:put|add|leave|make)\s+a\s+note\s+(?:on|in|to)\s+(?:my\s+)?(?:account|profile|file|record)"
     r"|save(?=\s+that\b))"
     # for when ("remember for next time: ...", "note for the future, ...")
     r"(?:\s+(?:for\s+(?:next time|the future|later|future orders)|going forward|from now on))?"
@@ -74,8 +75,8 @@ _ENTITY: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "order",
         _rx(
-            r"订单|单号|下的单|发货|发错|错发|漏发|少发|送错|货",
-            _w(r"orders?|shipped|dispatched|items?"),
+            r"订单|单号|下的单|发货|发错|错发|漏发|少发|送错|货|颜色不对|尺码不对|型号不对",
+            _w(r"orders?|ordered|shipped|dispatched|items?"),
         ),
     ),
 )
@@ -111,7 +112,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         _rx(
             r"(?:还?没有?|未|不)(?:发货|发出)|已经?(?:发货|发出|取消)|发货了|取消了|被取消|漏发|发错|错发"
             r"|少发|送错|货不对|发成了|待发货|待出库|补发|还显示|没看到新单号"
-            r"|(?:跟|和|与)订单(?:上|里)?(?:的)?(?:不一样|不一致|不符)|货不对板|变成(?:了)?已关闭|被关闭|已关闭",
+            r"|(?:跟|和|与)订单(?:上|里)?(?:的)?(?:不一样|不一致|不符)|货不对板|变成(?:了)?已关闭|被关闭|已关闭"
+            r"|(?:收到的|寄来的|发来的|到的)[^，,。]{0,4}?(?:颜色|尺码|码数|型号|款式)不对"
+            r"|(?:颜色|尺码|码数|型号|款式)发错了?|只收到",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|isn't|is not"
                 r"|wasn't|was not)\s+(?:been\s+)?(?:shipped|dispatched|processed)"
@@ -119,6 +122,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:was|been|got"
                 r"|is|has been)\s+(?:shipped|dispatched|cancell?ed)|cancell?ed|wrong (?:item|size"
                 r"|colou?r|product|order)|(?:is|are|was|were|running) (?:late|overdue)"
+                r"|still\s+says\s+['\"]?(?:processing|pending|preparing)"
+                r"|nothing\s+has\s+(?:been\s+)?shipped"
             ),
         ),
     ),
@@ -139,6 +144,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:went|sent|going|shipped|gone) back to (?:the )?(?:sender|seller|warehouse)"
                 r"|return(?:ed|ing) to (?:the )?sender"
                 r"|failed delivery|delivery (?:failed|attempt failed)"
+                r"|['\"]?out for delivery['\"]?\s+(?:since|for)"
                 r"|(?:in|at|held (?:in|at)) customs"
             ),
         ),
@@ -147,6 +153,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "generic",
         _rx(
             r"(?:还?没有?|未|不)(?:到账|到|收到)|到账了|已经?到账|到了|\d+天(?:了|都)?(?:还)?没|还在等"
+            r"|没(?:看到|见到|收到)钱|钱(?:还)?没到"
             r"|一直在等|等了.{0,4}还",
             _w(
                 r"(?:hasn't|has not|haven't|have not|hadn't|didn't|did not|never|not yet|still not"
@@ -156,6 +163,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|still (?:waiting|pending|processing|in transit)|arrived|never came|not arrived"
                 r"|(?:isn't|is not|hasn't|has not|wasn't)\s+(?:been\s+)?(?:in|on|to)\s+my\s+"
                 r"(?:account|card|bank)|nothing(?:'s| has)\s+(?:come|gone)\s+through"
+                r"|nothing\s+in\s+my\s+(?:bank|account|card)"
                 r"|stuck\s+(?:on|at|in)"
                 r"|waiting for (?:my|the|a) (?:refund|package|parcel|order|delivery|money)"
             ),
@@ -185,7 +193,7 @@ _LABELLED_IDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
     )
     for prefix, label in (
-        ("refund", r"退款单|退款|退货单|refund|return|rma"),
+        ("refund", r"退款单|退款|退货单|refund|return|rma|reference"),
         # a carrier's name before its number is a tracking number ("中通 75412398866")
         (
             "shipment",

@@ -146,6 +146,7 @@ _STRONG_CUE = _rx(
         r"|message|msg|notify|contact|reach|ping|update|inform|alert|tell|wechat|remind) me"
         r"|let me know|get in touch|keep me (?:posted|updated|informed)|best way|best to reach"
         r"|best place to (?:reach|find|contact) me|(?:basically|practically) live on"
+        r"|if you need (?:me|to reach me)"
     ),
     r"^(?:please |pls |just )?(?:text|txt|sms|e-?mail|call|phone|ring|message|wechat)(?![a-z0-9])"
     r"(?!\s+(?:is|are|was|were|works?|would|will|seems?|sounds?|should)(?![a-z]))",

@@ -91,6 +91,7 @@ def _named_zone_for_offset(pref: _Pref, text: str) -> _Pref:
     return _Pref(pref.key, {"value": named}, pref.negated, pref.confidence, pref.clause, pref.order)
 
 
+_FAMILY_DATE = re.compile(r"生日|纪念日|(?<![a-z])(?:birthday|anniversary|born)(?![a-z])")
 #: A stay, not a home: "I'm in Tokyo this week", "这几天在上海出差" ("now" is where one lives).
 _VISITING = re.compile(
     r"这次|这周|本周|这几天|这两天|今天|明天|出差|旅游|度假|临时|暂时"
@@ -248,7 +249,8 @@ class RuleExtractor:
         got.semantic = [
             (order, found)
             for order, found in got.semantic
-            if found.candidate.key is not None or found.clause != clause.raw
+            if found.candidate.key is not None
+            or (found.clause != clause.raw and clause.raw not in found.candidate.content)
         ]
 
     # -- per sentence
@@ -511,7 +513,13 @@ class RuleExtractor:
                 (clause.order, ExtractedCandidate(candidate=claim, clause=clause.raw))
             )
             return
-        if _whose(norm) == "third" and not re.match(r"^\s*我(?!的?(?:" + _REL_ZH + "))", norm):
+        if (
+            _whose(norm) == "third"
+            and not re.match(r"^\s*我(?!的?(?:" + _REL_ZH + "))", norm)
+            # a family member's date the user keeps ("my wife's birthday is 3 May"); their
+            # tastes and allergies stay theirs
+            and not (_family_statement(norm) and _FAMILY_DATE.search(norm))
+        ):
             got.skipped.append((clause.order, Skipped(reason="third_party", clause=clause.raw)))
             return
         content = normalize_whitespace(_clean(rest))

@@ -38,7 +38,9 @@ _SELF_ZH = re.compile(
     r"(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身"
     r"|基本上?|每天|比较|特别|很|非常|最|只)*"
     r"(?:是(?!说|不是|想|要|来|问|在|否|因为|打算|第|刚|昨|今|前天|上次|这次|那|个意思|的)"
-    r"|喜欢|爱吃|爱喝|爱看|爱|偏爱|热爱|不喜欢|讨厌|受不了|怕|不爱|吃素|不吃|只吃|不喝|只喝|不抽烟|不吸烟"
+    r"|喜欢|爱吃|爱喝|爱看|爱|偏爱|热爱|不喜欢|讨厌|受不了|怕|不爱|吃素|吃全素|吃纯素|不吃|只吃|不喝|只喝|不抽烟"
+    r"|不吸烟|得(?:了)?(?:[^，,。？?]{1,6}?(?:病|症|炎)|高血压|高血糖|痛风|哮喘|湿疹|贫血|甲减|甲亢)"
+    r"|用的(?!是)"
     r"|不喝酒|不能吃|不能喝|忌口|戒|对.{1,12}过敏|过敏|住在|住(?!院)|生活在|在.{1,10}(?:工作|上班|住|生活"
     r"|读书|上学)|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
     r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用"
@@ -80,12 +82,15 @@ _SELF_EN = re.compile(
     r"|\d{1,3}\s*(?:ft|feet|foot|cm|kg|kgs|lbs?|'|’)(?![a-z]))"
     # a subject left out, as people write in a hurry ("Live in Anchorage", "based in Leeds")
     r"|(?:live|living|based)\s+in\s+[a-z]"
+    r"|(?:have|got)\s+(?:a|an|one|two|three|four|five|twins|\d+)\s+(?:kids?|children|sons?|daughters?"
+    r"|boys?|girls?|dogs?|cats?|pets?|grandkids|babies|toddlers?)\b"
     # when the user can be found: a circumstance a delivery or a call is planned around
     rf"|{_AVAILABLE_EN}"
     r"|i\s+(?:live|reside|work|grew up|was born|come from|moved to|have lived|speak)\b"
     r"|i\s+(?:don't|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive)\b"
     r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
-    r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use|raise|grow"
+    r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use|raise|grow|run"
+    r"|drive|ride"
     r"|breed|ride|cycle|swim|hike|knit|sew|bake|collect"
     r"|keep\s+(?![a-z]+ing\b|on\b))\b"
     r"|(?:i|we)\s*(?:have|'ve)\s+(?:got\s+)?(?:a|an|two|three|four|five|twins|\d+)\s+"
@@ -124,6 +129,8 @@ _CONTINUATION = re.compile(
     r"|^\s*(?:平时|平常|一般|通常)(?:都)?穿\s*(?:[0-9]|[SMLX])"
     r"|^\s*(?:住在?|在)[一二三四五六七八九十0-9]+(?:楼|层)"
     r"|^\s*(?:家里|我家)[^，,。？?]{0,4}?(?:没有?电梯|有电梯)"
+    # an allergy said after the statement it belongs to ("宝宝刚八个月，牛奶蛋白过敏")
+    r"|^\s*[^，,。？?吗]{0,8}(?:过敏|不耐受)\s*$"
     # the next child's age ("我儿子今年三岁，女儿刚满六个月")
     r"|^\s*(?:女儿|儿子|闺女|老大|老二|老三|小的|大的)(?:今年|现在|才|刚|已经)*满?"
     r"[一二两三四五六七八九十0-9]+(?:个)?(?:月|岁)"
@@ -191,14 +198,24 @@ def _family_statement(norm: str) -> bool:
     """A lasting fact about someone of the user's family ("我老公生日是9月18号", "my daughter is
     allergic to nuts")."""
     s = norm.strip()
-    # "刚满6个月" is an age, not something that just happened
-    if _SELF_BLOCK.search(s.replace("刚满", "满")):
+    # "刚满6个月", "刚八个月" are ages, not something that just happened
+    if _SELF_BLOCK.search(re.sub(r"刚(?=满?[一二两三四五六七八九十0-9])", "", s)):
         return False
     return bool(_HOUSEHOLD.match(s)) or (bool(_FAMILY_SUBJECT.match(s)) and _family_fact(s))
 
 
+#: Who the user is, said as "… here" ("Single dad here", "Nurse here, I do night shifts"): a
+#: customer, a first-timer or someone here to ask is no fact of theirs.
+_SELF_HERE = re.compile(
+    r"^(?:an?\s+)?(?!(?:customer|buyer|shopper|user|member|fan|first|long|loyal|regular|newbie"
+    r"|just|only|me|i)\b)[a-z-]+(?:\s+[a-z-]+)?\s+here\b(?!\s+(?:to|for|about|again|asking))"
+)
+
+
 def _self_statement(norm: str) -> bool:
     s = norm.strip()
+    if s and len(s) <= 60 and _SELF_HERE.match(s):
+        return True
     if s and len(s) <= 80 and _MOVED.match(s) and not _SELF_BLOCK_MOVED.search(s):
         return True  # when they moved ("last month") is no one-off: where they live now is
     if not s or len(s) > 80 or _SELF_BLOCK.search(s):

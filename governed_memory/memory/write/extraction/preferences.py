@@ -131,6 +131,7 @@ def _allowed_question(p: _Part, *, negation: bool) -> bool:
 _ASKED_AS_FAVOUR = re.compile(
     r"(?:能不能|可不可以|能否)[^，,。？?]{0,8}?(?:用|以|改用|换成)?[^，,。？?]{0,6}?(?:回复|回我|联系我"
     r"|发给我|跟我说|和我说|给我发|通知我)"
+    r"|^能(?:用|以)[^，,。？?]{1,6}?(?:跟|和|给|同)我(?:沟通|交流|说|聊|回复)"
     r"|(?<![a-z])(?:could|can|would)\s+(?:you|u|y'all|you\s+guys)\s+(?:(?:please|just|maybe)\s+)?"
     # ("can you email me?" alone asks for one e-mail: a wish needs its "instead", "in English")
     r"(?:(?:reply|respond|write|text|email|message|contact|call|answer|chat)\s+(?:to\s+)?(?:me|us)"
@@ -277,8 +278,17 @@ def _neg_before_lang_en(before: str) -> str | None:
     return None
 
 
+#: A zone said to be no longer the user's ("已经不是北京时间了", "I'm not on China time").
+_ZONE_DENIED = re.compile(
+    r"(?:不是|不在|不再是|不再用|并非)[^，,。]{0,4}?时间"
+    r"|(?<![a-z])(?:not|no\s+longer)\s+(?:on|in|using)\s+(?:[a-z]+\s+){1,2}time(?![a-z])"
+)
+
+
 def _timezone_prefs(p: _Part) -> list[_Pref]:
     norm = p.norm
+    if _ZONE_DENIED.search(norm):
+        return []
     placed = _placed_zone(norm)
     if placed is not None and _allowed_question(p, negation=False):
         return [_Pref(TIMEZONE, {"value": placed}, False, STRONG, p.raw, p.order)]
@@ -348,19 +358,22 @@ def _prefs(p: _Part, zone: str) -> list[_Pref]:
 # 不对，我在温哥华，不是多伦多", "I moved to London last month, can you update my time zone?",
 # "I'm in Sydney, so … make it Sydney morning"): the place's zone is the user's.
 _ZONE_ASKED = re.compile(
-    r"时区|当地时间|本地时间|(?<![a-z])(?:time\s*zone|timezone|local\s+time)(?![a-z])"
-    r"|(?<![a-z])(?:my\s+time|call\s+times?|time\s+difference|my\s+local)(?![a-z])"
+    r"(?:不是|不在|不再是)[^，,。]{0,4}?时间|时区|当地时间|本地时间|(?<![a-z])(?:time\s*zone|timezone|local\s+time)(?![a-z])"
+    r"|(?<![a-z])(?:my\s+time|call\s+times?|time\s+difference|my\s+local|my\s+\d{1,2}(?::\d\d)?\s*"
+    r"(?:am|pm))(?![a-z])"
     r"|(?<![a-z])(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"
     r"|按(?:照)?(?P<zh_city>[\u4e00-\u9fff]{2,4}?)(?:的)?时间"
     r"|按(?:照)?[\u4e00-\u9fff]{1,6}?(?:这边|那边|当地)(?:的)?(?:时间)?(?:算|来)"
 )
 _WHERE_I_AM = re.compile(
     r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
-    r"|living\s+|located\s+|staying\s+|back\s+)*in\s+(?P<place>[a-z][a-z .'\-]{1,25}?)"
-    r"(?=\s*[,.;!?)(]|\s*$|\s+(?:now|so|and|but|not|for|these|at)(?![a-z]))"
+    r"|living\s+|located\s+|staying\s+|back\s+)*in\s+(?P<place>[^\W\d_](?:[^\W\d_]|[ .'\-]){1,25}?)"
+    r"(?=\s*[,.;!?)(]|\s*$|\s+(?:now|so|and|but|not|for|these|at|btw|fyi|though|atm|currently)"
+    r"(?![a-z]))"
     r"|(?<![a-z])(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<moved>[a-z][a-z .'\-]{1,25}?)"
     r"(?=\s*[,.;!?)(]|\s*$|\s+(?:last|this|in|a|and|so|but|recently)(?![a-z]))"
-    r"|我(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年)*(?:在|住在?|搬到了?|搬去了?|到了|常驻)"
+    r"|(?:我(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年|上个月|上周|去年|刚|最近)*"
+    r"|(?<=[，,])\s*(?:现在|目前|上个月|上周|最近|已经|刚)+)(?:在|住在?|搬到了?|搬去了?|搬回(?:到)?了?|到了|常驻)"
     r"(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!？?\s]|了|啦|呢|这边|那边|上班|工作|读书|上学|生活|定居|$)"
 )
 #: "按那边时间来": the place said before.
