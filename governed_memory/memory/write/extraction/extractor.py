@@ -6,13 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
-from governed_memory.memory.vocabulary import LANGUAGE, NAME, TIMEZONE
+from governed_memory.memory.vocabulary import NAME, TIMEZONE
 from governed_memory.memory.write.extraction.claims import (
     _asked_to_remember,
     _claim,
@@ -41,16 +39,22 @@ from governed_memory.memory.write.extraction.clauses import (
 )
 from governed_memory.memory.write.extraction.contents import _content
 from governed_memory.memory.write.extraction.cues import _CONTINUES, _REL_ZH, _STANDING, _TOPIC
+from governed_memory.memory.write.extraction.message import (
+    named_zone_for_offset,
+    one_claim_per_key,
+    without_restatements,
+    zone_from_place,
+)
 from governed_memory.memory.write.extraction.models import (
     REMEMBER,
     SELF_STATEMENT,
-    STRONG,
     ExtractedCandidate,
     Extraction,
     Skipped,
 )
 from governed_memory.memory.write.extraction.personal import (
     _CONTINUATION,
+    FAMILY_DATE,
     _availability,
     _family_statement,
     _relayed_as_self,
@@ -61,96 +65,12 @@ from governed_memory.memory.write.extraction.preferences import (
     _Pref,
     _prefs,
     _timezone_prefs,
-    zone_where_i_am,
 )
 from governed_memory.memory.write.normalize import (
-    find_languages,
-    find_timezone,
     fold,
     normalize_timezone,
     normalize_whitespace,
 )
-
-
-def _named_zone_for_offset(pref: _Pref, text: str) -> _Pref:
-    """A bare offset ("I'm GMT+1") said beside a place or a named zone of that offset ("…,
-    Berlin"): the named zone, which knows its summer time."""
-    value = pref.value.get("value")
-    if pref.key != TIMEZONE or not isinstance(value, str) or not value.startswith("Etc/"):
-        return pref
-    named = find_timezone(text)
-    if named is None or named.startswith("Etc/") or named == value:
-        return pref
-    offsets = {
-        datetime(2026, month, 1, tzinfo=ZoneInfo(zone)).utcoffset()
-        for zone in (named,)
-        for month in (1, 7)
-    }
-    if datetime(2026, 1, 1, tzinfo=ZoneInfo(value)).utcoffset() not in offsets:
-        return pref
-    return _Pref(pref.key, {"value": named}, pref.negated, pref.confidence, pref.clause, pref.order)
-
-
-_FAMILY_DATE = re.compile(r"生日|纪念日|(?<![a-z])(?:birthday|anniversary|born)(?![a-z])")
-#: A stay, not a home: "I'm in Tokyo this week", "这几天在上海出差" ("now" is where one lives).
-_VISITING = re.compile(
-    r"这次|这周|本周|这几天|这两天|今天|明天|出差|旅游|度假|临时|暂时"
-    r"|(?<![a-z])(?:this\s+(?:week|weekend|month)|for\s+now|until|temporarily|on\s+(?:holiday|vacation"
-    r"|a\s+trip|business)|visiting|for\s+work)(?![a-z])"
-)
-_SKILL = re.compile(
-    r"(?<![a-z])my\s+[a-z]+\s+(?:is|isn't|'s|has|skills?|reading)(?![a-z])"
-    r"|(?<![a-z])i\s+(?:only\s+|can\s+only\s+)?(?:read|speak|understand|write)\s+[a-z]+\s+(?:well"
-    r"|better|fluently|best|ok|okay|a\s+little)(?![a-z])"
-    r"|我(?:的)?[^，,。]{0,4}?(?:水平|读起来|看起来|说得|听得|不太好|吃力|一般|不行)"
-)
-
-
-def _language_skill(norm: str) -> bool:
-    """What the user says of how well they read a language ("my English is ok", "中文我读起来有点
-    吃力")."""
-    return bool(find_languages(norm)) and bool(_SKILL.search(norm))
-
-
-def _one_claim_per_key(
-    semantic: list[tuple[int, ExtractedCandidate]], zh: bool
-) -> list[tuple[int, ExtractedCandidate]]:
-    """Claims of one kind about one thing, said clause after clause ("钱都扣了，订单还是显示待付
-    款"), as one claim: its contents joined (each once), about the id one of them names."""
-    out: list[tuple[int, ExtractedCandidate]] = []
-    first: dict[str, int] = {}
-    for order, found in semantic:
-        key = found.candidate.key
-        if key is None or not key.endswith(".status"):
-            out.append((order, found))
-            continue
-        if key not in first:
-            first[key] = len(out)
-            out.append((order, found))
-            continue
-        n = first[key]
-        kept = out[n][1].candidate
-        subject = kept.subject_ref or ""
-        other = found.candidate.subject_ref or ""
-        if not (subject == other or subject.endswith(":unknown") or other.endswith(":unknown")):
-            out.append((order, found))  # another order's claim
-            continue
-        content = kept.content
-        if found.candidate.content not in content:
-            glue = "，" if zh else ", "
-            content = (
-                found.candidate.content
-                if content in found.candidate.content
-                else (content + glue + found.candidate.content)
-            )
-        merged = kept.model_copy(
-            update={
-                "content": content,
-                "subject_ref": other if subject.endswith(":unknown") else subject,
-            }
-        )
-        out[n] = (out[n][0], out[n][1].model_copy(update={"candidate": merged}))
-    return out
 
 
 def _sentence_text(clauses: list[_Clause], zh: bool) -> str:
@@ -194,64 +114,36 @@ class RuleExtractor:
             self._sentence(sentence, zone, got, named)
             self._corrected(sentence, before, got, zh)
             self._claims_named(sentence, before[1], got, zh)
-        got.prefs = [_named_zone_for_offset(p, text) for p in got.prefs]
-        self._zone_where_i_am(text, sentences, got)
+        got.prefs = [named_zone_for_offset(p, text) for p in got.prefs]
+        if not any(p.key == TIMEZONE for p in got.prefs):
+            placed = zone_from_place(text, [c for sentence in sentences for c in sentence])
+            if placed is not None:
+                got.prefs.append(placed)
+                # the statement of where they are said only that: the zone keeps it
+                got.semantic = [
+                    (order, found)
+                    for order, found in got.semantic
+                    if found.candidate.key is not None
+                    or (
+                        found.clause != placed.clause
+                        and placed.clause not in found.candidate.content
+                    )
+                ]
         if len(sentences) > 1:
             for n, (order, found) in enumerate(got.semantic):
                 claim = _claimed_in_message(found.candidate, text)
                 if claim is not found.candidate:
                     got.semantic[n] = (order, found.model_copy(update={"candidate": claim}))
-        items = self._profile_candidates(got.prefs, zh) + _one_claim_per_key(got.semantic, zh)
+        items = self._profile_candidates(got.prefs, zh) + one_claim_per_key(got.semantic, zh)
         if len(items) > 1:
             # "I'm never home during the day" is kept for what it implies only when it is said
             # alone: beside the wish it explains ("leave my parcels at the front desk, I'm never
             # home during the day"), the wish is what the user asked for.
             items = [item for item in items if not _availability(fold(item[1].candidate.content))]
-        zones = [i.candidate.structured_value for _, i in items if i.candidate.key == TIMEZONE]
-        if zones and zones[0]:
-            # "我人在悉尼" beside the zone it gave: the zone keeps it
-            zone = zones[0].get("value")
-            items = [
-                item
-                for item in items
-                if item[1].candidate.key is not None
-                or len(item[1].candidate.content) > 30
-                or zone_where_i_am(fold(item[1].candidate.content) + " 时区") != zone
-            ]
-        if any(item.candidate.key == LANGUAGE for _, item in items):
-            # "my French is rusty" beside "German works better for me": the reason for the
-            # language asked for, which the language keeps
-            items = [
-                item
-                for item in items
-                if item[1].candidate.key is not None
-                or not _language_skill(fold(item[1].candidate.content))
-            ]
+        items = without_restatements(items)
         return Extraction(
             candidates=self._ordered(items), skipped=self._dedupe_skipped(got.skipped)
         )
-
-    @staticmethod
-    def _zone_where_i_am(text: str, sentences: list[list[_Clause]], got: _Collected) -> None:
-        """No zone stated, but one asked about beside where the user is (`zone_where_i_am`):
-        that place's zone, quoted from the first clause that names the place."""
-        if any(p.key == TIMEZONE for p in got.prefs):
-            return
-        zone = zone_where_i_am(fold(text))
-        if zone is None:
-            return
-        clauses = [c for sentence in sentences for c in sentence]
-        clause = next((c for c in clauses if zone_where_i_am(c.norm + " 时区") == zone), clauses[0])
-        if _VISITING.search(clause.norm):  # "I'm in Tokyo this week"
-            return
-        got.prefs.append(_Pref(TIMEZONE, {"value": zone}, False, STRONG, clause.raw, clause.order))
-        # the statement of where they are said only that: the zone keeps it
-        got.semantic = [
-            (order, found)
-            for order, found in got.semantic
-            if found.candidate.key is not None
-            or (found.clause != clause.raw and clause.raw not in found.candidate.content)
-        ]
 
     # -- per sentence
 
@@ -518,7 +410,7 @@ class RuleExtractor:
             and not re.match(r"^\s*我(?!的?(?:" + _REL_ZH + "))", norm)
             # a family member's date the user keeps ("my wife's birthday is 3 May"); their
             # tastes and allergies stay theirs
-            and not (_family_statement(norm) and _FAMILY_DATE.search(norm))
+            and not (_family_statement(norm) and FAMILY_DATE.search(norm))
         ):
             got.skipped.append((clause.order, Skipped(reason="third_party", clause=clause.raw)))
             return

@@ -190,6 +190,11 @@ _MOVED = re.compile(
 )
 
 
+#: A family member's date the user keeps ("my wife's birthday is 3 May"); their tastes and
+#: allergies stay theirs.
+FAMILY_DATE = re.compile(r"生日|纪念日|(?<![a-z])(?:birthday|anniversary|born)(?![a-z])")
+
+
 def _family_fact(norm: str) -> bool:
     return bool(_FAMILY_FACT.search(norm))
 
