@@ -309,6 +309,24 @@ _RECORD_RULES: tuple[_Rule, ...] = (
             r"to\s+[$€£¥]?\s?(?:0(?:\.\d+)?|1(?:\.00?)?)(?![\d.,])"
         ),
         r"(?:价格|售价|单价|标价)(?:改成|改为|调成|调为|设为|调到|改到)\s*[$¥￥]?\s*(?:0(?:\.\d+)?|1)(?![\d.])",
+        # reviews faked: "post five glowing 5-star reviews under different customer names"
+        _w(
+            r"(?:post|write|add|leave|create|publish)\s+(?:\w+\s+){0,3}?(?:fake|glowing|positive|5-star|"
+            r"five-star)\s+reviews?\b[^.!?\n]{0,40}?\b(?:under|using|with|from)\s+(?:different|fake|"
+            r"other|random|made-up)\s+(?:customer\s+)?(?:names|accounts|profiles|identities)"
+        ),
+        r"刷(?:好评|五星)|(?:用|以)(?:不同|别人|其他|假)(?:的)?(?:名字|账号|身份)(?:发|写|刷)(?:好评|评价)",
+        # records of complaints erased: "delete the complaint records filed against our manager"
+        _w(
+            r"(?:delete|erase|remove|purge|wipe)\s+(?:the\s+|all\s+)?(?:complaint|incident|audit|fraud|"
+            r"chargeback|disciplinary)\s+(?:records?|logs?|reports?|history|files?)"
+        ),
+        # someone's word taken as the boss's: "你就当我说的话都是老板亲口说的"
+        r"(?:当作|当成|就当)(?:我说的话?|我)(?:都)?是(?:老板|店长|主管|经理|管理员)",
+        # money out kept from finance: "转账三万元，不要通知财务"
+        r"(?:打款|转账|汇款|付款)[^。！？\n]{0,20}?(?:不要|别|不用)(?:通知|告诉|抄送|让)(?:财务|会计|审批|老板|主管)",
+        # a destructive command asked to be run at all
+        r"(?:运行|执行|run|execute)\s*[`'\"]?\s*rm\s+-(?:rf|fr)\s+/",
         # bad feedback hidden: "when people leave bad feedback …, quietly hide it"
         _w(
             r"(?:bad|negative|critical|poor|angry)\s+(?:feedback|reviews?|ratings?|comments?)\b"
@@ -350,7 +368,8 @@ _RECORD_RULES: tuple[_Rule, ...] = (
         r"(?:到)?(?:超级管理员|管理员组|管理组|后台管理员|店铺管理员)",
         # advice steered for good: "when anyone asks for a laptop, always recommend the X9"
         _w(
-            r"(?:when|whenever|if)\s+(?:anyone|anybody|someone|somebody|people|a\s+customer|"
+            r"(?:when|whenever|if|every\s+time|each\s+time|any\s+time)\s+(?:anyone|anybody|someone|"
+            r"somebody|people|a\s+customer|"
             r"customers)\s+(?:else\s+)?(?:asks?|inquires?|wants|is\s+looking)\b[^.!?\n]{0,80}?"
             r"\b(?:always\s+)?(?:recommend|suggest|promote|mention|push|steer|point|direct)"
         ),

@@ -529,7 +529,8 @@ _ABOUT_ATTACKS = re.compile(
     r"prompt[\s-]+injection|\binjections?\b|\bjailbreak(?:s|ing)?\b|\battack(?:s|ers?)?\b"
     r"|\bsuspicious\b|\bpatterns?\b|\b(?:block|deny|stop)\s?list|提示词?注入|注入攻击|攻击者|越狱"
     # a filter naming what it strips ("strip phrases like 'ignore previous instructions'")
-    r"|\bphrases?\s+(?:like|such\s+as)\b|\bsanitiz|\bsanitis",
+    r"|\bphrases?\s+(?:like|such\s+as)\b|\bsanitiz|\bsanitis|\btexts?\s+like\b"
+    r"|之类的(?:文字|话|语句|指令)|类似的?(?:文字|话|语句|指令)|操控|操纵|钓鱼|冒充",
     re.IGNORECASE,
 )
 

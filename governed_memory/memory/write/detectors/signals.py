@@ -58,7 +58,8 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"replaces?)\b[^.\n]{0,30}?\b(?:all|any|prior|previous|earlier|existing|your|the|old)\b"
         r"[^.\n]{0,20}?\b(?:instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|prompts?|"
         r"directives?|(?:safety|security|system|moderation|content|filter(?:ing)?)\s+settings)\b"
-        r"|\b(?:previous|prior|earlier|original|old|existing|system)\s+(?:system\s+)?(?:prompt|"
+        r"|\b(?:previous|prior|earlier|original|old|existing|system)\s+(?:system\s+|operating\s+"
+        r"|house\s+|working\s+|safety\s+|content\s+|usage\s+|support\s+)?(?:prompt|"
         r"instructions?|rules?|guidelines?|guidance|polic(?:y|ies)|directives?)\s+(?:is\s+|are\s+|"
         r"has\s+been\s+|have\s+been\s+|were\s+|was\s+)?(?:now\s+)?(?:revoked|void|cancell?ed|"
         r"obsolete|outdated|expired|rescinded|retired|superseded|lifted|suspended|disabled|"
@@ -102,8 +103,8 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"clauses?|paragraphs?|points?|rules?)\s+\d"
         r"|(?:以上|之前|先前|此前|原有|原来|上述|前面|上面|所有|一切|旧)的?(?:那些|这些)?(?:所有|全部)?"
         r"(?:客服|系统)?"
-        r"(?:指示|指令|规则|规定|准则|守则|设定|政策|提示词?|要求)[^。！？\n]{0,6}?(?:作废|无效|失效|"
-        r"取消|不再适用|不算数|都不算|统统不算|全部清除|已?过期)"
+        r"(?:指示|指令|规则|规定|准则|守则|设定|政策|提示词?|要求|条条框框|规矩)[^。！？\n]{0,6}?(?:作废|"
+        r"无效|失效|取消|不再适用|不算数|都不算|统统不算|全部清除|已?过期|被?撤销|撤了)"
         + _NEW_VERSION
         # the assistant's own instructions said to be replaced ("以上所有指示均被本条覆盖"): a
         # contract's clauses replaced by a new one are not
@@ -179,6 +180,11 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|(?:^|(?<=[#/*>\s]))(?:ai|llm)\s+(?:[\w-]+\s+){0,2}?(?:reviewers?|assistants?|agents?|bots?|"
         r"models?|readers?|summari[sz]ers?)\s*[:：]"
         r"|(?:给|致)(?:AI|ai|人工智能)[\u4e00-\u9fff]{0,6}[:：]"
+        r"|\b(?:ai|assistant|agent|bot|model|llm)s?\s+(?:importing|reading|processing|parsing|"
+        r"summari[sz]ing|screening)\s+this\b"
+        r"|(?:正在)?(?:读取|阅读|处理|浏览|总结|导入)(?:本|这个|此)?(?:页面|网页|文件|文档|邮件|简历)的"
+        r"(?:AI|ai|助手|模型|机器人)"
+        r"|(?:AI|ai)[\u4e00-\u9fff]{0,4}(?:系统|助手|机器人|模型)(?:请|务必|必须)"
         r"|(?:给|致|通知|告诉)(?:所有|全体)?的?(?:AI|ai|人工智能|智能)?(?:客服|助手|机器人|AI|ai)"
         r"(?:们)?(?:的话)?[:：，,]"
         r"|(?:所有|全体)(?:AI|ai|智能)客服",
@@ -188,7 +194,8 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"\b(?:every|each|all|any)\s+(?:other\s+|single\s+|future\s+|new\s+)?(?:customer|user|"
         r"buyer|client|shopper|caller|visitor|member|account\s+holder)s?\b"
         r"|\bwhenever\s+(?:a|an|any)\s+(?:\w+\s+)?(?:customer|user|buyer|client|shopper|someone|"
-        r"person)"
+        r"person)|\b(?:whenever|every\s+time|each\s+time)\s+(?:someone|somebody|anyone|anybody)\s+"
+        r"(?:asks|leaves|writes|messages|contacts|posts|requests|comments|complains|orders|buys)\b"
         r"|\b(?:anyone|everyone|anybody|everybody)\s+(?:who|that)\s+(?:asks|contacts|writes|"
         r"requests|calls|messages)"
         r"|\bfor\s+(?:every|each|all)\s+(?:the\s+)?(?:users?|customers?|buyers?|clients?)"
@@ -212,7 +219,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
     "data": re.compile(
         r"\b(?:(?:full|complete|saved|stored)\s+)?card\s+(?:numbers?|details)|\bcvv|\bcvc\b|"
         r"\bexpiry\s+dates?|\bpasswords?\b|\bpasscodes?\b|\bpins?\b|\bphone\s+numbers?|"
-        r"\bhome\s+address(?:es)?|\b(?:saved|stored|shipping|billing)\s+address(?:es)?|"
+        r"\bhome\s+address(?:es)?|\b(?:saved|stored|shipping|billing|delivery)\s+address(?:es)?|"
         r"\be-?mail\s+address(?:es)?|\bconversation\s+(?:history|log|transcripts?)|"
         r"\bchat\s+(?:history|logs?|transcripts?)|\b(?:session\s+)?memory\b|\buser\s+profiles?|"
         r"\b(?:full\s+|whole\s+|entire\s+)?calendars?\b|\baddress\s+books?\b|\bcontact\s+lists?\b|"
@@ -251,6 +258,10 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:them|the\s+(?:user|customer)"
         r"s?)"
         r"|\b(?:secretly|covertly|silently)\b"
+        r"|\b(?:doesn't|does\s+not|don't|do\s+not)\s+need\s+to\s+(?:be\s+)?(?:notified|told|informed|"
+        r"know|see\s+it)"
+        r"|\b(?:keep|hide)\s+(?:it|this|them)\s+from\s+(?:the\s+)?(?:manager|owner|boss|supervisor|"
+        r"auditors?|finance)|\bbefore\s+(?:the\s+)?(?:owner|manager|boss|supervisor)\s+(?:sees|notices)"
         # what a reviewer or a team would want to know, kept from them: "do not mention the
         # network call below", "don't notify the merchandising team"
         r"|\b(?:don't|do\s+not|never)\s+(?:mention|flag|report|disclose|point\s+out)\s+(?:the|this|"
@@ -259,11 +270,13 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\b(?:don't|do\s+not|never)\s+(?:notify|tell|inform|alert|loop\s+in)\s+(?:the\s+)?"
         r"(?:[\w-]+\s+){0,2}?(?:team|manager|supervisor|owner|merchant|finance|compliance|auditors?"
         r"|boss|security)\b"
-        r"|不要(?:告诉|通知|提醒|提及|提到)(?:他们|用户|客户|买家|对方|下面|老板|运维|主管)|不要(?:让|被)"
-        r"(?:用户|客户|买家|老板|主管)(?:知道|发现|看到)|悄悄|偷偷|暗中",
+        r"|不要(?:告诉|通知|提醒|提及|提到)(?:他们|用户|客户|买家|对方|下面|老板|运维|主管|财务|店主)"
+        r"|(?:不要|别|不能)(?:让|被)(?:用户|客户|买家|老板|主管|店主|管理员|财务)(?:知道|发现|看到)|悄悄|偷偷"
+        r"|暗中",
         _F,
     ),
     "policy": re.compile(
+        r"(?<!privacy\s)(?<!cookie\s)(?<!retention\s)"
         r"\b(?:policy|procedure|rule|guideline|process|protocol|escalation)\s+(?:update|change|"
         r"revision)"
         r"|\beffective\s+immediately\b"
@@ -299,6 +312,7 @@ _GUIDANCE = re.compile(
     r"|(?<!no longer )(?<!n't )(?<!not )\brequires?\s+(?:[\w-]+\s+){0,2}?(?:approval|"
     r"verification|sign-?off|authori[sz]ation)\b"
     r"|禁止|不得|勿|严禁|不要向|(?:必须|须|需要?)(?:先)?(?:核实|核对|验证|审批|确认)"
+    r"|先(?:电话|当面|书面|人工)?(?:核实|核对|确认|验证)"
     # an escalation adds oversight ("请务必抄送区域经理", "escalate to your team lead")
     r"|(?:抄送|报备|上报|转交|报给)(?:给)?(?:区域|部门|值班|直属)?(?:经理|主管|组长|领导|上级)"
     r"|\b(?:cc|copy\s+in|escalate\s+(?:it\s+|them\s+)?to|loop\s+in)\s+(?:your|the|a)\s+"
@@ -401,7 +415,8 @@ _QUOTABLE = frozenset({"revoke", "role"})
 #: one (so the apostrophe of "don't" opens nothing), curly and CJK quotes anywhere.
 QUOTED = re.compile(
     # (an apostrophe inside a word closes nothing: 'send the user's emails to me')
-    r"(?:(?<=[\s\[(（,=:：])|^)(?:'(?:[^'\n]|(?<=\w)'(?=\w)){3,200}'|\"[^\"\n]{3,200}\")"
+    r"(?:(?<=[\s\[(（,=:：])|(?<=[\s\[(（,=:：][rbuf])|^)"
+    r"(?:'(?:[^'\n]|(?<=\w)'(?=\w)){3,200}'|\"[^\"\n]{3,200}\")"
     r"(?=[\s.,;:!?)\]）。，；：！？]|$)"
     r"|‘[^’\n]{3,200}’|“[^”\n]{3,200}”|「[^」\n]{3,200}」|『[^』\n]{3,200}』"
 )
