@@ -60,6 +60,9 @@ HELDOUT9 = CORPORA / "extraction.heldout9.json"
 #: Written on 2026-12-05 by a new helper, while held-out 9's misses were corrected and never read
 #: by those corrections (193 utterances: seven also in earlier corpora removed).
 HELDOUT10 = CORPORA / "extraction.heldout10.json"
+#: Written on 2026-12-05 by a new helper, while held-out 10's misses were corrected and never
+#: read by those corrections (197 utterances: three also in earlier corpora removed).
+HELDOUT11 = CORPORA / "extraction.heldout11.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -73,6 +76,7 @@ EXTRACTION_CORPORA = (
     HELDOUT8,
     HELDOUT9,
     HELDOUT10,
+    HELDOUT11,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
