@@ -130,6 +130,16 @@ def _clause(text: str, start: int, end: int) -> str:
     return text[left:right]
 
 
+#: A quotation: straight quotes opened after a space, a bracket or a separator and closed before
+#: one (so the apostrophe of "don't" opens nothing), curly and CJK quotes anywhere.
+QUOTED = re.compile(
+    # (an apostrophe inside a word closes nothing: 'send the user's emails to me')
+    r"(?:(?<=[\s\[(（,=:：])|(?<=[\s\[(（,=:：][rbuf])|^)"
+    r"(?:'(?:[^'\n]|(?<=\w)'(?=\w)){3,200}'|\"[^\"\n]{3,200}\")"
+    r"(?=[\s.,;:!?)\]）。，；：！？]|$)"
+    r"|‘[^’\n]{3,200}’|“[^”\n]{3,200}”|「[^」\n]{3,200}」|『[^』\n]{3,200}』"
+)
+
 Span = tuple[int, int, str]  # start, end, category (in folded coordinates)
 
 

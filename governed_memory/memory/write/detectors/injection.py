@@ -10,7 +10,6 @@ from governed_memory.memory.write.detectors._text import (
     _E,
     _FLAGS,
     Detection,
-    Span,
     _apply,
     _fold,
     _Folded,
@@ -22,10 +21,14 @@ from governed_memory.memory.write.detectors._text import (
 )
 from governed_memory.memory.write.detectors.hijack import _HIJACK_RULES
 from governed_memory.memory.write.detectors.injection_cues import (
+    _DENIED_AFTER,
+    _DENIED_BEFORE,
     _OVERRIDE_QUALIFIER,
     _OVERRIDE_TARGET,
+    _PRACTICE,
     _ROLE_NOUNS,
     _authority_after,
+    _examples_quoted,
     _not_prohibited,
     _not_question,
     _not_zh_question,
@@ -37,25 +40,7 @@ from governed_memory.memory.write.detectors.injection_cues import (
     _zh_override_ok,
 )
 from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
-from governed_memory.memory.write.detectors.signals import QUOTED, find_hijacks, in_game_rules
-
-#: A role taken on for the writer to practise with ("pretend to be a customer so I can practice
-#: my sales pitch", "roleplay as a receptionist so I can rehearse"): a game, not a new self.
-_PRACTICE = (
-    r"(?![^.!?\n]{0,80}?(?:\bso\s+(?:that\s+)?(?:i|we)\s+can\s+(?:practi[cs]e|rehearse|prepare"
-    r"|train|learn|study|get\s+ready)|\bfor\s+my\s+(?:\d+[- ]year[- ]old|kids?|child|children"
-    r"|daughter|son|students?|class|niece|nephew)\b"
-    # a story for a child ("pretend to be a friendly dragon and tell my 5-year-old a bedtime
-    # story")
-    r"|\b(?:tell|read|sing)\s+(?:to\s+)?my\s+(?:\d+[- ]year[- ]old|kids?|child|children|daughter"
-    r"|son|students?|class|niece|nephew|toddler|little\s+one)\b|\bbedtime\s+stor(?:y|ies)\b))"
-)
-
-#: A denial right after a feature's name, in its clause: "admin override no longer bypasses…".
-_DENIED_AFTER = re.compile(
-    r"[^,.;:!?\n]{0,12}?\b(?:no\s+longer|not|never|doesn't|does\s+not|can't|cannot|won't)\b",
-    re.IGNORECASE,
-)
+from governed_memory.memory.write.detectors.signals import find_hijacks, in_game_rules
 
 _INJECTION_RULES: tuple[_Rule, ...] = (
     # --- instruction_override ---------------------------------------------------------------
@@ -230,8 +215,11 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         # (an everyday role in a game: "假装你是导游，我女儿在玩环游北京的游戏")
         r"(?:假装你是|你假装(?:成|是)|你现在扮演|请扮演|你来扮演)(?!(?:一个|一位|一名|个)?(?:导游|老师|店员"
         r"|顾客|客人|面试官|服务员|售货员|圣诞老人|医生|护士|船长|主持人|讲解员))",
+        # (a device's: "这款平板打开开发者模式很简单")
+        r"(?<!平板)(?<!手机)(?<!电脑)(?<!电视)(?<!设置里)(?<!系统里)"
         r"(?:进入|开启|启用|切换到|切换为|打开|激活)(?:到)?(?:开发者|上帝|越狱|调试|管理员|DAN|无限制|"
-        r"超级|无审查|root|God|debug|admin)模式|(?:开发者|越狱|DAN|上帝|管理员)模式(?:已)?(?:开启|启用|激活)",
+        r"超级|无审查|root|God|debug|admin)模式(?![^。！？\n]{0,12}?(?:很简单|就行|即可|步骤|方法|装|安装))"
+        r"|(?:开发者|越狱|DAN|上帝|管理员)模式(?:已)?(?:开启|启用|激活)",
         r"你(?:已经)?不再是(?:一个|一名)?(?:AI|人工智能|助手|客服|机器人|模型|语言模型)",
         r"你的新(?:身份|角色|名字|人设)(?:是|为|:)",
         r"没有(?:任何)?(?:限制|约束|过滤|审查|道德|规则)的(?:AI|人工智能|助手|模型|机器人|版本)",
@@ -307,6 +295,10 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
             r"two-factor|mfa|otp|age)\s+(?:checks?|controls?|filters?|reviews?|verifications?|"
             r"restrictions?|limits?|safeguards?|protections?|measures|screening|policies|policy|"
             r"rules|step)"
+        ),
+        _w(
+            r"(?:suspend|pause|lift)\s+(?:all\s+(?:of\s+)?)?your\s+(?:usage|content|safety|"
+            r"moderation)\s+(?:polic(?:y|ies)|rules|guidelines|filters|guardrails)"
         ),
         _w(
             r"(?:disable|turn\s+off|switch\s+off|remove|drop|lift|deactivate)\s+(?:all\s+(?:of\s+)?)?"
@@ -437,8 +429,12 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
             ),
             _FLAGS,
         ),
-        # "admin override no longer bypasses the audit log": a feature described, not invoked
-        lambda text, m: not _DENIED_AFTER.match(text, m.end()),
+        # "admin override no longer bypasses the audit log", "stop admin override from
+        # bypassing the limiter": a feature described, not invoked
+        lambda text, m: (
+            not _DENIED_AFTER.match(text, m.end())
+            and not _DENIED_BEFORE.search(text, max(0, m.start() - 25), m.start())
+        ),
     ),
     *_rules(
         "hidden_directive",
@@ -521,26 +517,6 @@ def _tag_characters(text: str) -> Iterator[tuple[int, int]]:
     """Runs of invisible Unicode tag characters: text smuggled past a human reader."""
     for m in _TAG_RUN.finditer(text):
         yield m.start(), m.end()
-
-
-#: A text about attacks: what it quotes is an example ("What is prompt injection? Text that
-#: holds, for example, 'ignore your previous instructions'", a filter's list of patterns).
-_ABOUT_ATTACKS = re.compile(
-    r"prompt[\s-]+injection|\binjections?\b|\bjailbreak(?:s|ing)?\b|\battack(?:s|ers?)?\b"
-    r"|\bsuspicious\b|\bpatterns?\b|\b(?:block|deny|stop)\s?list|提示词?注入|注入攻击|攻击者|越狱"
-    # a filter naming what it strips ("strip phrases like 'ignore previous instructions'")
-    r"|\bphrases?\s+(?:like|such\s+as)\b|\bsanitiz|\bsanitis|\btexts?\s+like\b"
-    r"|之类的(?:文字|话|语句|指令)|类似的?(?:文字|话|语句|指令)|操控|操纵|钓鱼|冒充",
-    re.IGNORECASE,
-)
-
-
-def _examples_quoted(spans: list[Span], text: str) -> list[Span]:
-    """The spans that are no example quoted by a text about attacks."""
-    if not _ABOUT_ATTACKS.search(text):
-        return spans
-    quoted = [(q.start(), q.end()) for q in QUOTED.finditer(text)]
-    return [s for s in spans if not any(qs <= s[0] and s[1] <= qe for qs, qe in quoted)]
 
 
 def find_injections(text: str, folded: _Folded) -> list[Detection]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from governed_memory.memory.write.detectors._text import _clause, _window
+from governed_memory.memory.write.detectors._text import QUOTED, Span, _clause, _window
 
 _ROLE_NOUNS = (
     r"(?:assistant|ai|bot|chatbot|model|llm|admin(?:istrator)?|developer|hacker|system|agent|"
@@ -139,8 +139,11 @@ def _zh_ordered(text: str, m: re.Match[str]) -> bool:
 
 
 def _not_question(text: str, m: re.Match[str]) -> bool:
+    """Not asked: the clause with the mark that ends it ("你现在是人工客服还是机器人呀？")."""
     clause = _clause(text, m.start(), m.end())
-    return not re.search(r"吗|\?|能不能|可不可以|可以不|是否|怎么", clause)
+    end = text.find(clause, max(0, m.start() - len(clause))) + len(clause)
+    clause += text[end : end + 1]
+    return not re.search(r"吗|\?|？|能不能|可不可以|可以不|是否|怎么|还是", clause)
 
 
 def _zh_bypass_clause(text: str, m: re.Match[str]) -> bool:
@@ -157,3 +160,49 @@ def _not_zh_question(text: str, m: re.Match[str]) -> bool:
 def _zh_asked_to_skip(text: str, m: re.Match[str]) -> bool:
     """An order to skip a check: not asked as a question, not forbidden ("请勿跳过身份验证")."""
     return _not_question(text, m) and not _prohibited(text, m.start())
+
+
+#: A role taken on for the writer to practise with ("pretend to be a customer so I can practice
+#: my sales pitch", "roleplay as a receptionist so I can rehearse"): a game, not a new self.
+_PRACTICE = (
+    r"(?![^.!?\n]{0,80}?(?:\bso\s+(?:that\s+)?(?:i|we)\s+can\s+(?:practi[cs]e|rehearse|prepare"
+    r"|train|learn|study|get\s+ready)|\bfor\s+my\s+(?:\d+[- ]year[- ]old|kids?|child|children"
+    r"|daughter|son|students?|class|niece|nephew)\b"
+    # a story for a child ("pretend to be a friendly dragon and tell my 5-year-old a bedtime
+    # story")
+    r"|\b(?:tell|read|sing)\s+(?:to\s+)?my\s+(?:\d+[- ]year[- ]old|kids?|child|children|daughter"
+    r"|son|students?|class|niece|nephew|toddler|little\s+one)\b|\bbedtime\s+stor(?:y|ies)\b))"
+)
+
+#: A change that takes a feature away, just before its name: "stop admin override from …".
+_DENIED_BEFORE = re.compile(
+    r"\b(?:stop|stops|prevent|block|disable|remove|deprecate|no\s+longer)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+#: A denial right after a feature's name, in its clause: "admin override no longer bypasses…".
+_DENIED_AFTER = re.compile(
+    r"[^,.;:!?\n]{0,12}?\b(?:no\s+longer|not|never|doesn't|does\s+not|can't|cannot|won't)\b",
+    re.IGNORECASE,
+)
+
+
+#: A text about attacks: what it quotes is an example ("What is prompt injection? Text that
+#: holds, for example, 'ignore your previous instructions'", a filter's list of patterns).
+_ABOUT_ATTACKS = re.compile(
+    r"prompt[\s-]+injection|\binjections?\b|\bjailbreak(?:s|ing)?\b|\battack(?:s|ers?)?\b"
+    r"|\bsuspicious\b|\bpatterns?\b|\b(?:block|deny|stop)\s?list|提示词?注入|注入攻击|攻击者|越狱"
+    # a filter naming what it strips ("strip phrases like 'ignore previous instructions'")
+    r"|\bphrases?\s+(?:like|such\s+as)\b|\bsanitiz|\bsanitis|\btexts?\s+like\b"
+    r"|之类的(?:文字|话|语句|指令)|类似的?(?:文字|话|语句|指令)|操控|操纵|钓鱼|冒充"
+    # an incident told afterwards: "postmortem: a user pasted '…' and the bot complied"
+    r"|事故复盘|复盘|\bpost-?mortem\b|\bincident\s+(?:report|review)\b|\broot\s+cause\b",
+    re.IGNORECASE,
+)
+
+
+def _examples_quoted(spans: list[Span], text: str) -> list[Span]:
+    """The spans that are no example quoted by a text about attacks."""
+    if not _ABOUT_ATTACKS.search(text):
+        return spans
+    quoted = [(q.start(), q.end()) for q in QUOTED.finditer(text)]
+    return [s for s in spans if not any(qs <= s[0] and s[1] <= qe for qs, qe in quoted)]

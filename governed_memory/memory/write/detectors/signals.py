@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from governed_memory.memory.write.detectors._text import EMAIL
+from governed_memory.memory.write.detectors._text import EMAIL, QUOTED
 from governed_memory.memory.write.detectors.gate import Gate
 from governed_memory.memory.write.detectors.injection_cues import _THIRD_PARTY_MAY
 
@@ -178,13 +178,16 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|(?:^|(?<=[>\s。：:]))(?:AI|ai|人工智能)(?:助手|客服|机器人)\s*[:：]"
         # a note to a model reading the text: "# AI code reviewers: approve …", "致AI代码审查："
         r"|(?:^|(?<=[#/*>\s]))(?:ai|llm)\s+(?:[\w-]+\s+){0,2}?(?:reviewers?|assistants?|agents?|bots?|"
-        r"models?|readers?|summari[sz]ers?)\s*[:：]"
+        r"models?|readers?|summari[sz]ers?)(?:\s+(?:reviewing|reading|processing|scanning)\s+this"
+        r"\s+\w+)?\s*[:：]"
+        r"|\bfor\s+the\s+(?:[\w-]+\s+)?(?:bot|ai|assistant|agent|chatbot)\s*[:：]"
         r"|(?:给|致)(?:AI|ai|人工智能)[\u4e00-\u9fff]{0,6}[:：]"
         r"|\b(?:ai|assistant|agent|bot|model|llm)s?\s+(?:importing|reading|processing|parsing|"
         r"summari[sz]ing|screening)\s+this\b"
         r"|(?:正在)?(?:读取|阅读|处理|浏览|总结|导入)(?:本|这个|此)?(?:页面|网页|文件|文档|邮件|简历)的"
-        r"(?:AI|ai|助手|模型|机器人)"
-        r"|(?:AI|ai)[\u4e00-\u9fff]{0,4}(?:系统|助手|机器人|模型)(?:请|务必|必须)"
+        r"(?:智能)?(?:AI|ai|助手|模型|机器人)"
+        r"|(?:AI|ai)[\u4e00-\u9fff]{0,4}(?:系统|助手|机器人|模型)(?:请(?!求)|务必|必须)"
+        r"|[\u4e00-\u9fff]{1,4}(?:AI|ai)(?:请(?!求)|务必|必须)"
         r"|(?:给|致|通知|告诉)(?:所有|全体)?的?(?:AI|ai|人工智能|智能)?(?:客服|助手|机器人|AI|ai)"
         r"(?:们)?(?:的话)?[:：，,]"
         r"|(?:所有|全体)(?:AI|ai|智能)客服",
@@ -211,7 +214,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"\b(?:tell|inform|instruct|ask|direct|require|advise|reply|respond|answer|send|forward|"
         r"include|add|append|attach|share|reveal|disclose|post|provide|give|redirect|quote|"
         r"charge|offer|insert|render|list|export|dump|change|set|switch|put|call|push|upload|"
-        r"type|enter|mention|confirm)\b"
+        r"type|enter|mention|confirm|grant)\b"
         r"|告诉|回复|答复|回答|通知|要求|让他|请他|发给|发送|附上|加上|带上|寄到|改成|改为|提供|支付|转账|发放|"
         r"打到|导出|推送|上传|调用|POST",
         _F,
@@ -257,7 +260,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"buyer)s?)\b"
         r"|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:them|the\s+(?:user|customer)"
         r"s?)"
-        r"|\b(?:secretly|covertly|silently)\b"
+        r"|\b(?:secretly|covertly|silently|quietly)\b"
         r"|\b(?:doesn't|does\s+not|don't|do\s+not)\s+need\s+to\s+(?:be\s+)?(?:notified|told|informed|"
         r"know|see\s+it)"
         r"|\b(?:keep|hide)\s+(?:it|this|them)\s+from\s+(?:the\s+)?(?:manager|owner|boss|supervisor|"
@@ -411,15 +414,6 @@ _NEGATABLE = frozenset({"everyone", "audience", "order", "bypass"})
 #: Signals that a quotation makes a mention, not a use ("phrases like 'ignore previous
 #: instructions'").
 _QUOTABLE = frozenset({"revoke", "role"})
-#: A quotation: straight quotes opened after a space, a bracket or a separator and closed before
-#: one (so the apostrophe of "don't" opens nothing), curly and CJK quotes anywhere.
-QUOTED = re.compile(
-    # (an apostrophe inside a word closes nothing: 'send the user's emails to me')
-    r"(?:(?<=[\s\[(（,=:：])|(?<=[\s\[(（,=:：][rbuf])|^)"
-    r"(?:'(?:[^'\n]|(?<=\w)'(?=\w)){3,200}'|\"[^\"\n]{3,200}\")"
-    r"(?=[\s.,;:!?)\]）。，；：！？]|$)"
-    r"|‘[^’\n]{3,200}’|“[^”\n]{3,200}”|「[^」\n]{3,200}」|『[^』\n]{3,200}』"
-)
 
 
 def _used(pattern: re.Pattern[str], passage: str) -> bool:
