@@ -1010,3 +1010,52 @@ def test_a_wish_asked_as_a_question_or_after_a_refusal(text: str, value: dict[st
 def test_a_note_asked_for_about_a_family_member_keeps_it() -> None:
     e = extract("could you make a note that my wife's birthday is 3 May? I always forget")
     assert any("3 May" in c.candidate.content for c in e.candidates), e
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("订单 55012。昨天下午已经收到了，谢谢", "logistics.status"),
+        ("退货昨天已经寄回去了，单号ZT7788990011", "logistics.status"),
+        ("I paid by card and the order still says 'awaiting payment'", "payment.status"),
+        ("my refund for order 66120 went through this morning", "refund.status"),
+        ("order 40210 still shows processing, it hasn't even shipped", "order.status"),
+    ],
+)
+def test_a_status_is_the_one_its_words_say(text: str, key: str) -> None:
+    assert keys(extract(text)) == [key]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("本人油性皮，夏天特别容易出油，这个粉底会不会脱妆", "油性皮"),
+        ("我周末都去钓鱼，想买个折叠椅", "钓鱼"),
+        ("宝宝不是两岁，是两岁半了，鞋子要大一码", "两岁半"),
+        ("I told you I had one dog, it's actually two dogs now", "two dogs"),
+        ("Update to what I said: I drive a Tesla now, not the Golf", "Tesla"),
+    ],
+)
+def test_a_fact_put_right_or_said_in_passing_is_kept(text: str, fact: str) -> None:
+    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+    assert any(fact in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("请备注一下：以后联系我发短信，电话老是漏接", {"channel": "sms"}),
+        ("请记住我的语言设置是英语，中文阅读有点吃力", {"value": "en"}),
+        (
+            "I'm in UTC+10 (Brisbane), so mornings suit me for calls",
+            {"value": "Australia/Brisbane"},
+        ),
+        ("not a fan of calls - can we keep it to WhatsApp?", {"channel": "whatsapp"}),
+        ("之前说用日语回复，其实我更习惯中文，还是换回中文吧", {"value": "zh-CN"}),
+    ],
+)
+def test_a_preference_inside_a_note_a_bracket_or_a_change_of_mind(
+    text: str, value: dict[str, str]
+) -> None:
+    values = [c.candidate.structured_value for c in extract(text).candidates if not c.negated]
+    assert value in values, values

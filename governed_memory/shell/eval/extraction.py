@@ -63,6 +63,9 @@ HELDOUT10 = CORPORA / "extraction.heldout10.json"
 #: Written on 2026-12-05 by a new helper, while held-out 10's misses were corrected and never
 #: read by those corrections (197 utterances: three also in earlier corpora removed).
 HELDOUT11 = CORPORA / "extraction.heldout11.json"
+#: Written on 2026-12-05 by a new helper, while held-out 11's misses were corrected and never
+#: read by those corrections.
+HELDOUT12 = CORPORA / "extraction.heldout12.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -77,6 +80,7 @@ EXTRACTION_CORPORA = (
     HELDOUT9,
     HELDOUT10,
     HELDOUT11,
+    HELDOUT12,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

@@ -102,7 +102,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|double[- ]charged|overcharged"
                 r"|billed twice|was charged|been charged|got charged|payment (?:failed|declined"
                 r"|went through|was declined)|card (?:was )?declined"
-                r"|(?:says|shows?|showing|marked)\s+(?:as\s+)?(?:unpaid|not paid|awaiting payment"
+                r"|(?:says|shows?|showing|marked)\s+(?:as\s+)?['\"]?(?:unpaid|not paid"
+                r"|awaiting payment"
                 r"|pending payment)"
             ),
         ),
@@ -117,12 +118,13 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|(?:颜色|尺码|码数|型号|款式)发错了?|只收到",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|isn't|is not"
-                r"|wasn't|was not)\s+(?:been\s+)?(?:shipped|dispatched|processed)"
+                r"|wasn't|was not)\s+(?:even\s+|yet\s+)?(?:been\s+)?"
+                r"(?:shipped|dispatched|processed)"
                 r"|(?:doesn't|does not|didn't|did not|won't|isn't)\s+(?:even\s+)?show(?:ing)?\s+up"
                 r"|(?:was|been|got"
                 r"|is|has been)\s+(?:shipped|dispatched|cancell?ed)|cancell?ed|wrong (?:item|size"
                 r"|colou?r|product|order)|(?:is|are|was|were|running) (?:late|overdue)"
-                r"|still\s+says\s+['\"]?(?:processing|pending|preparing)"
+                r"|still\s+(?:says|shows)\s+['\"]?(?:processing|pending|preparing)"
                 r"|nothing\s+has\s+(?:been\s+)?shipped"
             ),
         ),
@@ -133,7 +135,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:还?没有?|未)(?:签收|送到|送达|更新|动)|显示(?:已|被)?签收|被(?:人)?签收|已经?(?:签收|送达|退回)"
             r"|签收了|丢了|丢件|丢失|弄丢|破损|损坏|摔坏|压坏|少了|少件|卡住|卡在|停滞|不动了?|没动静|没消息"
             r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回|破了|碎了|摔碎|压碎|漏了|压扁"
-            r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中|清关|海关|天没动",
+            r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中|清关|海关|天没动"
+            r"|已经?寄回(?:去)?了?",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|never|isn't"
                 r"|is not|wasn't|was not)\s+(?:been\s+)?(?:delivered|moved|updated|picked up)"
@@ -144,7 +147,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:went|sent|going|shipped|gone) back to (?:the )?(?:sender|seller|warehouse)"
                 r"|return(?:ed|ing) to (?:the )?sender"
                 r"|failed delivery|delivery (?:failed|attempt failed)"
-                r"|['\"]?out for delivery['\"]?\s+(?:since|for)"
+                r"|['\"]?out for delivery['\"]?\s+(?:since|for)|crushed|dented|smashed"
+                r"|sent\s+(?:the\s+|it\s+)?(?:return\s+)?back|dropped\s+(?:it|the\s+\w+)\s+(?:off\s+)?at"
+                r"\s+the\s+post\s+office"
                 r"|(?:in|at|held (?:in|at)) customs"
             ),
         ),
@@ -163,7 +168,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|still (?:waiting|pending|processing|in transit)|arrived|never came|not arrived"
                 r"|(?:isn't|is not|hasn't|has not|wasn't)\s+(?:been\s+)?(?:in|on|to)\s+my\s+"
                 r"(?:account|card|bank)|nothing(?:'s| has)\s+(?:come|gone)\s+through"
-                r"|nothing\s+in\s+my\s+(?:bank|account|card)"
+                r"|nothing\s+in\s+my\s+(?:bank|account|card)|came\s+through|went\s+through"
+                r"|(?:was|been)\s+credited"
                 r"|stuck\s+(?:on|at|in)"
                 r"|waiting for (?:my|the|a) (?:refund|package|parcel|order|delivery|money)"
             ),
@@ -215,6 +221,9 @@ _DATE_LIKE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-\d{2,4}")
 _HASHED_ID = re.compile(r"(?<![\w&])#\s?(?=[A-Za-z0-9\-_]{4,})" + _ID)
 _PREFIX_KIND = {"ord": "order", "rfd": "refund", "rf": "refund", "ref": "refund", "pay": "payment"}
 _PREFIX_KIND.update({"txn": "payment", "shp": "shipment"})
+_ARRIVAL = re.compile(r"收到|到了|送到|送达|arrived|came|delivered|received|got it|never got")
+_PARTLY = re.compile(r"只(?:收)?到|少了|少发|漏发|missing|only\s+(?:got|received)")
+_ALWAYS_LOGISTICS = re.compile(r"寄回|sent\s+(?:the\s+|it\s+)?(?:return\s+)?back|post\s+office")
 _CLAIM_WISH = _rx(
     r"希望|(?<![申邀])请|麻烦|能不能|可以|尽快|最好|帮我",
     _w(r"please|hope|could you|can you|make sure|asap"),
@@ -231,8 +240,12 @@ _CORRECTION = _rx(
         r"|(?:gave|told|sent) you the wrong|my (?:mistake|bad)|scratch that"
         r"|never ?mind (?:the|what|that)"
     )
-    + r"|\bupdate\s*[:：]"
-    + r"|\bi (?:told you|said|mentioned|wrote)\b.*\b(?:before|earlier|last time)\b",
+    + r"|\bupdate(?:\s+to\s+what\s+i\s+said)?\s*[:：]"
+    + r"|\bi (?:told you|said|mentioned|wrote)\b.*\b(?:before|earlier|last time)\b"
+    + r"|\bi (?:told you|said)\b.{0,60}\b(?:actually|anymore|now)\b"
+    + r"|\b(?:i\s+got|got\s+my)\s+[\w ]{0,20}?wrong\b"
+    # a number put right: "宝宝不是一岁，是一岁半了"
+    + r"|不是[^，,。\s]{0,4}[一二两三四五六七八九十0-9][^，,。\s]{0,4}[，,\s]\s*(?:是|而是)",
 )
 # What a correction of an order, a parcel or a payment is about: a claim or a one-off, not a
 # fact about the user.
@@ -391,7 +404,16 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
         return None
     if not entities:
         return None
-    if status not in entities:
+    if (_ALWAYS_LOGISTICS.search(status_text) and "refund" not in entities) or (
+        status == "generic"
+        and entities == ["order"]
+        and _ARRIVAL.search(status_text)
+        and not _PARTLY.search(norm)
+    ):
+        # an order arrived (or not) is its parcel's ("订单…已经收到了"), and so is a return sent
+        # back (but a refund waited for is the refund's); a part missing is the order's
+        status = "logistics"
+    elif status not in entities:
         status = entities[0]
     question = bool(_Q_START.match(norm.strip()) or _Q_ANY.search(norm.rstrip("?？ ")))
     if (question or norm.rstrip().endswith(("?", "？"))) and not _WHY.search(norm):

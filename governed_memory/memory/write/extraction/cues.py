@@ -111,7 +111,7 @@ _NEG_EN_RE = re.compile(_w(_NEG_EN))
 _CONTENT_BLOCK = _rx(
     r"验证码|营销|广告|推广|促销|优惠券|垃圾|骚扰|诈骗|收到了|没收到|没有收到|收不到|未收到|已收到|刚收到"
     r"|收到的|发不出|打不通|打不进|用不了|不好用|坏了|故障|是不是|打不开|点不开|看不到|看不了|看不见|乱码"
-    r"|(?:邮件|短信|邮箱|微信)(?:里|中)的|没人接|没人回|没人理|占线|没接到|接不到"
+    r"|(?:邮件|短信|邮箱|微信)(?:里|中)的|没人接|没人回|没人理|占线|没接到|接不到|漏接"
     # a message that came, a channel switched off: "银行短信都来了", "app通知我全关了"
     r"|(?:短信|邮件|电话|通知)(?:都|也)?来了|(?:全|都)关了|关掉了|全关",
     _w(
@@ -127,7 +127,8 @@ _PAST_BLOCK = _rx(
     r"|出错|回复我的"
     r"|查收|查看|老是|老给|总给|又给|又打|又发|天天|整天|你们?(?:一直|总是)|太慢|太多",
     _w(
-        r"used to|previously|last time|yesterday|sent|wrong|keeps?|kept|too many|reply to my"
+        r"used to|previously|last time|yesterday|sent|wrong|keeps?(?!\s+it\s+to)|kept|too many"
+        r"|reply to my"
         r"|check (?:my|your)|read my|your (?:e-?mails?|texts?|messages?|calls?)"
     ),
 )
@@ -146,7 +147,7 @@ _STRONG_CUE = _rx(
         r"|message|msg|notify|contact|reach|ping|update|inform|alert|tell|wechat|remind) me"
         r"|let me know|get in touch|keep me (?:posted|updated|informed)|best way|best to reach"
         r"|best place to (?:reach|find|contact) me|(?:basically|practically) live on"
-        r"|if you need (?:me|to reach me)"
+        r"|if you need (?:me|to reach me)|keep it to|stick to"
     ),
     r"^(?:please |pls |just )?(?:text|txt|sms|e-?mail|call|phone|ring|message|wechat)(?![a-z0-9])"
     r"(?!\s+(?:is|are|was|were|works?|would|will|seems?|sounds?|should)(?![a-z]))",
@@ -267,7 +268,7 @@ _LANG_POS_AFTER = re.compile(
     + _w(
         r"please|only|from now on|going forward|is (?:fine|better|preferred|best|ok|okay)|works"
         r"|if possible|thanks|thank you|i'?d\s+(?:like|prefer|rather)|i\s+(?:want|prefer|need)"
-        r"|is\s+what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand|speak|prefer|want)"
+        r"|is\s+what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand|speak|prefer|want|use)"
     )
 )
 _LANG_NEG_BEFORE = re.compile(
@@ -293,7 +294,7 @@ _LANG_COMM_EN = re.compile(
         r"reply|replies|respond|responses?|answers?|write|speak|talk|communicate|chat|text|email"
         r"|contact|message|messages|use|switch|change|prefer|preferred|please|language"
         r"|converse|correspond|from now on|going forward|always|works?\s+(?:better|best)\s+for\s+me"
-        r"|what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand)"
+        r"|what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand|use)"
     )
 )
 _LANG_STRONG = _rx(
@@ -328,7 +329,7 @@ _TZ_CUE = _rx(
 #: Denver (mountain time)"): the place's own zone, which knows its summer time.
 _TZ_PLACE = re.compile(
     r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:\w+\s+)?(?:based\s+|living\s+)?in\s+"
-    r"(?P<place>[a-z][a-z .'\-]{1,30}?)\s*(?:\(|,|-|/)\s*"
+    r"(?P<place>[a-z][a-z .'\-]{1,30}?)\s*(?:\(|,|-|/)\s*(?:so\s+|i\.e\.\s+|aka\s+)?"
     r"(?P<zone>(?:utc|gmt)(?:\s*[+\-−]\s*\d{1,2})?|[a-z]{2,5}t|(?:[a-z]+\s+){0,2}time)\b"
 )
 #: A zone said by the name North Americans give it, without "time" ("I'm actually on Central").

@@ -385,7 +385,14 @@ class RuleExtractor:
         asked = _asked_to_remember(clause.norm) and _whose(norm) != "none"
         if clause.question and _is_question(part) and not asked:
             return
-        prefs = _prefs(part, zone)
+        # read whole, or else clause by clause ("以后联系我发短信，电话老是漏接": the second
+        # clause explains the first)
+        pieces = [x for x in re.split(r"[，,；;]", rest) if x.strip()]
+        prefs = _prefs(part, zone) or [
+            pref
+            for piece in (pieces if len(pieces) > 1 else [])
+            for pref in _prefs(_Part(piece, fold(piece), clause.question, clause.order), zone)
+        ]
         if prefs:
             whose = _whose(norm)
             for pref in prefs:

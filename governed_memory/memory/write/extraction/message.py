@@ -11,10 +11,18 @@ from zoneinfo import ZoneInfo
 from governed_memory.memory.vocabulary import LANGUAGE, TIMEZONE
 from governed_memory.memory.write.extraction.clauses import _Clause
 from governed_memory.memory.write.extraction.models import STRONG, ExtractedCandidate
-from governed_memory.memory.write.extraction.preferences import _Pref, zone_where_i_am
-from governed_memory.memory.write.normalize import find_languages, find_timezone, fold
+from governed_memory.memory.write.extraction.preferences import _Pref, said_before, zone_where_i_am
+from governed_memory.memory.write.normalize import (
+    find_languages,
+    find_timezone,
+    fold,
+    normalize_timezone,
+)
 
 Item = tuple[int, ExtractedCandidate]
+
+
+_BRACKETED = re.compile(r"[(（]\s*([^()（）]{2,30}?)\s*[)）]")
 
 
 def named_zone_for_offset(pref: _Pref, text: str) -> _Pref:
@@ -24,6 +32,10 @@ def named_zone_for_offset(pref: _Pref, text: str) -> _Pref:
     if pref.key != TIMEZONE or not isinstance(value, str) or not value.startswith("Etc/"):
         return pref
     named = find_timezone(text)
+    if named is None or named.startswith("Etc/"):
+        # a place in brackets beside it: "UTC+9 (Seoul)"
+        bracketed = (normalize_timezone(m.group(1)) for m in _BRACKETED.finditer(text))
+        named = next((z for z in bracketed if z is not None), None)
     if named is None or named.startswith("Etc/") or named == value:
         return pref
     offsets = {datetime(2026, month, 1, tzinfo=ZoneInfo(named)).utcoffset() for month in (1, 7)}
@@ -101,8 +113,14 @@ _SKILL = re.compile(
 
 def language_skill(norm: str) -> bool:
     """What the user says of how well they read a language ("my English is ok", "中文我读起来有点
-    吃力")."""
-    return bool(find_languages(norm)) and bool(_SKILL.search(norm))
+    吃力"), or of the language they asked for before ("上次说用英文沟通")."""
+    return bool(find_languages(norm)) and bool(_SKILL.search(norm) or said_before(norm))
+
+
+#: A wish that only says to use the user's zone ("以后约送货时间请按当地时间哈").
+_ZONE_WORDING = re.compile(
+    r"按(?:照)?(?:当地|本地|我这边|这边|那边)?的?时间|local\s+time|my\s+time", re.I
+)
 
 
 def without_restatements(items: list[Item]) -> list[Item]:
@@ -116,7 +134,10 @@ def without_restatements(items: list[Item]) -> list[Item]:
             for item in items
             if item[1].candidate.key is not None
             or len(item[1].candidate.content) > 30
-            or zone_where_i_am(fold(item[1].candidate.content) + " 时区") != zone
+            or (
+                zone_where_i_am(fold(item[1].candidate.content) + " 时区") != zone
+                and not _ZONE_WORDING.search(item[1].candidate.content)
+            )
         ]
     if any(item.candidate.key == LANGUAGE for _, item in items):
         items = [

@@ -132,12 +132,12 @@ _ASKED_AS_FAVOUR = re.compile(
     r"(?:能不能|可不可以|能否)[^，,。？?]{0,8}?(?:用|以|改用|换成)?[^，,。？?]{0,6}?(?:回复|回我|联系我"
     r"|发给我|跟我说|和我说|给我发|通知我)"
     r"|^能(?:用|以)[^，,。？?]{1,6}?(?:跟|和|给|同)我(?:沟通|交流|说|聊|回复)"
-    r"|(?<![a-z])(?:could|can|would)\s+(?:you|u|y'all|you\s+guys)\s+(?:(?:please|just|maybe)\s+)?"
+    r"|(?<![a-z])(?:could|can|would)\s+(?:you|u|y'all|you\s+guys|we)\s+(?:(?:please|just|maybe)\s+)?"
     # ("can you email me?" alone asks for one e-mail: a wish needs its "instead", "in English")
     r"(?:(?:reply|respond|write|text|email|message|contact|call|answer|chat)\s+(?:to\s+)?(?:me|us)"
     r"(?=.*(?<![a-z])(?:instead|rather|from now on|going forward|in (?:the )?future|always|only"
     r"|in [a-z]+)(?![a-z]))"
-    r"|(?:stick|keep)\s+to\s+[a-z]+|switch\s+to\s+[a-z]+)"
+    r"|(?:stick|keep)\s+(?:it\s+)?to\s+[a-z]+|switch\s+to\s+[a-z]+)"
     r"\b(?!.*\b(?:the|a|this|that|my)\s+(?:invoice|receipt|label|code|link|details|photo|form"
     r"|confirmation)\b)"
     r"|(?<![a-z])would\s+it\s+be\s+possible\s+to\s+(?:chat|talk|write|reply|communicate|speak)"
@@ -220,15 +220,41 @@ def _language_prefs(p: _Part) -> list[_Pref]:
     for m in mentions:
         start, end, _ = m
         before, after = norm[:start], norm[end:]
-        denied = _language_denial(before, after)
+        denied = WEAK if _LANG_HARD_AFTER.match(after) else _language_denial(before, after)
         if denied is not None:
             negatives.append((m, denied))
         elif _ALT_BEFORE.search(before) or _ALT_AFTER.match(after):
             continue
         elif _language_chosen(norm, start, end, english=english, language_word=has_language_word):
             positives.append(m)
+    # "之前说用英文回复，…用中文就行": what was asked then, in its clause, is no choice now
+    reported = [m.end() for m in _SAID_BEFORE.finditer(norm)]
+    positives = [
+        m
+        for m in positives
+        if not any(
+            end <= m[0] and not re.search(r"[，,。;；]", norm[end : m[0]]) for end in reported
+        )
+    ]
     strong = bool(_LANG_STRONG.search(norm) or _STANDING.search(norm))
     return _chosen_or_denied(p, LANGUAGE, "value", positives, negatives, strong=strong)
+
+
+#: A wish reported as said before ("之前说用英文回复", "earlier I said French").
+_SAID_BEFORE = re.compile(
+    r"(?:之前|上次|前面|以前|刚才|先前)(?:跟你们?|和你们?|给你们?)?(?:说|讲|提)(?:的|过)?"
+    r"|(?<![a-z])(?:earlier|before)\s+i\s+said|i\s+said\s+[a-z]+\s+(?:earlier|before)(?![a-z])"
+)
+
+
+def said_before(norm: str) -> bool:
+    return bool(_SAID_BEFORE.search(norm))
+
+
+#: A language hard to read, said after it ("中文阅读有点吃力"): a denial.
+_LANG_HARD_AFTER = re.compile(
+    r"^\s*(?:的)?(?:阅读|读|看)?(?:起来)?(?:比较|有点|很|太|挺)?(?:吃力|费劲|困难)"
+)
 
 
 def _language_denial(before: str, after: str) -> float | None:
@@ -360,7 +386,7 @@ def _prefs(p: _Part, zone: str) -> list[_Pref]:
 _ZONE_ASKED = re.compile(
     r"(?:不是|不在|不再是)[^，,。]{0,4}?时间|时区|当地时间|本地时间|(?<![a-z])(?:time\s*zone|timezone|local\s+time)(?![a-z])"
     r"|(?<![a-z])(?:my\s+time|call\s+times?|time\s+difference|my\s+local|my\s+\d{1,2}(?::\d\d)?\s*"
-    r"(?:am|pm))(?![a-z])"
+    r"(?:am|pm)|schedul(?:e|ing)\s+(?:callbacks?|calls?|deliver(?:y|ies)))(?![a-z])"
     r"|(?<![a-z])(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"
     r"|按(?:照)?(?P<zh_city>[\u4e00-\u9fff]{2,4}?)(?:的)?时间"
     r"|按(?:照)?[\u4e00-\u9fff]{1,6}?(?:这边|那边|当地)(?:的)?(?:时间)?(?:算|来)"
@@ -374,7 +400,7 @@ _WHERE_I_AM = re.compile(
     r"(?=\s*[,.;!?)(]|\s*$|\s+(?:last|this|in|a|and|so|but|recently)(?![a-z]))"
     r"|(?:我(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年|上个月|上周|去年|刚|最近)*"
     r"|(?<=[，,])\s*(?:现在|目前|上个月|上周|最近|已经|刚)+)(?:在|住在?|搬到了?|搬去了?|搬回(?:到)?了?|到了|常驻)"
-    r"(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!？?\s]|了|啦|呢|这边|那边|上班|工作|读书|上学|生活|定居|$)"
+    r"(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!？?\s]|了|啦|呢|这边|那边|上班|工作|读书|上学|生活|定居|住|$)"
 )
 #: "按那边时间来": the place said before.
 _THERE = frozenset({"那边", "这边", "当地", "本地", "那里", "这里", "我这边", "我那边"})
