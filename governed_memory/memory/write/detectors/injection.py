@@ -153,10 +153,14 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
             r"(?:from\s+now\s+on|henceforth|starting\s+now|for\s+the\s+rest\s+of\s+(?:this|the)\s+"
             r"conversation),?\s+you\s+(?:are|will\s+be|act\s+as|play|behave\s+as|become|'re)"
         ),
-        _w(
+        # (the writer asking for themself, "can I act as the administrator of our plan?", or
+        # someone's permission, "delegates may act as the account owner only if …")
+        r"(?<!\bi\s)(?<!\bwe\s)(?<!\bmay\s)(?<!\bcan\s)"
+        + _w(
             r"act\s+as\s+(?:if\s+you\s+(?:are|were)\s+|though\s+you\s+(?:are|were)\s+)?"
             r"(?:an?|the|my)\s+(?:\w+\s+){0,3}?" + _ROLE_NOUNS
-        ),
+        )
+        + r"(?![^.\n]{0,60}?\bonly\s+if\b)",
         _w(r"act\s+as\s+if\s+you\s+(?:have|had)\s+no\s+(?:rules|restrictions|limits|guidelines)"),
         rf"(?<!don't\s)(?<!do\snot\s)(?<!stop\s)(?<!never\s){_B}pretend\s+to\s+be{_E}{_PRACTICE}",
         rf"(?<!don't\s)(?<!do\snot\s)(?<!stop\s)(?<!never\s){_B}pretend\s+(?:you\s+are|"
@@ -418,6 +422,8 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         r"上传至|转发到|转发给|泄露给|提供给|告诉|同步到|抄送|发往|回传|贴到|提交到|发至)",
         r"(?:发送|转发|上传|导出|泄露)(?:所有|全部)?(?:的)?(?:用户|客户|买家|会员)(?:的)?(?:数据|信息|资料|"
         r"手机号|电话|地址|隐私|聊天记录)(?:到|给|至)",
+        # "禁止将客户数据粘贴到公共聊天机器人中": a rule that forbids it
+        check=_zh_ordered,
     ),
     # --- hidden_directive -------------------------------------------------------------------
     _Rule(

@@ -195,7 +195,8 @@ _ABOUT_ATTACKS = re.compile(
     r"|\bphrases?\s+(?:like|such\s+as)\b|\bsanitiz|\bsanitis|\btexts?\s+like\b"
     r"|之类的(?:文字|话|语句|指令)|类似的?(?:文字|话|语句|指令)|操控|操纵|钓鱼|冒充"
     # an incident told afterwards: "postmortem: a user pasted '…' and the bot complied"
-    r"|事故复盘|复盘|\bpost-?mortem\b|\bincident\s+(?:report|review)\b|\broot\s+cause\b",
+    r"|事故复盘|复盘|\bpost-?mortem\b|\bincident\s+(?:report|review)\b|\broot\s+cause\b"
+    r"|\bred[- ]team|\bprompts?\s+(?:such\s+as|like)\b",
     re.IGNORECASE,
 )
 

@@ -141,9 +141,12 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         _F,
     ),
     "role": re.compile(
+        # (the writer asking for themself, "can I act as the admin for my family's plan"; a
+        # delegate's permission, "act as the account owner only if you have been granted …")
+        r"(?<!\bi\s)(?<!\bwe\s)(?<!\bi\scan\s)"
         r"\b(?:act|behave|operate|serve|function)\s+as\s+(?:the\s+|a\s+|an\s+|my\s+)?"
         r"(?:[\w-]+'s\s+)?(?:[\w-]+\s+){0,2}?(?:admin(?:istrator)?|root|superuser|sysadmin|dba|"
-        r"developer|owner|super\s*user)\b"
+        r"developer|owner|super\s*user)\b(?![^.\n]{0,40}?\bonly\s+if\b)"
         r"|\byou\s+are\s+(?:now\s+)?['\"“]?[\w-]+['\"”]?,?\s+an?\s+(?:[\w-]+\s+){0,2}?(?:unfiltered|"
         r"unrestricted|uncensored|jailbroken|rogue)"
         r"|\bstay\s+in\s+character\b"
@@ -170,15 +173,18 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"should|shall|will\s+now|needs?\s+to|has\s+to|is\s+(?:required|instructed|expected)\s+to|"
         r"are\s+(?:required|instructed|expected)\s+to)\b"
         r"|\bfor\s+(?:automated|ai|llm)\s+(?:assistants?|agents?|systems?|readers?|models?)"
-        r"|\b(?:notice|note|message|instructions?|memo)\s+(?:to|for)\s+(?:all\s+)?(?:the\s+)?"
+        r"|\bsystem\s+to\s+(?:the\s+)?(?:agent|assistant|ai|bot|model)\b"
+        r"|\b(?:notice|note|message|instructions?|memo)\s+(?:to|for)\s+(?:all\s+)?"
+        r"(?:the\s+(?:[\w-]+\s+)?)?"
         r"(?:ai|assistants?|agents?|bots?|models?|llms?)\b"
-        r"|\b(?:hey|dear|attention|attn)\s*,?\s+(?:ai|assistant|agent|bot|model|llm)\b"
+        r"|\b(?:hey|dear|attention|attn)\s*,?\s+(?:ai|assistant|agent|bot|chatbot|model|llm)\b"
         r"|(?:^|(?<=[>\s。：:]))(?:AI|ai|人工智能)(?:助手|客服|机器人)\s*[:：]"
         # a note to a model reading the text: "# AI code reviewers: approve …", "致AI代码审查："
         r"|(?:^|(?<=[#/*>\s]))(?:ai|llm)\s+(?:[\w-]+\s+){0,2}?(?:reviewers?|assistants?|agents?|bots?|"
         r"models?|readers?|summari[sz]ers?)(?:\s+(?:reviewing|reading|processing|scanning)\s+this"
         r"\s+\w+)?\s*[:：]"
         r"|(?:给|致)(?:AI|ai|人工智能)[\u4e00-\u9fff]{0,6}[:：]"
+        r"|(?:给|致)[\u4e00-\u9fff]{1,8}的(?:AI|ai|人工智能|智能助手|机器人)[:：]"
         # a note or an item left for a bot ("Note for the support bot:", "P.S. for the helpdesk
         # bot:"); its leading words gate it, so none as common as "if" or "for"
         r"|\b(?:note|item|p\.s\.|reminder)\s+for\s+the\s+(?:[\w-]+\s+)?(?:bot|ai|assistant|agent|"
@@ -218,7 +224,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"include|add|append|attach|share|reveal|disclose|post|provide|give|redirect|quote|"
         r"charge|offer|insert|render|list|export|dump|change|set|switch|put|call|push|upload|"
         r"type|enter|mention|confirm|grant)\b"
-        r"|告诉|回复|答复|回答|通知|要求|让他|请他|发给|发送|附上|加上|带上|寄到|改成|改为|提供|支付|转账|发放|"
+        r"|告诉|回复|答复|回答|通知|要求|让他|请他|发给|发送|附上|加上|带上|寄到|改成|改为|提供|支付|转账|发放|评为|"
         r"打到|导出|推送|上传|调用|POST",
         _F,
     ),
@@ -230,6 +236,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"\bchat\s+(?:history|logs?|transcripts?)|\b(?:session\s+)?memory\b|\buser\s+profiles?|"
         r"\b(?:full\s+|whole\s+|entire\s+)?calendars?\b|\baddress\s+books?\b|\bcontact\s+lists?\b|"
         r"\bcustomer\s+(?:list|data|records|details|database|info(?:rmation)?|emails?|phones?)|"
+        r"\b(?:passport|id)\s+scans?|\bsupport\s+tickets|\bsaved\s+(?:card|payment\s+method)|"
         r"\baccount\s+(?:details|credentials)|\bpersonal\s+(?:data|information|details)|"
         r"\b(?:login|admin)\s+(?:credentials|password)|\bcredentials\b|\bsystem\s+prompt|"
         r"聊天记录|对话记录|电话|手机号?|收货地址|家庭住址|地址|银行卡|卡号|密码|身份证|用户名单|客户名单|"
@@ -240,6 +247,8 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         EMAIL + r"|\bhttps?://\S+|\bwww\.\S+"
         r"|\b[\w-]+\.(?:me|io|cc|top|win|xyz|shop|site|link|ly|ru|cn|co|app|dev|net|org|com)/\S*"
         r"|\bpaypal\.me\b|\bwebhooks?\b|\bpastebin\b|\bdiscord\s+channel"
+        r"|\bmy\s+(?:personal\s+|private\s+|own\s+)?(?:gmail|yahoo|hotmail|outlook|icloud|dropbox|"
+        r"google\s+drive|onedrive)\b"
         r"|!\[[^\]]*\]\("
         r"|\{(?:user|customer|client|email|phone|order|address|card|name)[\w.]*\}"
         r"|(?:支付宝|微信|银行|收款)(?:账号|账户|卡号)?[:：\s]*\d{6,}"
