@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import re
 
-from governed_memory.memory.write.detectors._text import QUOTED, Span, _clause, _window
+from governed_memory.memory.write.detectors._text import (
+    _CLAUSE_END,
+    QUOTED,
+    Span,
+    _clause,
+    _window,
+)
 
 _ROLE_NOUNS = (
     r"(?:assistant|ai|bot|chatbot|model|llm|admin(?:istrator)?|developer|hacker|system|agent|"
@@ -141,8 +147,9 @@ def _zh_ordered(text: str, m: re.Match[str]) -> bool:
 def _not_question(text: str, m: re.Match[str]) -> bool:
     """Not asked: the clause with the mark that ends it ("你现在是人工客服还是机器人呀？")."""
     clause = _clause(text, m.start(), m.end())
-    end = text.find(clause, max(0, m.start() - len(clause))) + len(clause)
-    clause += text[end : end + 1]
+    mark = _CLAUSE_END.search(text, m.end())
+    if mark is not None:
+        clause += mark.group()
     return not re.search(r"吗|\?|？|能不能|可不可以|可以不|是否|怎么|还是", clause)
 
 

@@ -100,20 +100,17 @@ class RuleExtractor:
         # A zone the user states for themselves is the one their hours in the same words are in
         # ("I'm on Pacific time, so don't call before 9am"): not the account's.
         zone = _declared_zone(sentences) or zone
+        # what the message's earlier sentences that name an id named ("My order number is
+        # 66120934. It's been stuck on processing for days."): what a claim with no entity of
+        # its own is about
+        named: list[str] = []
         for sentence in sentences:
             before = (len(got.prefs), len(got.semantic), len(got.skipped))
-            # what the message's earlier sentences named ("My order number is 66120934. It's
-            # been stuck on processing for days."): what a claim with no entity is about
-            named = [
-                e
-                for s in sentences[: sentences.index(sentence)]
-                if names_an_id(_sentence_text(s, zh))
-                for c in s
-                for e in _entities(c.norm)
-            ]
-            self._sentence(sentence, zone, got, named)
+            self._sentence(sentence, zone, got, list(named))
             self._corrected(sentence, before, got, zh)
             self._claims_named(sentence, before[1], got, zh)
+            if names_an_id(_sentence_text(sentence, zh)):
+                named += [e for c in sentence for e in _entities(c.norm)]
         got.prefs = [named_zone_for_offset(p, text) for p in got.prefs]
         if not any(p.key == TIMEZONE for p in got.prefs):
             placed = zone_from_place(text, [c for sentence in sentences for c in sentence])
