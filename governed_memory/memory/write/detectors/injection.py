@@ -38,9 +38,10 @@ from governed_memory.memory.write.detectors.injection_cues import (
     _zh_everything_ok,
     _zh_ordered,
     _zh_override_ok,
+    in_game_rules,
 )
 from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
-from governed_memory.memory.write.detectors.signals import find_hijacks, in_game_rules
+from governed_memory.memory.write.detectors.signals import find_hijacks
 
 _INJECTION_RULES: tuple[_Rule, ...] = (
     # --- instruction_override ---------------------------------------------------------------

@@ -214,3 +214,42 @@ def _examples_quoted(spans: list[Span], text: str) -> list[Span]:
         return spans
     quoted = [(q.start(), q.end()) for q in QUOTED.finditer(text)]
     return [s for s in spans if not any(qs <= s[0] and s[1] <= qe for qs, qe in quoted)]
+
+
+#: Guidance that forbids rather than orders ("never ask customers for their card number",
+#: "请勿通过微信传递客户资料"), or that adds a check ("agents must verify the original payment
+#: method", "refunds over $500 require approval", "发票抬头必须是公司全称，否则一律退回"): a
+#: handbook, not a hijack, unless the passage also sends something somewhere, charges, hides or
+#: revokes.
+_GUIDANCE = re.compile(
+    r"\b(?:never|must\s+not|mustn't|do\s+not|don't|should\s+not|shouldn't|cannot|may\s+not)\b"
+    r"|\bmust\s+(?:first\s+|always\s+)?(?:verify|confirm|check|validate)\b"
+    r"|(?<!no longer )(?<!n't )(?<!not )\brequires?\s+(?:[\w-]+\s+){0,2}?(?:approval|"
+    r"verification|sign-?off|authori[sz]ation)\b"
+    r"|禁止|不得|勿|严禁|不要向|(?:必须|须|需要?)(?:先)?(?:核实|核对|验证|审批|确认)"
+    r"|先(?:电话|当面|书面|人工)?(?:核实|核对|确认|验证)"
+    # an escalation adds oversight ("请务必抄送区域经理", "escalate to your team lead")
+    r"|(?:抄送|报备|上报|转交|报给)(?:给)?(?:区域|部门|值班|直属)?(?:经理|主管|组长|领导|上级)"
+    r"|\b(?:cc|copy\s+in|escalate\s+(?:it\s+|them\s+)?to|loop\s+in)\s+(?:your|the|a)\s+"
+    r"(?:manager|supervisor|team\s+lead|line\s+manager)\b"
+    # a precondition adds a check ("set up MFA before accessing any customer data")
+    r"|\bbefore\s+(?:accessing|using|viewing|opening|handling|sharing|releasing|exporting)\b"
+    # a rule whose consequence is a refusal tightens ("否则一律退回", "will be rejected")
+    r"|一律(?:退回|驳回|拒绝|不予)|\b(?:will|shall)\s+be\s+(?:rejected|returned|declined|refused)\b",
+    re.IGNORECASE,
+)
+
+
+#: Rules for players of a game, no AI named ("Every player takes on a new role … Stay in
+#: character", "剧本杀规则：…从现在开始你就是卡上的角色"): a role there is the game's.
+_GAME_RULES = re.compile(
+    r"\b(?:players?|game\s+masters?|the\s+host|improv|actors?|the\s+bell)\b|玩家|剧本杀|主持人|演员",
+    re.IGNORECASE,
+)
+_AI_NAMED = re.compile(
+    r"\b(?:ai|assistant|chatbot|model|bot|llm|gpt)s?\b|助手|机器人|人工智能|AI", re.IGNORECASE
+)
+
+
+def in_game_rules(text: str) -> bool:
+    return bool(_GAME_RULES.search(text)) and not _AI_NAMED.search(text)
