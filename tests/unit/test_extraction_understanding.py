@@ -1059,3 +1059,49 @@ def test_a_preference_inside_a_note_a_bracket_or_a_change_of_mind(
 ) -> None:
     values = [c.candidate.structured_value for c in extract(text).candidates if not c.negated]
     assert value in values, values
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "mention"),
+    [
+        (
+            "The refund on return R-5521 has been processed but my bank shows nothing",
+            "refund.status",
+            "R-5521",
+        ),
+        ("received my refund this morning, thanks for sorting it", "refund.status", "refund"),
+        ("We already paid for order 7781-B by bank transfer on Friday", "payment.status", "7781-B"),
+        ("My card payment bounced twice on order Q-2204", "payment.status", "Q-2204"),
+        ("Order 66120 is still pending after a week, what's going on?", "order.status", "66120"),
+        ("订单556201状态是交易完成，可东西我根本没收到", "order.status", "556201"),
+        ("包裹已经到丰巢了，但取件码一直没收到", "logistics.status", "丰巢"),
+        ("Tracking says my parcel is out for delivery", "logistics.status", "out for delivery"),
+    ],
+)
+def test_a_status_said_plainly_names_its_id_or_state(text: str, key: str, mention: str) -> None:
+    claims = [c.candidate for c in extract(text).candidates if c.candidate.key == key]
+    assert any(mention.casefold() in c.content.casefold() for c in claims), extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please gift wrap the scarf I paid for, it's a present.",
+        "we paid for the premium install, so please bring the tools",
+    ],
+)
+def test_what_the_user_paid_for_inside_a_request_is_no_payment_claim(text: str) -> None:
+    assert "payment.status" not in keys(extract(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm on a Chromebook, does this printer work without a driver?", "Chromebook"),
+        ("I'm on a gluten-free diet so please no wheat snacks", "gluten-free diet"),
+        ("I play badminton every weekend, which grip is best?", "badminton"),
+    ],
+)
+def test_the_device_the_diet_or_the_sport_the_user_lives_with_is_kept(text: str, fact: str) -> None:
+    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+    assert any(fact in f for f in facts), facts

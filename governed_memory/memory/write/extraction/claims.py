@@ -89,6 +89,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _w(
                 r"refunded|requested a refund|applied for a refund|refund (?:was )?(?:denied"
                 r"|rejected)|(?:still )?no refund(?: yet)?"
+                r"|refund\s+(?:[\w-]+\s+){0,3}?(?:was|has\s+been|got|is)\s+(?:approved|issued|processed)"
+                r"|(?:got|received)\s+(?:my|the|a)\s+refund"
             ),
         ),
     ),
@@ -101,7 +103,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"charged (?:me |my (?:card|account) )?(?:twice|again|extra|more|double)"
                 r"|double[- ]charged|overcharged"
                 r"|billed twice|was charged|been charged|got charged|payment (?:failed|declined"
-                r"|went through|was declined)|card (?:was )?declined"
+                r"|went through|was declined|bounced)|card (?:was )?declined"
+                r"|(?:i|we)\s+(?:already\s+|have\s+|just\s+)?paid\s+(?:for\s+(?:the\s+|my\s+|our\s+)?order"
+                r"|via|with|by)"
                 r"|(?:says|shows?|showing|marked)\s+(?:as\s+)?['\"]?(?:unpaid|not paid"
                 r"|awaiting payment"
                 r"|pending payment)"
@@ -115,7 +119,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|少发|送错|货不对|发成了|待发货|待出库|补发|还显示|没看到新单号"
             r"|(?:跟|和|与)订单(?:上|里)?(?:的)?(?:不一样|不一致|不符)|货不对板|变成(?:了)?已关闭|被关闭|已关闭"
             r"|(?:收到的|寄来的|发来的|到的)[^，,。]{0,4}?(?:颜色|尺码|码数|型号|款式)不对"
-            r"|(?:颜色|尺码|码数|型号|款式)发错了?|只收到",
+            r"|(?:颜色|尺码|码数|型号|款式)发错了?|只收到|(?:显示|变成了?|状态是?)(?:已|交易)?完成",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|isn't|is not"
                 r"|wasn't|was not)\s+(?:even\s+|yet\s+)?(?:been\s+)?"
@@ -125,6 +129,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|is|has been)\s+(?:shipped|dispatched|cancell?ed)|cancell?ed|wrong (?:item|size"
                 r"|colou?r|product|order)|(?:is|are|was|were|running) (?:late|overdue)"
                 r"|still\s+(?:says|shows)\s+['\"]?(?:processing|pending|preparing)"
+                r"|(?:is|are)\s+still\s+['\"]?(?:processing|pending|preparing|on\s+hold)"
                 r"|nothing\s+has\s+(?:been\s+)?shipped"
             ),
         ),
@@ -136,7 +141,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|签收了|丢了|丢件|丢失|弄丢|破损|损坏|摔坏|压坏|少了|少件|卡住|卡在|停滞|不动了?|没动静|没消息"
             r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回|破了|碎了|摔碎|压碎|漏了|压扁"
             r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中|清关|海关|天没动"
-            r"|已经?寄回(?:去)?了?",
+            r"|已经?寄回(?:去)?了?|到(?:了)?(?:驿站|快递柜|丰巢|菜鸟驿站|自提点)",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|never|isn't"
                 r"|is not|wasn't|was not)\s+(?:been\s+)?(?:delivered|moved|updated|picked up)"
@@ -147,7 +152,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:went|sent|going|shipped|gone) back to (?:the )?(?:sender|seller|warehouse)"
                 r"|return(?:ed|ing) to (?:the )?sender"
                 r"|failed delivery|delivery (?:failed|attempt failed)"
-                r"|['\"]?out for delivery['\"]?\s+(?:since|for)|crushed|dented|smashed"
+                r"|['\"]?out for delivery['\"]?|crushed|dented|smashed"
                 r"|sent\s+(?:the\s+|it\s+)?(?:return\s+)?back|dropped\s+(?:it|the\s+\w+)\s+(?:off\s+)?at"
                 r"\s+the\s+post\s+office"
                 r"|(?:in|at|held (?:in|at)) customs"

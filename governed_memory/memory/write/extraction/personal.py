@@ -80,6 +80,10 @@ _SELF_EN = re.compile(
     r"|colou?r[- ]?blind|married|single|divorced|widowed|retired|self[- ]employed|unemployed"
     r"|muslim|christian|jewish|buddhist|hindu|catholic|kosher|halal|introverted|extroverted"
     r"|short[- ]sighted|near[- ]sighted|hard of hearing|disabled|based)\b"
+    # the device or the diet the user lives with ("I'm on a MacBook Air M2", "I'm on a
+    # low-sodium diet")
+    r"|(?:i'm|im|i am)\s+(?:on|using)\s+(?:a|an)\s+(?:macbook|iphone|ipad|pixel|galaxy|mac|pc"
+    r"|chromebook|thinkpad|surface|android|windows|linux|kindle|[a-z-]+(?:\s+[a-z-]+)?\s+diet)\b"
     r"|(?:i'm|im|i am)\s+(?:from|originally from|living in|\d{1,3}\b"
     r"|\d{1,3}\s*(?:ft|feet|foot|cm|kg|kgs|lbs?|'|’)(?![a-z]))"
     # a subject left out, as people write in a hurry ("Live in Anchorage", "based in Leeds")
@@ -93,7 +97,7 @@ _SELF_EN = re.compile(
     r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
     r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use|raise|grow|run"
     r"|drive|ride"
-    r"|breed|ride|cycle|swim|hike|knit|sew|bake|collect"
+    r"|breed|ride|cycle|swim|hike|knit|sew|bake|collect|play|practi[cs]e|train"
     r"|keep\s+(?![a-z]+ing\b|on\b))\b"
     r"|(?:i|we)\s*(?:have|'ve)\s+(?:got\s+)?(?:a|an|two|three|four|five|twins|\d+)\s+"
     r"(?!question|problem|issue|complaint|query|concern|order|package|refund)"
