@@ -26,6 +26,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT10,
     HELDOUT11,
     HELDOUT12,
+    HELDOUT13,
     baseline_outputs,
     extract_all,
     load,
@@ -83,6 +84,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT10.name,
         HELDOUT11.name,
         HELDOUT12.name,
+        HELDOUT13.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

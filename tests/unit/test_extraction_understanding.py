@@ -1105,3 +1105,46 @@ def test_what_the_user_paid_for_inside_a_request_is_no_payment_claim(text: str) 
 def test_the_device_the_diet_or_the_sport_the_user_lives_with_is_kept(text: str, fact: str) -> None:
     facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
     assert any(fact in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("本人幼儿园老师，想买点小贴纸当奖励", "幼儿园老师"),
+        ("体重48公斤，这件外套选XS还是S？", "体重48"),
+        ("我一个人住，房子才三十平，收纳箱要小号的", "三十平"),
+        ("我是程序员，平时久坐，腰一直不好，这款椅子靠背能调吗", "久坐"),
+        ("I've got coeliac disease, is the bread certified gluten-free?", "coeliac disease"),
+    ],
+)
+def test_a_job_a_body_or_a_home_said_in_passing_is_kept(text: str, fact: str) -> None:
+    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+    assert any(fact in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "wish"),
+    [
+        ("From now on please send me size L, the M runs small", "size L"),
+        ("Going forward use my office address for every parcel", "office address"),
+        ("以后都按38码给我发，37的挤脚", "38码"),
+    ],
+)
+def test_a_standing_size_or_address_is_a_wish(text: str, wish: str) -> None:
+    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+    assert any(wish in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("退款申请提交五天了，钱到现在还没到账", "refund.status"),
+        ("订单 TB5580213 显示已出库两天了，物流一直没更新", "logistics.status"),
+        (
+            "The courier marked my parcel as delivered but nothing came, tracking 1Z999AA10123456784",
+            "logistics.status",
+        ),
+    ],
+)
+def test_whose_status_it_is_follows_what_the_sentence_named(text: str, key: str) -> None:
+    assert key in keys(extract(text))

@@ -66,6 +66,10 @@ HELDOUT11 = CORPORA / "extraction.heldout11.json"
 #: Written on 2026-12-05 by a new helper, while held-out 11's misses were corrected and never
 #: read by those corrections.
 HELDOUT12 = CORPORA / "extraction.heldout12.json"
+#: Written on 2026-12-05 by a new helper, after held-out 12 was read and while its misses were
+#: being corrected, never read by those corrections (199 utterances: one also in an earlier
+#: corpus removed).
+HELDOUT13 = CORPORA / "extraction.heldout13.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -81,6 +85,7 @@ EXTRACTION_CORPORA = (
     HELDOUT10,
     HELDOUT11,
     HELDOUT12,
+    HELDOUT13,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

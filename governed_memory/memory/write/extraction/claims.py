@@ -141,7 +141,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|签收了|丢了|丢件|丢失|弄丢|破损|损坏|摔坏|压坏|少了|少件|卡住|卡在|停滞|不动了?|没动静|没消息"
             r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回|破了|碎了|摔碎|压碎|漏了|压扁"
             r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中|清关|海关|天没动"
-            r"|已经?寄回(?:去)?了?|到(?:了)?(?:驿站|快递柜|丰巢|菜鸟驿站|自提点)",
+            r"|已经?寄回(?:去)?了?|到(?:了)?(?:驿站|快递柜|丰巢|菜鸟驿站|自提点)|已出库|出库了",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|never|isn't"
                 r"|is not|wasn't|was not)\s+(?:been\s+)?(?:delivered|moved|updated|picked up)"
@@ -153,6 +153,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|return(?:ed|ing) to (?:the )?sender"
                 r"|failed delivery|delivery (?:failed|attempt failed)"
                 r"|['\"]?out for delivery['\"]?|crushed|dented|smashed"
+                r"|marked\s+(?:my\s+|the\s+)?(?:package|parcel|delivery)\s+as\s+['\"]?(?:delivered|refused"
+                r"|returned|lost|undeliverable)"
                 r"|sent\s+(?:the\s+|it\s+)?(?:return\s+)?back|dropped\s+(?:it|the\s+\w+)\s+(?:off\s+)?at"
                 r"\s+the\s+post\s+office"
                 r"|(?:in|at|held (?:in|at)) customs"
@@ -233,6 +235,9 @@ _CLAIM_WISH = _rx(
     r"希望|(?<![申邀])请|麻烦|能不能|可以|尽快|最好|帮我",
     _w(r"please|hope|could you|can you|make sure|asap"),
 )
+_MONEY_IN = re.compile(
+    r"到账|credited|(?:hit|reached|back\s+(?:in|on))\s+my\s+(?:card|account|bank)"
+)
 _NEGATIVE_STATUS = re.compile(r"没|未|不|" + _w(r"not|never|hasn't|haven't|didn't|isn't|wasn't"))
 
 # A correction of what the user said before: a mistake owned ("记错了", "I typed 38"), or a
@@ -272,12 +277,16 @@ def _correction(norm: str) -> bool:
 # "from now on leave my parcels with the concierge", "always gift-wrap my orders").
 _SERVICE_ZH = re.compile(
     r"(?:发货|发快递|寄|送货|送到|配送|派送|放(?:在|到)?|包装|打包|回复|回答|开票|开发票|发票|用.{1,6}(?:快递|发)"
-    r"|走.{1,6}(?:快递|物流))"
+    r"|走.{1,6}(?:快递|物流)|[0-9SMLX]码|尺码|送(?:到)?公司|工作日送|周末送)"
 )
 _SERVICE_EN = re.compile(
     _w(
         r"(?:ship|send|deliver|leave|drop|wrap|gift-wrap|pack|package|reply|respond|answer|write"
         r"|invoice|bill|put)\w*\s+(?:\w+\s+){0,3}?(?:my|me|everything|all|it|them|replies|in)"
+        # a size, an address, what is recommended, when deliveries come ("size M from now on",
+        # "home address only from now on", "my deliveries to evenings")
+        r"|size\s+(?:x{0,2}[sl]|m|\d{1,2})|(?:home|work|office)\s+address|recommend\w*|suggest\w*"
+        r"|recs|deliveries|packaging"
     )
 )
 _STANDING_WISH_CUE = _rx(
@@ -398,6 +407,9 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
     if not norm.strip():
         return None
     entities = _entities(norm) or list(named_before)
+    if entities == ["payment"] and "refund" in named_before and _MONEY_IN.search(norm):
+        # money arriving, after a refund was named ("退款申请提交一周了，钱还没到账"): the refund's
+        entities = ["refund"]
     status: str | None = None
     status_text = ""
     for name, rx in _STATUS:

@@ -36,7 +36,7 @@ _SELF_LEAD_ZH = r"^(?:其实|另外|还有|对了|顺便说一下|顺便|而且|
 _SELF_ZH = re.compile(
     _SELF_LEAD_ZH + r"(?:我(?:本人|自己)?|本人)"
     r"(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身"
-    r"|基本上?|每天|比较|特别|很|非常|最|只)*"
+    r"|基本上?|每天|比较|特别|很|非常|最|只|一个人)*"
     r"(?:是(?!说|不是|想|要|来|问|在|否|因为|打算|第|刚|昨|今|前天|上次|这次|那|个意思|的)"
     r"|喜欢|爱吃|爱喝|爱看|爱|偏爱|热爱|不喜欢|讨厌|受不了|怕|不爱|吃素|吃全素|吃纯素|不吃|只吃|不喝|只喝|不抽烟"
     r"|不吸烟|得(?:了)?(?:[^，,。？?]{1,6}?(?:病|症|炎)|高血压|高血糖|痛风|哮喘|湿疹|贫血|甲减|甲亢)"
@@ -55,6 +55,10 @@ _SELF_ZH = re.compile(
     # layout ("平时喜欢跑马拉松", "平时穿42码", "住在六楼没电梯", "我们家是小户型")
     r"|^(?:平时|平常|业余|周末)(?:都|也|会|比较|还)*(?:喜欢|爱|常|经常)\S"
     r"|^(?:平时|平常|一般|通常)(?:都)?穿\s*(?:[0-9]|[SMLX])"
+    # a body measured ("身高165体重50kg") or a job said as "本人护士"
+    r"|^(?:我|本人)?(?:的)?(?:身高|体重)\s*(?:是|有)?\s*[0-9一二三四五六七八九]"
+    r"|^本人(?:是)?[\u4e00-\u9fff]{0,4}?(?:护士|医生|老师|教师|学生|司机|程序员|设计师|厨师|律师|会计|工程师"
+    r"|宝妈|孕妇|上班族|快递员|外卖员|销售|健身教练|运动员|大学生|研究生|退休)"
     r"|^(?:我们?家?)?(?:住在?|家在)[一二三四五六七八九十0-9]+(?:楼|层)"
     r"|^(?:我们?)?家(?:里)?是(?!不是)"
     r"|^(?:我们?)?家(?:里)?[^，,。？?]{0,4}?(?:没有?电梯|有电梯)"
@@ -68,7 +72,8 @@ _SELF_EN = re.compile(
     r"(?:(?:i'm|im|i am)\s+(?:usually\s+|normally\s+|typically\s+|generally\s+|always\s+)?"
     r"(?:a|an)\s+(?!bit\b|little\b|lot\b|few\b)[a-z]"
     # a condition the user lives with ("I have celiac disease", "I have type 1 diabetes")
-    r"|i\s+(?:have|'ve\s+got|have\s+got)\s+(?:[a-z0-9'’-]+\s+){0,2}?(?:disease|syndrome|disorder|"
+    r"|i\s*(?:\s+have|'ve\s+got|\s+have\s+got|'ve)\s+(?:[a-z0-9'’-]+\s+){0,2}?(?:disease|syndrome|"
+    r"disorder|"
     r"allergy|allergies|intolerance|diabetes|asthma|arthritis|eczema|psoriasis|ibs|adhd|"
     r"migraines?|c(?:o)?eliac|epilepsy|[a-z]+itis)\b"
     # where they work now ("I'm back in the office full time", "I'm fully remote now")
@@ -134,6 +139,11 @@ _CONTINUATION = re.compile(
     r"|^\s*(?:客厅|卧室|厨房|卫生间|阳台|房间|书房)(?:就|只有|大概|才|差不多)?[一二三四五六七八九十0-9]"
     r"|^\s*(?:平时|平常|一般|通常)(?:都)?穿\s*(?:[0-9]|[SMLX])"
     r"|^\s*(?:住在?|在)[一二三四五六七八九十0-9]+(?:楼|层)"
+    # the home's size, a shift worked, a weak spot of the body ("房子就四十多平", "经常上夜班",
+    # "嗓子不好")
+    r"|^\s*(?:房子|家里|屋子|公寓)(?:就|只有|大概|才|差不多)?[一二三四五六七八九十0-9]"
+    r"|^\s*(?:经常|平时|一般|每天|常年)(?:都|要)?(?:上夜班|值夜班|倒班|熬夜|出差|久站|久坐)"
+    r"|^\s*(?:嗓子|胃|肠胃|腰|膝盖|颈椎|眼睛|睡眠)(?:一直|也)?(?:不好|不太好|很差|比较差|敏感|不行)"
     r"|^\s*(?:家里|我家)[^，,。？?]{0,4}?(?:没有?电梯|有电梯)"
     # an allergy said after the statement it belongs to ("宝宝刚八个月，牛奶蛋白过敏")
     r"|^\s*[^，,。？?吗]{0,8}(?:过敏|不耐受)\s*$"
