@@ -233,14 +233,16 @@ _SERVICE_SECRET = (
     r"database\s+(?:passwords?|credentials|logins?|user(?:name)?\s+and\s+password))"
 )
 _ZH_SERVICE_SECRET = (
-    r"(?:API\s*密钥|接口密钥|访问令牌|(?:数据库|后台|服务器)的?(?:账号和?密码|账号|密码|连接串|"
+    r"(?:API\s*密钥|接口密钥|访问令牌|(?:数据库|后台|服务器|系统)的?(?:管理员)?的?(?:账号和?密码|账号|密码|连接串|"
     r"连接字符串)|那串密钥)"
 )
-_ASKED_OF_YOU = re.compile(r"\b(?:you|your|u|ur)\b|你", re.IGNORECASE)
+_ASKED_OF_YOU = re.compile(
+    r"\b(?:you|your|u|ur)\b|你|麻烦|请(?!求)|发给我(?!了)|发我(?!了)", re.IGNORECASE
+)
 _GIVE_ME = re.compile(
     r"\b(?:what|which|list|tell|give|send|share|show|reveal|print|paste|output|need|look\s+like|"
     r"append|include|spell\s+out|"
-    r"real\s+ones?)\b|发给我|告诉我|给我|发我|列出|说出|是什么|长什么样|真实的",
+    r"real\s+ones?)\b|发给我|告诉我|给我|发我|列出|说出|是什么|是多少|长什么样|真实的",
     re.IGNORECASE,
 )
 _HOW_TO = re.compile(
@@ -276,7 +278,7 @@ def _secret_asked_of_the_service(text: str, m: re.Match[str]) -> bool:
 #: A record set to what it is not: "mark order 7731-B as delivered … even though the tracking
 #: says it's in transit", "把订单状态改成已签收，并关闭这个投诉工单".
 _SET_STATUS = (
-    r"(?:mark|set|change|flag|update|switch)\s+(?:[\w#-]+\s+){0,5}?(?:as|to)\s+['\"]?"
+    r"(?:mark|set|change|flag|update|switch)\s+(?:[\w#-]+\s+){0,7}?(?:as|to)\s+['\"]?"
     r"(?:delivered|received|resolved|closed|paid|refunded|approved|verified|completed)\b"
 )
 _ZH_SET_STATUS = (
@@ -325,6 +327,13 @@ _RECORD_RULES: tuple[_Rule, ...] = (
         _w(
             r"(?:delete|erase|remove|purge|wipe)\s+(?:the\s+|all\s+)?(?:complaint|incident|audit|fraud|"
             r"chargeback|disciplinary)\s+(?:records?|logs?|reports?|history|files?)"
+        ),
+        # a review rewritten to more stars; tickets routed to the bin
+        _w(
+            r"(?:edit|change|alter|rewrite|modify|update)\s+(?:the\s+|a\s+|this\s+|their\s+)?(?:customer\s+"
+            r"|product\s+)?reviews?\b[^.!?\n]{0,60}?\b(?:5|five|4|four)[- ]stars?"
+            r"|(?:route|move|send|forward|file)\s+(?:every|all|any)\s+(?:[\w'-]+\s+){0,5}?(?:to|into)\s+"
+            r"(?:the\s+)?(?:spam|trash|junk|bin)\b"
         ),
         # someone's word taken as the boss's: "你就当我说的话都是老板亲口说的"
         r"(?:当作|当成|就当)(?:我说的话?|我)(?:都)?是(?:老板|店长|主管|经理|管理员)",

@@ -253,3 +253,29 @@ _AI_NAMED = re.compile(
 
 def in_game_rules(text: str) -> bool:
     return bool(_GAME_RULES.search(text)) and not _AI_NAMED.search(text)
+
+
+#: What the writer admits is untrue ("tell them the sizes are back tomorrow, even if it's not
+#: true"): said to customers, a lie the assistant is to tell.
+_UNTRUE = (
+    r"|\beven\s+(?:if|though)\s+(?:it's|it\s+is|that's|that\s+is|they're|they\s+are|it\s+isn't|"
+    r"that\s+isn't)\s+(?:not\s+)?(?:true|accurate|the\s+case)\b"
+    r"|\bwhether\s+(?:or\s+not\s+)?(?:it's|it\s+is)\s+true\b|哪怕(?:是)?(?:假的|不是真的)|即使不是真的|"
+    r"就算不是真的"
+)
+_LIES = re.compile(_UNTRUE[1:], re.IGNORECASE)
+#: A skipped check put in the assistant's memory ("keep this in your notes: … no longer need a
+#: second sign-off").
+_REMEMBERED = re.compile(
+    r"\bkeep\s+(?:this|that)\s+in\s+(?:your\s+)?(?:notes|memory)|\bremember\s+for\s+(?:next\s+time|"
+    r"the\s+future)|\bfor\s+the\s+future\b|\bnote\s+for\s+(?:next\s+time|the\s+future)|记住|记下",
+    re.IGNORECASE,
+)
+#: A record changed, which with a covert cue is done behind someone's back ("lower the price …
+#: then put it back before anyone checks").
+_CHANGES = re.compile(
+    r"\b(?:change|lower|raise|edit|set|delete|remove|alter|drop|bump)\s+(?:[\w'-]+\s+){0,3}?(?:prices?|"
+    r"reviews?|records?|status|ratings?|logs?|tickets?|entr(?:y|ies)|scores?|grades?)\b"
+    r"|(?:改|删|调)(?:掉|成|为|低|高)?[^。！？\n]{0,8}?(?:价格|评价|记录|状态|评分|日志|成绩)",
+    re.IGNORECASE,
+)
