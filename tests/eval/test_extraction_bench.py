@@ -27,6 +27,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT11,
     HELDOUT12,
     HELDOUT13,
+    HELDOUT14,
     baseline_outputs,
     extract_all,
     load,
@@ -85,6 +86,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT11.name,
         HELDOUT12.name,
         HELDOUT13.name,
+        HELDOUT14.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])
