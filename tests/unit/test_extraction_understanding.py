@@ -1148,3 +1148,18 @@ def test_a_standing_size_or_address_is_a_wish(text: str, wish: str) -> None:
 )
 def test_whose_status_it_is_follows_what_the_sentence_named(text: str, key: str) -> None:
     assert key in keys(extract(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "wish"),
+    [
+        ("裤子我一直穿30的，上衣穿XL", "30"),
+        ("以后能发京东尽量发京东，别的太慢", "发京东"),
+        ("快递我都希望送上门，楼下的柜子总满", "送上门"),
+        ("Evening deliveries work best for me since I'm at work all day", "Evening deliveries"),
+        ("A plain box for all my orders please, no logos", "plain box"),
+    ],
+)
+def test_a_lasting_way_of_being_served_is_kept(text: str, wish: str) -> None:
+    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+    assert any(wish in f for f in facts), facts

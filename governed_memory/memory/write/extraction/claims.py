@@ -277,7 +277,8 @@ def _correction(norm: str) -> bool:
 # "from now on leave my parcels with the concierge", "always gift-wrap my orders").
 _SERVICE_ZH = re.compile(
     r"(?:发货|发快递|寄|送货|送到|配送|派送|放(?:在|到)?|包装|打包|回复|回答|开票|开发票|发票|用.{1,6}(?:快递|发)"
-    r"|走.{1,6}(?:快递|物流)|[0-9SMLX]码|尺码|送(?:到)?公司|工作日送|周末送)"
+    r"|走.{1,6}(?:快递|物流)|[0-9SMLX]码|尺码|送(?:到)?公司|工作日送|周末送|送上门|上门"
+    r"|发(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS))"
 )
 _SERVICE_EN = re.compile(
     _w(
@@ -286,14 +287,15 @@ _SERVICE_EN = re.compile(
         # a size, an address, what is recommended, when deliveries come ("size M from now on",
         # "home address only from now on", "my deliveries to evenings")
         r"|size\s+(?:x{0,2}[sl]|m|\d{1,2})|(?:home|work|office)\s+address|recommend\w*|suggest\w*"
-        r"|recs|deliveries|packaging"
+        r"|recs|deliveries|packaging|box(?:es)?|(?:to|at)\s+(?:my\s+)?home\b"
     )
 )
 _STANDING_WISH_CUE = _rx(
-    r"以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认",
+    r"以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认|都希望|一向|尽量",
     _w(
         r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"
-        r"|whenever (?:possible|you can)|wherever possible"
+        r"|whenever (?:possible|you can)|wherever possible|works? best for me|suits? me best"
+        r"|default my|for (?:all|every) (?:of )?my (?:orders|deliveries|parcels|packages)"
     ),
 )
 
