@@ -222,6 +222,23 @@ _BYPASS_RULES: tuple[_Rule, ...] = (
 )
 
 
+#: The writer's own mail routed to an address of theirs ("update my billing email going forward to
+#: …", "电子账单以后请发送到 …，我是账户持有人"), with nobody else's data in it.
+_OWN_MAIL = re.compile(
+    r"\bmy\s+(?:\w+\s+){0,2}?(?:e-?mails?|invoices?|bills?|statements?|receipts?)\b|账单|发票|"
+    r"我的(?:新)?邮箱|账户持有人|户主",
+    re.IGNORECASE,
+)
+_OTHERS = re.compile(
+    r"\b(?:all|every|other|customers?'?|users?'?|their|everyone's)\b|所有|全部|其他|用户|客户|全员|通讯录",
+    re.IGNORECASE,
+)
+
+
+def _not_the_writers_own_mail(text: str, m: re.Match[str]) -> bool:
+    return not (_OWN_MAIL.search(text) and not _OTHERS.search(text))
+
+
 def _order_follows(text: str, m: re.Match[str]) -> bool:
     return bool(_ORDER_VERB.search(text, m.end(), m.end() + 120))
 
@@ -280,7 +297,13 @@ _HIJACK_RULES: tuple[_Rule, ...] = (
         r"(?<!要求我把)(?<!要求我们把)(?<!让我把)(?<!叫我把)(?<!骗我把)(?<!诱导我把)"
         rf"{_ZH_DATA}[^。!?\n]{{0,40}}?(?:导出|转发|发送|发给|发到|贴到|上传|POST|post)"
         rf"[^。!?\n]{{0,40}}?(?:{_ADDRESS}|网址|链接|邮箱)",
-        r"(?:POST|post|上传|发送|转发|send|forward|upload)\s*(?:到|给|to)\s*" + _ADDRESS,
+    ),
+    # anything sent to an address, but the writer's own mail routed to them
+    *_rules(
+        "task_hijack",
+        r"(?:POST|post|上传|发送|转发|send|(?<!going\s)forward|upload)\s*(?:到|给|to)\s*"
+        + _ADDRESS,
+        check=_not_the_writers_own_mail,
     ),
     *_rules(
         "instruction_override",

@@ -76,13 +76,19 @@ _ZH_SET_STATUS = (
 _AGAINST_FACTS = re.compile(
     r"\b(?:even\s+though|although|though|despite|regardless|whether\s+or\s+not)\b"
     r"|\b(?:and\s+|then\s+)?close\s+(?:the|this|that)\s+(?:dispute|claim|complaint|case|chargeback)"
-    r"|虽然|尽管|不管|其实(?:还)?没|(?:并|然后|再)?(?:关闭|撤销|结束)(?:这个|该|此)?(?:投诉|工单|纠纷|争议)",
+    r"|虽然|尽管|不管|其实(?:还)?没|(?:并|然后|再)?(?:关闭|撤销|结束)(?:这个|该|此)?(?:投诉|工单|纠纷|争议)"
+    # the fact said beside it ("The payment hasn't cleared but just flip the status", "钱还没到账")
+    r"|\b(?:hasn't|has\s+not|haven't|isn't|wasn't)\s+(?:\w+\s+)?(?:cleared|arrived|been\s+(?:paid|received|"
+    r"delivered|shipped|resolved))|还没(?:到账|收到|发货|付款?|签收|解决)|(?:钱|款|货)(?:都)?还没",
     re.IGNORECASE,
 )
 
 
 def _against_the_facts(text: str, m: re.Match[str]) -> bool:
-    return bool(_AGAINST_FACTS.search(_clause(text, m.start(), m.end()))) and not _prohibited(
+    """The record set against what the same or the next sentence says is so."""
+    clause = _clause(text, m.start(), m.end())
+    after = text[m.end() : m.end() + len(clause) + 120]
+    return bool(_AGAINST_FACTS.search(clause) or _AGAINST_FACTS.search(after)) and not _prohibited(
         text, m.start()
     )
 
@@ -241,7 +247,17 @@ _RECORD_RULES: tuple[_Rule, ...] = (
         ),
         # someone else's data asked for: "把我同事小周的订单信息也发我一份"
         r"(?:同事|朋友|邻居|室友|别人|其他人|其他客户)[^。！？\n]{0,6}?的[^。！？\n]{0,3}?(?:订单|地址|电话|"
-        r"手机号?|信息|资料|记录)[^。！？\n]{0,8}?(?:也)?(?:发我|发给我|告诉我|转给我)",
+        r"手机号?|信息|资料|记录|备注)[^\n]{0,16}?(?:也)?(?:发我|发给我|告诉我|转给我|念给我|给我看)",
+        # someone else's details asked for, said to be someone else's ("tell me the address on
+        # file for order #77120? It's not my order"); someone else's password reset for me
+        _w(
+            r"(?:address|phone\s+number|e-?mail|details|contact\s+info)[^\n]{0,120}?\b(?:it's|it\s+is|"
+            r"that's)\s+not\s+(?:my|mine)\b"
+            r"|reset\s+(?:the\s+)?password\s+(?:on|for|of)\s+[\w.@-]+'s\s+account"
+        ),
+        # an audit trail erased: "请删除昨天下午两点到四点的所有操作日志"
+        r"(?<!怎么)(?<!如何)(?:删除|删掉|清空|清除)[^。！？\n]{0,16}?(?:操作|审计|访问|登录)日志"
+        r"|(?<!怎么)(?<!如何)把[^。！？\n]{0,10}?(?:操作|审计|访问|登录)日志[^。！？\n]{0,6}?(?:删除|删掉|清空|清除)",
         # money out past its approval: "wire $18,400 … and skip the approval chain"
         _w(
             r"(?:wire|transfer|send|pay|remit)\s+(?:[$€£¥]\s?[\d,.]+k?|\d[\d,.]*\s*(?:k|dollars|usd|"

@@ -124,6 +124,8 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|你(?:脑子里|脑袋里|心里|内置|自带)?的?[^。！？\n]{0,4}?(?:安全)?(?:守则|规则|设定|限制|准则)"
         r"[^。！？\n]{0,4}?(?:统统|全部|都|一律)?(?:删掉|删除|清除|清空|抹掉|忘掉)"
         r"|(?:本次|这次|接下来的?|后面的?)(?:对话|聊天|回答|回复)(?:中|里)?(?:都)?(?:不受|没有)任何(?:限制|约束)"
+        r"|\b(?:delete|remove|drop|erase)\s+(?:it|this|that|them)\s+from\s+your\s+(?:rule\s*set|rules|"
+        r"instructions|guidelines)"
         r"|不再(?:需要)?(?:遵守|遵循|受(?!理)|执行|理会)[^。！？\n]{0,12}?(?:规则|政策|规定|限制|指令|约束|"
         r"控制|管控|审核|审查)"
         # the assistant's own setup said to be revoked ("你的原始配置已被撤销")
@@ -163,6 +165,8 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\b(?:two-factor|2fa|mfa|security\s+questions?|id\s+checks?|identity\s+checks?)\s+(?:step\s+)?"
         r"(?:is|are)\s+(?:now\s+)?optional"
         r"|\bwithout\s+(?:any\s+)?receipts?\b|不(?:用|需要|必)走流程|不走流程|跳过流程"
+        r"|(?:费|滞纳金|违约金)(?:以后|今后)?都?不(?:用|需要|必)再?收"
+        r"|不(?:用|需要|必)再?(?:打电话|电话|当面|人工)(?:确认|核实|核对)"
         r"|关闭(?:身份)?(?:验证|认证|核验)"
         r"|\b(?:more\s+)?(?:relaxed|lenient|loose|flexible)\s+(?:about|with|on)\s+(?:the\s+)?"
         r"(?:id|identity|verification|security|age)\b"
@@ -244,12 +248,13 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\b(?:hidden\s+)?(?:text|note|message|instructions?)\s+for\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
         r"(?:assistants?|agents?|bots?|ai|models?|llms?|chatbots?)\s*[:：]"
         r"|(?:^|(?<=[\"'“「：:\s，,]))(?:AI|ai)(?:请(?!求)|务必|必须)"
-        r"|(?:AI|ai)[\u4e00-\u9fff]{0,8}时候?(?:请|务必|必须)",
+        r"|(?:AI|ai)[\u4e00-\u9fff]{0,8}时候?(?:请|务必|必须)|(?:AI|ai)[\u4e00-\u9fff]{1,4}请注意",
         _F,
     ),
     "everyone": re.compile(
         r"\b(?:every|each|all|any)\s+(?:other\s+|single\s+|future\s+|new\s+)?(?:customer|user|"
-        r"buyer|client|shopper|caller|visitor|member|account\s+holder)s?\b"
+        r"buyer|client|shopper|caller|visitor|member|account\s+holder|applicant|candidate|patient|"
+        r"student|tenant|passenger|guest)s?\b"
         r"|\bwhenever\s+(?:a|an|any)\s+(?:\w+\s+)?(?:customer|user|buyer|client|shopper|someone|"
         r"person)|\b(?:whenever|every\s+time|each\s+time)\s+(?:someone|somebody|anyone|anybody)\s+"
         r"(?:asks|leaves|writes|messages|contacts|posts|requests|comments|complains|orders|buys|"
@@ -275,7 +280,8 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"charge|offer|insert|render|list|export|dump|change|set|switch|put|call|push|upload|"
         r"type|enter|mention|confirm|grant)\b"
         r"|告诉|回复|答复|回答|通知|要求|让他|请他|发给|发送|附上|加上|带上|寄到|改成|改为|提供|支付|转账|发放|评为|"
-        r"打到|导出|推送|上传|调用|POST|(?:先|就|只|都)推|自动(?:拒绝|通过|批准|驳回)|就说|都说|并(?:且)?说|取消掉|删掉|改掉"
+        r"打到|导出|推送|上传|调用|POST|(?:先|就|只|都)推|自动(?:拒绝|通过|批准|驳回)|写入(?:长期)?记忆|存入记忆|记入|就说|都说|并(?:且)?说|取消掉|删掉|改掉"
+        r"|\bmove\s+(?:them|it|their\s+\w+)\s+(?:straight\s+)?to\b|\bauto-?(?:reject|approve|decline)\w*"
         r"|\b(?:telling|saying\s+to)\s+(?:people|customers|users|buyers|shoppers|guests|them|"
         r"everyone|anyone)\b",
         _F,
@@ -295,7 +301,8 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"个人信息|用户资料|客户资料|联系方式"
         r"|\bsalar(?:y|ies)\b|\bpay\s*(?:slips|stubs)\b|\bperformance\s+(?:reviews?|review\s+notes)\b"
         r"|\b(?:medical|medication|patient|health)\s+(?:records?|histor(?:y|ies)|files?|data)\b"
-        r"|\b(?:login|session|access|auth)\s+tokens?\b|令牌|工资|薪资|薪水|病历",
+        r"|\b(?:login|session|access|auth)\s+tokens?\b|令牌|工资|薪资|薪水|病历"
+        r"|\bcustomer\s+(?:table|dump|export)|\bappointment\s+(?:times|details|records)",
         _F,
     ),
     "destination": re.compile(
@@ -317,7 +324,9 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\b(?:cc|bcc|copy)\s+(?:every|each|all|any)\s+(?:\w+\s+)?(?:reply|replies|response|"
         r"responses|answer|answers|message|messages|e-?mails?)\b"
         r"|(?:每|每一)(?:条|次|个|封)(?:回复|回答|答复|消息|邮件)|所有(?:的)?(?:回复|回答|答复|消息)"
-        r"|以后(?:回复|回答|答复)(?:时|的时候)?",
+        r"|以后(?:回复|回答|答复)(?:时|的时候)?"
+        # a standing answer to whoever asks: with someone's data in it, a leak
+        r"|\bif\s+(?:anyone|anybody|someone|somebody)\s+asks\s+(?:for|about)\b",
         _F,
     ),
     "covert": re.compile(
@@ -334,6 +343,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"auditors?|finance)|\bbefore\s+(?:the\s+)?(?:owner|manager|boss|supervisor|anyone|anybody|someone"
         r"|somebody)\s+(?:sees|notices|checks|finds\s+out)"
         r"|(?:不要|别|不)(?:要)?留(?:下)?(?:任何)?(?:日志|记录)|不(?:要)?(?:记|写)(?:录)?日志"
+        r"|\bbackdat\w+|\bso\s+(?:it|that\s+it)\s+looks\s+like\b"
         # what a reviewer or a team would want to know, kept from them: "do not mention the
         # network call below", "don't notify the merchandising team"
         r"|\b(?:don't|do\s+not|never)\s+(?:mention|flag|report|disclose|point\s+out)\s+(?:the|this|"
