@@ -28,6 +28,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT12,
     HELDOUT13,
     HELDOUT14,
+    HELDOUT15,
     baseline_outputs,
     extract_all,
     load,
@@ -87,6 +88,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT12.name,
         HELDOUT13.name,
         HELDOUT14.name,
+        HELDOUT15.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -1163,3 +1163,16 @@ def test_whose_status_it_is_follows_what_the_sentence_named(text: str, key: str)
 def test_a_lasting_way_of_being_served_is_kept(text: str, wish: str) -> None:
     facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
     assert any(wish in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "上次让你们以后都发韵达，算了，还是中通吧",
+        "以后我的快递都别送上门了，放驿站就行",
+        "退订，以后这类促销短信不用再发给我了",
+    ],
+)
+def test_a_wish_recalled_or_unwanted_is_not_kept_as_a_wish(text: str) -> None:
+    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+    assert not any(("韵达" in f or "别送上门" in f or "不用再发" in f) for f in facts), facts

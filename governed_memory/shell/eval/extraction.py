@@ -73,6 +73,9 @@ HELDOUT13 = CORPORA / "extraction.heldout13.json"
 #: Written on 2026-12-05 by a new helper, while held-out 13's misses were corrected and never
 #: read by those corrections (196 utterances: four also in earlier corpora removed).
 HELDOUT14 = CORPORA / "extraction.heldout14.json"
+#: Written on 2026-12-05 by a new helper, while held-out 14's misses were corrected and never
+#: read by those corrections (190 utterances: ten also in earlier corpora removed).
+HELDOUT15 = CORPORA / "extraction.heldout15.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -90,6 +93,7 @@ EXTRACTION_CORPORA = (
     HELDOUT12,
     HELDOUT13,
     HELDOUT14,
+    HELDOUT15,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

@@ -351,9 +351,19 @@ def _standing_wish(norm: str, cued_before: bool = False) -> bool:
     cued = cued_before or _STANDING_WISH_CUE.search(s)
     if not s or len(s) > 90 or not cued or _CLAIM_WISH_BLOCK.search(s):
         return False
-    if _THIRD_SUBJECT_ZH.match(s) or _THIRD_SUBJECT_EN.match(s):
+    if _THIRD_SUBJECT_ZH.match(s) or _THIRD_SUBJECT_EN.match(s) or _EARLIER_WISH.search(s):
         return False
-    return bool(_SERVICE_ZH.search(s) or _SERVICE_EN.search(s))
+    return bool(_SERVICE_ZH.search(s) or _SERVICE_EN.search(s)) and not _UNWISHED.search(s)
+
+
+#: A wish the user recalls having made ("上次让你们以后都发圆通，算了…", "earlier I asked for
+#: morning deliveries"): the earlier one, which what follows replaces.
+_EARLIER_WISH = _rx(
+    r"^(?:上次|之前|刚才|刚刚|以前|前面|原来)(?:让|叫|跟|和|说|要)",
+    _w(r"earlier i|i (?:said|asked|told you)|last time i"),
+)
+#: The way of being served said not to be wanted ("以后我所有的件都别送上门了"): no wish for it.
+_UNWISHED = re.compile(r"(?:别|不要|不用|不必)[^，,。]{0,6}?(?:送上门|上门|发(?!票))")
 
 
 _CLAIM_WISH_BLOCK = _rx(
