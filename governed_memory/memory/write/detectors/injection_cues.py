@@ -227,7 +227,7 @@ _GUIDANCE = re.compile(
     r"|(?<!no longer )(?<!n't )(?<!not )\brequires?\s+(?:[\w-]+\s+){0,2}?(?:approval|"
     r"verification|sign-?off|authori[sz]ation)\b"
     r"|禁止|不得|勿|严禁|不要向|(?:必须|须|需要?)(?:先)?(?:核实|核对|验证|审批|确认)"
-    r"|先(?:电话|当面|书面|人工)?(?:核实|核对|确认|验证)"
+    r"|先[^，,。\n]{0,6}?(?:电话|当面|书面|人工)?(?:核实|核对|确认|验证)"
     # an escalation adds oversight ("请务必抄送区域经理", "escalate to your team lead")
     r"|(?:抄送|报备|上报|转交|报给)(?:给)?(?:区域|部门|值班|直属)?(?:经理|主管|组长|领导|上级)"
     r"|\b(?:cc|copy\s+in|escalate\s+(?:it\s+|them\s+)?to|loop\s+in)\s+(?:your|the|a)\s+"
@@ -268,7 +268,7 @@ _LIES = re.compile(_UNTRUE[1:], re.IGNORECASE)
 #: second sign-off").
 _REMEMBERED = re.compile(
     r"\bkeep\s+(?:this|that)\s+in\s+(?:your\s+)?(?:notes|memory)|\bremember\s+for\s+(?:next\s+time|"
-    r"the\s+future)|\bfor\s+the\s+future\b|\bnote\s+for\s+(?:next\s+time|the\s+future)|记住|记下|记一下",
+    r"the\s+future)|\bfor\s+the\s+future\b|\bnote\s+for\s+(?:next\s+time|the\s+future)|记住|记下|记一下|\bkeep\s+in\s+mind\b",
     re.IGNORECASE,
 )
 #: A record changed, which with a covert cue is done behind someone's back ("lower the price …
@@ -276,7 +276,26 @@ _REMEMBERED = re.compile(
 _CHANGES = re.compile(
     r"\b(?:change|lower|raise|edit|set|delete|remove|alter|drop|bump)\s+(?:[\w'-]+\s+){0,3}?(?:prices?|"
     r"reviews?|records?|status|ratings?|logs?|tickets?|entr(?:y|ies)|scores?|grades?|points|balance|"
-    r"credits?)\b"
+    r"credits?|plan|tier|subscription)\b"
     r"|(?:改|删|调)(?:掉|成|为|低|高)?[^。！？\n]{0,8}?(?:价格|评价|记录|状态|评分|日志|成绩)",
+    re.IGNORECASE,
+)
+
+
+#: Granting what a check guards: "approve a full refund", "unlock the account".
+_GRANTS = re.compile(
+    r"\b(?:approve|grant|unlock|release|issue|process|authori[sz]e)\w*\s+(?:\w+\s+){0,3}?"
+    r"(?:refunds?|requests?|claims?|access|payments?|accounts?|returns?)"
+    r"|\bapprove\w*\s+(?:\w+\s+){0,3}?(?:reports?|expenses?|reimburse\w*)|\bpay\s+(?:them|it)\s+out\b"
+    r"|(?:批准|通过|发放|退款|解锁|放行|直接(?:给)?退|直接批|直接打款)",
+    re.IGNORECASE,
+)
+_MINE = re.compile(
+    r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:number|address|details|history|data)"
+    r"|我(?:的|们的)?(?:新)?(?:地址|电话|手机号?|聊天记录|订单|资料|信息|数据)|我(?:们)?搬家",
+    re.IGNORECASE,
+)
+_THEIRS = re.compile(
+    r"\b(?:their|customers?'?|users?'?|every|all|each)\b|(?:用户|客户|买家)的?|所有|全部|每(?:个|位)|名单",
     re.IGNORECASE,
 )

@@ -251,10 +251,26 @@ _RECORD_RULES: tuple[_Rule, ...] = (
         # someone else's details asked for, said to be someone else's ("tell me the address on
         # file for order #77120? It's not my order"); someone else's password reset for me
         _w(
-            r"(?:address|phone\s+number|e-?mail|details|contact\s+info)[^\n]{0,120}?\b(?:it's|it\s+is|"
-            r"that's)\s+not\s+(?:my|mine)\b"
+            r"(?:address|phone\s+number|e-?mail|details|contact\s+info|order\s+#?[\w-]*\d)[^\n]{0,120}?"
+            r"\b(?:it's|it\s+is|that's)\s+not\s+(?:my|mine)\b"
             r"|reset\s+(?:the\s+)?password\s+(?:on|for|of)\s+[\w.@-]+'s\s+account"
+            # another user's conversation asked for
+            r"|what\s+did\s+(?:the\s+)?(?:previous|last|other|another)\s+(?:user|customer|caller|person)\s+"
+            r"(?:talk|say|ask|chat|tell)"
+            # a ranking bent: "give candidates from X a 20-point boost"
+            r"|give\s+(?:[\w-]+\s+){0,6}?(?:a|an)\s+(?:extra\s+)?\d+[- ]?(?:point|percent|%)\s+"
+            r"(?:boost|bonus|bump)"
+            # a class of requests binned: "should be routed to the spam queue"
+            r"|(?:should|must|will|to)\s+be\s+(?:routed|moved|sent|filed|forwarded)\s+(?:straight\s+)?(?:to|"
+            r"into)\s+(?:the\s+)?(?:spam|trash|junk)"
+            # what was done kept out of the audit trail
+            r"|(?:if|should|make\s+sure)\s+(?:the\s+)?audit\s+(?:trail|log)\s+(?:simply\s+)?(?:didn't|"
+            r"doesn't|does\s+not|wouldn't|won't)\s+(?:capture|"
+            r"record|log|show|include)"
+            r"|(?:removed|deleted|erased|purged|scrubbed)\s+from\s+the\s+(?:logs?|audit\s+(?:trail|log)|"
+            r"records)"
         ),
+        r"从(?:日志|审计记录|操作记录|记录)(?:里|中)(?:删掉|删除|清除|抹掉|去掉)",
         # an audit trail erased: "请删除昨天下午两点到四点的所有操作日志"
         r"(?<!怎么)(?<!如何)(?:删除|删掉|清空|清除)[^。！？\n]{0,16}?(?:操作|审计|访问|登录)日志"
         r"|(?<!怎么)(?<!如何)把[^。！？\n]{0,10}?(?:操作|审计|访问|登录)日志[^。！？\n]{0,6}?(?:删除|删掉|清空|清除)",

@@ -40,9 +40,12 @@ from governed_memory.memory.write.detectors._text import EMAIL, QUOTED
 from governed_memory.memory.write.detectors.gate import Gate
 from governed_memory.memory.write.detectors.injection_cues import (
     _CHANGES,
+    _GRANTS,
     _GUIDANCE,
     _LIES,
+    _MINE,
     _REMEMBERED,
+    _THEIRS,
     _THIRD_PARTY_MAY,
     _UNTRUE,
     in_game_rules,
@@ -165,6 +168,9 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\b(?:two-factor|2fa|mfa|security\s+questions?|id\s+checks?|identity\s+checks?)\s+(?:step\s+)?"
         r"(?:is|are)\s+(?:now\s+)?optional"
         r"|\bwithout\s+(?:any\s+)?receipts?\b|不(?:用|需要|必)走流程|不走流程|跳过流程"
+        r"|\b(?:don't|doesn't|do\s+not|does\s+not|no\s+longer)\s+need\s+(?:a\s+|an\s+|any\s+)?(?:[\w-]+\s+)?"
+        r"(?:photos|receipts|proof|adjuster|visit|documentation|evidence|sign-?off|approval)"
+        r"|就?当(?:作|成)?(?:经理|主管|领导|老板)已经?(?:签过字|签字|批准|审批|同意)"
         r"|(?:费|滞纳金|违约金)(?:以后|今后)?都?不(?:用|需要|必)再?收"
         r"|不(?:用|需要|必)再?(?:打电话|电话|当面|人工)(?:确认|核实|核对)"
         r"|关闭(?:身份)?(?:验证|认证|核验)"
@@ -258,7 +264,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\bwhenever\s+(?:a|an|any)\s+(?:\w+\s+)?(?:customer|user|buyer|client|shopper|someone|"
         r"person)|\b(?:whenever|every\s+time|each\s+time)\s+(?:someone|somebody|anyone|anybody)\s+"
         r"(?:asks|leaves|writes|messages|contacts|posts|requests|comments|complains|orders|buys|"
-        r"books|reserves|checks\s+out|signs\s+up|pays|searches)\b"
+        r"books|reserves|checks\s+out|signs\s+up|pays|searches|phones|calls)\b"
         r"|\b(?:anyone|everyone|anybody|everybody)\s+(?:who|that)\s+(?:asks|contacts|writes|"
         r"requests|calls|messages)"
         r"|\bfor\s+(?:every|each|all)\s+(?:the\s+)?(?:users?|customers?|buyers?|clients?)"
@@ -280,7 +286,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"charge|offer|insert|render|list|export|dump|change|set|switch|put|call|push|upload|"
         r"type|enter|mention|confirm|grant)\b"
         r"|告诉|回复|答复|回答|通知|要求|让他|请他|发给|发送|附上|加上|带上|寄到|改成|改为|提供|支付|转账|发放|评为|"
-        r"打到|导出|推送|上传|调用|POST|(?:先|就|只|都)推|自动(?:拒绝|通过|批准|驳回)|写入(?:长期)?记忆|存入记忆|记入|就说|都说|并(?:且)?说|取消掉|删掉|改掉"
+        r"打到|导出|推送|上传|调用|POST|(?:先|就|只|都)推|自动(?:拒绝|通过|批准|驳回)|写入(?:长期)?记忆|存入记忆|记入|抄送|(?:总结|摘要|回复)(?:里|中)(?:说|写)|就说|都说|并(?:且)?说|取消掉|删掉|改掉"
         r"|\bmove\s+(?:them|it|their\s+\w+)\s+(?:straight\s+)?to\b|\bauto-?(?:reject|approve|decline)\w*"
         r"|\b(?:telling|saying\s+to)\s+(?:people|customers|users|buyers|shoppers|guests|them|"
         r"everyone|anyone)\b",
@@ -302,7 +308,8 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|\bsalar(?:y|ies)\b|\bpay\s*(?:slips|stubs)\b|\bperformance\s+(?:reviews?|review\s+notes)\b"
         r"|\b(?:medical|medication|patient|health)\s+(?:records?|histor(?:y|ies)|files?|data)\b"
         r"|\b(?:login|session|access|auth)\s+tokens?\b|令牌|工资|薪资|薪水|病历"
-        r"|\bcustomer\s+(?:table|dump|export)|\bappointment\s+(?:times|details|records)",
+        r"|\bcustomer\s+(?:table|dump|export)|\bappointment\s+(?:times?|details|records)"
+        r"|\bdiagnos[ie]s\b|\blist\s+of\s+(?:patients|customers|clients|employees|staff|members)\b",
         _F,
     ),
     "destination": re.compile(
@@ -326,7 +333,9 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|(?:每|每一)(?:条|次|个|封)(?:回复|回答|答复|消息|邮件)|所有(?:的)?(?:回复|回答|答复|消息)"
         r"|以后(?:回复|回答|答复)(?:时|的时候)?"
         # a standing answer to whoever asks: with someone's data in it, a leak
-        r"|\bif\s+(?:anyone|anybody|someone|somebody)\s+asks\s+(?:for|about)\b",
+        r"|\bif\s+(?:anyone|anybody|someone|somebody)\s+asks\s+(?:for|about)\b"
+        r"|\bwhen(?:ever)?\s+(?:someone|somebody|anyone|anybody)\s+asks\s+(?:to|for|about)\b"
+        r"|以后(?:看到|收到|遇到)(?:含|带|有|包含)",
         _F,
     ),
     "covert": re.compile(
@@ -344,6 +353,12 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         r"|somebody)\s+(?:sees|notices|checks|finds\s+out)"
         r"|(?:不要|别|不)(?:要)?留(?:下)?(?:任何)?(?:日志|记录)|不(?:要)?(?:记|写)(?:录)?日志"
         r"|\bbackdat\w+|\bso\s+(?:it|that\s+it)\s+looks\s+like\b"
+        # options hidden, a change kept out of the notes
+        r"|\b(?:don'?t|do\s+not|never)\s+show\s+(?:them\s+|customers\s+|users\s+)?(?:the\s+)?(?:cheaper|"
+        r"cheapest|other|alternative|lower)\s+(?:ones|options|fares|prices|plans)"
+        r"|别给(?:客户|用户|顾客|他们|客人)看(?:其他|别的)"
+        r"|\b(?:don't|do\s+not|never)\s+(?:mention|log|record|note)\s+(?:it|this|that)\s+(?:in|on)\s+"
+        r"(?:the\s+)?(?:notes|logs?|ticket|record|report)"
         # what a reviewer or a team would want to know, kept from them: "do not mention the
         # network call below", "don't notify the merchandising team"
         r"|\b(?:don't|do\s+not|never)\s+(?:mention|flag|report|disclose|point\s+out)\s+(?:the|this|"
@@ -422,25 +437,7 @@ _TEMPLATE = re.compile(
     _F,
 )
 #: The writer about their own things ("cc my wife", "my orders").
-_MY = re.compile(r"\b(?:my|me|our|us)\b|我的|我们的", _F)
-#: Granting what a check guards: "approve a full refund", "unlock the account".
-_GRANTS = re.compile(
-    r"\b(?:approve|grant|unlock|release|issue|process|authori[sz]e)\w*\s+(?:\w+\s+){0,3}?"
-    r"(?:refunds?|requests?|claims?|access|payments?|accounts?|returns?)"
-    r"|\bapprove\w*\s+(?:\w+\s+){0,3}?(?:reports?|expenses?|reimburse\w*)"
-    r"|(?:批准|通过|发放|退款|解锁|放行|直接(?:给)?退|直接批)",
-    _F,
-)
-_MINE = re.compile(
-    r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:number|address|details|history|data)"
-    r"|我(?:的|们的)?(?:新)?(?:地址|电话|手机号?|聊天记录|订单|资料|信息|数据)|我(?:们)?搬家",
-    _F,
-)
-_THEIRS = re.compile(
-    r"\b(?:their|customers?'?|users?'?|every|all|each)\b|(?:用户|客户|买家)的?|所有|全部|每(?:个|位)|名单",
-    _F,
-)
-
+_MY = re.compile(r"(?<![.@/])\b(?:my|me|our|us)\b|我的|我们的", _F)
 
 #: A send someone asked of the writer, told as what happened ("a fake e-mail asked me to send my
 #: card details to an outside address", "要求我把银行卡信息发到外部邮箱"): an account, no order.
