@@ -22,6 +22,11 @@ def keys(e: Extraction) -> list[str | None]:
     return [c.candidate.key for c in e.candidates]
 
 
+def facts(text: str) -> list[str]:
+    """What the extractor keeps of `text` as keyless facts (their contents)."""
+    return [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
+
+
 @pytest.mark.parametrize(
     ("text", "name"),
     [
@@ -609,8 +614,8 @@ def test_where_the_user_lives_or_works_now_is_kept_whatever_the_subject_left_out
 ) -> None:
     """A Chinese clause often leaves its subject to the clause before it: "现在住杭州" after
     "我们家去年搬了" is the user's home."""
-    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
-    assert any(place in f for f in facts), facts
+    kept = facts(text)
+    assert any(place in f for f in kept), kept
 
 
 @pytest.mark.parametrize(
@@ -665,8 +670,8 @@ def test_a_clause_that_says_also_goes_on_with_the_statement_before_it() -> None:
     ],
 )
 def test_a_condition_a_height_or_a_home_said_in_passing_is_kept(text: str, fact: str) -> None:
-    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
-    assert any(fact in f for f in facts), facts
+    kept = facts(text)
+    assert any(fact in f for f in kept), kept
 
 
 @pytest.mark.parametrize(
@@ -766,8 +771,8 @@ def test_a_claim_is_about_the_id_its_message_names_in_another_sentence(
 def test_a_condition_a_size_a_pet_a_habit_or_a_home_said_before_a_question_is_kept(
     text: str, fact: str
 ) -> None:
-    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
-    assert any(fact in f for f in facts), facts
+    kept = facts(text)
+    assert any(fact in f for f in kept), kept
 
 
 @pytest.mark.parametrize(
@@ -784,8 +789,8 @@ def test_a_condition_a_size_a_pet_a_habit_or_a_home_said_before_a_question_is_ke
 def test_a_measure_said_after_a_statement_goes_on_with_it(
     text: str, parts: tuple[str, ...]
 ) -> None:
-    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
-    assert any(all(p in f for p in parts) for f in facts), facts
+    kept = facts(text)
+    assert any(all(p in f for p in parts) for f in kept), kept
 
 
 @pytest.mark.parametrize(
@@ -949,8 +954,8 @@ def test_a_wish_said_indirectly_is_the_wish(text: str, value: dict[str, str]) ->
     ],
 )
 def test_who_the_user_is_said_before_a_question_is_kept(text: str, fact: str) -> None:
-    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
-    assert any(fact in f for f in facts), facts
+    kept = facts(text)
+    assert any(fact in f for f in kept), kept
 
 
 def test_a_customer_here_is_no_fact() -> None:
@@ -1037,8 +1042,8 @@ def test_a_status_is_the_one_its_words_say(text: str, key: str) -> None:
     ],
 )
 def test_a_fact_put_right_or_said_in_passing_is_kept(text: str, fact: str) -> None:
-    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
-    assert any(fact in f for f in facts), facts
+    kept = facts(text)
+    assert any(fact in f for f in kept), kept
 
 
 @pytest.mark.parametrize(
@@ -1103,8 +1108,8 @@ def test_what_the_user_paid_for_inside_a_request_is_no_payment_claim(text: str) 
     ],
 )
 def test_the_device_the_diet_or_the_sport_the_user_lives_with_is_kept(text: str, fact: str) -> None:
-    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
-    assert any(fact in f for f in facts), facts
+    kept = facts(text)
+    assert any(fact in f for f in kept), kept
 
 
 @pytest.mark.parametrize(
@@ -1118,8 +1123,8 @@ def test_the_device_the_diet_or_the_sport_the_user_lives_with_is_kept(text: str,
     ],
 )
 def test_a_job_a_body_or_a_home_said_in_passing_is_kept(text: str, fact: str) -> None:
-    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
-    assert any(fact in f for f in facts), facts
+    kept = facts(text)
+    assert any(fact in f for f in kept), kept
 
 
 @pytest.mark.parametrize(
@@ -1131,8 +1136,8 @@ def test_a_job_a_body_or_a_home_said_in_passing_is_kept(text: str, fact: str) ->
     ],
 )
 def test_a_standing_size_or_address_is_a_wish(text: str, wish: str) -> None:
-    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
-    assert any(wish in f for f in facts), facts
+    kept = facts(text)
+    assert any(wish in f for f in kept), kept
 
 
 @pytest.mark.parametrize(
@@ -1161,8 +1166,8 @@ def test_whose_status_it_is_follows_what_the_sentence_named(text: str, key: str)
     ],
 )
 def test_a_lasting_way_of_being_served_is_kept(text: str, wish: str) -> None:
-    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
-    assert any(wish in f for f in facts), facts
+    kept = facts(text)
+    assert any(wish in f for f in kept), kept
 
 
 @pytest.mark.parametrize(
@@ -1174,5 +1179,5 @@ def test_a_lasting_way_of_being_served_is_kept(text: str, wish: str) -> None:
     ],
 )
 def test_a_wish_recalled_or_unwanted_is_not_kept_as_a_wish(text: str) -> None:
-    facts = [c.candidate.content for c in extract(text).candidates if c.candidate.key is None]
-    assert not any(("韵达" in f or "别送上门" in f or "不用再发" in f) for f in facts), facts
+    kept = facts(text)
+    assert not any(("韵达" in f or "别送上门" in f or "不用再发" in f) for f in kept), kept

@@ -16,6 +16,8 @@ from governed_memory.memory.write.detectors._text import (
 )
 from governed_memory.memory.write.detectors.injection_cues import (
     _AUTHORITY_ACTION,
+    _MINE,
+    _THEIRS,
     _not_prohibited,
 )
 from governed_memory.memory.write.detectors.records import _RECORD_RULES
@@ -222,21 +224,10 @@ _BYPASS_RULES: tuple[_Rule, ...] = (
 )
 
 
-#: The writer's own mail routed to an address of theirs ("update my billing email going forward to
-#: …", "电子账单以后请发送到 …，我是账户持有人"), with nobody else's data in it.
-_OWN_MAIL = re.compile(
-    r"\bmy\s+(?:\w+\s+){0,2}?(?:e-?mails?|invoices?|bills?|statements?|receipts?)\b|账单|发票|"
-    r"我的(?:新)?邮箱|账户持有人|户主",
-    re.IGNORECASE,
-)
-_OTHERS = re.compile(
-    r"\b(?:all|every|other|customers?'?|users?'?|their|everyone's)\b|所有|全部|其他|用户|客户|全员|通讯录",
-    re.IGNORECASE,
-)
-
-
 def _not_the_writers_own_mail(text: str, m: re.Match[str]) -> bool:
-    return not (_OWN_MAIL.search(text) and not _OTHERS.search(text))
+    """Not the writer's own mail routed to an address of theirs ("update my billing email going
+    forward to …", "电子账单以后请发送到 …，我是账户持有人"), with nobody else's data in it."""
+    return not (_MINE.search(text) and not _THEIRS.search(text))
 
 
 def _order_follows(text: str, m: re.Match[str]) -> bool:

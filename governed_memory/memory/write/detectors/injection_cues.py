@@ -290,12 +290,17 @@ _GRANTS = re.compile(
     r"|(?:批准|通过|发放|退款|解锁|放行|直接(?:给)?退|直接批|直接打款)",
     re.IGNORECASE,
 )
+#: The writer's own details, mail and bills ("my billing email", "电子账单…，我是账户持有人").
 _MINE = re.compile(
-    r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:number|address|details|history|data)"
-    r"|我(?:的|们的)?(?:新)?(?:地址|电话|手机号?|聊天记录|订单|资料|信息|数据)|我(?:们)?搬家",
+    r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:number|address|details|history|data|e-?mails?|invoices?|"
+    r"bills?|statements?|receipts?)"
+    r"|我(?:的|们的)?(?:新)?(?:地址|电话|手机号?|聊天记录|订单|资料|信息|数据|邮箱)|我(?:们)?搬家|账单|发票"
+    r"|账户持有人|户主",
     re.IGNORECASE,
 )
+#: Anyone else's.
 _THEIRS = re.compile(
-    r"\b(?:their|customers?'?|users?'?|every|all|each)\b|(?:用户|客户|买家)的?|所有|全部|每(?:个|位)|名单",
+    r"\b(?:their|customers?'?|users?'?|every|all|each|other|everyone's)\b|(?:用户|客户|买家)的?|所有|全部"
+    r"|每(?:个|位)|名单|其他|全员|通讯录",
     re.IGNORECASE,
 )
