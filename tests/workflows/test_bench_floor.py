@@ -25,8 +25,9 @@ async def test_the_floor_runs_on_its_worker(temporal_env: WorkflowEnvironment) -
 
 
 async def test_the_background_bench_counts_what_its_own_worker_process_stored() -> None:
-    """`memctl bench background` runs the worker as deployed, in a process of its own: every
-    write the bench submits is committed there and found stored, each with its own text."""
+    """`memctl bench background` runs the worker as deployed, in a process of its own (then in
+    two): every write the bench submits is committed there and found stored, each with its own
+    text."""
     from governed_memory.shell.bench.writes import bench_background
 
     report = await bench_background(writes=30, batch_size=10, in_flight=2)
@@ -35,3 +36,7 @@ async def test_the_background_bench_counts_what_its_own_worker_process_stored() 
     assert (batch["writes"], batch["committed"], batch["stored_and_active"]) == (30, 30, 30)
     single = report["one_workflow_per_write"]
     assert single["committed"] == single["writes"] == 100
+    # two worker processes on one task queue: each batch committed once, by one of them
+    two = report["write_batch, 2 worker processes"]
+    assert (two["writes"], two["committed"], two["stored_and_active"]) == (30, 30, 30)
+    assert two["batches_in_flight"] == 4

@@ -22,13 +22,17 @@ from governed_memory.shell.devserver import start_local
 
 @asynccontextmanager
 async def service(
-    name: str, policy_file: Path | None = None, *, worker_process: bool = False
+    name: str,
+    policy_file: Path | None = None,
+    *,
+    worker_process: bool = False,
+    worker_processes: int = 1,
 ) -> AsyncIterator[tuple[MemoryClient, WorkflowEnvironment]]:
     """A dev server, fresh stores and the service's worker, as in production (under the given
     policy file, by default the packaged one). The worker runs in this process, or, with
-    `worker_process`, in a process of its own (`python worker.py`, as deployed): the caller's
-    door (token checks, quotas, request building) then no longer shares the worker's
-    interpreter."""
+    `worker_process`, in a process of its own (`python worker.py`, as deployed: the caller's
+    door — token checks, quotas, request building — then no longer shares the worker's
+    interpreter), or in `worker_processes` such processes on the one task queue."""
     from governed_memory.shell.worker import build_worker
 
     data = Path(tempfile.mkdtemp(prefix=f"memory-bench-{name}-"))
@@ -45,7 +49,8 @@ async def service(
         stores = open_stores(settings)
         client = MemoryClient(env.client, settings, stores)
         if worker_process:
-            with _worker_process(settings, env.client.service_client.config.target_host, keys):
+            address = env.client.service_client.config.target_host
+            with _worker_process(settings, address, keys, worker_processes):
                 yield client, env
         else:
             async with build_worker(env.client, settings, stores):
@@ -58,20 +63,28 @@ async def service(
 
 
 @contextmanager
-def _worker_process(settings: Settings, address: str, keys: Keyring) -> Iterator[None]:
+def _worker_process(
+    settings: Settings, address: str, keys: Keyring, count: int = 1
+) -> Iterator[None]:
     """The service's worker as deployed (`governed_memory.shell.worker`, what `worker.py` runs),
-    on these stores and this task queue; stopped as a deployment stops it (SIGTERM)."""
+    `count` processes of it on these stores and this task queue; stopped as a deployment stops
+    it (SIGTERM)."""
     from governed_memory.shell.worker import worker_environment
 
     # MEMORY_* settings of this run (an embedding model, say) carry over
     env = worker_environment(settings, address, keys.spec(), inherit=True)
-    process = subprocess.Popen([sys.executable, "-m", "governed_memory.shell.worker"], env=env)
+    processes = [
+        subprocess.Popen([sys.executable, "-m", "governed_memory.shell.worker"], env=env)
+        for _ in range(count)
+    ]
     try:
         yield
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

@@ -105,31 +105,15 @@ async def bench_background(
     """Committed writes per second across many subjects: one workflow per write (started, not
     awaited one by one) beside WriteBatch runs of `batch_size`; then counts what was stored.
     The worker runs in a process of its own, as deployed: the submitting side (its door's token
-    checks and quota counts) is not the worker's work. Every write says something different, so
-    an embedding model embeds each one (its recent-vector cache never answers for another)."""
+    checks and quota counts) is not the worker's work. Then the same batches with two worker
+    processes on the task queue (twice the batches in flight): how ingestion scales out. Every
+    write says something different, so an embedding model embeds each one (its recent-vector
+    cache never answers for another)."""
     import asyncio
 
     async with service("bg", worker_process=True) as (client, _):
-        stores = client.stores
         client.eager = False  # background: the submitting process hosts no worker
-
-        def requests(series: str, n: int) -> list[WriteRequest]:
-            return [
-                client.write_request(
-                    f"user:bench/{series}{i}",
-                    f"tenant/bench/user/{series}{i}",
-                    {
-                        "kind": "profile",
-                        "key": "notification.preference",
-                        "structured_value": {"channel": ("sms", "email", "phone")[i % 3]},
-                        "content": f"prefers {('sms', 'email', 'phone')[i % 3]} for updates"
-                        f" ({series} import line {i})",
-                    },
-                )
-                for i in range(n)
-            ]
-
-        single = requests("s", max(writes // 4, 100))
+        single = _profile_writes(client, "s", max(writes // 4, 100))
         gate = asyncio.Semaphore(64)
 
         async def one(request: WriteRequest) -> Any:
@@ -141,53 +125,84 @@ async def bench_background(
         done = await asyncio.gather(*(one(r) for r in single))
         single_s = time.perf_counter() - t0
         committed = sum(1 for r in done if r.outcome.decision in ("add", "update"))
-
-        batched = requests("b", writes)
-        chunks = cut(batched, batch_size)
-        lanes = asyncio.Semaphore(in_flight)
-
-        async def run_chunk(chunk: list[WriteRequest]) -> Any:
-            async with lanes:
-                return await client.write_batch(chunk)
-
-        t0 = time.perf_counter()
-        outs = await asyncio.gather(*(run_chunk(c) for c in chunks))
-        batch_s = time.perf_counter() - t0
-        batch_committed = sum(
-            1
-            for out in outs
-            for item in out.items
-            for o in item.outcomes
-            if o.decision in ("add", "update")
-        )
-        stored = sum(
-            1
-            for r in batched
-            if stores.canonical.records.key_records(
-                [r.namespace], ["notification.preference"], ["active"]
-            )
-        )
-        return {
+        results: dict[str, Any] = {
             "one_workflow_per_write": {
                 "worker": "own process",
-                "embedder": stores.embedder.name,
+                "embedder": client.stores.embedder.name,
                 "writes": len(single),
                 "committed": committed,
                 "seconds": round(single_s, 2),
                 "per_second": round(committed / single_s, 1),
             },
-            "write_batch": {
-                "worker": "own process",
-                "embedder": stores.embedder.name,
-                "writes": len(batched),
-                "batch_size": batch_size,
-                "batches_in_flight": in_flight,
-                "committed": batch_committed,
-                "stored_and_active": stored,
-                "seconds": round(batch_s, 2),
-                "per_second": round(batch_committed / batch_s, 1),
-            },
+            "write_batch": await _batch_series(client, writes, batch_size, in_flight),
         }
+    async with service("bg2", worker_process=True, worker_processes=2) as (client, _):
+        client.eager = False
+        results["write_batch, 2 worker processes"] = await _batch_series(
+            client, writes, batch_size, 2 * in_flight
+        )
+    return results
+
+
+def _profile_writes(client: Any, series: str, n: int) -> list[WriteRequest]:
+    """`n` writes of a contact preference, each by a subject of its own and worded apart."""
+    return [
+        client.write_request(
+            f"user:bench/{series}{i}",
+            f"tenant/bench/user/{series}{i}",
+            {
+                "kind": "profile",
+                "key": "notification.preference",
+                "structured_value": {"channel": ("sms", "email", "phone")[i % 3]},
+                "content": f"prefers {('sms', 'email', 'phone')[i % 3]} for updates"
+                f" ({series} import line {i})",
+            },
+        )
+        for i in range(n)
+    ]
+
+
+async def _batch_series(
+    client: Any, writes: int, batch_size: int, in_flight: int
+) -> dict[str, Any]:
+    """`writes` writes through WriteBatch runs of `batch_size`, `in_flight` at once: committed
+    per second, and how many of them the canonical store then holds active."""
+    import asyncio
+
+    batched = _profile_writes(client, "b", writes)
+    lanes = asyncio.Semaphore(in_flight)
+
+    async def run_chunk(chunk: list[WriteRequest]) -> Any:
+        async with lanes:
+            return await client.write_batch(chunk)
+
+    t0 = time.perf_counter()
+    outs = await asyncio.gather(*(run_chunk(c) for c in cut(batched, batch_size)))
+    batch_s = time.perf_counter() - t0
+    committed = sum(
+        1
+        for out in outs
+        for item in out.items
+        for o in item.outcomes
+        if o.decision in ("add", "update")
+    )
+    records = client.stores.canonical.records
+    stored = sum(
+        1
+        for r in batched
+        if records.key_records([r.namespace], ["notification.preference"], ["active"])
+    )
+    return {
+        "worker": "own process",
+        "embedder": client.stores.embedder.name,
+        "writes": len(batched),
+        "batch_size": batch_size,
+        "batches_in_flight": in_flight,
+        "committed": committed,
+        "stored_and_active": stored,
+        "seconds": round(batch_s, 2),
+        "per_second": round(committed / batch_s, 1),
+    }
 
 
 # ------------------------------------------------------------------------------ delete
