@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from governed_memory.memory.write.detectors import detect
-from governed_memory.memory.write.detectors.gate import AT_END, AT_START, Gate, literals_of, ungated
+from governed_memory.memory.write.detectors.gate import (
+    AT_END,
+    AT_START,
+    Gate,
+    alternatives,
+    literals_of,
+    ungated,
+)
 from tests.unit.test_detectors import _ADVERSARIAL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,3 +100,20 @@ def test_opening_each_sentence_in_one_pass_is_opening_each_alone() -> None:
         cuts = _sentences(text)
         alone = [_GATE.open(text[cuts[i] : cuts[i + 1]]) for i in range(len(cuts) - 1)]
         assert _GATE.open_each(text, cuts) == alone, text
+
+
+def test_a_signal_is_split_into_its_top_level_alternatives_only() -> None:
+    """Each top-level alternative alone (a "|" inside a group, a class or after a backslash is
+    not a cut); those no literal gates are searched together; whatever the whole pattern finds
+    somewhere, one of the parts finds."""
+    pattern = re.compile(r"(?<!no\s)\bsend\s+(?:it|them)|[|(]\w+\||\\|x|\d+\s*(?:a|b)", re.I)
+    parts = alternatives(pattern)
+    assert [p.pattern for p in parts] == [
+        r"(?<!no\s)\bsend\s+(?:it|them)",
+        r"[|(]\w+\|",  # its "|" is a rare character: it gates
+        r"\\",
+        r"x|\d+\s*(?:a|b)",  # nothing gates these two: one search
+    ]
+    assert alternatives(re.compile(r"(?:a|b)c")) == [re.compile(r"(?:a|b)c")]
+    for text in ["please send them", "no send it", "(ab|", "x", "42 b", "nothing"]:
+        assert bool(pattern.search(text)) == any(p.search(text) for p in parts), text

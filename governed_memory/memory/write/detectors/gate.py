@@ -227,6 +227,50 @@ def literals_of(pattern: re.Pattern[str]) -> Literals:
     return _sequence(sre.parse(pattern.pattern, pattern.flags))
 
 
+def alternatives(pattern: re.Pattern[str]) -> list[re.Pattern[str]]:
+    """`pattern`'s top-level alternatives, each compiled alone so that each is gated by its own
+    words, and those that no literal gates joined back into one: searching them one by one
+    finds a match wherever the whole pattern does. A pattern that is no alternation is itself."""
+    tree = sre.parse(pattern.pattern, pattern.flags)
+    if len(tree) != 1 or tree[0][0] is not C.BRANCH:
+        return [pattern]
+    parts = _split_top(pattern.pattern)
+    assert len(parts) == len(tree[0][1][1]), pattern.pattern  # the splitter read it as re does
+    compiled = [re.compile(p, pattern.flags) for p in parts]
+    gated = [p for p in compiled if literals_of(p) is not None]
+    always = [p.pattern for p in compiled if literals_of(p) is None]
+    return gated + ([re.compile("|".join(always), pattern.flags)] if always else [])
+
+
+def _split_top(source: str) -> list[str]:
+    """`source` cut at each `|` outside a group and a character class."""
+    parts: list[str] = []
+    depth, start, i, in_class = 0, 0, 0, False
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            if source[i + 1 : i + 2] == "^":
+                i += 1
+            if source[i + 1 : i + 2] == "]":  # a "]" first in a class is a character
+                i += 1
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(source[start:i])
+            start = i + 1
+        i += 1
+    parts.append(source[start:])
+    return parts
+
+
 def _hold(held: set[str], word: str, starts: bool, ends: bool) -> None:
     held.add(word)
     if starts:

@@ -304,3 +304,11 @@ _THEIRS = re.compile(
     r"|每(?:个|位)|名单|其他|全员|通讯录",
     re.IGNORECASE,
 )
+
+
+#: A negation just before a signal ("never ask customers for …").
+_NEGATION = re.compile(
+    r"(?:\b(?:never|not|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|"
+    r"no)\s+(?:\w+\s+){0,1}|禁止|不得|切勿|严禁|不要|不可|别)$",
+    re.IGNORECASE,
+)

@@ -35,15 +35,17 @@ guidance that forbids rather than orders.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
 from governed_memory.memory.write.detectors._text import EMAIL, QUOTED
-from governed_memory.memory.write.detectors.gate import Gate
+from governed_memory.memory.write.detectors.gate import Gate, alternatives
 from governed_memory.memory.write.detectors.injection_cues import (
     _CHANGES,
     _GRANTS,
     _GUIDANCE,
     _LIES,
     _MINE,
+    _NEGATION,
     _REMEMBERED,
     _THEIRS,
     _THIRD_PARTY_MAY,
@@ -454,13 +456,6 @@ def _own_data_only(passage: str) -> bool:
     return bool(mine) and not _THEIRS.search(passage)
 
 
-_NEGATION = re.compile(
-    r"(?:\b(?:never|not|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|"
-    r"no)\s+(?:\w+\s+){0,1}|禁止|不得|切勿|严禁|不要|不可|别)$",
-    _F,
-)
-
-
 def _asserted(pattern: re.Pattern[str], passage: str) -> bool:
     """Whether the signal occurs other than forbidden ("never ask customers for ...")."""
     return any(
@@ -486,8 +481,14 @@ def _used(pattern: re.Pattern[str], passage: str) -> bool:
     )
 
 
-#: The signals' literal gate: a signal whose words a passage does not hold is not searched.
-_GATE = Gate(_SIGNALS.values())
+#: Each signal's alternatives, gated one by one: a signal costs a passage what the alternatives
+#: whose words it holds cost, however many others the signal has.
+_PARTS: dict[str, list[re.Pattern[str]]] = {n: alternatives(p) for n, p in _SIGNALS.items()}
+_ENDS = list(accumulate(len(parts) for parts in _PARTS.values()))
+#: Where each signal's alternatives stand in the gate's list.
+_SPANS = {name: (end - len(_PARTS[name]), end) for name, end in zip(_PARTS, _ENDS, strict=True)}
+#: The signals' literal gate: an alternative whose words a passage does not hold is not searched.
+_GATE = Gate(p for parts in _PARTS.values() for p in parts)
 
 
 #: Signals that make a hijack only beside another (see `_hijack`): read in a passage only when
@@ -504,15 +505,17 @@ def signals(
     found = set()
     if opened is None:
         opened = _GATE.open(passage)
-    for (name, pattern), may_match in zip(_SIGNALS.items(), opened, strict=True):
-        if not may_match or (among is not None and name not in among):
+    for name, parts in _PARTS.items():
+        if among is not None and name not in among:
             continue
+        start, end = _SPANS[name]
+        live = [p for p, may_match in zip(parts, opened[start:end], strict=True) if may_match]
         if name in _NEGATABLE:
-            present = _asserted(pattern, passage)
+            present = any(_asserted(p, passage) for p in live)
         elif name in _QUOTABLE:
-            present = _used(pattern, passage)
+            present = any(_used(p, passage) for p in live)
         else:
-            present = pattern.search(passage) is not None
+            present = any(p.search(passage) for p in live)
         if present:
             found.add(name)
     return found
