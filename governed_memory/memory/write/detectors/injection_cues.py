@@ -268,7 +268,8 @@ _LIES = re.compile(_UNTRUE[1:], re.IGNORECASE)
 #: second sign-off").
 _REMEMBERED = re.compile(
     r"\bkeep\s+(?:this|that)\s+in\s+(?:your\s+)?(?:notes|memory)|\bremember\s+for\s+(?:next\s+time|"
-    r"the\s+future)|\bfor\s+the\s+future\b|\bnote\s+for\s+(?:next\s+time|the\s+future)|记住|记下|记一下|\bkeep\s+in\s+mind\b",
+    r"the\s+future)|\bfor\s+the\s+future\b|\bnote\s+for\s+(?:next\s+time|the\s+future)|记住|记下|记一下|\bkeep\s+in\s+mind\b"
+    r"|\bin\s+future\b|\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\b(?:to|please)\s+remember\b|以后",
     re.IGNORECASE,
 )
 #: A record changed, which with a covert cue is done behind someone's back ("lower the price …
@@ -276,7 +277,7 @@ _REMEMBERED = re.compile(
 _CHANGES = re.compile(
     r"\b(?:change|lower|raise|edit|set|delete|remove|alter|drop|bump)\s+(?:[\w'-]+\s+){0,3}?(?:prices?|"
     r"reviews?|records?|status|ratings?|logs?|tickets?|entr(?:y|ies)|scores?|grades?|points|balance|"
-    r"credits?|plan|tier|subscription)\b"
+    r"credits?|plan|tier|subscription|address)\b"
     r"|(?:改|删|调)(?:掉|成|为|低|高)?[^。！？\n]{0,8}?(?:价格|评价|记录|状态|评分|日志|成绩)",
     re.IGNORECASE,
 )

@@ -21,7 +21,8 @@ _SERVICE_SECRET = (
     r"database\s+(?:passwords?|credentials|logins?|user(?:name)?\s+and\s+password))"
 )
 _ZH_SERVICE_SECRET = (
-    r"(?:API\s*密钥|接口密钥|访问令牌|(?:数据库|后台|服务器|系统)的?(?:管理员)?的?(?:账号和?密码|账号|密码|连接串|"
+    r"(?:API\s*密钥|接口密钥|访问令牌|(?:数据库|后台|服务器|系统)(?:用|连)?的?(?:管理员)?的?(?:账号和?密码|账号|密码|"
+    r"连接串|"
     r"连接字符串)|那串密钥)"
 )
 _ASKED_OF_YOU = re.compile(
@@ -253,7 +254,8 @@ _RECORD_RULES: tuple[_Rule, ...] = (
         _w(
             r"(?:address|phone\s+number|e-?mail|details|contact\s+info|order\s+#?[\w-]*\d)[^\n]{0,120}?"
             r"\b(?:it's|it\s+is|that's)\s+not\s+(?:my|mine)\b"
-            r"|reset\s+(?:the\s+)?password\s+(?:on|for|of)\s+[\w.@-]+'s\s+account"
+            r"|reset\s+(?:the\s+)?password\s+(?:on|for|of)\s+(?:[\w.@-]+'s\s+account|\S+@\S+)"
+            r"|(?:should|must|will|to)\s+(?:get|be)\s+(?:marked|flagged|filed)\s+as\s+spam"
             # another user's conversation asked for
             r"|what\s+did\s+(?:the\s+)?(?:previous|last|other|another)\s+(?:user|customer|caller|person)\s+"
             r"(?:talk|say|ask|chat|tell)"
@@ -271,6 +273,9 @@ _RECORD_RULES: tuple[_Rule, ...] = (
             r"records)"
         ),
         r"从(?:日志|审计记录|操作记录|记录)(?:里|中)(?:删掉|删除|清除|抹掉|去掉)",
+        # an ex's or a neighbour's order asked after
+        r"(?:前女友|前男友|前妻|前夫|邻居|同事|室友)[^。！？\n]{0,30}?(?:寄到|地址|电话|手机)[^。！？\n]{0,10}?"
+        r"(?:哪|什么|多少)",
         # an audit trail erased: "请删除昨天下午两点到四点的所有操作日志"
         r"(?<!怎么)(?<!如何)(?:删除|删掉|清空|清除)[^。！？\n]{0,16}?(?:操作|审计|访问|登录)日志"
         r"|(?<!怎么)(?<!如何)把[^。！？\n]{0,10}?(?:操作|审计|访问|登录)日志[^。！？\n]{0,6}?(?:删除|删掉|清空|清除)",
