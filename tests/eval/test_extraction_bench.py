@@ -29,6 +29,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT13,
     HELDOUT14,
     HELDOUT15,
+    HELDOUT16,
     baseline_outputs,
     extract_all,
     load,
@@ -89,6 +90,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT13.name,
         HELDOUT14.name,
         HELDOUT15.name,
+        HELDOUT16.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

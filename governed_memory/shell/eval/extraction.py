@@ -76,6 +76,9 @@ HELDOUT14 = CORPORA / "extraction.heldout14.json"
 #: Written on 2026-12-05 by a new helper, while held-out 14's misses were corrected and never
 #: read by those corrections (190 utterances: ten also in earlier corpora removed).
 HELDOUT15 = CORPORA / "extraction.heldout15.json"
+#: Written on 2026-12-05 by a new helper after the rules that read held-out 15 were frozen
+#: (193 utterances: seven also in earlier corpora removed).
+HELDOUT16 = CORPORA / "extraction.heldout16.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -94,6 +97,7 @@ EXTRACTION_CORPORA = (
     HELDOUT13,
     HELDOUT14,
     HELDOUT15,
+    HELDOUT16,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
