@@ -1181,3 +1181,22 @@ def test_a_lasting_way_of_being_served_is_kept(text: str, wish: str) -> None:
 def test_a_wish_recalled_or_unwanted_is_not_kept_as_a_wish(text: str) -> None:
     kept = facts(text)
     assert not any(("韵达" in f or "别送上门" in f or "不用再发" in f) for f in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Italian would honestly be better for me than English, if anyone speaks it", "it"),
+        ("Forget the French, German is actually easier for me to follow.", "de"),
+        ("Please keep all correspondence in Portuguese, my English is weak.", "pt"),
+    ],
+)
+def test_a_language_easier_for_the_user_or_asked_for_all_mail_is_theirs(
+    text: str, language: str
+) -> None:
+    values = [
+        c.candidate.structured_value
+        for c in extract(text).candidates
+        if c.candidate.key == "profile.language" and not c.negated
+    ]
+    assert {"value": language} in values, values

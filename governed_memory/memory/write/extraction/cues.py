@@ -269,6 +269,8 @@ _LANG_POS_AFTER = re.compile(
         r"please|only|from now on|going forward|is (?:fine|better|preferred|best|ok|okay)|works"
         r"|if possible|thanks|thank you|i'?d\s+(?:like|prefer|rather)|i\s+(?:want|prefer|need)"
         r"|is\s+what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand|speak|prefer|want|use)"
+        # easier for the user ("English is actually easier for me", "Spanish would be easier")
+        r"|(?:is|would\s+(?:\w+\s+)?be)\s+(?:\w+\s+)?(?:easier|better)\s+for\s+me"
     )
 )
 _LANG_NEG_BEFORE = re.compile(
@@ -293,7 +295,8 @@ _LANG_COMM_EN = re.compile(
     _w(
         r"reply|replies|respond|responses?|answers?|write|speak|talk|communicate|chat|text|email"
         r"|contact|message|messages|use|switch|change|prefer|preferred|please|language"
-        r"|converse|correspond|from now on|going forward|always|works?\s+(?:better|best)\s+for\s+me"
+        r"|converse|correspond|correspondence|communications?|from now on|going forward|always"
+        r"|works?\s+(?:better|best)\s+for\s+me|(?:easier|better)\s+for\s+me"
         r"|what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand|use)"
     )
 )
