@@ -1200,3 +1200,17 @@ def test_a_language_easier_for_the_user_or_asked_for_all_mail_is_theirs(
         if c.candidate.key == "profile.language" and not c.negated
     ]
     assert {"value": language} in values, values
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("我买洗发水只认海飞丝，别的不用推荐了", "只认海飞丝"),
+        ("Evening deliveries suit me much better, I'm out all day", "Evening deliveries"),
+        ("As a rule, please pack my orders without plastic", "without plastic"),
+        ("I manage a small gym, so I buy mats in bulk", "manage a small gym"),
+    ],
+)
+def test_a_brand_kept_to_a_rule_of_service_or_a_business_run_is_kept(text: str, fact: str) -> None:
+    kept = facts(text)
+    assert any(fact in f for f in kept), kept

@@ -294,7 +294,8 @@ _STANDING_WISH_CUE = _rx(
     r"以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认|都希望|一向|尽量",
     _w(
         r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"
-        r"|whenever (?:possible|you can)|wherever possible|works? best for me|suits? me best"
+        r"|whenever (?:possible|you can)|wherever possible|works? best for me"
+        r"|suits? me (?:far |much |a lot )?(?:better|best)|as a rule"
         r"|default my|for (?:all|every) (?:of )?my (?:orders|deliveries|parcels|packages)"
     ),
 )

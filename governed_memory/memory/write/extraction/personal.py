@@ -59,6 +59,8 @@ _SELF_ZH = re.compile(
     # "我买衣服一般都穿L码")
     r"|^我?买?(?:衣服|裤子|鞋子?|外套|裙子|上衣|T恤)我?(?:一般|一直|平时|通常|都|也)*穿\s*"
     r"(?:[0-9]|[SMLX])"
+    # the one brand the user buys ("我买护肤品只认雅诗兰黛")
+    r"|^我?(?:买|用)[\u4e00-\u9fff]{1,4}(?:只认|只买|只用|一直用|都用)"
     # a body measured ("身高165体重50kg") or a job said as "本人护士"
     r"|^(?:我|本人)?(?:的)?(?:身高|体重)\s*(?:是|有)?\s*[0-9一二三四五六七八九]"
     r"|^本人(?:是)?[\u4e00-\u9fff]{0,4}?(?:护士|医生|老师|教师|学生|司机|程序员|设计师|厨师|律师|会计|工程师"
@@ -106,7 +108,8 @@ _SELF_EN = re.compile(
     r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
     r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use|raise|grow|run"
     r"|drive|ride"
-    r"|breed|ride|cycle|swim|hike|knit|sew|bake|collect|play|practi[cs]e|train"
+    r"|breed|ride|cycle|swim|hike|knit|sew|bake|collect|play|practi[cs]e|train|run\s+(?:a|an|my)"
+    r"|manage\s+(?:a|an|my)"
     r"|keep\s+(?![a-z]+ing\b|on\b))\b"
     r"|(?:i|we)\s*(?:have|'ve)\s+(?:got\s+)?(?:a|an|two|three|four|five|twins|\d+)\s+"
     r"(?!question|problem|issue|complaint|query|concern|order|package|refund)"
