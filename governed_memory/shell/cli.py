@@ -256,6 +256,7 @@ def mcp(
     require("mcp", "memctl mcp")
     import structlog
 
+    from governed_memory.shell import heap
     from governed_memory.shell.client import MemoryClient
     from governed_memory.shell.mcp_server import build_server
 
@@ -267,13 +268,16 @@ def mcp(
         client = await MemoryClient.connect(cfg)
         try:
             if not http:
-                await build_server(client).run_stdio_async()
+                stdio = build_server(client)
+                heap.settle()  # started: what is alive now lives as long as the server
+                await stdio.run_stdio_async()
                 return
             import uvicorn
 
             url = f"http://{cfg.api_host}:{port}"
             server = build_server(client, http_url=url)
             app = server.streamable_http_app(host=cfg.api_host)
+            heap.settle()
             typer.echo(f"MCP (streamable HTTP) on {url}/mcp", err=True)
             config = uvicorn.Config(app, host=cfg.api_host, port=port, log_config=None)
             await uvicorn.Server(config).serve()

@@ -27,7 +27,7 @@ from governed_memory.memory import metrics
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores, open_stores
 from governed_memory.memory.summary import Summarizer
-from governed_memory.shell import tracing
+from governed_memory.shell import heap, tracing
 from governed_memory.shell.codec import requiring_encryption
 from governed_memory.shell.logs import LogContext, configure_logging
 from governed_memory.shell.temporal import SEARCH_ATTRIBUTES, connect
@@ -148,6 +148,7 @@ async def run_worker(
     client = await connect(settings, serve_metrics(settings, stores))
     await ensure_search_attributes(client, settings.temporal_namespace)
     worker = build_worker(client, settings, stores, interceptors=interceptors)
+    heap.settle()  # started: what is alive now lives as long as the worker
     log.info(
         "worker started",
         task_queue=settings.task_queue,

@@ -17,6 +17,7 @@ from governed_memory.memory.models import RecallQuery
 from governed_memory.memory.retrieval import Reader
 from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores import Stores, open_stores
+from governed_memory.shell import heap
 from governed_memory.shell.bench.data import (
     _stats,
     load,
@@ -101,7 +102,9 @@ def _measure_context(stores: Stores, namespace: str, texts: list[str], at: datet
 def bench_recall(sizes: list[int], queries: int, tenants: int = 100) -> dict[str, Any]:
     """Per size: recall and a numpy scan of the same vectors, alone, then with `tenants` other
     tenants loaded (each the same size, capped at 10k rows to keep the setup within minutes,
-    holding the same texts: the nearest neighbours of every query live in other tenants)."""
+    holding the same texts: the nearest neighbours of every query live in other tenants).
+    The collector is settled as the service's processes settle it (`shell.heap`); the loaded
+    series runs again under CPython's default collector, its baseline."""
     results: dict[str, Any] = {}
     at = datetime(2026, 8, 1, tzinfo=UTC)
     for size in sizes:
@@ -115,6 +118,7 @@ def bench_recall(sizes: list[int], queries: int, tenants: int = 100) -> dict[str
             load(stores, mine)
             load_s = time.perf_counter() - t
             texts = synthetic_queries(rng, queries + 20)
+            heap.settle()  # as the service's processes do once started
             alone = _measure_recall(stores, namespace, texts, at)
             entry: dict[str, Any] = {"load_seconds": round(load_s, 1)}
             entry["alone"] = _series(*alone)
@@ -146,13 +150,19 @@ def bench_recall(sizes: list[int], queries: int, tenants: int = 100) -> dict[str
                 "rows_each": noise_size,
                 "load_seconds": round(time.perf_counter() - t, 1),
             }
+            heap.settle()
             entry["isolated"] = _series(*_measure_recall(stores, namespace, texts, at))
+            with heap.unsettled():  # the baseline: CPython's collector as it starts
+                entry["isolated_default_gc"] = _series(
+                    *_measure_recall(stores, namespace, texts, at)
+                )
             results[str(size)] = entry
             console.print(
                 f"· recall at {size}: alone p95 {entry['alone']['recall']['p95_ms']} ms, with "
                 f"{tenants} other tenants p95 {entry['isolated']['recall']['p95_ms']} ms"
                 f" ({entry['isolated']['recall_without_graph']['p95_ms']} ms without the graph"
-                " walk)"
+                f" walk; {entry['isolated_default_gc']['recall']['p95_ms']} ms with CPython's"
+                " default garbage collector)"
             )
         finally:
             stores.close()

@@ -185,6 +185,7 @@ def _print_recall(section: dict[str, Any]) -> None:
         "memories",
         "k",
         "other tenants",
+        "gc",
         "recall p50",
         "recall p95",
         "scan p50",
@@ -195,13 +196,13 @@ def _print_recall(section: dict[str, Any]) -> None:
     ):
         table.add_column(col, justify="right")
     for size, r in section.items():
-        for series in ("alone", "isolated", "alone_k200"):
+        for series in ("alone", "isolated", "isolated_default_gc", "alone_k200"):
             if series not in r:
                 continue
             x = r[series]
             others = (
                 "0"
-                if series != "isolated"
+                if not series.startswith("isolated")
                 else (f"{r['other_tenants']['tenants']}×{r['other_tenants']['rows_each']}")
             )
             context = r.get("context_build", {}).get("p95_ms", "") if series == "alone" else ""
@@ -209,6 +210,7 @@ def _print_recall(section: dict[str, Any]) -> None:
                 size,
                 "200" if series == "alone_k200" else "5",
                 others,
+                "CPython default" if series == "isolated_default_gc" else "settled",
                 str(x["recall"]["p50_ms"]),
                 str(x["recall"]["p95_ms"]),
                 str(x["numpy_scan"]["p50_ms"]),

@@ -22,7 +22,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from governed_memory.memory.errors import MemoryServiceError, RateLimited
-from governed_memory.shell import tracing
+from governed_memory.shell import heap, tracing
 from governed_memory.shell.client import MemoryClient
 from governed_memory.shell.http import (
     consents,
@@ -200,8 +200,10 @@ async def serve(client: MemoryClient, stop: asyncio.Event | None = None) -> None
     import uvicorn
 
     settings = client.settings
+    app = create_app(client)
+    heap.settle()  # started: what is alive now lives as long as the server
     config = uvicorn.Config(
-        create_app(client),
+        app,
         host=settings.api_host,
         port=settings.api_port,
         log_config=None,

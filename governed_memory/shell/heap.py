@@ -1,0 +1,47 @@
+"""How a long-running process of the service (worker, HTTP API, MCP server) sets Python's
+garbage collector once it has started.
+
+A recall allocates tens of thousands of short-lived objects (rows, tuples, scores), so CPython's
+default collector (a young pass every 700 allocations, promoting what is still alive) runs
+dozens of passes a recall, and now and then a full pass that walks every object the process
+holds: some 370,000 after start (the imported modules, the stores, the policy), none of them
+ever garbage. `settle` freezes what is alive once the process has started (a full pass never
+walks it again; it lives as long as the process) and makes young passes rarer. Reference
+counting frees almost everything as before; the collector only finds cycles. `memctl bench
+recall` measures recall both ways in one run: at 10,000 memories with 100 other tenants loaded,
+p95 3.4 ms under CPython's default collector, 3.1 ms settled.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+#: Allocations (net of frees) between young passes; CPython's default is 700.
+YOUNG = 10_000
+
+#: CPython's defaults, for the bench's baseline.
+_DEFAULT = (700, 10, 10)
+
+
+def settle() -> None:
+    """Freeze what is alive now and make young passes rarer. Call it once the process has
+    started (imports done, stores open); calling it again freezes what has been added since."""
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG, middle, old)
+
+
+@contextmanager
+def unsettled() -> Iterator[None]:
+    """The collector as CPython starts it (nothing frozen, its thresholds), within this block:
+    the baseline a bench measures beside `settle`. Settled again afterwards."""
+    threshold = gc.get_threshold()
+    gc.unfreeze()
+    gc.set_threshold(*_DEFAULT)
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.set_threshold(*threshold)

@@ -1,0 +1,52 @@
+"""The collector a started process of the service runs with (`shell.heap`), and the recall
+bench that measures it beside CPython's default on a small store."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from governed_memory.shell import heap
+
+
+@pytest.fixture
+def collector() -> Iterator[None]:
+    """Whatever a test does to the collector, this process gets its own back."""
+    threshold = gc.get_threshold()
+    frozen = gc.get_freeze_count()
+    yield
+    if not frozen:
+        gc.unfreeze()
+    gc.set_threshold(*threshold)
+
+
+def test_settling_freezes_what_is_alive_and_makes_young_passes_rarer(collector: None) -> None:
+    gc.unfreeze()
+    gc.set_threshold(700, 10, 10)
+    heap.settle()  # the modules this process imported, at least, are alive
+    assert gc.get_threshold() == (heap.YOUNG, 10, 10)
+    assert gc.get_freeze_count() > 10_000
+
+
+def test_unsettled_is_cpythons_collector_and_settles_again_after(collector: None) -> None:
+    heap.settle()
+    with heap.unsettled():
+        assert gc.get_threshold() == (700, 10, 10)
+        assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == (heap.YOUNG, 10, 10)
+    assert gc.get_freeze_count() > 10_000
+
+
+def test_the_recall_bench_measures_the_settled_collector_beside_cpythons(collector: None) -> None:
+    from governed_memory.shell.bench.recall import bench_recall
+
+    result = bench_recall([300], queries=8, tenants=2)["300"]
+    for series in ("alone", "isolated", "isolated_default_gc", "alone_k200"):
+        assert result[series]["recall"]["p95_ms"] > 0, series
+    assert result["other_tenants"] == {
+        "tenants": 2,
+        "rows_each": 300,
+        "load_seconds": result["other_tenants"]["load_seconds"],
+    }
