@@ -30,6 +30,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT14,
     HELDOUT15,
     HELDOUT16,
+    HELDOUT17,
     baseline_outputs,
     extract_all,
     load,
@@ -91,6 +92,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT14.name,
         HELDOUT15.name,
         HELDOUT16.name,
+        HELDOUT17.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -1214,3 +1214,80 @@ def test_a_language_easier_for_the_user_or_asked_for_all_mail_is_theirs(
 def test_a_brand_kept_to_a_rule_of_service_or_a_business_run_is_kept(text: str, fact: str) -> None:
     kept = facts(text)
     assert any(fact in f for f in kept), kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Send me an email instead of texts, my phone's on silent most days",
+        "Email works for me, my phone is usually switched off at work",
+        "请发邮件给我，我的手机经常没信号",
+    ],
+)
+def test_the_users_phone_in_some_state_is_a_device_never_a_phone_preference(text: str) -> None:
+    values = [
+        c.candidate.structured_value for c in extract(text).candidates if c.candidate.key == PREF
+    ]
+    assert values == [{"channel": "email"}], values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my bf is gluten-free, does this cake contain wheat?",
+        "My hubby is a vegan, what's in the gift box?",
+        "my niece is into unicorns, any ideas under £20?",
+    ],
+)
+def test_a_partner_or_a_relative_named_casually_is_someone_else(text: str) -> None:
+    assert facts(text) == [], facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("记好了：我对猫毛过敏", "对猫毛过敏"),
+        ("Save this: my shoe size is 43", "my shoe size is 43"),
+        ("I'd like you to remember that I'm left-handed", "left-handed"),
+        ("家里养了三只布偶，猫砂用得很快", "养了三只布偶"),
+        ("本人在成都高新区，能当天到吗", "本人在成都高新区"),
+        ("裤子的话我一直穿L码，谢谢", "一直穿L码"),
+        ("茶叶我只认西湖龙井，别的不喝", "只认西湖龙井"),
+        ("I only shop for organic veg, keep that in mind", "organic veg"),
+    ],
+)
+def test_a_fact_said_in_a_hurry_or_asked_to_be_kept_is_kept(text: str, fact: str) -> None:
+    kept = facts(text)
+    assert any(fact in f for f in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("text", "wish"),
+    [
+        ("周六别送，家里没人", "周六别送"),
+        ("Please don't deliver after 6pm, the building locks up", "deliver after 6pm"),
+        ("No deliveries on Mondays please, the shop is shut", "deliveries on Mondays"),
+        ("以后别给我推荐游戏周边了，孩子不玩了", "别给我推荐游戏周边"),
+        ("For future orders I'd like recyclable packaging if possible", "recyclable packaging"),
+        ("快递尽量安排下午3点以后送", "下午3点以后送"),
+    ],
+)
+def test_a_lasting_time_kept_free_or_a_lasting_thing_not_wanted_is_a_wish(
+    text: str, wish: str
+) -> None:
+    kept = facts(text)
+    assert any(wish in f for f in kept), kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "今天晚上别送了，我不在",
+        "这周末别送，我出差",
+        "明早8点前别送，谢谢",
+        "Please don't deliver on Saturday, I'm away this weekend",
+        "以后推荐直接按这个来就行",
+    ],
+)
+def test_a_time_kept_free_once_or_a_wish_pointing_back_is_not_a_lasting_wish(text: str) -> None:
+    assert not any("送" in f or "deliver" in f or "推荐" in f for f in facts(text)), facts(text)

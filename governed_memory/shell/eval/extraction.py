@@ -79,6 +79,7 @@ HELDOUT15 = CORPORA / "extraction.heldout15.json"
 #: Written on 2026-12-05 by a new helper after the rules that read held-out 15 were frozen
 #: (193 utterances: seven also in earlier corpora removed).
 HELDOUT16 = CORPORA / "extraction.heldout16.json"
+HELDOUT17 = CORPORA / "extraction.heldout17.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -98,6 +99,7 @@ EXTRACTION_CORPORA = (
     HELDOUT14,
     HELDOUT15,
     HELDOUT16,
+    HELDOUT17,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

@@ -29,17 +29,18 @@ _REMEMBER_ZH = re.compile(
     # where it is to be kept ("在我账户里备注一下", "给我的档案上记一下")
     r"(?:(?:在|给)?(?:我的?)?(?:账户|账号|档案|资料|会员信息)(?:里|上|中)?\s*)?"
     r"(?:记住|记一下|记下来|记下|记好|记着|牢记|记录一下|记录下来|(?:(?<=以后)|(?<=往后)|(?<=今后)|(?<=[都也]))要?记得"
-    r"|记得(?=我)|记录下|备注一下|备注)(?:一下)?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
+    r"|记得(?=我)|记录下|备注一下|备注)(?:一下|了)?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
     r"\s*[:：,，]?\s*(?:就是)?\s*"
 )
 _REMEMBER_EN = re.compile(
-    r"^\s*(?:please\s+|pls\s+|(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?)?"
+    r"^\s*(?:please\s+|pls\s+|(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?"
+    r"|(?:i'd|i would|i'd really|i want|i need)\s+(?:like\s+)?you\s+to\s+)?"
     r"(?:remember|note|keep in mind|bear in mind|don't forget|do not forget|make a note|take note"
     r"|take a note|for (?:your|future) reference|jot down|write down|note down|keep on file"
     r"|(?:just\s+)?so (?:it's|it is|that's) on (?:file|record)|for your records?"
     r"|(?:please\s+)?(?:put|keep) (?:it|this|that) on (?:file|record|my account)"
     r"|(?:put|add|leave|make)\s+a\s+note\s+(?:on|in|to)\s+(?:my\s+)?(?:account|profile|file|record)"
-    r"|save(?=\s+that\b))"
+    r"|save(?=\s+(?:that|this)\b))"
     # for when ("remember for next time: ...", "note for the future, ...")
     r"(?:\s+(?:for\s+(?:next time|the future|later|future orders)|going forward|from now on))?"
     r"(?:\s+(?:that|this|of this|of that|down))?\s*[:,\-]?\s*(?:that\s+)?"
@@ -272,13 +273,22 @@ def _correction(norm: str) -> bool:
     return bool(_CORRECTION.search(norm)) and not _CORRECTION_BLOCK.search(norm)
 
 
+#: A recurring time of day or week ("周末", "晚上", "早上8点前").
+_SLOT_ZH = (
+    r"(?<!今天)(?<!明天)(?<!后天)(?<!今早)(?<!明早)(?<!今晚)(?<!明晚)(?<![这本下上今明])(?:周末|周六|周日|星期[六天日一二三四五]|工作日|晚上|早上|上午|下午|中午|白天|夜里"
+    r"|[0-9一二三四五六七八九十]+点(?:以前|之前|前|以后|之后|后))"
+)
+
 # A standing wish about how the user is served, said as such: a standing cue ("以后", "from now
 # on", "always") and a way of shipping, packing, leaving, invoicing or replying ("以后发货都用顺丰",
 # "from now on leave my parcels with the concierge", "always gift-wrap my orders").
 _SERVICE_ZH = re.compile(
     r"(?:发货|发快递|寄|送货|送到|配送|派送|放(?:在|到)?|包装|打包|回复|回答|开票|开发票|发票|用.{1,6}(?:快递|发)"
-    r"|走.{1,6}(?:快递|物流)|[0-9SMLX]码|尺码|送(?:到)?公司|工作日送|周末送|送上门|上门"
-    r"|发(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS))"
+    r"|走.{1,6}(?:快递|物流)|[0-9SMLXsmlx]码|尺码|送(?:到)?公司|工作日送|周末送|送上门|上门"
+    r"|发(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS)"
+    # when deliveries come, what is recommended ("尽量安排晚上7点以后送", "别给我推荐香菜味的")
+    r"|安排[^，,。]{0,8}送|[0-9一二三四五六七八九十]+点(?:以后|之后|后|以前|之前|前)送|推荐"
+    r"|(?:别|不要|不能|勿)(?:送|派送|配送))"
 )
 _SERVICE_EN = re.compile(
     _w(
@@ -288,12 +298,28 @@ _SERVICE_EN = re.compile(
         # "home address only from now on", "my deliveries to evenings")
         r"|size\s+(?:x{0,2}[sl]|m|\d{1,2})|(?:home|work|office)\s+address|recommend\w*|suggest\w*"
         r"|recs|deliveries|packaging|box(?:es)?|(?:to|at)\s+(?:my\s+)?home\b"
+        # a delivery slot, the bags or slips an order comes with ("the weekend slot", "in paper
+        # bags", "the receipt left out")
+        r"|(?:delivery|weekend|weekday|morning|evening|afternoon|time)\s+slots?"
+        r"|(?:paper|plastic|reusable|cloth)\s+bags?|receipts?\s+(?:left\s+out|removed)|price\s+tags?"
+        r"|gift\s+(?:orders?|receipts?|notes?|cards?|messages?)"
+        r"|deliver\w*\s+(?:before|after|on|at|during)"
     )
 )
 _STANDING_WISH_CUE = _rx(
-    r"以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认|都希望|一向|尽量",
+    r"以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认|都希望|一向|尽量"
+    # a recurring time kept free of deliveries ("周末别送", "晚上8点以后不要派送")
+    rf"|{_SLOT_ZH}(?:都|也|一律)?(?:别|不要|不能|勿)(?=送|派送|配送|上门)",
     _w(
+        r"(?:don't|do not|never|no|please don't)\s+(?:deliver\w*|deliveries|drop[- ]?offs?)\s+"
+        r"(?:before|after|on|at|during|in the)\s+(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?|weekends"
+        r"|the weekend|evenings|mornings|nights|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
+    )
+    + "|"
+    + _w(
         r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"
+        r"|for (?:all |any )?future (?:orders|deliveries|purchases)"
+        r"|stop (?:recommending|suggesting)"
         r"|whenever (?:possible|you can)|wherever possible|works? best for me"
         r"|suits? me (?:far |much |a lot )?(?:better|best)|as a rule"
         r"|default my|for (?:all|every) (?:of )?my (?:orders|deliveries|parcels|packages)"
@@ -354,6 +380,8 @@ def _standing_wish(norm: str, cued_before: bool = False) -> bool:
         return False
     if _THIRD_SUBJECT_ZH.match(s) or _THIRD_SUBJECT_EN.match(s) or _EARLIER_WISH.search(s):
         return False
+    if _BY_WHAT_WAS_SAID.search(s):
+        return False
     return bool(_SERVICE_ZH.search(s) or _SERVICE_EN.search(s)) and not _UNWISHED.search(s)
 
 
@@ -362,6 +390,11 @@ def _standing_wish(norm: str, cued_before: bool = False) -> bool:
 _EARLIER_WISH = _rx(
     r"^(?:上次|之前|刚才|刚刚|以前|前面|原来)(?:让|叫|跟|和|说|要)",
     _w(r"earlier i|i (?:said|asked|told you)|last time i"),
+)
+#: A wish that points back at what was just said ("以后推荐直接按这个来就好", "帮我避开这些"):
+#: what it points at is kept on its own; the pointer alone says nothing.
+_BY_WHAT_WAS_SAID = re.compile(
+    r"(?:按|照|按照|依照|参照|避开|避免)(?:着)?(?:这个|这些|这样|上面的?|以上)(?!.{0,3}(?:[0-9]|码))"
 )
 #: The way of being served said not to be wanted ("以后我所有的件都别送上门了"): no wish for it.
 _UNWISHED = re.compile(r"(?:别|不要|不用|不必)[^，,。]{0,6}?(?:送上门|上门|发(?!票))")

@@ -201,7 +201,8 @@ _REL_EN = (
     r"|friends?|colleagues?|co-?workers?|boss|partner|girlfriend|boyfriend|brothers?|sisters?"
     r"|family|grandma|grandmother|grandpa|grandfather|assistant|roommate|flatmate|neighbou?rs?"
     r"|spouse|fianc[eé]e?|manager|secretary|aunt|uncle|cousins?|in-laws|mother-in-law"
-    r"|father-in-law"
+    r"|father-in-law|gf|bf|hubby|missus|wifey|nieces?|nephews?|bestie|best friend|step(?:son"
+    r"|daughter|mum|mom|dad|father|mother)"
 )
 _THIRD_ZH = rf"我(?:的)?(?:{_REL_ZH})|(?:{_REL_ZH_BARE})|(?<![其吉])他们?(?!人)|她们?"
 _THIRD_EN = (

@@ -44,7 +44,7 @@ _SELF_ZH = re.compile(
     r"|(?:周末|每周|经常)?(?:都|会)?去(?:爬山|徒步|跑步|健身|游泳|钓鱼|露营|骑行|滑雪|打球|瑜伽)"
     r"|用的(?!是)"
     r"|不喝酒|不能吃|不能喝|忌口|戒|对.{1,12}过敏|过敏|住在|住(?!院)|生活在|在.{1,10}(?:工作|上班|住|生活"
-    r"|读书|上学)|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
+    r"|读书|上学)|在[\u4e00-\u9fff]{1,8}(?:省|市|区|县|镇)\s*$|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
     r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用"
     rf"|{_AVAILABLE_ZH}"
     r"|.{0,6}不耐受|怀孕|怀了|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座)"
@@ -54,19 +54,20 @@ _SELF_ZH = re.compile(
     # said without a subject, as people do in a hurry: a habit, a size, the home's floor or
     # layout ("平时喜欢跑马拉松", "平时穿42码", "住在六楼没电梯", "我们家是小户型")
     r"|^(?:平时|平常|业余|周末)(?:都|也|会|比较|还)*(?:喜欢|爱|常|经常)\S"
-    r"|^(?:平时|平常|一般|通常)(?:都)?穿\s*(?:[0-9]|[SMLX])"
+    r"|^(?:平时|平常|一般|通常)(?:都)?穿\s*(?:[0-9]|[SMLXsmlx])"
     # the size the user wears, garment first ("衣服我一直穿M码", "裤子穿28的",
     # "我买衣服一般都穿L码")
-    r"|^我?买?(?:衣服|裤子|鞋子?|外套|裙子|上衣|T恤)我?(?:一般|一直|平时|通常|都|也)*穿\s*"
-    r"(?:[0-9]|[SMLX])"
-    # the one brand the user buys ("我买护肤品只认雅诗兰黛")
+    r"|^我?买?(?:衣服|裤子|鞋子?|外套|裙子|上衣|T恤)(?:的话|这块)?我?(?:一般|一直|平时|通常|都|也)*穿\s*"
+    r"(?:[0-9]|[SMLXsmlx])"
+    # the one brand the user buys ("我买护肤品只认雅诗兰黛", "猫粮我只认皇家的")
     r"|^我?(?:买|用)[\u4e00-\u9fff]{1,4}(?:只认|只买|只用|一直用|都用)"
+    r"|^[\u4e00-\u9fff]{1,4}(?:的话)?我(?:一直|向来|从来)?(?:只认|只买|只用)"
     # a body measured ("身高165体重50kg") or a job said as "本人护士"
     r"|^(?:我|本人)?(?:的)?(?:身高|体重)\s*(?:是|有)?\s*[0-9一二三四五六七八九]"
     r"|^本人(?:是)?[\u4e00-\u9fff]{0,4}?(?:护士|医生|老师|教师|学生|司机|程序员|设计师|厨师|律师|会计|工程师"
     r"|宝妈|孕妇|上班族|快递员|外卖员|销售|健身教练|运动员|大学生|研究生|退休)"
     r"|^(?:我们?家?)?(?:住在?|家在)[一二三四五六七八九十0-9]+(?:楼|层)"
-    r"|^(?:我们?)?家(?:里)?是(?!不是)"
+    r"|^(?:我们?|俺们?)?家(?:里)?是(?!不是)"
     r"|^(?:我们?)?家(?:里)?[^，,。？?]{0,4}?(?:没有?电梯|有电梯)"
 )
 _SELF_MY_ZH = re.compile(
@@ -104,7 +105,8 @@ _SELF_EN = re.compile(
     # when the user can be found: a circumstance a delivery or a call is planned around
     rf"|{_AVAILABLE_EN}"
     r"|i\s+(?:live|reside|work|grew up|was born|come from|moved to|have lived|speak)\b"
-    r"|i\s+(?:don't|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive)\b"
+    r"|i\s+(?:don't|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive|buy"
+    r"|shop for|order)\b"
     r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
     r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use|raise|grow|run"
     r"|drive|ride"
@@ -144,7 +146,7 @@ _CONTINUATION = re.compile(
     r"(?:[0-9０-９]|[一二两三四五六七八九十]+(?:岁|个|年))"
     # the home's rooms, a habitual size ("客厅就十来平", "平时穿42码")
     r"|^\s*(?:客厅|卧室|厨房|卫生间|阳台|房间|书房)(?:就|只有|大概|才|差不多)?[一二三四五六七八九十0-9]"
-    r"|^\s*(?:平时|平常|一般|通常)(?:都)?穿\s*(?:[0-9]|[SMLX])"
+    r"|^\s*(?:平时|平常|一般|通常)(?:都)?穿\s*(?:[0-9]|[SMLXsmlx])"
     r"|^\s*(?:住在?|在)[一二三四五六七八九十0-9]+(?:楼|层)"
     # the home's size, a shift worked, a weak spot of the body ("房子就四十多平", "经常上夜班",
     # "嗓子不好")
@@ -198,6 +200,9 @@ _HOUSEHOLD = re.compile(
     _SELF_LEAD_ZH + r"(?:我们?)?家(?:里)?(?:有|养了|养着|养的)?"
     r"(?:[一二两俩三四五六七八九\d]+\s*(?:个|只|条|位)?)?"
     r"(?:娃|孩子|小孩|宝宝|儿子|女儿|老人|猫|狗|猫咪|狗狗|宠物|兔子|仓鼠|鹦鹉)"
+    # an animal kept, counted, whatever its breed ("家里养了两只柯基")
+    r"|" + _SELF_LEAD_ZH + r"(?:我们?)?家(?:里)?(?:养了|养着)"
+    r"[一二两俩三四五六七八九\d]+\s*(?:只|条)"
 )
 #: A move the user made: where they live or work now, whenever they moved ("Moved to
 #: Manchester last month", "现在已经搬到深圳了", "现在住深圳", "调到北京工作了"; a Chinese

@@ -173,6 +173,19 @@ def _chosen_or_denied(
     return out
 
 
+#: The user's own phone said to be in a state ("my phone is basically always on do not disturb",
+#: "my phone's on silent", "我的手机经常没信号"): the device, not a way to be reached.
+_MY_BEFORE = re.compile(r"(?:(?<![a-z])my|我的?)\s*$")
+_DEVICE_STATE = re.compile(
+    r"\s*(?:is|'s|was|keeps|stays|has been|isn't|doesn't|经常|总是|一直|老是|基本)?\s*"
+    r"(?:(?:basically|usually|always|often|mostly|permanently|constantly|still|currently"
+    r"|pretty much|on and off)\s+)*"
+    r"(?:on\s+(?:silent|mute|vibrate|do[- ]not[- ]disturb|dnd|airplane|flight)|off\b|dead|broken"
+    r"|muted|silenced|flat|cracked|lost|stolen|switched off|turned off|in (?:my )?(?:bag|locker)"
+    r"|静音|关机|没电|没信号|坏了|丢了|免打扰)"
+)
+
+
 def _channel_prefs(p: _Part) -> list[_Pref]:
     norm = p.norm
     if _CONTENT_BLOCK.search(norm) or _WHY_BLOCK.search(norm):
@@ -181,6 +194,7 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
         m
         for m in find_channels(p.raw)
         if not (_DETERMINER_BEFORE.search(norm[: m[0]]) and norm[m[0] : m[1]].isascii())
+        and not (_MY_BEFORE.search(norm[: m[0]]) and _DEVICE_STATE.match(norm, m[1]))
     ]
     if not mentions:
         return _phone_verb_denied(p)
