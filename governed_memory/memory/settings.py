@@ -178,6 +178,9 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     #: Port of the worker's Prometheus endpoint (`/metrics`); 0 turns it off.
     metrics_port: int = Field(default=9464, ge=0, le=65535)
+    #: Settle the garbage collector once a worker, the API or the MCP server has started
+    #: (`shell.heap`); false keeps CPython's default collector.
+    gc_settle: bool = True
     #: OpenTelemetry traces (the `otel` extra): one trace from an HTTP request through the
     #: workflow it starts and that workflow's activities, exported over OTLP/HTTP where the
     #: standard `OTEL_EXPORTER_OTLP_ENDPOINT` says, as `OTEL_SERVICE_NAME` (default

@@ -148,7 +148,8 @@ async def run_worker(
     client = await connect(settings, serve_metrics(settings, stores))
     await ensure_search_attributes(client, settings.temporal_namespace)
     worker = build_worker(client, settings, stores, interceptors=interceptors)
-    heap.settle()  # started: what is alive now lives as long as the worker
+    if settings.gc_settle:
+        heap.settle()  # started: what is alive now lives as long as the worker
     log.info(
         "worker started",
         task_queue=settings.task_queue,
@@ -188,6 +189,7 @@ def worker_environment(
         MEMORY_METRICS_PORT="0",
         MEMORY_LOG_LEVEL="warning",
         MEMORY_CODEC_KEYS=codec_keys,
+        MEMORY_GC_SETTLE=str(settings.gc_settle).lower(),
     )
     if settings.policy_file is not None:
         env["MEMORY_POLICY_FILE"] = str(settings.policy_file)

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from governed_memory.memory.settings import Settings
 from governed_memory.shell import heap
 
 
@@ -50,3 +51,15 @@ def test_the_recall_bench_measures_the_settled_collector_beside_cpythons(collect
         "rows_each": 300,
         "load_seconds": result["other_tenants"]["load_seconds"],
     }
+
+
+def test_a_worker_process_is_told_whether_to_settle() -> None:
+    """Settled by default; `MEMORY_GC_SETTLE=false` reaches a worker process the bench or a
+    fault test starts, and reads back as false there."""
+    from governed_memory.shell.worker import worker_environment
+
+    assert Settings().gc_settle is True
+    for settle in (True, False):
+        env = worker_environment(Settings(gc_settle=settle), "127.0.0.1:7233", "k", inherit=False)
+        assert env["MEMORY_GC_SETTLE"] == str(settle).lower()
+        assert Settings.model_validate({"gc_settle": env["MEMORY_GC_SETTLE"]}).gc_settle is settle

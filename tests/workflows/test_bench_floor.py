@@ -40,3 +40,6 @@ async def test_the_background_bench_counts_what_its_own_worker_process_stored() 
     two = report["write_batch, 2 worker processes"]
     assert (two["writes"], two["committed"], two["stored_and_active"]) == (30, 30, 30)
     assert two["batches_in_flight"] == 4
+    # and again on CPython's default garbage collector, the baseline of the settled one
+    default = report["write_batch, CPython's default gc"]
+    assert (default["writes"], default["committed"], default["stored_and_active"]) == (30, 30, 30)

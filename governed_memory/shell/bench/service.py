@@ -27,12 +27,14 @@ async def service(
     *,
     worker_process: bool = False,
     worker_processes: int = 1,
+    gc_settle: bool = True,
 ) -> AsyncIterator[tuple[MemoryClient, WorkflowEnvironment]]:
     """A dev server, fresh stores and the service's worker, as in production (under the given
     policy file, by default the packaged one). The worker runs in this process, or, with
     `worker_process`, in a process of its own (`python worker.py`, as deployed: the caller's
     door — token checks, quotas, request building — then no longer shares the worker's
-    interpreter), or in `worker_processes` such processes on the one task queue."""
+    interpreter), or in `worker_processes` such processes on the one task queue; `gc_settle`
+    false runs them with CPython's default garbage collector (`shell.heap`)."""
     from governed_memory.shell.worker import build_worker
 
     data = Path(tempfile.mkdtemp(prefix=f"memory-bench-{name}-"))
@@ -41,6 +43,7 @@ async def service(
         task_queue=f"bench-{name}",
         allow_clock_override=True,
         policy_file=policy_file,
+        gc_settle=gc_settle,
     )
     keys = Keyring.new()
     env = await start_local(data_converter(keys))

@@ -106,9 +106,10 @@ async def bench_background(
     awaited one by one) beside WriteBatch runs of `batch_size`; then counts what was stored.
     The worker runs in a process of its own, as deployed: the submitting side (its door's token
     checks and quota counts) is not the worker's work. Then the same batches with two worker
-    processes on the task queue (twice the batches in flight): how ingestion scales out. Every
-    write says something different, so an embedding model embeds each one (its recent-vector
-    cache never answers for another)."""
+    processes on the task queue (twice the batches in flight): how ingestion scales out; and
+    the one-worker batches again with the worker on CPython's default garbage collector (the
+    service settles it once started, `shell.heap`). Every write says something different, so an
+    embedding model embeds each one (its recent-vector cache never answers for another)."""
     import asyncio
 
     async with service("bg", worker_process=True) as (client, _):
@@ -140,6 +141,11 @@ async def bench_background(
         client.eager = False
         results["write_batch, 2 worker processes"] = await _batch_series(
             client, writes, batch_size, 2 * in_flight
+        )
+    async with service("bg3", worker_process=True, gc_settle=False) as (client, _):
+        client.eager = False
+        results["write_batch, CPython's default gc"] = await _batch_series(
+            client, writes, batch_size, in_flight
         )
     return results
 

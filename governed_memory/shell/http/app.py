@@ -201,7 +201,8 @@ async def serve(client: MemoryClient, stop: asyncio.Event | None = None) -> None
 
     settings = client.settings
     app = create_app(client)
-    heap.settle()  # started: what is alive now lives as long as the server
+    if settings.gc_settle:
+        heap.settle()  # started: what is alive now lives as long as the server
     config = uvicorn.Config(
         app,
         host=settings.api_host,
