@@ -9,6 +9,7 @@ from typing import Any
 from temporalio.client import Client
 
 from governed_memory.memory.models import WriteRequest, cut
+from governed_memory.shell import heap
 from governed_memory.shell.bench.data import (
     _stats,
 )
@@ -22,6 +23,7 @@ async def bench_write(writes: int) -> dict[str, Any]:
     results: dict[str, Any] = {}
     # The floor workflow has its own queue, so the service's worker stays as in production.
     async with service("write") as (client, env), floor_worker(env.client, Floor):
+        heap.settle()  # started, as a worker process settles once it has (`shell.heap`)
         utterances = [
             "以后物流更新请优先短信通知",
             "Please email me from now on.",
