@@ -1291,3 +1291,15 @@ def test_a_lasting_time_kept_free_or_a_lasting_thing_not_wanted_is_a_wish(
 )
 def test_a_time_kept_free_once_or_a_wish_pointing_back_is_not_a_lasting_wish(text: str) -> None:
     assert not any("送" in f or "deliver" in f or "推荐" in f for f in facts(text)), facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "order no. 55310 was cancelled without any email",
+        "They changed my delivery date without an email or anything",
+        "my refund was processed without a text, I only saw it in the bank app",
+    ],
+)
+def test_something_done_without_a_word_to_the_user_denies_no_channel(text: str) -> None:
+    assert PREF not in keys(extract(text)), extract(text)

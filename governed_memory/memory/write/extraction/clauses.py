@@ -224,10 +224,21 @@ _FAILS_AFTER = re.compile(
 )
 
 
+#: An action done, said before "without" ("was cancelled without", "they changed it without").
+_DONE_WITHOUT = re.compile(
+    r"(?<![a-z])(?:was|were|been|got|has|have|had|they|you|it)\s+(?:\w+\s+){0,2}?"
+    r"[a-z]+(?:ed|en|t)\s+(?:[\w#-]+\s+){0,4}?without\s+(?:\w+\s+){0,3}$"
+)
+
+
 def _negation(norm: str, start: int, end: int) -> str | None:
     """The negation word that denies the mention at norm[start:end], if any."""
     before = norm[:start]
     neg = _neg_before_zh(before) or _neg_before_en(before)
+    if neg == "without" and _DONE_WITHOUT.search(before):
+        # something done without a word to the user ("order 77120 was cancelled without any
+        # email"): a complaint, no channel denied
+        return None
     if neg is not None:
         return neg
     m = _NEG_ZH_AFTER.match(norm[end : end + 10])
