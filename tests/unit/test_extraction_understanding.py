@@ -1303,3 +1303,19 @@ def test_a_time_kept_free_once_or_a_wish_pointing_back_is_not_a_lasting_wish(tex
 )
 def test_something_done_without_a_word_to_the_user_denies_no_channel(text: str) -> None:
     assert PREF not in keys(extract(text)), extract(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("记一下我人在美国西海岸，约时间按那边的时间来", "America/Los_Angeles"),
+        ("我在美国东海岸，按我这边的时间联系我", "America/New_York"),
+    ],
+)
+def test_a_coast_named_in_chinese_with_its_time_asked_for_is_the_users_zone(
+    text: str, zone: str
+) -> None:
+    zones = [
+        c.candidate.structured_value for c in extract(text).candidates if c.candidate.key == TZ
+    ]
+    assert zones == [{"value": zone}], zones
