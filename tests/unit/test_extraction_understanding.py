@@ -1319,3 +1319,11 @@ def test_a_coast_named_in_chinese_with_its_time_asked_for_is_the_users_zone(
         c.candidate.structured_value for c in extract(text).candidates if c.candidate.key == TZ
     ]
     assert zones == [{"value": zone}], zones
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Payment for INV-2026-1204 failed on your side", "the payment on order 55123 bounced again"],
+)
+def test_a_payment_failed_with_words_between_is_a_payment_claim(text: str) -> None:
+    assert "payment.status" in keys(extract(text)), extract(text)
