@@ -1327,3 +1327,31 @@ def test_a_coast_named_in_chinese_with_its_time_asked_for_is_the_users_zone(
 )
 def test_a_payment_failed_with_words_between_is_a_payment_claim(text: str) -> None:
     assert "payment.status" in keys(extract(text)), extract(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("不吃香菜，推荐零食的时候注意一下", "不吃香菜"),
+        ("只喝无糖的，别给我推含糖饮料", "只喝无糖的"),
+        ("I never want substitutions on my weekly shop", "never want substitutions"),
+        ("Don't send me anything with nuts in it, ever.", "anything with nuts"),
+    ],
+)
+def test_a_diet_without_a_subject_or_a_thing_never_wanted_is_kept(text: str, fact: str) -> None:
+    kept = facts(text)
+    assert any(fact in f for f in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("不吃了，谢谢", []),
+        ("我是素食者，不吃任何肉类", ["我是素食者, 不吃任何肉类"]),
+        ("Don't send me anything on WhatsApp, texts are fine", []),
+    ],
+)
+def test_a_diet_goes_with_the_statement_before_it_and_a_channel_denied_is_no_fact(
+    text: str, kept: list[str]
+) -> None:
+    assert facts(text) == kept

@@ -306,7 +306,7 @@ _SERVICE_EN = re.compile(
         r"|(?:delivery|weekend|weekday|morning|evening|afternoon|time)\s+slots?"
         r"|(?:paper|plastic|reusable|cloth)\s+bags?|receipts?\s+(?:left\s+out|removed)|price\s+tags?"
         r"|gift\s+(?:orders?|receipts?|notes?|cards?|messages?)"
-        r"|deliver\w*\s+(?:before|after|on|at|during)"
+        r"|deliver\w*\s+(?:before|after|on|at|during)|substitut(?:ions?|es?)"
     )
 )
 _STANDING_WISH_CUE = _rx(
@@ -322,6 +322,10 @@ _STANDING_WISH_CUE = _rx(
     + _w(
         r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"
         r"|for (?:all |any )?future (?:orders|deliveries|purchases)"
+        # what is never to come ("I never want substitutions", "don't send me anything with
+        # palm oil in it, ever")
+        r"|i (?:never|don't ever|do not ever) want"
+        r"|(?:don't|do not|never) send me anything(?! (?:on|via|by|through|over|to) )"
         r"|stop (?:recommending|suggesting)"
         r"|whenever (?:possible|you can)|wherever possible|works? best for me"
         r"|suits? me (?:far |much |a lot )?(?:better|best)|as a rule"
