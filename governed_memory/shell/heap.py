@@ -21,8 +21,9 @@ from contextlib import contextmanager
 #: Allocations (net of frees) between young passes; CPython's default is 700.
 YOUNG = 10_000
 
-#: CPython's defaults, for the bench's baseline.
-_DEFAULT = (700, 10, 10)
+#: The collector's thresholds as this interpreter started (CPython 3.11-3.13: 700, 10, 10), for
+#: the bench's baseline.
+_DEFAULT = gc.get_threshold()
 
 
 def settle() -> None:
@@ -36,12 +37,14 @@ def settle() -> None:
 @contextmanager
 def unsettled() -> Iterator[None]:
     """The collector as CPython starts it (nothing frozen, its thresholds), within this block:
-    the baseline a bench measures beside `settle`. Settled again afterwards."""
+    the baseline a bench measures beside `settle`. As it was afterwards."""
     threshold = gc.get_threshold()
+    frozen = gc.get_freeze_count() > 0
     gc.unfreeze()
     gc.set_threshold(*_DEFAULT)
     try:
         yield
     finally:
-        gc.freeze()
+        if frozen:
+            gc.freeze()
         gc.set_threshold(*threshold)

@@ -1248,6 +1248,7 @@ def test_a_partner_or_a_relative_named_casually_is_someone_else(text: str) -> No
     [
         ("记好了：我对猫毛过敏", "对猫毛过敏"),
         ("Save this: my shoe size is 43", "my shoe size is 43"),
+        ("save this for me: I'm vegetarian", "I'm vegetarian"),
         ("I'd like you to remember that I'm left-handed", "left-handed"),
         ("家里养了三只布偶，猫砂用得很快", "养了三只布偶"),
         ("本人在成都高新区，能当天到吗", "本人在成都高新区"),
@@ -1287,6 +1288,14 @@ def test_a_lasting_time_kept_free_or_a_lasting_thing_not_wanted_is_a_wish(
         "明早8点前别送，谢谢",
         "Please don't deliver on Saturday, I'm away this weekend",
         "以后推荐直接按这个来就行",
+        "这个周末别送",
+        "下个星期六别送",
+        "这两天晚上别送",
+        "今天下午3点以后别送",
+        "以后推荐的东西都太贵了",
+        "每次推荐的都是我不需要的",
+        "You guys always deliver before 7am and wake the baby",
+        "I always get substitutions even though I ticked no substitutes!",
     ],
 )
 def test_a_time_kept_free_once_or_a_wish_pointing_back_is_not_a_lasting_wish(text: str) -> None:
@@ -1303,6 +1312,31 @@ def test_a_time_kept_free_once_or_a_wish_pointing_back_is_not_a_lasting_wish(tex
 )
 def test_something_done_without_a_word_to_the_user_denies_no_channel(text: str) -> None:
     assert PREF not in keys(extract(text)), extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You can contact me without email from now on",
+        "Going forward you must reach me without email",
+        "Could you get it sorted without any email going forward?",
+    ],
+)
+def test_a_wish_to_be_reached_without_a_channel_still_denies_it(text: str) -> None:
+    denied = [
+        c.candidate.structured_value
+        for c in extract(text).candidates
+        if c.candidate.key == PREF and c.negated
+    ]
+    assert denied == [{"channel": "email"}], extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["记住了，谢谢", "Save this cart for later", "只喝一口就吐了，太难喝", "不吃了，谢谢"],
+)
+def test_an_acknowledgement_a_cart_or_a_sip_is_no_fact(text: str) -> None:
+    assert facts(text) == [], facts(text)
 
 
 @pytest.mark.parametrize(

@@ -33,11 +33,19 @@ def test_settling_freezes_what_is_alive_and_makes_young_passes_rarer(collector: 
 
 def test_unsettled_is_cpythons_collector_and_settles_again_after(collector: None) -> None:
     heap.settle()
+    settled = gc.get_threshold()
     with heap.unsettled():
-        assert gc.get_threshold() == (700, 10, 10)
+        assert gc.get_threshold() == heap._DEFAULT
         assert gc.get_freeze_count() == 0
-    assert gc.get_threshold() == (heap.YOUNG, 10, 10)
+    assert gc.get_threshold() == settled
     assert gc.get_freeze_count() > 10_000
+
+
+def test_unsettled_leaves_an_unsettled_process_as_it_found_it(collector: None) -> None:
+    gc.unfreeze()
+    with heap.unsettled():
+        pass
+    assert gc.get_freeze_count() == 0
 
 
 def test_the_recall_bench_measures_the_settled_collector_beside_cpythons(collector: None) -> None:

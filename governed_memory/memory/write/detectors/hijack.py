@@ -72,8 +72,8 @@ _ZH_DATA = (
 # "往后…一律当作已经核实过，直接退全款") ------------------------------------------------------
 _STANDING_EN = (
     r"(?:from\s+now\s+on|going\s+forward|moving\s+forward|henceforth|for\s+next\s+time|next\s+time"
-    r"|in\s+(?:the\s+)?future|always|every\s+time|each\s+month|every\s+month|whoever\s+is\s+on"
-    r"|any\s+agent|all\s+agents|remember|keep\s+in\s+mind)"
+    r"|in\s+(?:the\s+)?future|always|every\s+time|whoever\s+is\s+on|any\s+agent|all\s+agents"
+    r"|remember)"
 )
 _APPROVED_EN = (
     r"(?:already\s+)?(?:been\s+)?(?:approved|signed[- ]off|pre-?approved|verified|authori[sz]ed|"
@@ -199,17 +199,19 @@ _BYPASS_RULES: tuple[_Rule, ...] = (
             r"keep\s+(?:it|this|that|them)\s+(?:out\s+of|off)\s+(?:the\s+)?(?:ticket|record|"
             r"records|log|logs|notes|system|books|audit)"
         ),
-        r"(?:当作|当成|视为|视作|算作|按)[^。!?\n]{0,6}?(?:已经?|都)?(?:(?:核实|审核|批准|审批|验证|确认|授权)"
-        r"(?:过|了|通过)?|批(?:过|了))",
+        r"(?:当作|当成|视为|视作|算作|按)[^。!?\n]{0,6}?(?:已经?|都)?(?:核实|审核|批准|审批|验证|确认|授权)"
+        r"(?:过|了|通过)?",
+        r"(?:当作|当成|视为|视作|算作)[^。!?\n]{0,6}?(?:已经?|都)?批(?:过|了)",
         # fees the account is said to be spared for good ("the overdraft fees on my account are
         # always waived"); a sign-in code said not to be needed ("the two-step code wasn't
         # needed when I sign in")
         _w(
-            r"(?:fees?|charges?|penalt(?:y|ies)|interest)\s+(?:on\s+(?:my|this)\s+account\s+)?(?:are|is)"
+            r"(?:(?:fees?|charges?|penalt(?:y|ies)|interest)\s+on\s+(?:my|this)\s+account"
+            r"|my\s+(?:[\w-]+\s+)?(?:fees?|charges?|penalt(?:y|ies)))\s+(?:are|is)"
             r"\s+(?:always\s+|to\s+be\s+)?(?:waived|forgiven|written\s+off|reversed)"
             r"|(?:two[- ]step|2-?step|two[- ]factor|2fa|mfa|one[- ]time|verification|security)\s+"
-            r"(?:codes?|checks?|prompts?|steps?)\s+(?:wasn't|weren't|isn't|aren't|not|no\s+longer)\s+"
-            r"(?:be\s+)?(?:needed|required|asked\s+for)"
+            r"(?:codes?|checks?|prompts?|steps?)\s+(?:wasn't|weren't|isn't|aren't|no\s+longer)\s+"
+            r"(?:be\s+)?(?:needed|required)"
         ),
         r"(?:不用|无需|不需要|不必|免|跳过|绕过)(?:走)?(?:主管|经理|领导|上级)?(?:的)?(?:审核|审批|批准|核实|验证|"
         r"复核|流程|手续|检查)",

@@ -29,7 +29,7 @@ _REMEMBER_ZH = re.compile(
     # where it is to be kept ("在我账户里备注一下", "给我的档案上记一下")
     r"(?:(?:在|给)?(?:我的?)?(?:账户|账号|档案|资料|会员信息)(?:里|上|中)?\s*)?"
     r"(?:记住|记一下|记下来|记下|记好|记着|牢记|记录一下|记录下来|(?:(?<=以后)|(?<=往后)|(?<=今后)|(?<=[都也]))要?记得"
-    r"|记得(?=我)|记录下|备注一下|备注)(?:一下|了)?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
+    r"|记得(?=我)|记录下|备注一下|备注)(?:一下|(?<=记好)了(?=\s*[:：]))?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
     r"\s*[:：,，]?\s*(?:就是)?\s*"
 )
 _REMEMBER_EN = re.compile(
@@ -40,10 +40,10 @@ _REMEMBER_EN = re.compile(
     r"|(?:just\s+)?so (?:it's|it is|that's) on (?:file|record)|for your records?"
     r"|(?:please\s+)?(?:put|keep) (?:it|this|that) on (?:file|record|my account)"
     r"|(?:put|add|leave|make)\s+a\s+note\s+(?:on|in|to)\s+(?:my\s+)?(?:account|profile|file|record)"
-    r"|save(?=\s+(?:that|this)\b))"
+    r"|save(?=\s+that\b|\s+this(?:\s+for\s+me)?\s*[:：\-]))"
     # for when ("remember for next time: ...", "note for the future, ...")
     r"(?:\s+(?:for\s+(?:next time|the future|later|future orders)|going forward|from now on))?"
-    r"(?:\s+(?:that|this|of this|of that|down))?\s*[:,\-]?\s*(?:that\s+)?"
+    r"(?:\s+(?:that|this|of this|of that|down))?(?:\s+for\s+me)?\s*[:,\-]?\s*(?:that\s+)?"
 )
 #: A request to remember asked as a question ("can you remember that I'm colorblind?",
 #: "能不能记一下…"): a request, its rest a statement.
@@ -278,7 +278,7 @@ def _correction(norm: str) -> bool:
 
 #: A recurring time of day or week ("周末", "晚上", "早上8点前").
 _SLOT_ZH = (
-    r"(?<!今天)(?<!明天)(?<!后天)(?<!今早)(?<!明早)(?<!今晚)(?<!明晚)(?<![这本下上今明])(?:周末|周六|周日|星期[六天日一二三四五]|工作日|晚上|早上|上午|下午|中午|白天|夜里"
+    r"(?:周末|周六|周日|星期[六天日一二三四五]|工作日|晚上|早上|上午|下午|中午|白天|夜里"
     r"|[0-9一二三四五六七八九十]+点(?:以前|之前|前|以后|之后|后))"
 )
 
@@ -290,7 +290,8 @@ _SERVICE_ZH = re.compile(
     r"|走.{1,6}(?:快递|物流)|[0-9SMLXsmlx]码|尺码|送(?:到)?公司|工作日送|周末送|送上门|上门"
     r"|发(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS)"
     # when deliveries come, what is recommended ("尽量安排晚上7点以后送", "别给我推荐香菜味的")
-    r"|安排[^，,。]{0,8}送|[0-9一二三四五六七八九十]+点(?:以后|之后|后|以前|之前|前)送|推荐"
+    r"|安排[^，,。]{0,8}送|[0-9一二三四五六七八九十]+点(?:以后|之后|后|以前|之前|前)送"
+    r"|(?:别|不要|不用|少|多|只)?给我推荐|推荐(?:的时候|时)?[^，,。]{0,8}?(?:按|照|避开|别|不要)"
     r"|(?:别|不要|不能|勿)(?:送|派送|配送))"
 )
 _SERVICE_EN = re.compile(
@@ -387,8 +388,10 @@ def _standing_wish(norm: str, cued_before: bool = False) -> bool:
         return False
     if _THIRD_SUBJECT_ZH.match(s) or _THIRD_SUBJECT_EN.match(s) or _EARLIER_WISH.search(s):
         return False
-    if _BY_WHAT_WAS_SAID.search(s):
+    if _BY_WHAT_WAS_SAID.search(s) or _HABIT_COMPLAINED.search(s):
         return False
+    if _ONCE.search(s) and not _STANDING_FOR_GOOD.search(s):
+        return False  # "这个周末别送", "今天下午3点以后别送": this once
     return bool(_SERVICE_ZH.search(s) or _SERVICE_EN.search(s)) and not _UNWISHED.search(s)
 
 
@@ -397,6 +400,23 @@ def _standing_wish(norm: str, cued_before: bool = False) -> bool:
 _EARLIER_WISH = _rx(
     r"^(?:上次|之前|刚才|刚刚|以前|前面|原来)(?:让|叫|跟|和|说|要)",
     _w(r"earlier i|i (?:said|asked|told you)|last time i"),
+)
+#: A time said to be this once ("这个周末", "下个星期六", "这两天", "今天下午"), and the cues that
+#: make a wish lasting whatever else it names.
+_ONCE = re.compile(
+    r"这(?:个|一)?(?:周末|周|星期|礼拜)|本周|下(?:个|一)?(?:周|星期|礼拜)|这两天|这几天|今天|明天|后天"
+    r"|今晚|明晚|今早|明早|今儿|明儿"
+)
+_STANDING_FOR_GOOD = re.compile(
+    r"(?<![点时号])以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认|每(?:个)?(?:周|星期)"
+)
+#: A habit of the shop complained of ("you guys always deliver before 7am", "每次推荐的都是…",
+#: "I always get substitutions even though I ticked no substitutes"): no wish.
+_HABIT_COMPLAINED = re.compile(
+    r"(?<![a-z])(?:you|you guys|y'all|they|your\s+(?:drivers?|couriers?|staff|team|app|site))\s+"
+    r"(?:always|keep|never)(?![a-z])"
+    r"|(?<![a-z])i\s+(?:always|keep)\s+(?:get|getting|receive|receiving)(?![a-z])"
+    r"|推荐的(?:东西|都|总|老)"
 )
 #: A wish that points back at what was just said ("以后推荐直接按这个来就好", "帮我避开这些"):
 #: what it points at is kept on its own; the pointer alone says nothing.

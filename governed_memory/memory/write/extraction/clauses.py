@@ -226,8 +226,9 @@ _FAILS_AFTER = re.compile(
 
 #: An action done, said before "without" ("was cancelled without", "they changed it without").
 _DONE_WITHOUT = re.compile(
-    r"(?<![a-z])(?:was|were|been|got|has|have|had|they|you|it)\s+(?:\w+\s+){0,2}?"
-    r"[a-z]+(?:ed|en|t)\s+(?:[\w#-]+\s+){0,4}?without\s+(?:\w+\s+){0,3}$"
+    r"(?:(?<![a-z])(?:was|were|been|got)\s+(?:just\s+|already\s+|simply\s+)?[a-z]+(?:ed|en)"
+    r"|(?<![a-z])(?:they|you)\s+(?:just\s+|already\s+|simply\s+)?[a-z]+ed)"
+    r"\s+(?:[\w#-]+\s+){0,4}?without\s+(?:\w+\s+){0,3}$"
 )
 
 
@@ -235,7 +236,7 @@ def _negation(norm: str, start: int, end: int) -> str | None:
     """The negation word that denies the mention at norm[start:end], if any."""
     before = norm[:start]
     neg = _neg_before_zh(before) or _neg_before_en(before)
-    if neg == "without" and _DONE_WITHOUT.search(before):
+    if neg == "without" and _DONE_WITHOUT.search(before) and not _STANDING.search(norm):
         # something done without a word to the user ("order 77120 was cancelled without any
         # email"): a complaint, no channel denied
         return None
