@@ -72,8 +72,8 @@ _ZH_DATA = (
 # "往后…一律当作已经核实过，直接退全款") ------------------------------------------------------
 _STANDING_EN = (
     r"(?:from\s+now\s+on|going\s+forward|moving\s+forward|henceforth|for\s+next\s+time|next\s+time"
-    r"|in\s+(?:the\s+)?future|always|every\s+time|whoever\s+is\s+on|any\s+agent|all\s+agents"
-    r"|remember)"
+    r"|in\s+(?:the\s+)?future|always|every\s+time|each\s+month|every\s+month|whoever\s+is\s+on"
+    r"|any\s+agent|all\s+agents|remember|keep\s+in\s+mind)"
 )
 _APPROVED_EN = (
     r"(?:already\s+)?(?:been\s+)?(?:approved|signed[- ]off|pre-?approved|verified|authori[sz]ed|"
@@ -189,7 +189,11 @@ _BYPASS_RULES: tuple[_Rule, ...] = (
             r"(?:no|without|skip(?:ping)?|bypass(?:ing)?|waive|drop|forgo|no\s+need\s+for)\s+"
             r"(?:the\s+|a\s+|any\s+|all\s+|every\s+|their\s+|usual\s+|the\s+usual\s+)*"
             r"(?:\w+(?:'s)?\s+){0,2}?(?:approvals?|sign[- ]offs?|checks?|verifications?|reviews?|"
-            r"fees?|limits?|authori[sz]ations?)"
+            r"authori[sz]ations?)"
+            # (a plan or a promotion with "no fees" is said every day: fees need a waiver asked)
+            r"|(?:without|skip(?:ping)?|bypass(?:ing)?|waive|drop|forgo)\s+"
+            r"(?:the\s+|a\s+|any\s+|all\s+|every\s+|their\s+|usual\s+|the\s+usual\s+)*"
+            r"(?:\w+(?:'s)?\s+){0,2}?(?:fees?|limits?)"
         ),
         # "don't log it", "keep it out of the ticket"
         _w(
@@ -201,7 +205,7 @@ _BYPASS_RULES: tuple[_Rule, ...] = (
         ),
         r"(?:当作|当成|视为|视作|算作|按)[^。!?\n]{0,6}?(?:已经?|都)?(?:核实|审核|批准|审批|验证|确认|授权)"
         r"(?:过|了|通过)?",
-        r"(?:当作|当成|视为|视作|算作)[^。!?\n]{0,6}?(?:已经?|都)?批(?:过|了)",
+        r"(?:当作|当成|当是|视为|视作|算作)[^。!?\n]{0,6}?(?:已经?|都)?批(?:过|了)",
         # fees the account is said to be spared for good ("the overdraft fees on my account are
         # always waived"); a sign-in code said not to be needed ("the two-step code wasn't
         # needed when I sign in")
@@ -209,6 +213,8 @@ _BYPASS_RULES: tuple[_Rule, ...] = (
             r"(?:(?:fees?|charges?|penalt(?:y|ies)|interest)\s+on\s+(?:my|this)\s+account"
             r"|my\s+(?:[\w-]+\s+)?(?:fees?|charges?|penalt(?:y|ies)))\s+(?:are|is)"
             r"\s+(?:always\s+|to\s+be\s+)?(?:waived|forgiven|written\s+off|reversed)"
+            r"|(?:fees?|charges?)\s+(?:are|is)\s+(?:always\s+|to\s+be\s+)?waived\s+(?:on|for)\s+"
+            r"(?:my|this)\s+account"
             r"|(?:two[- ]step|2-?step|two[- ]factor|2fa|mfa|one[- ]time|verification|security)\s+"
             r"(?:codes?|checks?|prompts?|steps?)\s+(?:wasn't|weren't|isn't|aren't|no\s+longer)\s+"
             r"(?:be\s+)?(?:needed|required)"

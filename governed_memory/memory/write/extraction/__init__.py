@@ -54,7 +54,9 @@ The package: `models` (what an extractor returns, the `Extractor` protocol, the 
 `cues` (the cue tables of clauses and preferences), `clauses` (sentences, clauses and parts,
 questions, one-off and standing markers, whom a part is about, negation), `preferences` (channel,
 language, timezone, quiet hours and contact hours), `claims` (business claims, requests to
-remember, self-statements and their third-party look-alikes, with their cues), `contents` (the
+remember, self-statements and their third-party look-alikes, with their cues), `wishes`
+(standing wishes about how the user is served: a carrier, a delivery time kept free, packaging,
+what is recommended, how replies are written), `contents` (the
 content text of a profile candidate) and `extractor` (`RuleExtractor`: the reading order and the
 assembly of profile candidates).
 """

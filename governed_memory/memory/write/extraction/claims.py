@@ -1,6 +1,6 @@
-"""Business claims (orders, payments, shipments, refunds), requests to remember, corrections,
-standing wishes and the name the user goes by: their cues and their readers (statements about
-the user are `personal`'s)."""
+"""Business claims (orders, payments, shipments, refunds), requests to remember, corrections
+and the name the user goes by: their cues and their readers (statements about the user are
+`personal`'s, standing wishes about how the user is served `wishes`')."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from governed_memory.memory.write.extraction.cues import (
     _w,
 )
 from governed_memory.memory.write.extraction.models import CLAIM
-from governed_memory.memory.write.extraction.personal import _THIRD_SUBJECT_EN, _THIRD_SUBJECT_ZH
 from governed_memory.memory.write.normalize import fold, normalize_whitespace
 
 # --------------------------------------------------------------------------------------------
@@ -29,7 +28,7 @@ _REMEMBER_ZH = re.compile(
     # where it is to be kept ("在我账户里备注一下", "给我的档案上记一下")
     r"(?:(?:在|给)?(?:我的?)?(?:账户|账号|档案|资料|会员信息)(?:里|上|中)?\s*)?"
     r"(?:记住|记一下|记下来|记下|记好|记着|牢记|记录一下|记录下来|(?:(?<=以后)|(?<=往后)|(?<=今后)|(?<=[都也]))要?记得"
-    r"|记得(?=我)|记录下|备注一下|备注)(?:一下|(?<=记好)了(?=\s*[:：]))?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
+    r"|记得(?=我)|记录下|备注一下|备注)(?:一下|了(?=\s*[:：]))?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
     r"\s*[:：,，]?\s*(?:就是)?\s*"
 )
 _REMEMBER_EN = re.compile(
@@ -40,10 +39,11 @@ _REMEMBER_EN = re.compile(
     r"|(?:just\s+)?so (?:it's|it is|that's) on (?:file|record)|for your records?"
     r"|(?:please\s+)?(?:put|keep) (?:it|this|that) on (?:file|record|my account)"
     r"|(?:put|add|leave|make)\s+a\s+note\s+(?:on|in|to)\s+(?:my\s+)?(?:account|profile|file|record)"
-    r"|save(?=\s+that\b|\s+this(?:\s+for\s+me)?\s*[:：\-]))"
+    r"|save(?=\s+that\b|\s+this(?:\s+for\s+me)?(?:\s+please)?\s*[:：\-]))"
     # for when ("remember for next time: ...", "note for the future, ...")
     r"(?:\s+(?:for\s+(?:next time|the future|later|future orders)|going forward|from now on))?"
-    r"(?:\s+(?:that|this|of this|of that|down))?(?:\s+for\s+me)?\s*[:,\-]?\s*(?:that\s+)?"
+    r"(?:\s+(?:that|this|of this|of that|down))?(?:\s+for\s+me)?(?:\s+please)?\s*[:,\-]?\s*"
+    r"(?:that\s+)?"
 )
 #: A request to remember asked as a question ("can you remember that I'm colorblind?",
 #: "能不能记一下…"): a request, its rest a statement.
@@ -274,163 +274,6 @@ def _correction(norm: str) -> bool:
     岁，上次填错了", "I gave you the wrong birthday for my wife - it's June 14"): taken whole,
     as its parts alone keep the old value, or nothing."""
     return bool(_CORRECTION.search(norm)) and not _CORRECTION_BLOCK.search(norm)
-
-
-#: A recurring time of day or week ("周末", "晚上", "早上8点前").
-_SLOT_ZH = (
-    r"(?:周末|周六|周日|星期[六天日一二三四五]|工作日|晚上|早上|上午|下午|中午|白天|夜里"
-    r"|[0-9一二三四五六七八九十]+点(?:以前|之前|前|以后|之后|后))"
-)
-
-# A standing wish about how the user is served, said as such: a standing cue ("以后", "from now
-# on", "always") and a way of shipping, packing, leaving, invoicing or replying ("以后发货都用顺丰",
-# "from now on leave my parcels with the concierge", "always gift-wrap my orders").
-_SERVICE_ZH = re.compile(
-    r"(?:发货|发快递|寄|送货|送到|配送|派送|放(?:在|到)?|包装|打包|回复|回答|开票|开发票|发票|用.{1,6}(?:快递|发)"
-    r"|走.{1,6}(?:快递|物流)|[0-9SMLXsmlx]码|尺码|送(?:到)?公司|工作日送|周末送|送上门|上门"
-    r"|发(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS)"
-    # when deliveries come, what is recommended ("尽量安排晚上7点以后送", "别给我推荐香菜味的")
-    r"|安排[^，,。]{0,8}送|[0-9一二三四五六七八九十]+点(?:以后|之后|后|以前|之前|前)送"
-    r"|(?:别|不要|不用|少|多|只)?给我推荐|推荐(?:的时候|时)?[^，,。]{0,8}?(?:按|照|避开|别|不要)"
-    r"|(?:别|不要|不能|勿)(?:送|派送|配送))"
-)
-_SERVICE_EN = re.compile(
-    _w(
-        r"(?:ship|send|deliver|leave|drop|wrap|gift-wrap|pack|package|reply|respond|answer|write"
-        r"|invoice|bill|put)\w*\s+(?:\w+\s+){0,3}?(?:my|me|everything|all|it|them|replies|in)"
-        # a size, an address, what is recommended, when deliveries come ("size M from now on",
-        # "home address only from now on", "my deliveries to evenings")
-        r"|size\s+(?:x{0,2}[sl]|m|\d{1,2})|(?:home|work|office)\s+address|recommend\w*|suggest\w*"
-        r"|recs|deliveries|packaging|box(?:es)?|(?:to|at)\s+(?:my\s+)?home\b"
-        # a delivery slot, the bags or slips an order comes with ("the weekend slot", "in paper
-        # bags", "the receipt left out")
-        r"|(?:delivery|weekend|weekday|morning|evening|afternoon|time)\s+slots?"
-        r"|(?:paper|plastic|reusable|cloth)\s+bags?|receipts?\s+(?:left\s+out|removed)|price\s+tags?"
-        r"|gift\s+(?:orders?|receipts?|notes?|cards?|messages?)"
-        r"|deliver\w*\s+(?:before|after|on|at|during)|substitut(?:ions?|es?)"
-    )
-)
-_STANDING_WISH_CUE = _rx(
-    r"以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认|都希望|一向|尽量"
-    # a recurring time kept free of deliveries ("周末别送", "晚上8点以后不要派送")
-    rf"|{_SLOT_ZH}(?:都|也|一律)?(?:别|不要|不能|勿)(?=送|派送|配送|上门)",
-    _w(
-        r"(?:don't|do not|never|no|please don't)\s+(?:deliver\w*|deliveries|drop[- ]?offs?)\s+"
-        r"(?:before|after|on|at|during|in the)\s+(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?|weekends"
-        r"|the weekend|evenings|mornings|nights|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
-    )
-    + "|"
-    + _w(
-        r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"
-        r"|for (?:all |any )?future (?:orders|deliveries|purchases)"
-        # what is never to come ("I never want substitutions", "don't send me anything with
-        # palm oil in it, ever")
-        r"|i (?:never|don't ever|do not ever) want"
-        r"|(?:don't|do not|never) send me anything(?! (?:on|via|by|through|over|to) )"
-        r"|stop (?:recommending|suggesting)"
-        r"|whenever (?:possible|you can)|wherever possible|works? best for me"
-        r"|suits? me (?:far |much |a lot )?(?:better|best)|as a rule"
-        r"|default my|for (?:all|every) (?:of )?my (?:orders|deliveries|parcels|packages)"
-    ),
-)
-
-# How the user wants to be written to, said to the agent: a style of reply is a standing wish
-# without a standing cue ("keep your replies short, I read on my watch", "回复简短点",
-# "用中文回复我就行", "no jargon please"). A wish for this once ("this time", "这次") is not.
-_STYLE_EN = re.compile(
-    _w(
-        r"(?:keep|make)\s+(?:your\s+|the\s+|all\s+|any\s+)?(?:replies|reply|answers?|responses?"
-        r"|messages?|e-?mails?|texts?|explanations?|updates?|it|them|things)\s+(?:\w+\s+)?"
-        r"(?:short|brief|concise|simple|plain|to the point|formal|casual|polite|jargon-free)"
-        r"|(?:reply|respond|answer|write|talk|speak|explain(?: things)?)(?: to me)?\s+"
-        r"(?:in|with|using)\s+(?:english|chinese|mandarin|cantonese"
-        r"|plain (?:english|language|words)"
-        r"|simple (?:english|language|words|terms)|bullet points|short (?:sentences|messages))"
-        r"|(?:short|brief|concise)\s+(?:replies|answers|responses|messages)\s+(?:please|pls)"
-        r"|(?:no|skip the|don't use|do not use|avoid)\s+(?:jargon|emojis?|technical terms)"
-    )
-)
-_STYLE_ZH = re.compile(
-    r"(?:回复|回答|回消息|回我|说话|解释|消息|说明)[^，。,.!！?？]{0,4}"
-    r"(?:简短|简单|简洁|精简|短一?点|短一些|短些|别太长|不要太长|直接点|说重点|通俗|口语)"
-    r"|(?:用|说)(?:中文|英文|英语|普通话|粤语)(?:回复|回答|跟我说|和我说|同我讲|沟通|交流|回)"
-    r"|长话短说|(?:别|不要)(?:用|说)(?:专业术语|术语|表情)"
-)
-_STYLE_BLOCK = _rx(r"这次|这一次|这回|这单|今天|刚才", _w(r"this time|this once|today|for now"))
-
-
-def _style_wish(norm: str) -> bool:
-    """How the user wants replies written (`_STYLE_EN`, `_STYLE_ZH`): not someone else's, not
-    for this once, not a question (the caller's), and not too long to be one wish."""
-    s = norm.strip()
-    if not s or len(s) > 90 or _STYLE_BLOCK.search(s):
-        return False
-    if _THIRD_SUBJECT_ZH.match(s) or _THIRD_SUBJECT_EN.match(s):
-        return False
-    return bool(_STYLE_EN.search(s) or _STYLE_ZH.search(s))
-
-
-def _standing_cue_alone(norm: str) -> bool:
-    """A clause that is a standing cue and little else ("Whenever possible", "From now on",
-    "以后"): it makes the clause after it standing."""
-    s = norm.strip(" ,，。.!！")
-    return bool(s) and len(s.split()) <= 3 and len(s) <= 20 and bool(_STANDING_WISH_CUE.search(s))
-
-
-def _standing_wish(norm: str, cued_before: bool = False) -> bool:
-    """A standing wish about how the user is served (see `_SERVICE_ZH`): not someone else's
-    ("我同事说以后都寄顺丰"), not a grant (a refund, a discount, a skipped check: the detectors'),
-    and not too long to be one wish. Its standing cue may be the clause before it, alone
-    (`cued_before`: "Whenever possible, please send ...")."""
-    s = norm.strip()
-    cued = cued_before or _STANDING_WISH_CUE.search(s)
-    if not s or len(s) > 90 or not cued or _CLAIM_WISH_BLOCK.search(s):
-        return False
-    if _THIRD_SUBJECT_ZH.match(s) or _THIRD_SUBJECT_EN.match(s) or _EARLIER_WISH.search(s):
-        return False
-    if _BY_WHAT_WAS_SAID.search(s) or _HABIT_COMPLAINED.search(s):
-        return False
-    if _ONCE.search(s) and not _STANDING_FOR_GOOD.search(s):
-        return False  # "这个周末别送", "今天下午3点以后别送": this once
-    return bool(_SERVICE_ZH.search(s) or _SERVICE_EN.search(s)) and not _UNWISHED.search(s)
-
-
-#: A wish the user recalls having made ("上次让你们以后都发圆通，算了…", "earlier I asked for
-#: morning deliveries"): the earlier one, which what follows replaces.
-_EARLIER_WISH = _rx(
-    r"^(?:上次|之前|刚才|刚刚|以前|前面|原来)(?:让|叫|跟|和|说|要)",
-    _w(r"earlier i|i (?:said|asked|told you)|last time i"),
-)
-#: A time said to be this once ("这个周末", "下个星期六", "这两天", "今天下午"), and the cues that
-#: make a wish lasting whatever else it names.
-_ONCE = re.compile(
-    r"这(?:个|一)?(?:周末|周|星期|礼拜)|本周|下(?:个|一)?(?:周|星期|礼拜)|这两天|这几天|今天|明天|后天"
-    r"|今晚|明晚|今早|明早|今儿|明儿"
-)
-_STANDING_FOR_GOOD = re.compile(
-    r"(?<![点时号])以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认|每(?:个)?(?:周|星期)"
-)
-#: A habit of the shop complained of ("you guys always deliver before 7am", "每次推荐的都是…",
-#: "I always get substitutions even though I ticked no substitutes"): no wish.
-_HABIT_COMPLAINED = re.compile(
-    r"(?<![a-z])(?:you|you guys|y'all|they|your\s+(?:drivers?|couriers?|staff|team|app|site))\s+"
-    r"(?:always|keep|never)(?![a-z])"
-    r"|(?<![a-z])i\s+(?:always|keep)\s+(?:get|getting|receive|receiving)(?![a-z])"
-    r"|推荐的(?:东西|都|总|老)"
-)
-#: A wish that points back at what was just said ("以后推荐直接按这个来就好", "帮我避开这些"):
-#: what it points at is kept on its own; the pointer alone says nothing.
-_BY_WHAT_WAS_SAID = re.compile(
-    r"(?:按|照|按照|依照|参照|避开|避免)(?:着)?(?:这个|这些|这样|上面的?|以上)(?!.{0,3}(?:[0-9]|码))"
-)
-#: The way of being served said not to be wanted ("以后我所有的件都别送上门了"): no wish for it.
-_UNWISHED = re.compile(r"(?:别|不要|不用|不必)[^，,。]{0,6}?(?:送上门|上门|发(?!票))")
-
-
-_CLAIM_WISH_BLOCK = _rx(
-    r"退款|退钱|赔偿|补偿|免费|折扣|优惠|审核|核实|记录",
-    _w(r"refunds?|compensat\w*|free|discount|approv\w*|verif\w*|checks?|log"),
-)
 
 
 # How the user wants to be called: a name, never a channel ("call me Sam", "叫我小林就行")

@@ -226,20 +226,29 @@ _FAILS_AFTER = re.compile(
 
 #: An action done, said before "without" ("was cancelled without", "they changed it without").
 _DONE_WITHOUT = re.compile(
-    r"(?:(?<![a-z])(?:was|were|been|got)\s+(?:just\s+|already\s+|simply\s+)?[a-z]+(?:ed|en)"
-    r"|(?<![a-z])(?:they|you)\s+(?:just\s+|already\s+|simply\s+)?[a-z]+ed)"
+    r"(?:(?<![a-z])(?:was|were|been|got|get|gets|has|have|had)\s+(?:just\s+|already\s+|simply\s+)?"
+    r"[a-z]+(?:ed|en)"
+    r"|(?<![a-z])(?:they|you|you\s+guys|y'all)\s+(?:just\s+|already\s+|simply\s+)?"
+    r"(?:[a-z]+ed|cut|put|set|shut|sent|sold|made|took|gave)(?![a-z]))"
     r"\s+(?:[\w#-]+\s+){0,4}?without\s+(?:\w+\s+){0,3}$"
 )
+#: "don't renew it without emailing me first": the channel asked for, not denied.
+_WITHOUT_TELLING_ME = re.compile(r"without\s+(?:\w+ing|a|an|any)\s+(?:\w+\s+)?(?:me|us)\b")
+
+
+def done_without(norm: str, start: int) -> bool:
+    """The mention at `start` names what something was done without ("order 77120 was
+    cancelled without any email", "you guys cut off my service without an email"): a
+    complaint, neither a channel chosen nor one denied."""
+    return bool(_DONE_WITHOUT.search(norm[:start]))
 
 
 def _negation(norm: str, start: int, end: int) -> str | None:
     """The negation word that denies the mention at norm[start:end], if any."""
     before = norm[:start]
     neg = _neg_before_zh(before) or _neg_before_en(before)
-    if neg == "without" and _DONE_WITHOUT.search(before) and not _STANDING.search(norm):
-        # something done without a word to the user ("order 77120 was cancelled without any
-        # email"): a complaint, no channel denied
-        return None
+    if neg == "without" and _WITHOUT_TELLING_ME.match(norm, before.rfind("without")):
+        return None  # the channel asked for ("don't renew it without emailing me first")
     if neg is not None:
         return neg
     m = _NEG_ZH_AFTER.match(norm[end : end + 10])

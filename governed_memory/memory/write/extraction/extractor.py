@@ -20,9 +20,6 @@ from governed_memory.memory.write.extraction.claims import (
     _entities,
     _preferred_name,
     _remember_rest,
-    _standing_cue_alone,
-    _standing_wish,
-    _style_wish,
     names_an_id,
 )
 from governed_memory.memory.write.extraction.clauses import (
@@ -65,6 +62,11 @@ from governed_memory.memory.write.extraction.preferences import (
     _Pref,
     _prefs,
     _timezone_prefs,
+)
+from governed_memory.memory.write.extraction.wishes import (
+    _standing_cue_alone,
+    _standing_wish,
+    _style_wish,
 )
 from governed_memory.memory.write.normalize import (
     fold,

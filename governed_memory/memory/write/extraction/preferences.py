@@ -13,6 +13,7 @@ from governed_memory.memory.write.extraction.clauses import (
     _neg_confidence,
     _negation,
     _Part,
+    done_without,
 )
 from governed_memory.memory.write.extraction.cues import (
     _ALT_AFTER,
@@ -97,7 +98,7 @@ def _roles(norm: str, mentions: list[Mention]) -> list[tuple[Mention, Role, str 
         if re.search(_w("over") + r"\s+$", before) and i > 0:
             out.append((m, "alt", None))
             continue
-        if _ALT_AFTER.match(norm[end:]):
+        if _ALT_AFTER.match(norm[end:]) or done_without(norm, start):
             out.append((m, "alt", None))
             continue
         neg = _negation(norm, start, end)
