@@ -31,6 +31,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT15,
     HELDOUT16,
     HELDOUT17,
+    HELDOUT18,
     baseline_outputs,
     extract_all,
     load,
@@ -93,6 +94,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT15.name,
         HELDOUT16.name,
         HELDOUT17.name,
+        HELDOUT18.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

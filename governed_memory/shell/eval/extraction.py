@@ -80,6 +80,7 @@ HELDOUT15 = CORPORA / "extraction.heldout15.json"
 #: (193 utterances: seven also in earlier corpora removed).
 HELDOUT16 = CORPORA / "extraction.heldout16.json"
 HELDOUT17 = CORPORA / "extraction.heldout17.json"
+HELDOUT18 = CORPORA / "extraction.heldout18.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -100,6 +101,7 @@ EXTRACTION_CORPORA = (
     HELDOUT15,
     HELDOUT16,
     HELDOUT17,
+    HELDOUT18,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
