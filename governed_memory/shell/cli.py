@@ -269,8 +269,7 @@ def mcp(
         try:
             if not http:
                 stdio = build_server(client)
-                if cfg.gc_settle:  # started: what is alive now lives as long as the server
-                    heap.settle()
+                heap.started(cfg)
                 await stdio.run_stdio_async()
                 return
             import uvicorn
@@ -278,8 +277,7 @@ def mcp(
             url = f"http://{cfg.api_host}:{port}"
             server = build_server(client, http_url=url)
             app = server.streamable_http_app(host=cfg.api_host)
-            if cfg.gc_settle:
-                heap.settle()
+            heap.started(cfg)
             typer.echo(f"MCP (streamable HTTP) on {url}/mcp", err=True)
             config = uvicorn.Config(app, host=cfg.api_host, port=port, log_config=None)
             await uvicorn.Server(config).serve()

@@ -18,6 +18,8 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from governed_memory.memory.settings import Settings
+
 #: Allocations (net of frees) between young passes; CPython's default is 700.
 YOUNG = 10_000
 
@@ -32,6 +34,13 @@ def settle() -> None:
     gc.freeze()
     _, middle, old = gc.get_threshold()
     gc.set_threshold(YOUNG, middle, old)
+
+
+def started(settings: Settings) -> None:
+    """A worker, the API or the MCP server has started: what is alive now lives as long as the
+    process. Settle the collector unless `MEMORY_GC_SETTLE=false`."""
+    if settings.gc_settle:
+        settle()
 
 
 @contextmanager

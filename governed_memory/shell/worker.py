@@ -148,8 +148,7 @@ async def run_worker(
     client = await connect(settings, serve_metrics(settings, stores))
     await ensure_search_attributes(client, settings.temporal_namespace)
     worker = build_worker(client, settings, stores, interceptors=interceptors)
-    if settings.gc_settle:
-        heap.settle()  # started: what is alive now lives as long as the worker
+    heap.started(settings)
     log.info(
         "worker started",
         task_queue=settings.task_queue,

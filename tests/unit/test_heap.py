@@ -71,3 +71,13 @@ def test_a_worker_process_is_told_whether_to_settle() -> None:
         env = worker_environment(Settings(gc_settle=settle), "127.0.0.1:7233", "k", inherit=False)
         assert env["MEMORY_GC_SETTLE"] == str(settle).lower()
         assert Settings.model_validate({"gc_settle": env["MEMORY_GC_SETTLE"]}).gc_settle is settle
+
+
+def test_a_started_process_settles_unless_told_not_to(collector: None) -> None:
+    gc.unfreeze()
+    gc.set_threshold(700, 10, 10)
+    heap.started(Settings(gc_settle=False))
+    assert (gc.get_threshold(), gc.get_freeze_count()) == ((700, 10, 10), 0)
+    heap.started(Settings(gc_settle=True))
+    assert gc.get_threshold() == (heap.YOUNG, 10, 10)
+    assert gc.get_freeze_count() > 10_000

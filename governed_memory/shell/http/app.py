@@ -201,8 +201,7 @@ async def serve(client: MemoryClient, stop: asyncio.Event | None = None) -> None
 
     settings = client.settings
     app = create_app(client)
-    if settings.gc_settle:
-        heap.settle()  # started: what is alive now lives as long as the server
+    heap.started(settings)
     config = uvicorn.Config(
         app,
         host=settings.api_host,
