@@ -20,6 +20,7 @@ import json
 import os
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,9 +38,10 @@ from governed_memory.memory.settings import Settings
 from governed_memory.memory.stores.files import private_dir
 
 ALGORITHMS = ["EdDSA", "RS256"]
-#: Verified tokens kept (by their text) until they expire: a batch's 500 writes of one principal
-#: verify one signature.
-_CACHE = 1024
+#: Verified tokens kept (by their text) until they expire, the least recently used dropped
+#: first: a batch's 500 writes of one principal verify one signature, and a request's token is
+#: verified once, however many checks (the door's, the batch's admission) ask for it.
+_CACHE = 8192
 
 
 class Claims(Model):
@@ -80,7 +82,7 @@ class TokenVerifier:
     keys: Sequence[Any]
     issuer: str
     audience: str
-    _seen: dict[str, Claims] = field(default_factory=dict)
+    _seen: OrderedDict[str, Claims] = field(default_factory=OrderedDict)
 
     def verify(self, token: str | None) -> Claims:
         """The claims of a valid token, or `Unauthenticated` saying why not. Whatever is wrong
@@ -93,6 +95,8 @@ class TokenVerifier:
             )
         seen = self._seen.get(token)
         if seen is not None and seen.exp > time.time():
+            with contextlib.suppress(KeyError):  # another thread may have just dropped it
+                self._seen.move_to_end(token)
             return seen
         try:
             header = jwt.get_unverified_header(token)
@@ -148,9 +152,9 @@ class TokenVerifier:
                 raise Unauthenticated(
                     "the token's claims are malformed", field="token"
                 ) from TokenRefusal("invalid_claims")
-            if len(self._seen) >= _CACHE:
-                self._seen.clear()
             self._seen[token] = claims
+            if len(self._seen) > _CACHE:
+                self._seen.popitem(last=False)
             return claims
         raise Unauthenticated(
             "the token's signature does not verify", field="token"

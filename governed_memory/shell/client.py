@@ -324,7 +324,9 @@ class MemoryClient:
             raise from_validation_error(exc, "write") from None
         self.prove(principal, namespace=namespace)
         self._check_clock(at)
-        who = self.stores.canonical.principals.get(principal)
+        # the registry entry the proof just read (reads' copy, PRINCIPAL_TTL old at most: the
+        # worker checks the writer again in the store it commits to)
+        who = self.reader.principal(principal)
         check_write_allowed(who, namespace)
         content = request.candidate.content if request.candidate else request.utterance.text  # type: ignore[union-attr]
         check_content_size(content, self.stores.policy)

@@ -104,3 +104,33 @@ def test_a_token_is_checked_against_the_keys_of_its_algorithm() -> None:
         only_rsa.verify(jwt.encode(claims(BOB), ed, algorithm="EdDSA"))
     with pytest.raises(Unauthenticated, match="signature"):
         only_rsa.verify(jwt.encode(claims(BOB), rsa_key(65537, 2048), algorithm="RS256"))
+
+
+def test_verified_tokens_are_kept_least_recently_used_first_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A token verified once is not verified again while it is kept: the cache drops the token
+    used longest ago, not every token at once (a batch's writers, proven at the door, are
+    admitted again without a second signature check)."""
+    from governed_memory.memory import identity
+
+    key = Ed25519PrivateKey.generate()
+    verifier = TokenVerifier([key.public_key()], "governed-memory", "governed-memory")
+    monkeypatch.setattr(identity, "_CACHE", 2)
+    checked: list[str] = []
+    real = jwt.decode
+
+    def counting(token: str, *args: Any, **kwargs: Any) -> Any:
+        checked.append(token)
+        return real(token, *args, **kwargs)
+
+    monkeypatch.setattr(identity.jwt, "decode", counting)
+    a, b, c = (jwt.encode(claims(f"user:shop-a/{n}"), key, algorithm="EdDSA") for n in "abc")
+    verifier.verify(a)
+    verifier.verify(b)
+    verifier.verify(a)  # kept: no second check, and now the most recently used
+    verifier.verify(c)  # drops b, the least recently used
+    verifier.verify(a)
+    assert checked == [a, b, c]
+    verifier.verify(b)
+    assert checked == [a, b, c, b]
