@@ -86,12 +86,14 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "refund",
         _rx(
             r"申请了退款|已申请退款|退款(?:失败|被拒|中|成功|了)|没退|未退|还没退|没有退|不退|已退款|退了"
-            r"|退款[^，,。]{0,6}?(?:显示)?(?:处理中|审核中|被拒绝?)",
+            r"|退款[^，,。]{0,6}?(?:显示)?(?:处理中|审核中|被拒绝?)"
+            r"|退款申请[^，,。]{0,20}?(?:还|仍|一直)(?:在|是)?(?:处理中|审核中|审核)",
             _w(
                 r"refunded|requested a refund|applied for a refund|refund (?:was )?(?:denied"
                 r"|rejected)|(?:still )?no refund(?: yet)?"
                 r"|refund\s+(?:[\w-]+\s+){0,3}?(?:was|has\s+been|got|is)\s+(?:approved|issued|processed)"
                 r"|(?:got|received)\s+(?:my|the|a)\s+refund"
+                r"|only\s+(?:got|received)\s+(?:half|part|some)\s+(?:of\s+)?(?:the|my|it)"
             ),
         ),
     ),
@@ -120,7 +122,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "order",
         _rx(
             r"(?:还?没有?|未|不)(?:发货|发出)|已经?(?:发货|发出|取消)|发货了|取消了|被取消|漏发|发错|错发"
-            r"|少发|送错|货不对|发成了|待发货|待出库|补发|还显示|没看到新单号"
+            r"|少发|送错|货不对|发成了|待发货|待出库|补发|还显示|没看到新单号|(?:还|都)没发(?![票现])"
             r"|(?:跟|和|与)订单(?:上|里)?(?:的)?(?:不一样|不一致|不符)|货不对板|变成(?:了)?已关闭|被关闭|已关闭"
             r"|(?:收到的|寄来的|发来的|到的)[^，,。]{0,4}?(?:颜色|尺码|码数|型号|款式)不对"
             r"|(?:颜色|尺码|码数|型号|款式)发错了?|只收到|(?:显示|变成了?|状态是?)(?:已|交易)?完成",
@@ -134,6 +136,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|colou?r|product|order)|(?:is|are|was|were|running) (?:late|overdue)"
                 r"|still\s+(?:says|shows)\s+['\"]?(?:processing|pending|preparing)"
                 r"|(?:is|are)\s+still\s+['\"]?(?:processing|pending|preparing|on\s+hold)"
+                r"|(?:has|have)\s+been\s+(?:stuck\s+(?:on|in|at)\s+)?['\"]?(?:processing|pending"
+                r"|preparing|on\s+hold)['\"]?\s+for"
                 r"|nothing\s+has\s+(?:been\s+)?shipped"
             ),
         ),
@@ -168,7 +172,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "generic",
         _rx(
-            r"(?:还?没有?|未|不)(?:到账|到|收到)|到账了|已经?到账|到了|\d+天(?:了|都)?(?:还)?没|还在等"
+            # ("找不到入口", "买不到" are no parcel not arriving)
+            r"(?:还?没有?|未|(?<![找买看用想做办拿打听见抢])不)(?:到账|到|收到)|到账了|已经?到账|到了|\d+天(?:了|都)?(?:还)?没|还在等"
             r"|没(?:看到|见到|收到)钱|钱(?:还)?没到"
             r"|一直在等|等了.{0,4}还",
             _w(
@@ -236,7 +241,8 @@ _ARRIVAL = re.compile(r"收到|到了|送到|送达|arrived|came|delivered|recei
 _PARTLY = re.compile(r"只(?:收)?到|少了|少发|漏发|missing|only\s+(?:got|received)")
 _ALWAYS_LOGISTICS = re.compile(r"寄回|sent\s+(?:the\s+|it\s+)?(?:return\s+)?back|post\s+office")
 _CLAIM_WISH = _rx(
-    r"希望|(?<![申邀])请|麻烦|能不能|可以|尽快|最好|帮我",
+    # (and what to do once it gets there: "快递到了给我打电话")
+    r"希望|(?<![申邀])请|麻烦|能不能|可以|尽快|最好|帮我|到了(?:就|再|先)?(?:给我|打我|联系我|叫我)",
     _w(r"please|hope|could you|can you|make sure|asap"),
 )
 _MONEY_IN = re.compile(

@@ -109,7 +109,7 @@ _NEG_ZH_AFTER = re.compile(
 _NEG_EN_RE = re.compile(_w(_NEG_EN))
 
 _CONTENT_BLOCK = _rx(
-    r"验证码|营销|广告|推广|促销|优惠券|垃圾|骚扰|诈骗|收到了|没收到|没有收到|收不到|未收到|已收到|刚收到"
+    r"验证码|营销|广告|推广|推销|促销|优惠券|垃圾|骚扰|诈骗|收到了|没收到|没有收到|收不到|未收到|已收到|刚收到"
     r"|收到的|发不出|打不通|打不进|用不了|不好用|坏了|故障|是不是|打不开|点不开|看不到|看不了|看不见|乱码"
     r"|(?:邮件|短信|邮箱|微信)(?:里|中)的|没人接|没人回|没人理|占线|没接到|接不到|漏接"
     # a message that came, a channel switched off: "银行短信都来了", "app通知我全关了"
@@ -260,7 +260,10 @@ _LANG_NOUN_AFTER = re.compile(
 _LANG_POS_BEFORE = re.compile(
     r"(?:用|以|使用|改用|换成|改成|切换到|切换成|换到|切到|都用|只用|偏好|习惯|更喜欢|希望|想要|倾向于?"
     r"|要)\s*(?:用|以|说|讲)?\s*$|(?:只会?|请|都|跟我|和我|对我|同我)\s*(?:说|讲)\s*$|"
-    + _w(r"in|use|using|only speak|prefer|preferably|to|into|switch to|change to")
+    + _w(
+        r"in|use|using|only speak|prefer|preferably|to|into|switch to|change to"
+        r"|comfortable\s+(?:in|with|reading|speaking)"
+    )
     + r"\s+(?:the\s+)?$"
 )
 _LANG_POS_AFTER = re.compile(
@@ -299,6 +302,8 @@ _LANG_COMM_EN = re.compile(
         r"|converse|correspond|correspondence|communications?|from now on|going forward|always"
         r"|works?\s+(?:better|best)\s+for\s+me|(?:easier|better)\s+for\s+me"
         r"|what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand|use)"
+        # "I'm way more comfortable in Spanish"
+        r"|(?:more|most|much\s+more|way\s+more|far\s+more)\s+comfortable\s+(?:in|with|reading)"
     )
 )
 _LANG_STRONG = _rx(

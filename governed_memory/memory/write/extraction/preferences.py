@@ -202,6 +202,15 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
     roles = _roles(norm, mentions)
     past = bool(_PAST_BLOCK.search(norm) and not _STANDING.search(norm))
     cue = bool(_STRONG_CUE.search(norm) or _WEAK_CUE.search(norm))
+    if (
+        _ON_ARRIVAL.search(norm)
+        and not _STANDING.search(norm)
+        and all(m[2] == "phone" for m in mentions)
+    ):
+        # a call when someone gets there ("师傅到了打我电话", "call me when you get here") is
+        # how to meet this delivery, not how to be told things (a text then is a notice:
+        # "快递到了给我发短信")
+        cue = False
     # A channel named in the past ("上次发了短信") or without a cue about contacting the user is
     # no choice; a denial needs neither.
     positives = [m for m, role, _ in roles if role == "pos"] if cue and not past else []
@@ -210,6 +219,17 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
     ]
     strong = bool(_STRONG_CUE.search(norm) or _STANDING.search(norm))
     return _chosen_or_denied(p, NOTIFICATION, "channel", positives, negatives, strong=strong)
+
+
+#: Someone getting to the user's door or building: the moment a one-off call is asked for.
+_ON_ARRIVAL = re.compile(
+    r"(?:(?:送|快)?到(?:了|楼下|门口|家门口|小区|公司|单元楼?下?)*(?:的时候|时)?|来了)(?:以后|之后|后)?了?"
+    r"\s*(?:就|再|先|麻烦|请)?"
+    r"\s*(?:给我|打我|打给我|call|联系我|电话)"
+    r"|(?<![a-z])(?:when|once|as soon as)\s+(?:you|he|she|they|the\s+(?:courier|driver|rider)"
+    r"|your\s+(?:driver|courier))\s*(?:gets?|arrives?|is|are|'s|'re|reach(?:es)?)"
+    r"(?:\s+(?:here|there|downstairs|outside|at\s+the\s+(?:gate|door|building)))?(?![a-z])"
+)
 
 
 def _phone_verb_denied(p: _Part) -> list[_Pref]:
@@ -424,8 +444,9 @@ _NOT_HERE = re.compile(r"(?:不是|not|而不是|instead\s+of)\s*$")
 
 def zone_where_i_am(norm: str) -> str | None:
     """The zone of where the user says they are, in a text that asks about a zone (the last
-    place said: "I said I'm in London but I'm actually in Dublin")."""
-    if not any(
+    place said: "I said I'm in London but I'm actually in Dublin"), or that names a zone ("I'm in
+    Berlin, so Central European time": the place says it more exactly)."""
+    if find_timezone(norm) is None and not any(
         not (m.group("city") or m.group("zh_city"))
         or m.group("zh_city") in _THERE
         or normalize_timezone(m.group("city") or m.group("zh_city")) is not None

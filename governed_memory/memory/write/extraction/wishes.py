@@ -26,7 +26,7 @@ _SERVICE_ZH = re.compile(
     r"|发(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS)"
     # when deliveries come, what is recommended ("尽量安排晚上7点以后送", "别给我推荐香菜味的")
     r"|安排[^，,。]{0,8}送|[0-9一二三四五六七八九十]+点(?:以后|之后|后|以前|之前|前)送"
-    r"|(?:别|不要|不用|少|多|只)(?:给我)?推荐|给我推荐"
+    r"|(?:别|不要|不用|少|多|只)(?:再)?(?:给我)?推荐|给我推荐|(?:别|不要|不用)再?(?:给我)?推(?=给我|了|这)"
     r"|推荐(?:的时候|时|的东西|的)?[^，,。]{0,8}?(?:按|照|避开|别|不要|都要|只要)"
     r"|(?:别|不要|不能|勿)(?:送|派送|配送))"
 )
@@ -48,6 +48,8 @@ _SERVICE_EN = re.compile(
 )
 _STANDING_WISH_CUE = _rx(
     r"以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认|都希望|一向|尽量"
+    # no more of it: said once, meant from now on ("不要再给我推荐母婴用品了", "…就别推了")
+    r"|(?:不要|别|不用|不必)再|再也(?:别|不要)|(?:就|都)?(?:别|不要)推(?:荐)?了"
     r"|(?:天|周|月|号)(?:开始|起)(?!来|床|飞)"
     # a recurring time kept free of deliveries ("周末别送", "晚上8点以后不要派送")
     rf"|{_SLOT_ZH}(?:都|也|一律)?(?:别|不要|不能|勿)(?=送|派送|配送|上门)",
@@ -63,6 +65,11 @@ _STANDING_WISH_CUE = _rx(
         # what is never to come ("I never want substitutions", "don't send me anything with
         # palm oil in it, ever")
         r"|i (?:never|don't ever|do not ever) want"
+        # no more of it ("stop sending me the paper catalogue", "no substitutions, ever",
+        # "never leave my parcels with neighbours")
+        r"|stop (?:sending|shipping|delivering|leaving|putting|including|adding)"
+        r"|never (?:leave|send|ship|deliver|put|include|add|use|substitute)"
+        r"|,?\s*ever(?=\s*[.!,;—-]|\s*$)"
         r"|(?:don't|do not|never) send me anything(?! (?:on|via|by|through|over|to) )"
         r"|stop (?:recommending|suggesting)"
         r"|whenever (?:possible|you can)|wherever possible|works? best for me"
@@ -129,6 +136,10 @@ def _standing_wish(norm: str, cued_before: bool = False) -> bool:
         return False
     if _ONCE.search(s) and not _STANDING_FOR_GOOD.search(s):
         return False  # "这个周末别送", "今天下午3点以后别送": this once
+    if _PITCH.search(s):
+        return False  # "stop sending me promo emails": an opt-out for marketing, not a memory
+    if _NOTHING_NAMED.match(s):
+        return False  # "别再推了": what is not to be pushed (a product, a notification) unsaid
     return bool(_SERVICE_ZH.search(s) or _SERVICE_EN.search(s)) and not _UNWISHED.search(s)
 
 
@@ -165,6 +176,17 @@ _HABIT_COMPLAINED = re.compile(
 #: what it points at is kept on its own; the pointer alone says nothing.
 _BY_WHAT_WAS_SAID = re.compile(
     r"(?:按|照|按照|依照|参照|避开|避免)(?:着)?(?:这个|这些|这样|上面的?|以上)(?!.{0,3}(?:[0-9]|码))"
+)
+#: Marketing: its opt-outs are the sender's lists', not something an agent keeps in mind.
+_PITCH = _rx(
+    r"营销|广告|推广|推销|促销|优惠活动|活动信息|会员活动",
+    _w(
+        r"promo\w*|marketing|newsletters?|spam|ads|adverts?|deals?|offers?|sales?\s+(?:e-?mails?|calls?)"
+    ),
+)
+#: A "no more" that names nothing it is about.
+_NOTHING_NAMED = re.compile(
+    r"^(?:请|麻烦)?(?:就|都|也)?(?:别|不要|不用)(?:再)?(?:给我)?推(?:荐)?了?[!！。.~～]*$"
 )
 #: The way of being served said not to be wanted ("以后我所有的件都别送上门了"): no wish for it.
 _UNWISHED = re.compile(r"(?:别|不要|不用|不必)[^，,。]{0,6}?(?:送上门|上门|发(?!票))")

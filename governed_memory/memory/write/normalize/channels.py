@@ -139,9 +139,11 @@ _CHANNEL_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 # address", "短信验证码"), not a channel.
 _CHANNEL_NOT_FOLLOWED = re.compile(
     r"\s*(?:系统|号码|号|验证码|地址|账号|账户|帐号|内容|模板|签名|费|套餐|客服|功能|设置|服务器"
-    r"|(?:address(?:es)?|numbers?|no\.|system|server|account|settings?|size|box|field|case"
-    r"|screen|battery|cent(?:er|re)|template|verification|code|otp|bill|plan|broadcasts?|groups?"
-    r"|lists?)(?![a-z]))"
+    r"|(?:address(?:es)?|numbers?|no\.|system|server|account|settings?|sizes?|box(?:es)?|fields?"
+    # the device's things ("phone cases, laptop skins"): objects, not a way to be reached
+    r"|cases?|covers?|screens?|batter(?:y|ies)|chargers?|cables?|stands?|holders?|mounts?"
+    r"|protectors?|skins?|straps?|models?|cent(?:er|re)|template|verification|code|otp|bills?"
+    r"|plans?|broadcasts?|groups?|lists?)(?![a-z]))"
 )
 
 

@@ -219,6 +219,12 @@ _TZ_ALIASES: dict[str, str] = {
     "aedt": "Australia/Sydney",
     "australian eastern": "Australia/Sydney",
     "sydney": "Australia/Sydney",
+    "new zealand": "Pacific/Auckland",
+    "nz": "Pacific/Auckland",
+    "nzst": "Pacific/Auckland",
+    "nzdt": "Pacific/Auckland",
+    "新西兰": "Pacific/Auckland",
+    "奥克兰": "Pacific/Auckland",
     "悉尼": "Australia/Sydney",
     "澳洲东部": "Australia/Sydney",
     "澳大利亚东部": "Australia/Sydney",
@@ -343,7 +349,7 @@ _UTC_OFFSET_RE = re.compile(
     r"(?<![a-z0-9])(?:utc|gmt)\s*[+\-−]\s*\d{1,2}(?::?\d{2})?(?!\d)|(?<![a-z0-9])(?:utc|gmt)(?![a-z0-9+\-−])"
 )
 _ABBREV_RE = re.compile(
-    r"(?<![A-Za-z])(JST|KST|CST|EST|EDT|PST|PDT|MST|MDT|CET|CEST|BST|HKT|SGT|IST|AEST|AEDT|MSK)"
+    r"(?<![A-Za-z])(JST|KST|CST|EST|EDT|PST|PDT|MST|MDT|CET|CEST|BST|HKT|SGT|IST|AEST|AEDT|MSK|NZST|NZDT)"
     r"(?![A-Za-z])"
 )
 #: The US zones said without standard or daylight ("9am PT", "5:30 pm ET"): only right after a
