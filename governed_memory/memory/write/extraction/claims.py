@@ -69,6 +69,7 @@ _ENTITY: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"快递|物流|包裹|运单|配送|派送|送货|签收|揽收|揽件|快递员",
             _w(
                 r"shipments?|shipping|packages?|parcels?|deliver(?:y|ed|ies)|courier|tracking"
+                r"|(?:the|my|delivery)\s+driver"
                 r"|in transit"
             ),
         ),
@@ -101,10 +102,11 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "payment",
         _rx(
             r"扣了(?:两|2|二)次|扣两次|重复扣|多扣|扣款失败|支付失败|付款失败|付不了|被扣|已扣|扣了|已付款|已支付"
-            r"|付了钱|付过了|付款成功|支付成功|没扣|未扣款|待付款|待支付|未付款|显示未支付",
+            r"|付了钱|付过了|付款成功|支付成功|没扣|未扣款|待付款|待支付|未付款|显示未支付|多付了|多收了|多扣了",
             _w(
                 r"charged (?:me |my (?:card|account) )?(?:twice|again|extra|more|double)"
                 r"|double[- ]charged|overcharged"
+                r"|payments?\s+(?:keeps?|kept)\s+(?:failing|declining|bouncing)"
                 r"|billed twice|was charged|been charged|got charged|payment (?:failed|declined"
                 r"|went through|was declined|bounced)|card (?:was )?declined"
                 # "Payment for INV-2026-0912 failed on your end"
@@ -161,6 +163,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|return(?:ed|ing) to (?:the )?sender"
                 r"|failed delivery|delivery (?:failed|attempt failed)"
                 r"|['\"]?out for delivery['\"]?|crushed|dented|smashed"
+                r"|marked\s+(?:it|my\s+\w+|the\s+\w+)\s+as\s+['\"]?(?:delivery\s+attempted|attempted"
+                r"|failed\s+delivery)"
                 r"|marked\s+(?:my\s+|the\s+)?(?:package|parcel|delivery)\s+as\s+['\"]?(?:delivered|refused"
                 r"|returned|lost|undeliverable)"
                 r"|sent\s+(?:the\s+|it\s+)?(?:return\s+)?back|dropped\s+(?:it|the\s+\w+)\s+(?:off\s+)?at"

@@ -59,7 +59,7 @@ _ONE_OFF_OBJECT = _rx(
 
 _Q_START = re.compile(
     r"^(?:为什么|为啥|怎么|能不能|能否|可不可以|可否|是不是|是否|有没有|难道|请问"
-    r"|(?:can|could|would|will|do|does|did|is|are|was|were|have|has|had|why|what|when|where|how"
+    r"|(?:can|could|would(?!\s+(?:really\s+|much\s+)?(?:love|appreciate|prefer)\b)|will|do|does|did|is|are|was|were|have|has|had|why|what|when|where|how"
     r"|who|which|should|shall|may|might|any chance)(?![a-z]))"
 )
 _Q_ANY = re.compile(r"是不是|为什么|为啥|怎么回事|什么时候|多久|(?:吗|么|嘛|呢)$")
@@ -86,7 +86,7 @@ _GLUE_ZH = (
     r"|收|看|什么|那么多|这么多|老|总|跟|和|往|向|到|手机|这种|那种|这些|那些|是|使用|发送|推送|联系"
     r"|打扰|你们|您们?|你|回访|售后|客服"
     # how often or when ("别每天都发邮件", "不要半夜推送"): the channel is still not wanted
-    r"|每天|天天|老是|总是|一直|经常|频繁|半夜|大半夜|晚上|大清早|早上|这么|那么|\s)*"
+    r"|每天|天天|老是|总是|一直|经常|频繁|半夜|大半夜|晚上|大清早|早上|凌晨|深夜|又|这么|那么|\s)*"
 )
 _GLUE_EN_LIST = (
     "me any more to by via through on over with send sending use using a an the those these"
@@ -176,7 +176,11 @@ _ALT_BEFORE = re.compile(
     + r")\s*(?:用|发|打|通过|by|via)?\s*$"
 )
 _NOT_BEFORE = re.compile(r"(?:不是|(?<![a-z])not)\s*(?:用|发|打|通过|by|via)?\s*$")
-_ALT_AFTER = re.compile(r"^\s*(?:不如|没有|还不如)")
+_ALT_AFTER = re.compile(
+    r"^\s*(?:不如|没有|还不如)"
+    # conceded, and another chosen after it ("用英文也行，不过还是中文吧")
+    r"|^\s*(?:[^，,。]{0,4})?也(?:行|可以|ok|没问题)(?:[，,]?\s*(?:不过|但是?|可是)?\s*还是|\s*$)"
+)
 _DETERMINER_BEFORE = re.compile(_w(r"the|this|that|your|their|his|her|its") + r"\s+$")
 # A call denied by its verb alone ("别再给我打了"); 打扰, 打开, 打折, ... are not calls.
 _PHONE_VERB_NEG = re.compile(
@@ -258,7 +262,7 @@ _LANG_NOUN_AFTER = re.compile(
     )
 )
 _LANG_POS_BEFORE = re.compile(
-    r"(?:用|以|使用|改用|换成|改成|切换到|切换成|换到|切到|都用|只用|偏好|习惯|更喜欢|希望|想要|倾向于?"
+    r"(?:用|以|使用|改用|换成|改成|切换到|切换成|换到|切到|都用|只用|偏好|习惯|更喜欢|希望|想要|倾向于?|还是"
     r"|要)\s*(?:用|以|说|讲)?\s*$|(?:只会?|请|都|跟我|和我|对我|同我)\s*(?:说|讲)\s*$|"
     + _w(
         r"in|use|using|only speak|prefer|preferably|to|into|switch to|change to"
@@ -275,6 +279,7 @@ _LANG_POS_AFTER = re.compile(
         r"|is\s+what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand|speak|prefer|want|use)"
         # easier for the user ("English is actually easier for me", "Spanish would be easier")
         r"|(?:is|would\s+(?:\w+\s+)?be)\s+(?:\w+\s+)?(?:easier|better)\s+for\s+me"
+        r"|is\s+(?:much\s+|far\s+|a\s+lot\s+)?easier(?![a-z])"
     )
 )
 _LANG_NEG_BEFORE = re.compile(

@@ -96,6 +96,9 @@ _CHANNEL_PATTERNS: tuple[tuple[str, str], ...] = (
     # English (on folded text)
     ("sms", _ascii_word(r"sms(?:es)?|texts|texting|text messages?|txts?")),
     ("sms", _ascii_word(r"text(?=\s+(?:me|my|him|her|them|us|his|their)\b)")),
+    # a wish put in the past tense of a condition ("would love it if you texted me")
+    ("sms", r"(?<=if\syou\s)(?P<m>texted)(?=\s+me\b)"),
+    ("email", r"(?<=if\syou\s)(?P<m>e-?mailed)(?=\s+me\b)"),
     (
         "sms",
         r"(?<![a-z0-9])(?:by|via|a|prefer|preferably|rather|use|using|through|over|with|just|or|and|in)\s+(?P<m>text)(?![a-z0-9])",
@@ -139,6 +142,7 @@ _CHANNEL_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 # address", "短信验证码"), not a channel.
 _CHANNEL_NOT_FOLLOWED = re.compile(
     r"\s*(?:系统|号码|号|验证码|地址|账号|账户|帐号|内容|模板|签名|费|套餐|客服|功能|设置|服务器"
+    r"|支付|付款|付钱|钱包|红包|转账|零钱"
     r"|(?:address(?:es)?|numbers?|no\.|system|server|account|settings?|sizes?|box(?:es)?|fields?"
     # the device's things ("phone cases, laptop skins"): objects, not a way to be reached
     r"|cases?|covers?|screens?|batter(?:y|ies)|chargers?|cables?|stands?|holders?|mounts?"
