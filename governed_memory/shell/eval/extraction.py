@@ -84,6 +84,9 @@ HELDOUT18 = CORPORA / "extraction.heldout18.json"
 #: Written on 2026-12-05 by a new helper while held-out 18's misses were corrected, never read by
 #: those corrections (193 utterances: seven also in earlier corpora removed).
 HELDOUT19 = CORPORA / "extraction.heldout19.json"
+#: Written on 2026-12-05 by a new helper while held-out 19's misses were corrected, never read by
+#: those corrections (193 utterances: seven also in earlier corpora removed).
+HELDOUT20 = CORPORA / "extraction.heldout20.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -106,6 +109,7 @@ EXTRACTION_CORPORA = (
     HELDOUT17,
     HELDOUT18,
     HELDOUT19,
+    HELDOUT20,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
