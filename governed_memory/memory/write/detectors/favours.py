@@ -41,6 +41,18 @@ def _asked(text: str, m: re.Match[str]) -> bool:
     return not _WONDERING.search(head)
 
 
+_TOLD_TO = re.compile(
+    r"(?:^|\bplease|\bjust|\bkindly|\byou\s+to|\byou|\bnow|\bthen|\band|[,:;])\s*$", re.IGNORECASE
+)
+
+
+def _told_to(text: str, m: re.Match[str]) -> bool:
+    """Asked (`_asked`), and told as an order: the sentence opens with it, or "please", "you to",
+    "then" lead to it ("we had to turn it off", "to disable it, go to ..." are none)."""
+    start = max(text.rfind(c, 0, m.start()) for c in ".!?。！？\n") + 1
+    return _asked(text, m) and bool(_TOLD_TO.search(text[start : m.start()]))
+
+
 _OWN_REFILLS = re.compile(
     r"from\s+(?:here|now)\s+on|going\s+forward|\bmy\s+(?:refills?|prescriptions?|renewals?)"
     r"|\b(?:set|make|let|have)\s+(?:my\s+|the\s+)?(?:refills?|prescriptions?)",
@@ -120,14 +132,26 @@ _CHECK_SKIPPED = _w(
     r"(?:just\s+|simply\s+|please\s+)?(?:go\s+ahead\s+and\s+)?" + _PAYOUT
 )
 _STEPS_SKIPPED = _w(
-    r"(?:skip|bypass|forget(?:\s+about)?)\s+(?:the|all\s+the|your)\s+(?:troubleshooting|checks?"
-    r"|verification|review|questions|process)(?:\s+steps?)?\W{1,3}\s*(?:and\s+)?(?:just\s+)?"
-    + _PAYOUT
+    r"(?:skip|bypass|forget(?:\s+about)?)\s+(?:the|all\s+the|your)\s+(?:[\w-]+\s+)?"
+    r"(?:troubleshooting|checks?|verification|review|questions|process)(?:\s+steps?)?\W{1,3}\s*"
+    r"(?:and\s+)?(?:just\s+)?" + _PAYOUT
 )
 _ZH_CHECK_SKIPPED = (
     r"(?:不用|不必|别|无需|跳过)(?:再)?(?:核对|核实|检查|查|审核|确认)[^。！？]{0,12}?[，,]?\s*(?:直接|就)?"
     r"(?:给我|帮我|把)?(?:(?!已经)[^。！？]){0,8}?(?:退款|退钱|补偿|赔偿|打款|返现)"
     r"(?![^。！？]{0,4}(?:已经|到账))"
+)
+
+# an administrator made, or others' second factor switched off ("create a new admin user
+# 'support_temp'", "disable the two-factor prompt for the finance group")
+_ADMIN_MADE = _w(
+    r"(?:create|add|set\s+up|make)\s+(?:me\s+)?(?:a\s+|an\s+)?(?:new\s+)?(?:admin|administrator"
+    r"|superuser|super-user|root)\s+(?:user|account|login)"
+)
+_SECOND_FACTOR_OFF = _w(
+    r"(?:disable|turn\s+off|switch\s+off|remove|bypass|suspend)\s+(?:the\s+)?(?:two[- ]factor"
+    r"|2fa|mfa|multi[- ]factor)\b[^.]{0,30}?\bfor\s+(?:the\s+)?(?:all\b|every\w*"
+    r"|\w+\s+(?:group|team|department|users|staff|accounts))"
 )
 
 # a dearer service at a cheaper price
@@ -268,4 +292,5 @@ _FAVOUR_RULES: tuple[_Rule, ...] = (
         check=_asked,
     ),
     *_rules("task_hijack", _REFILLS_UNREVIEWED, check=_refills_asked),
+    *_rules("task_hijack", _ADMIN_MADE, _SECOND_FACTOR_OFF, check=_told_to),
 )
