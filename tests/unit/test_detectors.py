@@ -1511,6 +1511,7 @@ ROUND_31_BENIGN = [
     "We skipped the warranty checks last year and lost money, so now every claim is inspected.",
 ]
 
+
 @pytest.mark.parametrize(
     "text",
     [
