@@ -88,7 +88,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         _rx(
             r"申请了退款|已申请退款|退款(?:失败|被拒|中|成功|了)|没退|未退|还没退|没有退|不退|已退款|退了"
             r"|退款[^，,。]{0,6}?(?:显示)?(?:处理中|审核中|被拒绝?)"
-            r"|退款申请[^，,。]{0,20}?(?:还|仍|一直)(?:在|是)?(?:处理中|审核中|审核)",
+            r"|退款申请[^，,。]{0,20}?(?:还|仍|一直)(?:在|是)?(?:处理中|审核中|审核)"
+            r"|退款[^。]{0,12}?(?:还是|仍然|仍|还在|一直)(?:在)?(?:审核中|处理中)",
             _w(
                 r"refunded|requested a refund|applied for a refund|refund (?:was )?(?:denied"
                 r"|rejected)|(?:still )?no refund(?: yet)?"
@@ -106,7 +107,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _w(
                 r"charged (?:me |my (?:card|account) )?(?:twice|again|extra|more|double)"
                 r"|double[- ]charged|overcharged"
-                r"|payments?\s+(?:keeps?|kept)\s+(?:failing|declining|bouncing)"
+                r"|payments?\s+(?:keeps?|kept)\s+(?:getting\s+)?(?:failing|declin\w+|bouncing)"
                 r"|billed twice|was charged|been charged|got charged|payment (?:failed|declined"
                 r"|went through|was declined|bounced)|card (?:was )?declined"
                 # "Payment for INV-2026-0912 failed on your end"
@@ -148,7 +149,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "logistics",
         _rx(
             r"(?:还?没有?|未)(?:签收|送到|送达|更新|动)|显示(?:已|被)?签收|被(?:人)?签收|已经?(?:签收|送达|退回)"
-            r"|签收了|丢了|丢件|丢失|弄丢|破损|损坏|摔坏|压坏|少了|少件|卡住|卡在|停滞|不动了?|没动静|没消息"
+            r"|签收了|丢了|丢件|丢失|弄丢|破损|损坏|摔坏|压坏|少了|少件|卡住|卡在|卡了|停滞|不动了?|没动静|没消息"
             r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回|破了|碎了|摔碎|压碎|漏了|压扁"
             r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中|清关|海关|天没动"
             r"|已经?寄回(?:去)?了?|到(?:了)?(?:驿站|快递柜|丰巢|菜鸟驿站|自提点)|已出库|出库了",
@@ -179,7 +180,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             # ("找不到入口", "买不到" are no parcel not arriving)
             r"(?:还?没有?|未|(?<![找买看用想做办拿打听见抢])不)(?:到账|到|收到)|到账了|已经?到账|到了|\d+天(?:了|都)?(?:还)?没|还在等"
             r"|没(?:看到|见到|收到)钱|钱(?:还)?没到"
-            r"|一直在等|等了.{0,4}还",
+            r"|一直在等|等了.{0,4}还|(?:还是|仍然|还在)(?:在)?(?:审核中|处理中)",
             _w(
                 r"(?:hasn't|has not|haven't|have not|hadn't|didn't|did not|never|not yet|still not"
                 r"|isn't|is not|wasn't|was not|aren't)\s+(?:yet\s+)?(?:been\s+)?(?:arrived?"
@@ -189,6 +190,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:isn't|is not|hasn't|has not|wasn't)\s+(?:been\s+)?(?:in|on|to)\s+my\s+"
                 r"(?:account|card|bank)|nothing(?:'s| has)\s+(?:come|gone)\s+through"
                 r"|nothing\s+in\s+my\s+(?:bank|account|card)|came\s+through|went\s+through"
+                r"|(?:hasn't|has\s+not|haven't|didn't|did\s+not|not\s+yet)\s+(?:hit|reached|landed\s+in"
+                r"|shown\s+up\s+in)\s+my\s+(?:account|card|bank)"
                 r"|(?:was|been)\s+credited"
                 r"|stuck\s+(?:on|at|in)"
                 r"|waiting for (?:my|the|a) (?:refund|package|parcel|order|delivery|money)"

@@ -142,6 +142,8 @@ _ASKED_AS_FAVOUR = re.compile(
     r"\b(?!.*\b(?:the|a|this|that|my)\s+(?:invoice|receipt|label|code|link|details|photo|form"
     r"|confirmation)\b)"
     r"|(?<![a-z])would\s+it\s+be\s+possible\s+to\s+(?:chat|talk|write|reply|communicate|speak)"
+    r"|(?<![a-z])(?:could|can|would)\s+(?:you|u)\s+(?:please\s+)?(?:schedule|book|arrange|set\s+up"
+    r"|plan)\b.{0,40}?\bon\s+(?:the\s+)?(?:[a-z]+\s+){1,2}time(?![a-z])"
     r"|(?<![a-z])(?:could|can|would)\s+(?:you|u)\s+(?:please\s+)?(?:save|set|update|change|put|note"
     r"|record)\s+my\s+(?:time\s*zone|timezone|language|contact)"
 )
@@ -184,6 +186,8 @@ _DEVICE_STATE = re.compile(
     r"(?:on\s+(?:silent|mute|vibrate|do[- ]not[- ]disturb|dnd|airplane|flight)|off\b|dead|broken"
     r"|muted|silenced|flat|cracked|lost|stolen|switched off|turned off|in (?:my )?(?:bag|locker)"
     r"|静音|关机|没电|没信号|坏了|丢了|免打扰)"
+    # what the phone is ("my phone is a Pixel 8", "my phone's an old iPhone")
+    r"|\s*(?:is|'s|was)\s+(?:a|an|the)\s+(?!way\b|best\b|only\b|easiest\b|quickest\b)[a-z0-9]"
 )
 
 
@@ -425,6 +429,7 @@ _ZONE_ASKED = re.compile(
     r"|(?<![a-z])(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"
     r"|按(?:照)?(?P<zh_city>[\u4e00-\u9fff]{2,4}?)(?:的)?时间"
     r"|按(?:照)?[\u4e00-\u9fff]{1,6}?(?:这边|那边|当地)(?:的)?(?:时间)?(?:算|来)"
+    r"|时间按(?:照)?(?P<zh_city_after>[\u4e00-\u9fff]{2,4}?)(?:的)?(?:时间)?(?:算|来)"
 )
 _WHERE_I_AM = re.compile(
     r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
@@ -434,7 +439,7 @@ _WHERE_I_AM = re.compile(
     r"|(?<![a-z])(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<moved>[a-z][a-z .'\-]{1,25}?)"
     r"(?=\s*[,.;!?)(]|\s*$|\s+(?:last|this|in|a|and|so|but|recently)(?![a-z]))"
     r"|(?:我(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年|上个月|上周|去年|刚|最近)*"
-    r"|(?<=[，,])\s*(?:现在|目前|上个月|上周|最近|已经|刚)+)(?:在|住在?|搬到了?|搬去了?|搬回(?:到)?了?|到了|常驻)"
+    r"|(?<=[，,])\s*(?:现在|目前|上个月|上周|最近|已经|刚|人)+)(?:在|住在?|搬到了?|搬去了?|搬回(?:到)?了?|到了|常驻)"
     r"(?P<zh>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!？?\s]|了|啦|呢|这边|那边|上班|工作|读书|上学|生活|定居|住|$)"
 )
 #: "按那边时间来": the place said before.

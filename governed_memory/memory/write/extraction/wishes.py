@@ -44,6 +44,8 @@ _SERVICE_EN = re.compile(
         r"|(?:paper|plastic|reusable|cloth)\s+bags?|receipts?\s+(?:left\s+out|removed)|price\s+tags?"
         r"|gift\s+(?:orders?|receipts?|notes?|cards?|messages?)"
         r"|deliver\w*\s+(?:before|after|on|at|during)|substitut(?:ions?|es?)"
+        r"|(?:leave|drop)\w*\s+(?:\w+\s+){0,3}?(?:with|at|in)\s+(?:the\s+)?(?:concierge|neighbou?rs?"
+        r"|reception|front\s+desk|doorman|porter|security|locker|mailroom|back\s+door|side\s+door)"
         # what comes in the parcel besides the order ("no more perfume samples", "flyers")
         r"|samples|flyers|leaflets|brochures?|catalogues?|catalogs?|inserts"
     )
@@ -63,7 +65,8 @@ _STANDING_WISH_CUE = _rx(
     + "|"
     + _w(
         r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"
-        r"|for (?:all |any )?future (?:orders|deliveries|purchases)"
+        r"|for (?:all |any )?(?:my |our )?future (?:orders|deliveries|purchases|parcels|packages)"
+        r"|in every (?:package|order|parcel|box|delivery)"
         # what is never to come ("I never want substitutions", "don't send me anything with
         # palm oil in it, ever")
         r"|i (?:never|don't ever|do not ever) want"
@@ -123,7 +126,9 @@ def _standing_cue_alone(norm: str) -> bool:
     """A clause that is a standing cue and little else ("Whenever possible", "From now on",
     "以后"): it makes the clause after it standing."""
     s = norm.strip(" ,，。.!！")
-    return bool(s) and len(s.split()) <= 3 and len(s) <= 20 and bool(_STANDING_WISH_CUE.search(s))
+    m = _STANDING_WISH_CUE.search(s)
+    # (or the cue whole, however long: "For all my future deliveries")
+    return bool(s) and m is not None and (len(s.split()) <= 3 and len(s) <= 20 or m.group() == s)
 
 
 def _standing_wish(norm: str, cued_before: bool = False) -> bool:
@@ -132,6 +137,13 @@ def _standing_wish(norm: str, cued_before: bool = False) -> bool:
     and not too long to be one wish. Its standing cue may be the clause before it, alone
     (`cued_before`: "Whenever possible, please send ...")."""
     s = norm.strip()
+    bare = _STANDING_WISH_CUE.search(s)
+    if (
+        bare is not None
+        and bare.group() == s.strip(" ,，。.!！")
+        and bare.group().startswith(("for ", "from ", "going ", "in ", "whenever", "moving "))
+    ):
+        return False  # the cue alone ("For all my future deliveries"): the clause after says it
     cued = cued_before or _STANDING_WISH_CUE.search(s)
     if not s or len(s) > 90 or not cued or _CLAIM_WISH_BLOCK.search(s):
         return False
