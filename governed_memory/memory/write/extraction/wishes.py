@@ -128,7 +128,8 @@ def _standing_cue_alone(norm: str) -> bool:
     s = norm.strip(" ,，。.!！")
     m = _STANDING_WISH_CUE.search(s)
     # (or the cue whole, however long: "For all my future deliveries")
-    return bool(s) and m is not None and (len(s.split()) <= 3 and len(s) <= 20 or m.group() == s)
+    short = len(s.split()) <= 3 and len(s) <= 20
+    return bool(s) and m is not None and (short or m.group() == s)
 
 
 def _standing_wish(norm: str, cued_before: bool = False) -> bool:
