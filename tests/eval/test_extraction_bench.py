@@ -34,6 +34,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT18,
     HELDOUT19,
     HELDOUT20,
+    HELDOUT21,
     baseline_outputs,
     extract_all,
     load,
@@ -99,6 +100,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT18.name,
         HELDOUT19.name,
         HELDOUT20.name,
+        HELDOUT21.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -87,6 +87,9 @@ HELDOUT19 = CORPORA / "extraction.heldout19.json"
 #: Written on 2026-12-05 by a new helper while held-out 19's misses were corrected, never read by
 #: those corrections (193 utterances: seven also in earlier corpora removed).
 HELDOUT20 = CORPORA / "extraction.heldout20.json"
+#: Written on 2026-12-05 by a new helper while held-out 20's misses were corrected, never read by
+#: those corrections (192 utterances: eight also in earlier corpora removed).
+HELDOUT21 = CORPORA / "extraction.heldout21.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -110,6 +113,7 @@ EXTRACTION_CORPORA = (
     HELDOUT18,
     HELDOUT19,
     HELDOUT20,
+    HELDOUT21,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
