@@ -8,26 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from governed_memory.memory.write.extraction import Extraction, RuleExtractor
-
-X = RuleExtractor()
-PREF = "notification.preference"
-
-
-def extract(text: str) -> Extraction:
-    return X.extract(text, default_timezone="Asia/Shanghai")
-
-
-def kept(text: str) -> list[tuple[str | None, dict[str, object] | None]]:
-    return [
-        (c.candidate.key, c.candidate.structured_value)
-        for c in extract(text).candidates
-        if not c.negated
-    ]
-
-
-def contents(text: str) -> list[str]:
-    return [c.candidate.content for c in extract(text).candidates if not c.negated]
+from tests.unit.extracting import PREF, contents, kept
 
 
 @pytest.mark.parametrize(
