@@ -55,3 +55,30 @@ def test_a_standing_cue_in_its_own_clause_makes_the_next_one_the_wish() -> None:
 
 def test_a_time_kept_free_said_whole_is_still_a_wish() -> None:
     assert (None, None) in kept("Please don't deliver before 9am, I work nights")
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("my email is the fastest way to reach me", [(PREF, {"channel": "email"})]),
+        ("Phone me when you're ready, I don't read email", [(PREF, {"channel": "phone"})]),
+        ("Would prefer you texted me rather than calling", [(PREF, {"channel": "sms"})]),
+        ("I'm in Wellington, so NZ time", [("profile.timezone", {"value": "Pacific/Auckland"})]),
+        ("我在德国住，时间按柏林那边算哈", [("profile.timezone", {"value": "Europe/Berlin"})]),
+        ("想想还是中文看着舒服", [("profile.language", {"value": "zh-CN"})]),
+        ("when the courier gets to the gate, just give me a call", []),
+        ("Would love a call back about order 5521", []),
+        ("中文还是英文，随便你们", []),
+        ("The driver for my printer is stuck on installing", []),
+        ("订单的发票还没发", []),
+        ("订单详情页卡了，看不了物流", []),
+        ("退款我不急，发票还在处理中", []),
+        ("你们别再推卸责任了", []),
+        ("There were no more samples left when I ordered", []),
+        ("我人在奥克兰，就是旧金山旁边那个，按当地时间来", []),
+    ],
+)
+def test_what_a_review_of_these_rules_found_both_ways(
+    text: str, wanted: list[tuple[str, dict[str, object]]]
+) -> None:
+    assert kept(text) == wanted

@@ -59,7 +59,7 @@ _ONE_OFF_OBJECT = _rx(
 
 _Q_START = re.compile(
     r"^(?:为什么|为啥|怎么|能不能|能否|可不可以|可否|是不是|是否|有没有|难道|请问"
-    r"|(?:can|could|would(?!\s+(?:really\s+|much\s+)?(?:love|appreciate|prefer)\b)|will|do|does|did|is|are|was|were|have|has|had|why|what|when|where|how"
+    r"|(?:can|could|would(?!\s+(?:really\s+|much\s+)?(?:love|appreciate|prefer)\s+(?:it\s+if|if|you)\b)|will|do|does|did|is|are|was|were|have|has|had|why|what|when|where|how"
     r"|who|which|should|shall|may|might|any chance)(?![a-z]))"
 )
 _Q_ANY = re.compile(r"是不是|为什么|为啥|怎么回事|什么时候|多久|(?:吗|么|嘛|呢)$")
@@ -262,7 +262,9 @@ _LANG_NOUN_AFTER = re.compile(
     )
 )
 _LANG_POS_BEFORE = re.compile(
-    r"(?:用|以|使用|改用|换成|改成|切换到|切换成|换到|切到|都用|只用|偏好|习惯|更喜欢|希望|想要|倾向于?|还是"
+    r"(?:用|以|使用|改用|换成|改成|切换到|切换成|换到|切到|都用|只用|偏好|习惯|更喜欢|希望|想要|倾向于?"
+    # the one chosen after another is weighed ("不过还是中文吧", "想想还是中文看着舒服")
+    r"|(?:不过|但是?|可是|想想|想了想|算了|其实)\s*还是"
     r"|要)\s*(?:用|以|说|讲)?\s*$|(?:只会?|请|都|跟我|和我|对我|同我)\s*(?:说|讲)\s*$|"
     + _w(
         r"in|use|using|only speak|prefer|preferably|to|into|switch to|change to"

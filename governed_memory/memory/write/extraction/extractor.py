@@ -59,6 +59,7 @@ from governed_memory.memory.write.extraction.personal import (
     _third_party_statement,
 )
 from governed_memory.memory.write.extraction.preferences import (
+    ARRIVES,
     _Pref,
     _prefs,
     _timezone_prefs,
@@ -150,6 +151,7 @@ class RuleExtractor:
         self, clauses: list[_Clause], zone: str, got: _Collected, named_earlier: Sequence[str] = ()
     ) -> None:
         one_off = False
+        arrived = False
         topic_third = False
         last_whose: Whose = "none"
         remember_next = False
@@ -190,6 +192,9 @@ class RuleExtractor:
                     one_off and not _STANDING.search(part.norm)
                 )
                 prefs = _prefs(part, zone)
+                if arrived and not _STANDING.search(part.norm):
+                    # the call asked for once someone gets there, said in its own clause
+                    prefs = [q for q in prefs if q.negated or q.value != {"channel": "phone"}]
                 if prefs:
                     for pref in prefs:
                         self._route(pref, whose, temporary, got)
@@ -203,6 +208,8 @@ class RuleExtractor:
                     leftover.append(part)
                 if _one_off_context(part.norm):
                     one_off = True
+                if ARRIVES.search(part.norm.strip(" ,，")) and not _STANDING.search(part.norm):
+                    arrived = True
                 if whose != "none":
                     last_whose = whose
             if leftover:

@@ -187,7 +187,7 @@ _DEVICE_STATE = re.compile(
     r"|muted|silenced|flat|cracked|lost|stolen|switched off|turned off|in (?:my )?(?:bag|locker)"
     r"|静音|关机|没电|没信号|坏了|丢了|免打扰)"
     # what the phone is ("my phone is a Pixel 8", "my phone's an old iPhone")
-    r"|\s*(?:is|'s|was)\s+(?:a|an|the)\s+(?!way\b|best\b|only\b|easiest\b|quickest\b)[a-z0-9]"
+    r"|\s*(?:is|'s|was)\s+(?:a|an|the)\s+(?!way\b|best\b|only\b|easiest\b|quickest\b|fastest\b|most\b|better\b|main\b|primary\b|preferred\b|app\b|number\b|one\b)[a-z0-9]"
 )
 
 
@@ -225,14 +225,29 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
     return _chosen_or_denied(p, NOTIFICATION, "channel", positives, negatives, strong=strong)
 
 
+#: Who gets there, and getting there ("when the courier gets here", "once you're downstairs").
+_COMER = (
+    r"(?:when|once|as soon as)\s+(?:you|he|she|they|the\s+(?:courier|driver|rider)"
+    r"|your\s+(?:driver|courier))"
+)
+_COMES = (
+    r"\s*(?:(?:gets?|arrives?|reach(?:es)?)(?:\s+(?:here|there))?"
+    r"|(?:\s+is|\s+are|'s|'re)\s+(?:here|there|downstairs|outside|at\s+the\s+(?:gate|door"
+    r"|building)))(?![a-z])"
+)
 #: Someone getting to the user's door or building: the moment a one-off call is asked for.
 _ON_ARRIVAL = re.compile(
     r"(?:(?:送|快)?到(?:了|楼下|门口|家门口|小区|公司|单元楼?下?)*(?:的时候|时)?|来了)(?:以后|之后|后)?了?"
     r"\s*(?:就|再|先|麻烦|请)?"
     r"\s*(?:给我|打我|打给我|call|联系我|电话)"
-    r"|(?<![a-z])(?:when|once|as soon as)\s+(?:you|he|she|they|the\s+(?:courier|driver|rider)"
-    r"|your\s+(?:driver|courier))\s*(?:gets?|arrives?|is|are|'s|'re|reach(?:es)?)"
-    r"(?:\s+(?:here|there|downstairs|outside|at\s+the\s+(?:gate|door|building)))?(?![a-z])"
+    rf"|(?<![a-z]){_COMER}{_COMES}"
+)
+#: Someone getting there, said in a clause of its own ("when the courier gets to the gate, give
+#: me a call"): the call in the clauses after it is for that moment (`RuleExtractor._facts`).
+ARRIVES = re.compile(
+    rf"^{_COMER}\s*(?:gets?|arrives?|reach(?:es)?|(?:\s+is|\s+are|'s|'re)\s+(?:here|there"
+    r"|downstairs|outside|at\s+the))(?![a-z])"
+    r"|(?:快递|骑手|师傅|快递员|外卖|司机|你)?(?:送)?到(?:了|楼下|门口|小区|小区门口)+(?:的时候|时)?$"
 )
 
 
@@ -429,7 +444,7 @@ _ZONE_ASKED = re.compile(
     r"|(?<![a-z])(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"
     r"|按(?:照)?(?P<zh_city>[\u4e00-\u9fff]{2,4}?)(?:的)?时间"
     r"|按(?:照)?[\u4e00-\u9fff]{1,6}?(?:这边|那边|当地)(?:的)?(?:时间)?(?:算|来)"
-    r"|时间按(?:照)?(?P<zh_city_after>[\u4e00-\u9fff]{2,4}?)(?:的)?(?:时间)?(?:算|来)"
+    r"|时间按(?:照)?(?P<zh_city_after>[\u4e00-\u9fff]{2,4}?)(?:这边|那边)?(?:的)?(?:时间)?(?:算|来)"
 )
 _WHERE_I_AM = re.compile(
     r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
@@ -452,9 +467,10 @@ def zone_where_i_am(norm: str) -> str | None:
     place said: "I said I'm in London but I'm actually in Dublin"), or that names a zone ("I'm in
     Berlin, so Central European time": the place says it more exactly)."""
     if find_timezone(norm) is None and not any(
-        not (m.group("city") or m.group("zh_city"))
-        or m.group("zh_city") in _THERE
-        or normalize_timezone(m.group("city") or m.group("zh_city")) is not None
+        not (m.group("city") or m.group("zh_city") or m.group("zh_city_after"))
+        or (m.group("zh_city") or m.group("zh_city_after")) in _THERE
+        or normalize_timezone(m.group("city") or m.group("zh_city") or m.group("zh_city_after"))
+        is not None
         for m in _ZONE_ASKED.finditer(norm)
     ):
         return None

@@ -26,7 +26,7 @@ _SERVICE_ZH = re.compile(
     r"|发(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS)"
     # when deliveries come, what is recommended ("尽量安排晚上7点以后送", "别给我推荐香菜味的")
     r"|安排[^，,。]{0,8}送|[0-9一二三四五六七八九十]+点(?:以后|之后|后|以前|之前|前)送"
-    r"|(?:别|不要|不用|少|多|只)(?:再)?(?:给我)?推荐|给我推荐|(?:别|不要|不用)再?(?:给我)?推(?!送)"
+    r"|(?:别|不要|不用|少|多|只)(?:再)?(?:给我)?推荐|给我推荐|(?:别|不要|不用)再?(?:给我)?推(?![送卸脱迟辞托给诿销广])"
     r"|推荐(?:的时候|时|的东西|的)?[^，,。]{0,8}?(?:按|照|避开|别|不要|都要|只要)"
     r"|(?:别|不要|不能|勿)(?:送|派送|配送))"
 )
@@ -47,7 +47,7 @@ _SERVICE_EN = re.compile(
         r"|(?:leave|drop)\w*\s+(?:\w+\s+){0,3}?(?:with|at|in)\s+(?:the\s+)?(?:concierge|neighbou?rs?"
         r"|reception|front\s+desk|doorman|porter|security|locker|mailroom|back\s+door|side\s+door)"
         # what comes in the parcel besides the order ("no more perfume samples", "flyers")
-        r"|samples|flyers|leaflets|brochures?|catalogues?|catalogs?|inserts"
+        r"|(?:no|any|send\w*|put\w*|includ\w*|add\w*)\s+(?:\w+\s+){0,3}?(?:samples|flyers|leaflets|brochures?|catalogues?|catalogs?|inserts)(?!\s+(?:left|in\s+stock|available))"
     )
 )
 _STANDING_WISH_CUE = _rx(
@@ -74,7 +74,9 @@ _STANDING_WISH_CUE = _rx(
         # "never leave my parcels with neighbours")
         r"|stop (?:sending|shipping|delivering|leaving|putting|including|adding)"
         r"|never (?:leave|send|ship|deliver|put|include|add|use|substitute)"
-        r"|(?<=,\s)ever(?=\s*[.!,;—-]|\s*$)|anymore|any\s+more|no\s+longer"
+        r"|(?<=,\s)ever(?=\s*[.!,;—-]|\s*$)"
+        r"|^(?:please\s+)?(?:i\s+)?(?:don't|do\s+not|never|stop|no)\b.*\b(?:anymore|any\s+more"
+        r"|no\s+longer)"
         r"|no\s+more\s+(?:[\w-]+\s+){0,2}?(?:suggestions|recommendations|recs|samples|catalogues?"
         r"|catalogs?|flyers|leaflets|calls|texts)"
         r"|i\s+(?:don't|do\s+not)\s+want\s+any"

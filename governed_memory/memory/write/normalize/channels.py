@@ -97,8 +97,11 @@ _CHANNEL_PATTERNS: tuple[tuple[str, str], ...] = (
     ("sms", _ascii_word(r"sms(?:es)?|texts|texting|text messages?|txts?")),
     ("sms", _ascii_word(r"text(?=\s+(?:me|my|him|her|them|us|his|their)\b)")),
     # a wish put in the past tense of a condition ("would love it if you texted me")
-    ("sms", r"(?<=if\syou\s)(?P<m>texted)(?=\s+me\b)"),
-    ("email", r"(?<=if\syou\s)(?P<m>e-?mailed)(?=\s+me\b)"),
+    ("sms", r"(?:(?<=if\syou\s)|(?<=prefer\syou\s)|(?<=rather\syou\s))(?P<m>texted)(?=\s+me\b)"),
+    (
+        "email",
+        r"(?:(?<=if\syou\s)|(?<=prefer\syou\s)|(?<=rather\syou\s))(?P<m>e-?mailed)(?=\s+me\b)",
+    ),
     (
         "sms",
         r"(?<![a-z0-9])(?:by|via|a|prefer|preferably|rather|use|using|through|over|with|just|or|and|in)\s+(?P<m>text)(?![a-z0-9])",
