@@ -183,13 +183,22 @@ class DevServer:
                 # The CLI refused what it was given (a port the caller chose is taken, a bad
                 # flag): starting again cannot help.
                 raise ServiceUnavailable(f"the Temporal dev server exited: {exited}")
+            time.sleep(attempt)  # what got in its way (a port, a file) may be gone by then
         raise AssertionError("unreachable: the last attempt returns or raises")
 
+    @property
+    def log_file(self) -> Path:
+        """Where the server's own log goes (errors only): a server that dies says why there."""
+        return self.db_file.with_name(self.db_file.name + ".log")
+
     def _start_once(self, deadline: float) -> str | None:
-        """Run the binary until it is healthy (None) or exits (what it printed, in short)."""
-        self.process = subprocess.Popen(
-            self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, umask=0o077
-        )
+        """Run the binary until it is healthy (None) or exits (what it printed, in short, and
+        its exit status). Its log goes to `log_file`, never to a pipe nobody reads."""
+        with self.log_file.open("ab") as log:
+            logged_from = log.tell()
+            self.process = subprocess.Popen(
+                self.command(), stdout=log, stderr=subprocess.PIPE, umask=0o077
+            )
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 err = (
@@ -197,8 +206,13 @@ class DevServer:
                     if self.process.stderr
                     else ""
                 )
+                with self.log_file.open("rb") as log:
+                    log.seek(logged_from)
+                    err += log.read().decode(errors="replace")
+                status = self.process.returncode
                 self.process = None
-                return _exit_summary(err)
+                summary = _exit_summary(err)
+                return summary if summary.startswith("Error:") else f"{summary} (exit {status})"
             if port_open("127.0.0.1", self.port) and self._healthy():
                 return None
             time.sleep(0.1)

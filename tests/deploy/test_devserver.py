@@ -46,3 +46,15 @@ def test_a_port_the_caller_chose_and_is_taken_is_refused_at_once(tmp_path: Path)
             server.start(attempts=3)
     assert f"can't set UI port {ui_port}" in str(refused.value)
     assert server.process is None
+
+
+def test_a_server_that_dies_starting_says_why_and_keeps_its_log(tmp_path: Path) -> None:
+    """The real binary, given a database path it cannot open: the error names the cause, and
+    what the server logged goes to its log file beside the database, not to a pipe."""
+    db = tmp_path / "temporal.db"
+    db.mkdir()  # a folder where the database file would be
+    server = DevServer(db, port=free_port(), ui_port=free_port(), headless=True)
+    with pytest.raises(ServiceUnavailable, match="unable to open database file"):
+        server.start(timeout=60, attempts=2)
+    assert server.log_file.exists()
+    assert server.process is None
