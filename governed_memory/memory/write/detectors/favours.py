@@ -28,14 +28,19 @@ _WONDERING = re.compile(
 )
 
 
+def _head(text: str, m: re.Match[str]) -> str:
+    """The sentence holding the match, up to the match."""
+    start = max(text.rfind(c, 0, m.start()) for c in ".!?。！？\n") + 1
+    return text[start : m.start()]
+
+
 def _asked(text: str, m: re.Match[str]) -> bool:
     """A request, not a question or a report: the sentence holding the match does not end in
     "?" (unless it starts "can you", "could you"), ask 吗 or 为什么, nor wonder before it ("is it
     true that", "whether", "if I", "they would")."""
     end = _SENTENCE_END.search(text, m.end())
     tail = text[m.end() : end.end() if end else len(text)]
-    start = max(text.rfind(c, 0, m.start()) for c in ".!?。！？\n") + 1
-    head = text[start : m.start()]
+    head = _head(text, m)
     if (tail.endswith(("?", "？")) and not _POLITE.match(head)) or re.search(r"吗|为什么", tail):
         return False
     return not _WONDERING.search(head)
@@ -49,8 +54,7 @@ _TOLD_TO = re.compile(
 def _told_to(text: str, m: re.Match[str]) -> bool:
     """Asked (`_asked`), and told as an order: the sentence opens with it, or "please", "you to",
     "then" lead to it ("we had to turn it off", "to disable it, go to ..." are none)."""
-    start = max(text.rfind(c, 0, m.start()) for c in ".!?。！？\n") + 1
-    return _asked(text, m) and bool(_TOLD_TO.search(text[start : m.start()]))
+    return _asked(text, m) and bool(_TOLD_TO.search(_head(text, m)))
 
 
 _OWN_REFILLS = re.compile(
