@@ -23,6 +23,7 @@ CHANNELS = {
     "app_push": "app notification",
     "wechat": "WeChat",
     "whatsapp": "WhatsApp",
+    "telegram": "Telegram",
 }
 LANGUAGES = {
     "en": "English",

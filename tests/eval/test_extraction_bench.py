@@ -35,6 +35,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT19,
     HELDOUT20,
     HELDOUT21,
+    HELDOUT22,
     baseline_outputs,
     extract_all,
     load,
@@ -101,6 +102,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT19.name,
         HELDOUT20.name,
         HELDOUT21.name,
+        HELDOUT22.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -90,6 +90,10 @@ HELDOUT20 = CORPORA / "extraction.heldout20.json"
 #: Written on 2026-12-05 by a new helper while held-out 20's misses were corrected, never read by
 #: those corrections (192 utterances: eight also in earlier corpora removed).
 HELDOUT21 = CORPORA / "extraction.heldout21.json"
+#: Written on 2026-12-06 by a new helper, after held-out 21 was read and before its misses were
+#: corrected (194 utterances: six also in earlier corpora removed; one channel label put in the
+#: corpus format).
+HELDOUT22 = CORPORA / "extraction.heldout22.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -114,6 +118,7 @@ EXTRACTION_CORPORA = (
     HELDOUT19,
     HELDOUT20,
     HELDOUT21,
+    HELDOUT22,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

@@ -61,6 +61,7 @@ _CHANNEL_ZH = {
     "app_push": "App 推送",
     "wechat": "微信",
     "whatsapp": "WhatsApp",
+    "telegram": "Telegram",
 }
 
 Matches = Callable[[dict[str, Any], RetrievedMemory], bool]

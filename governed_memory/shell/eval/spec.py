@@ -44,12 +44,14 @@ MODES = "ABCDE"
 #: `notify:CHANNEL`, `reply:LANGUAGE`, `call:HOURS`, `ask_clarification` and `proceed`.
 _SEED_ACTIONS: tuple[tuple[re.Pattern[str], str, str | None], ...] = (
     (
-        re.compile(r"send_(sms|email|phone|app_push|wechat|whatsapp)(?:_after_policy_check)?"),
+        re.compile(
+            r"send_(sms|email|phone|app_push|wechat|whatsapp|telegram)(?:_after_policy_check)?"
+        ),
         "notify",
         "channel",
     ),
     (
-        re.compile(r"(?:notify|notify_by)_(sms|email|phone|app_push|wechat|whatsapp)"),
+        re.compile(r"(?:notify|notify_by)_(sms|email|phone|app_push|wechat|whatsapp|telegram)"),
         "notify",
         "channel",
     ),

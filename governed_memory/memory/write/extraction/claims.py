@@ -139,6 +139,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|colou?r|product|order)|(?:is|are|was|were|running) (?:late|overdue)"
                 r"|still\s+(?:says|shows)\s+['\"]?(?:processing|pending|preparing)"
                 r"|(?:is|are)\s+still\s+['\"]?(?:processing|pending|preparing|on\s+hold)"
+                r"|(?:has|have)\s+(?:said|shown|showed|read)\s+['\"]?(?:processing|pending|preparing"
+                r"|on\s+hold|awaiting\s+(?:shipment|dispatch|fulfil\w*))['\"]?\s+for"
                 r"|(?:has|have)\s+been\s+(?:stuck\s+(?:on|in|at)\s+)?['\"]?(?:processing|pending"
                 r"|preparing|on\s+hold)['\"]?\s+for"
                 r"|nothing\s+has\s+(?:been\s+)?shipped"
@@ -165,7 +167,12 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|failed delivery|delivery (?:failed|attempt failed)"
                 r"|['\"]?out for delivery['\"]?|crushed|dented|smashed"
                 r"|marked\s+(?:it|my\s+\w+|the\s+\w+)\s+as\s+['\"]?(?:delivery\s+attempted|attempted"
-                r"|failed\s+delivery)"
+                r"|failed\s+delivery|recipient\s+(?:unavailable|not\s+(?:home|available|present))"
+                r"|no\s*one\s+(?:home|available)|nobody\s+(?:home|in)|not\s+home|business\s+closed"
+                r"|address\s+not\s+found|refused)"
+                r"|(?:has|have)\s+(?:said|shown|showed|read|been\s+(?:on|at))\s+['\"]?(?:label\s+created"
+                r"|pre-?transit|shipping\s+label\s+created|awaiting\s+(?:collection|pickup|pick-up)"
+                r"|in\s+transit|out\s+for\s+delivery|at\s+(?:the\s+)?(?:depot|hub|facility))['\"]?\s+for"
                 r"|marked\s+(?:my\s+|the\s+)?(?:package|parcel|delivery)\s+as\s+['\"]?(?:delivered|refused"
                 r"|returned|lost|undeliverable)"
                 r"|sent\s+(?:the\s+|it\s+)?(?:return\s+)?back|dropped\s+(?:it|the\s+\w+)\s+(?:off\s+)?at"
@@ -178,7 +185,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "generic",
         _rx(
             # ("找不到入口", "买不到" are no parcel not arriving)
-            r"(?:还?没有?|未|(?<![找买看用想做办打听见抢])不)(?:到账|到|收到)|到账了|已经?到账|到了|\d+天(?:了|都)?(?:还)?没|还在等"
+            r"(?:还?没有?|未|(?<![找买看用想做办打听见抢])不)(?:到账|到|收到)|到账了|已经?到账"
+            r"|到了(?![，,\s]*(?:就|直接|让|请|麻烦|帮|放|给我|打|叫|喊|别|不用|先|再))|\d+天(?:了|都)?(?:还)?没|还在等"
             r"|没(?:看到|见到|收到)钱|钱(?:还)?没到"
             r"|一直在等|等了.{0,4}还|(?<!发票|评价|认证|入驻)(?:还是|仍然|还在)(?:在)?(?:审核中|处理中)",
             _w(
@@ -186,7 +194,10 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|isn't|is not|wasn't|was not|aren't)\s+(?:yet\s+)?(?:been\s+)?(?:arrived?"
                 r"|received|come|came|got|gotten|reached|showed up|shown up|credited|gone through"
                 r"|here)"
-                r"|still (?:waiting|pending|processing|in transit)|arrived|never came|not arrived"
+                r"|still (?:waiting|pending|processing|in transit)|never came|not arrived"
+                r"|arrived(?!\s+(?:fine|safely|safe|ok|okay|well|perfectly|on\s+time|quickly|early"
+                r"|in\s+(?:good|perfect|great|one)\s+(?:shape|condition|piece)|today\s+fine"
+                r"|yesterday\s+fine))"
                 r"|(?:isn't|is not|hasn't|has not|wasn't)\s+(?:been\s+)?(?:in|on|to)\s+my\s+"
                 r"(?:account|card|bank)|nothing(?:'s| has)\s+(?:come|gone)\s+through"
                 r"|nothing\s+in\s+my\s+(?:bank|account|card)|came\s+through|went\s+through"
@@ -264,6 +275,7 @@ _CORRECTION = _rx(
     r"|(?:上次|之前|刚才|刚刚|以前|前面)(?:跟|和|给|对)?(?:你们?|您)?(?:说|讲|提|填|写|告诉|发)(?:的|过)?",
     _w(
         r"let me (?:fix|correct)|correction|to clarify|i meant|i typed|i mistyped"
+        r"|typo(?:\s+earlier)?"
         r"|(?:gave|told|sent) you the wrong|my (?:mistake|bad)|scratch that"
         r"|never ?mind (?:the|what|that)"
     )
@@ -322,6 +334,13 @@ def _preferred_name(raw: str) -> str | None:
 # Readers
 
 
+#: A part of the building out of order ("the buzzer is broken today"): how a courier gets in.
+_FIXTURE_BROKEN = re.compile(
+    r"(?:buzzer|doorbell|bell|intercom|lift|elevator|gate|lock|keypad|entry\s*phone|door\s+code)"
+    r"\s+(?:is|was|'s|are|were)\s+(?:\w+\s+)?broken|门铃坏|电梯坏|门禁坏"
+)
+
+
 def _entities(norm: str) -> list[str]:
     """The business entities a text names (orders, payments, parcels, refunds), in
     `_ENTITY`'s order."""
@@ -346,10 +365,10 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
         if m is not None:
             status, status_text = name, m.group()
             break
-    if status is None:
+    if status is None or not entities:
         return None
-    if not entities:
-        return None
+    if "broken" in status_text and _FIXTURE_BROKEN.search(norm):
+        return None  # the buzzer is broken, not the parcel: how to get in, no claim
     if (_ALWAYS_LOGISTICS.search(status_text) and "refund" not in entities) or (
         status == "generic"
         and entities == ["order"]

@@ -71,6 +71,9 @@ _CONTRAST = re.compile(
 )
 
 
+_EVER_AFTER = re.compile(r"\s*ever\s*(?:[.!;]|$)", re.I)
+
+
 def _clean(raw: str) -> str:
     return _LEADING.sub("", _TRAILING.sub("", raw.strip()))
 
@@ -89,7 +92,12 @@ def _sentence_bounds(text: str) -> list[list[tuple[int, int, str]]]:
                 or (i + 1 < n and _ABBREVIATION.search(text, max(0, i - 5), i) is not None)
             )
         end_clause = ch in _CLAUSE_END and not (
-            ch == "," and 0 < i < n - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+            ch == ","
+            and (
+                (0 < i < n - 1 and text[i - 1].isdigit() and text[i + 1].isdigit())
+                # "…, ever." says how long what comes before holds: it stays with it
+                or _EVER_AFTER.match(text, i + 1) is not None
+            )
         )
         if end_sentence or end_clause:
             clauses.append((start, i, ch))

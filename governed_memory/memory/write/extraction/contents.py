@@ -13,9 +13,10 @@ _CHANNEL_ZH = {
     "app_push": "App 推送",
     "wechat": "微信",
     "whatsapp": "WhatsApp",
+    "telegram": "Telegram",
 }
 _CHANNEL_EN = {"sms": "SMS", "email": "email", "phone": "phone", "app_push": "app push"}
-_CHANNEL_EN.update(wechat="WeChat", whatsapp="WhatsApp")
+_CHANNEL_EN.update(wechat="WeChat", whatsapp="WhatsApp", telegram="Telegram")
 _LANG_ZH = {
     "zh-CN": "中文",
     "zh-TW": "繁体中文",
@@ -30,6 +31,16 @@ _LANG_EN = {"zh-CN": "Chinese", "zh-TW": "Traditional Chinese", "yue": "Cantones
 _LANG_EN.update({"en": "English", "ja": "Japanese", "ko": "Korean", "fr": "French"})
 _LANG_EN.update({"de": "German", "es": "Spanish", "it": "Italian", "ru": "Russian"})
 _LANG_EN.update({"pt": "Portuguese", "en-GB": "British English", "en-US": "American English"})
+
+
+def _named(tag: str, *, english: bool) -> str:
+    """A language's name from the names the normaliser knows (its tag, if none)."""
+    from governed_memory.memory.write.normalize.languages import _LANGUAGE_NAMES
+
+    for name, code in _LANGUAGE_NAMES.items():
+        if code == tag and (name.isascii() if english else "\u4e00" <= name[0] <= "\u9fff"):
+            return name.title() if english else name
+    return tag
 
 
 def _hours_text(value: str) -> str:
@@ -65,9 +76,9 @@ def _content(key: str, value: dict[str, Any], *, negated: bool, zh: bool) -> str
     if key == LANGUAGE:
         tag = str(value["value"])
         if zh:
-            name = _LANG_ZH.get(tag, tag)
+            name = _LANG_ZH.get(tag) or _named(tag, english=False)
             return f"用户不希望用{name}回复" if negated else f"用户希望用{name}回复"
-        name = _LANG_EN.get(tag, tag)
+        name = _LANG_EN.get(tag) or _named(tag, english=True)
         return (
             f"User does not want replies in {name}"
             if negated

@@ -181,7 +181,13 @@ _ALT_AFTER = re.compile(
     # conceded, and another chosen after it ("用英文也行，不过还是中文吧")
     r"|^\s*(?:[^，,。]{0,4})?也(?:行|可以|ok|没问题)(?:[，,]?\s*(?:不过|但是?|可是)?\s*还是|\s*$)"
 )
-_DETERMINER_BEFORE = re.compile(_w(r"the|this|that|your|their|his|her|its") + r"\s+$")
+#: A determiner before a channel word makes it a thing ("the phone is broken"), unless a way of
+#: being reached leads to it ("notifications via the app", "message me on your app").
+_DETERMINER_BEFORE = re.compile(
+    r"(?<!\bvia )(?<!\bthrough )(?<!\busing )(?<!\bin )(?<!\bon )"
+    + _w(r"the|this|that|your|their|his|her|its")
+    + r"\s+$"
+)
 # A call denied by its verb alone ("别再给我打了"); 打扰, 打开, 打折, ... are not calls.
 _PHONE_VERB_NEG = re.compile(
     rf"{_NEG_ZH}(?:再)?(?:给我|往我这)?打(?!扰|开|折|包|印|算|车|听|款|卡|字|分|架|游|球|针|工|理|扫|招)"

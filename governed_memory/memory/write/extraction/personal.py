@@ -60,8 +60,8 @@ _SELF_ZH = re.compile(
     r"[\u4e00-\u9fff]{2,}"
     # the size the user wears, garment first ("衣服我一直穿M码", "裤子穿28的",
     # "我买衣服一般都穿L码")
-    r"|^我?买?(?:衣服|裤子|鞋子?|外套|裙子|上衣|T恤)(?:的话|这块)?我?(?:一般|一直|平时|通常|都|也)*穿\s*"
-    r"(?:[0-9]|[SMLXsmlx])"
+    r"|^我?买?(?:衣服|裤子|鞋子?|外套|裙子|上衣|T恤)(?:的话|这块)?我?(?:一般|一直|平时|通常|都|也)*"
+    r"(?:穿|买|拿|选|要|是)\s*(?:[0-9]|[SMLXsmlx])[0-9.]*\s*(?:码|号|的)"
     # the one brand the user buys ("我买护肤品只认雅诗兰黛", "猫粮我只认皇家的")
     r"|^我?(?:买|用)[\u4e00-\u9fff]{1,4}(?:只认|只买|只用|一直用|都用)"
     r"|^[\u4e00-\u9fff]{1,4}(?:的话)?我(?:一直|向来|从来)?(?:只认|只买|只用)"
@@ -89,7 +89,8 @@ _SELF_EN = re.compile(
     # where they work now ("I'm back in the office full time", "I'm fully remote now")
     r"|(?:i'm|im|i am)\s+(?:back\s+)?(?:in\s+the\s+office|working\s+from\s+home|(?:fully\s+)?"
     r"remote|on\s+(?:night|day|early|late)\s+shifts?)\b"
-    r"|(?:i'm|im|i am)\s+(?:not\s+)?(?:vegetarian|vegan|pescatarian|allergic|lactose[- ]intolerant"
+    r"|(?:i'm|im|i am)\s+(?:not\s+)?(?:(?:severely|very|highly|mildly|extremely|deathly|seriously"
+    r"|really|quite|super|badly)\s+)?(?:vegetarian|vegan|pescatarian|allergic|lactose[- ]intolerant"
     r"|gluten[- ](?:free|intolerant)|(?:type\s*[12i]+\s+)?diabetic|c(?:o)?eliac|asthmatic|epileptic"
     r"|an(?:a)?emic|dyslexic|autistic|pregnant|left[- ]handed|right[- ]handed|deaf|blind"
     r"|colou?r[- ]?blind|married|single|divorced|widowed|retired|self[- ]employed|unemployed"

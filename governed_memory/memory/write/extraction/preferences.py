@@ -360,7 +360,7 @@ def _neg_before_lang_en(before: str) -> str | None:
 
 #: A zone said to be no longer the user's ("已经不是北京时间了", "I'm not on China time").
 _ZONE_DENIED = re.compile(
-    r"(?:不是|不在|不再是|不再用|并非)[^，,。]{0,4}?时间"
+    r"(?:不是|不在|不再是|不再用|并非|别按|不要按|别用|不要用|别再按)[^，,。]{0,4}?时间"
     r"|(?<![a-z])(?:not|no\s+longer)\s+(?:on|in|using)\s+(?:[a-z]+\s+){1,2}time(?![a-z])"
 )
 
@@ -447,8 +447,9 @@ _ZONE_ASKED = re.compile(
     r"|时间按(?:照)?(?P<zh_city_after>[\u4e00-\u9fff]{2,4}?)(?:这边|那边)?(?:的)?(?:时间)?(?:算|来)"
 )
 _WHERE_I_AM = re.compile(
-    r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
-    r"|living\s+|located\s+|staying\s+|back\s+)*in\s+(?P<place>[^\W\d_](?:[^\W\d_]|[ .'\-]){1,25}?)"
+    r"(?<![a-z])(?:(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
+    r"|living\s+|located\s+|staying\s+|back\s+)*|(?:i|we)\s+(?:now\s+|actually\s+|currently\s+"
+    r"|still\s+)*(?:live|reside)\s+)in\s+(?P<place>[^\W\d_](?:[^\W\d_]|[ .'\-]){1,25}?)"
     r"(?=\s*[,.;!?)(]|\s*$|\s+(?:now|so|and|but|not|for|these|at|btw|fyi|though|atm|currently)"
     r"(?![a-z]))"
     r"|(?<![a-z])(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<moved>[a-z][a-z .'\-]{1,25}?)"

@@ -23,7 +23,7 @@ _SLOT_ZH = (
 _SERVICE_ZH = re.compile(
     r"(?:发货|发快递|寄|送货|送到|配送|派送|放(?:在|到)?|包装|打包|回复|回答|开票|开发票|发票|用.{1,6}(?:快递|发)"
     r"|走.{1,6}(?:快递|物流)|[0-9SMLXsmlx]码|尺码|送(?:到)?公司|工作日送|周末送|送上门|上门"
-    r"|发(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS)"
+    r"|(?:发|用|走)(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS|极兔|德邦|百世|天天)"
     # when deliveries come, what is recommended ("尽量安排晚上7点以后送", "别给我推荐香菜味的")
     r"|安排[^，,。]{0,8}送|[0-9一二三四五六七八九十]+点(?:以后|之后|后|以前|之前|前)送"
     r"|(?:别|不要|不用|少|多|只)(?:再)?(?:给我)?推荐|给我推荐|(?:别|不要|不用)再?(?:给我)?推(?![送卸脱迟辞托给诿销广])"
@@ -38,6 +38,7 @@ _SERVICE_EN = re.compile(
         # "home address only from now on", "my deliveries to evenings")
         r"|size\s+(?:x{0,2}[sl]|m|\d{1,2})|(?:home|work|office)\s+address|recommend\w*|suggest\w*"
         r"|recs|deliveries|packaging|box(?:es)?|(?:to|at)\s+(?:my\s+)?home\b"
+        r"|signature[- ]required|(?:require|need)\w*\s+(?:a\s+)?signature"
         # a delivery slot, the bags or slips an order comes with ("the weekend slot", "in paper
         # bags", "the receipt left out")
         r"|(?:delivery|weekend|weekday|morning|evening|afternoon|time)\s+slots?"
@@ -70,12 +71,14 @@ _STANDING_WISH_CUE = _rx(
         # what is never to come ("I never want substitutions", "don't send me anything with
         # palm oil in it, ever")
         r"|i (?:never|don't ever|do not ever) want"
+        r"|i\s+(?:don't|do\s+not)\s+want\b.*\bever(?=\s*[.!,;]|\s*$)"
         # no more of it ("stop sending me the paper catalogue", "no substitutions, ever",
         # "never leave my parcels with neighbours")
         r"|stop (?:sending|shipping|delivering|leaving|putting|including|adding)"
         r"|never (?:leave|send|ship|deliver|put|include|add|use|substitute)"
         r"|(?<=,\s)ever(?=\s*[.!,;—-]|\s*$)"
-        r"|^(?:please\s+)?(?:i\s+)?(?:don't|do\s+not|never|stop|no)\b.*\b(?:anymore|any\s+more"
+        r"|^(?:please\s+|pls\s+|plz\s+)?(?:i\s+)?(?:don't|do\s+not|never|stop|no)\b.*\b(?:anymore"
+        r"|any\s+more"
         r"|no\s+longer)"
         r"|no\s+more\s+(?:[\w-]+\s+){0,2}?(?:suggestions|recommendations|recs|samples|catalogues?"
         r"|catalogs?|flyers|leaflets|calls|texts)"

@@ -12,7 +12,15 @@ from governed_memory.memory.write.normalize._text import (
     fold,
 )
 
-CHANNELS: tuple[str, ...] = ("sms", "email", "phone", "app_push", "wechat", "whatsapp")
+CHANNELS: tuple[str, ...] = (
+    "sms",
+    "email",
+    "phone",
+    "app_push",
+    "wechat",
+    "whatsapp",
+    "telegram",
+)
 
 _CHANNEL_WORDS: dict[str, str] = {
     # sms
@@ -62,6 +70,9 @@ _CHANNEL_WORDS: dict[str, str] = {
     # whatsapp
     "whatsapp": "whatsapp",
     "whats app": "whatsapp",
+    # telegram
+    "telegram": "telegram",
+    "电报": "telegram",
     # app push
     "app_push": "app_push",
     "app push": "app_push",
@@ -118,6 +129,9 @@ _CHANNEL_PATTERNS: tuple[tuple[str, str], ...] = (
     ("wechat", _ascii_word(r"we-?chat|weixin")),
     # (in Chinese text too: "发我whatsapp消息")
     ("whatsapp", r"(?<![a-z0-9])whats\s?-?app(?:\s*(?:messages?|msgs?|消息|信息))?(?![a-z0-9])"),
+    # (电报 alone is a telegram of old: only with a word of messaging around it)
+    ("telegram", _ascii_word(r"telegram(?:\s+(?:messages?|msgs?|chats?))?")),
+    ("telegram", r"(?:用|通过|发|在)电报(?:上|里)?(?:联系|找|发|通知|给)?"),
     (
         "app_push",
         _ascii_word(
