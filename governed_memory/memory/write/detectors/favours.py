@@ -57,6 +57,22 @@ def _told_to(text: str, m: re.Match[str]) -> bool:
     return _asked(text, m) and bool(_TOLD_TO.search(_head(text, m)))
 
 
+_SUGGESTED = re.compile(
+    r"(?:let's|let\s+us|you\s+can|you\s+may|we\s+can|you\s+should|best\s+to|fine\s+to|so)\s*$",
+    re.IGNORECASE,
+)
+_CONDITION_FIRST = re.compile(r"^\s*(?:for|if|when|only|where|unless)\b", re.IGNORECASE)
+
+
+def _skip_told(text: str, m: re.Match[str]) -> bool:
+    """A skipped step ordered or urged ("let's skip the checks and refund me"), not a policy
+    set under a condition ("for orders under $5: skip the inspection and refund")."""
+    head = _head(text, m)
+    if _CONDITION_FIRST.match(head):
+        return False
+    return _told_to(text, m) or (_asked(text, m) and bool(_SUGGESTED.search(head)))
+
+
 _OWN_REFILLS = re.compile(
     r"from\s+(?:here|now)\s+on|going\s+forward|\bmy\s+(?:refills?|prescriptions?|renewals?)"
     r"|\b(?:set|make|let|have)\s+(?:my\s+|the\s+)?(?:refills?|prescriptions?)",
@@ -130,18 +146,21 @@ _PAYOUT = (
     r"|(?:refund|credit|reimburse|compensate)\s+(?:me|my|the\s+(?:full\s+)?amount|in\s+full))"
 )
 _CHECK_SKIPPED = _w(
-    r"(?:instead\s+of|rather\s+than|no\s+need\s+to|don't\s+bother|forget\s+(?:about\s+)?)\s*"
+    r"(?:instead\s+of|rather\s+than|no\s+need\s+to|don't\s+bother(?:\s+with)?|forget\s+(?:about\s+)?)\s*"
     r"(?:check\w*|verify\w*|confirm\w*|review\w*|look\w*\s+(?:at|into)|investigat\w*"
-    r"|the\s+troubleshooting)\s+(?:(?!(?:they|he|she|we|would|will)\b)[\w'-]+,?\s+){0,6}?"
+    r"|the\s+troubleshooting|the\s+(?:[\w-]+\s+){0,2}?(?:approval|inspection|verification|review"
+    r"|authori[sz]ation)(?:\s+(?:process|step|stage))?)\s+(?:(?!(?:they|he|she|we|would|will)\b)[\w'-]+,?\s+){0,6}?"
     r"(?:just\s+|simply\s+|please\s+)?(?:go\s+ahead\s+and\s+)?" + _PAYOUT
 )
 _STEPS_SKIPPED = _w(
-    r"(?:skip|bypass|forget(?:\s+about)?)\s+(?:the|all\s+the|your)\s+(?:[\w-]+\s+)?"
-    r"(?:troubleshooting|checks?|verification|review|questions|process)(?:\s+steps?)?\W{1,3}\s*"
+    r"(?:skip|bypass|forget(?:\s+about)?)\s+(?:the|all\s+the|your)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:troubleshooting|checks?|verification|review|questions|process|authori[sz]ation|approval"
+    r"|inspection|validation|assessment)(?:\s+(?:steps?|process|stage))?\W{1,3}\s*"
     r"(?:and\s+)?(?:just\s+)?" + _PAYOUT
 )
 _ZH_CHECK_SKIPPED = (
-    r"(?:不用|不必|别|无需|跳过)(?:再)?(?:核对|核实|检查|查|审核|确认)[^。！？]{0,12}?[，,]?\s*(?:直接|就)?"
+    r"(?:不用|不必|别|无需|跳过)(?:再)?(?:核对|核实|检查|查|审核|确认|质检|审批|验货|复核)"
+    r"(?:环节|流程|步骤)?[^。！？]{0,12}?[，,]?\s*(?:直接|就)?"
     r"(?:给我|帮我|把)?(?:(?!已经)[^。！？]){0,8}?(?:退款|退钱|补偿|赔偿|打款|返现)"
     r"(?![^。！？]{0,4}(?:已经|到账))"
 )
@@ -279,7 +298,6 @@ _FAVOUR_RULES: tuple[_Rule, ...] = (
     *_rules(
         "task_hijack",
         _CHECK_SKIPPED,
-        _STEPS_SKIPPED,
         _ZH_CHECK_SKIPPED,
         _UPGRADE_AT_LOW_PRICE,
         _ZH_UPGRADE_AT_LOW_PRICE,
@@ -297,4 +315,5 @@ _FAVOUR_RULES: tuple[_Rule, ...] = (
     ),
     *_rules("task_hijack", _REFILLS_UNREVIEWED, check=_refills_asked),
     *_rules("task_hijack", _ADMIN_MADE, _SECOND_FACTOR_OFF, check=_told_to),
+    *_rules("task_hijack", _STEPS_SKIPPED, check=_skip_told),
 )
