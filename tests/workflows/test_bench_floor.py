@@ -9,7 +9,7 @@ import uuid
 
 from temporalio.testing import WorkflowEnvironment
 
-from governed_memory.shell.bench.floor import Floor
+from governed_memory.shell.bench.floor import Floor, FloorLocal
 from governed_memory.shell.bench.writes import floor_worker
 from tests.factories import NS, USER, sms
 
@@ -22,6 +22,27 @@ async def test_the_floor_runs_on_its_worker(temporal_env: WorkflowEnvironment) -
             Floor.run, request, id=f"floor-{uuid.uuid4().hex}", task_queue="bench-floor"
         )
     assert result.outcomes == []
+
+
+async def test_the_floor_with_one_empty_local_activity_runs_it(
+    temporal_env: WorkflowEnvironment,
+) -> None:
+    """The floor a write's local activity is measured beside: its activity really runs."""
+    from temporalio.api.enums.v1 import EventType
+
+    client = temporal_env.client
+    request = {"principal": USER, "namespace": NS, "candidate": sms(), "idempotency_key": "k"}
+    async with floor_worker(client, Floor, FloorLocal):
+        handle = await client.start_workflow(
+            FloorLocal.run, request, id=f"floor-local-{uuid.uuid4().hex}", task_queue="bench-floor"
+        )
+        assert (await handle.result()).outcomes == []
+    markers = [
+        e
+        async for e in handle.fetch_history_events()
+        if e.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+    ]
+    assert len(markers) == 1  # the local activity's
 
 
 async def test_the_background_bench_counts_what_its_own_worker_process_stored() -> None:

@@ -64,14 +64,21 @@ def _print_duplicates(r: dict[str, Any]) -> None:
 
 
 def _print_write(section: dict[str, Any]) -> None:
-    table = Table(title="write latency (ms) — WriteMemory beside the no-activity floor")
-    for col in ("start", "floor p50", "floor p95", "write p50", "write p95", "×p50", "×p95"):
+    table = Table(
+        title="write latency (ms) — WriteMemory beside the no-activity floor, and the floor with "
+        "one empty local activity (the SDK's round trip before any work)"
+    )
+    columns = ("start", "floor p50", "floor p95", "+empty LA p50", "×", "write p50", "write p95")
+    for col in (*columns, "×p50", "×p95"):
         table.add_column(col, justify="right")
     for name, r in section.items():
+        local = r.get("floor_local_activity", {})
         table.add_row(
             name,
             str(r["floor"]["p50_ms"]),
             str(r["floor"]["p95_ms"]),
+            str(local.get("p50_ms", "-")),
+            str(r.get("local_activity_ratio_p50", "-")),
             str(r["write"]["p50_ms"]),
             str(r["write"]["p95_ms"]),
             str(r["ratio_p50"]),

@@ -18,11 +18,13 @@ from governed_memory.shell.temporal import search_attributes
 
 
 async def bench_write(writes: int) -> dict[str, Any]:
-    from governed_memory.shell.bench.floor import Floor
+    """WriteMemory through the client beside the floor (a workflow with no activity) and the
+    floor with one local activity that does nothing, each write between them, on one server."""
+    from governed_memory.shell.bench.floor import Floor, FloorLocal
 
     results: dict[str, Any] = {}
-    # The floor workflow has its own queue, so the service's worker stays as in production.
-    async with service("write") as (client, env), floor_worker(env.client, Floor):
+    # The floor workflows have their own queue, so the service's worker stays as in production.
+    async with service("write") as (client, env), floor_worker(env.client, Floor, FloorLocal):
         heap.settle()  # started, as a worker process settles once it has (`shell.heap`)
         utterances = [
             "以后物流更新请优先短信通知",
@@ -33,6 +35,7 @@ async def bench_write(writes: int) -> dict[str, Any]:
         for eager, mode in ((True, "propose"), (True, "observe"), (False, "propose")):
             client.eager = eager
             floor: list[float] = []
+            local: list[float] = []
             write: list[float] = []
             for i in range(writes + 20):
                 ns = f"tenant/bench/user/{mode}{i % 50}"
@@ -65,26 +68,39 @@ async def bench_write(writes: int) -> dict[str, Any]:
                 t1 = time.perf_counter()
                 await client.run_write(request)
                 t2 = time.perf_counter()
-                f_ms, w_ms = (t1 - t0) * 1000.0, (t2 - t1) * 1000.0
+                await env.client.execute_workflow(
+                    FloorLocal.run,
+                    request,
+                    id=f"floor-local/{uuid.uuid4().hex}",
+                    task_queue="bench-floor",
+                    request_eager_start=eager,
+                    search_attributes=search_attributes(request.tenant, "write"),
+                )
+                t3 = time.perf_counter()
                 if i >= 20:  # warm-up excluded
-                    floor.append(f_ms)
-                    write.append(w_ms)
+                    floor.append((t1 - t0) * 1000.0)
+                    write.append((t2 - t1) * 1000.0)
+                    local.append((t3 - t2) * 1000.0)
             name = f"{mode}, {'eager' if eager else 'not eager'}"
-            fs, ws = _stats(floor), _stats(write)
+            fs, ls, ws = _stats(floor), _stats(local), _stats(write)
             results[name] = {
                 "floor": fs,
+                "floor_local_activity": ls,
                 "write": ws,
                 "ratio_p50": round(ws["p50_ms"] / fs["p50_ms"], 2),
                 "ratio_p95": round(ws["p95_ms"] / fs["p95_ms"], 2),
+                "local_activity_ratio_p50": round(ls["p50_ms"] / fs["p50_ms"], 2),
             }
     return results
 
 
-def floor_worker(client: Client, floor: type[Any]) -> Any:
+def floor_worker(client: Client, *floors: type[Any]) -> Any:
     import concurrent.futures
 
     from temporalio.worker import Worker
     from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
+
+    from governed_memory.shell.bench.floor import nothing
 
     # The floor's module sits in the bench package, whose other modules (the stores, the
     # reports) a workflow sandbox must not import afresh: they come from this process.
@@ -92,7 +108,8 @@ def floor_worker(client: Client, floor: type[Any]) -> Any:
     return Worker(
         client,
         task_queue="bench-floor",
-        workflows=[floor],
+        workflows=list(floors),
+        activities=[nothing],
         workflow_runner=SandboxedWorkflowRunner(restrictions=restrictions),
         activity_executor=concurrent.futures.ThreadPoolExecutor(max_workers=2),
     )
