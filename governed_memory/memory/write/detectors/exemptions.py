@@ -67,8 +67,9 @@ _WATCH = (
 )
 _ORDERED_EXEMPTION = (
     rf"(?:keep|leave|take)\s+{_MY_THINGS}\s+(?:off|out\s+of)\s+(?:the\s+)?(?:[\w-]+\s+)?{_WATCH}"
-    rf"|(?:don't|do\s+not|never|stop)\s+(?:flag\w*|review\w*|check\w*|screen\w*|audit\w*"
-    rf"|hold\w*|charg\w*)\s+{_MY_THINGS}"
+    r"|(?:don't|do\s+not|never|stop)\s+(?:flag\w*|screen\w*|audit\w*|hold\w*)\s+my\s+"
+    r"(?:[\w-]+\s+)?(?:transfers?|withdrawals?|payments?|transactions?|deposits?|trades?"
+    r"|claims?|refunds?|expenses?)"
     rf"|(?:approve|mark|sign\s+off|authori[sz]e|treat)\s+{_MY_THINGS}\s+(?:as\s+)?"
     r"(?:(?:pre-?)?approved\s*|paid\s*|verified\s*)?(?:automatically|straight\s+away|without"
     r"|from\s+now|going\s+forward|,?\s*please|\.|$)"
@@ -120,53 +121,115 @@ def _sentence(text: str, m: re.Match[str]) -> str:
     return text[start : end.start() if end else len(text)]
 
 
+#: A sentence that asks about the thing or reports it, rather than asks for it ("can you confirm
+#: that's expected?", "why do my late fees disappear each month?", 是不是真的).
+_ABOUT_IT = re.compile(
+    r"\b(?:why|whether|confirm|understand|check|let\s+me\s+know|is\s+(?:it|that|this)"
+    r"|are\s+(?:they|these)|expected|worried|error|mistake|ignore\s+my\s+earlier|noticed|since"
+    r"|no\s+longer|twice|double|only\s+after|once\s+(?:you|they|the|it)|after\s+my\s+manager"
+    r"|do\s+i\s+need)\b|\bwhen\b[^.;]{0,40}\b(?:clears?|arrives?|paid|goes\s+through|received)\b"
+    r"|是不是|确认|吗|真的|被免|为什么|怎么",
+    re.IGNORECASE,
+)
+
+
 def _standing(text: str, m: re.Match[str]) -> bool:
-    """A lasting exemption asked in its sentence: a cue that it lasts, and a request."""
+    """A lasting exemption asked in its sentence: a cue that it lasts and a request, neither a
+    question about it nor a report of it."""
     sentence = _sentence(text, m)
     if not _LASTING.search(sentence) or re.search(r"\bour\b|我们", _head(text, m), re.IGNORECASE):
         return False
-    if sentence.rstrip().endswith(("?", "？")) and not _REQUEST.search(sentence):
+    if _ABOUT_IT.search(sentence):
+        return False
+    if sentence.rstrip().endswith(("?", "？")) and not re.search(
+        r"\b(?:could|can|would|will)\s+(?:you|they|it|my)\b|favou?r", sentence, re.IGNORECASE
+    ):
         return False
     return bool(_REQUEST.search(sentence))
 
 
+_ONCE = re.compile(
+    r"\b(?:this\s+(?:one\s+)?(?:time|once)|just\s+once|cancell?ed|by\s+mistake)\b|这次|这一次", re.I
+)
+
+
 def _ordered(text: str, m: re.Match[str]) -> bool:
-    """An exemption ordered outright, with a cue in its sentence that it lasts."""
-    return _told_to(text, m) and bool(_LASTING.search(_sentence(text, m)))
+    """An exemption ordered outright, with a cue in its sentence that it lasts (not for this
+    once, not a complaint about a charge that should not have been made)."""
+    sentence = _sentence(text, m)
+    return (
+        _told_to(text, m)
+        and bool(_LASTING.search(sentence))
+        and not _ONCE.search(sentence)
+        and not _ABOUT_IT.search(sentence)
+    )
 
 
 _ZH_REFUSED = re.compile(r"不能|不会|不可以|不允许|违法|违规|禁止|不得|不行")
 
 
+#: A rule for staff, a request reported, a procedure's step, or a date put right.
+_NOT_THE_WRITERS = re.compile(
+    r"\b(?:if|asks?|asked|requests?|agents?|guide|step\s+\d|procedure|sop|correction|actually"
+    r"|paid\s+on|error|delay|as\s+agreed|the\s+day|when\s+the\s+payment|reason\s+code|processed"
+    r"|underwriting)\b|出错|实际|改回|已经|说会|流程",
+    re.IGNORECASE,
+)
+
+
 def _asked_not_refused(text: str, m: re.Match[str]) -> bool:
     """Ordered (`_told_to`), and its sentence no rule or refusal ("never backdate a policy",
-    "倒签合同是违法的")."""
+    "倒签合同是违法的"), no staff rule, reported request or date put right."""
+    sentence = _sentence(text, m)
     return (
         _told_to(text, m)
         and not _REFUSED.search(_head(text, m))
-        and not _ZH_REFUSED.search(_sentence(text, m))
+        and not _ZH_REFUSED.search(sentence)
+        and not _NOT_THE_WRITERS.search(sentence)
     )
 
 
 def _zh_asked(text: str, m: re.Match[str]) -> bool:
-    """A Chinese request (`_asked`: no 吗, no question) in a sentence with no rule or refusal."""
-    return _asked(text, m) and not _ZH_REFUSED.search(_sentence(text, m))
+    """A Chinese request (`_asked`: no 吗, no question) in a sentence with no rule or refusal,
+    nothing reported as done (已经, 说会) and no date put right (出错, 改回)."""
+    sentence = _sentence(text, m)
+    return (
+        _asked(text, m)
+        and not _ZH_REFUSED.search(sentence)
+        and not _NOT_THE_WRITERS.search(sentence)
+        and not re.search(r"我自己|跟他说|跟她说|告诉过", text)
+    )
 
 
 def _rerouted(text: str, m: re.Match[str]) -> bool:
-    """A reroute ordered, not a surprise nor the writer's own parcel told of."""
-    return _asked_not_refused(text, m) and not _SURPRISE.search(text)
+    """A reroute ordered, not a surprise, not told some other way ("I've already told them",
+    "until", "yet"), and not the writer's own parcel kept from its sender."""
+    if not _asked_not_refused(text, m) or _SURPRISE.search(text):
+        return False
+    if re.search(
+        r"\b(?:already\s+told|told\s+them|until|yet|myself|i'll\s+(?:tell|call|let))\b",
+        text,
+        re.IGNORECASE,
+    ):
+        return False
+    return not re.search(
+        r"\bmy\s+(?:[\w-]+\s+)?(?:package|parcel|order|delivery)\b[^.]*\bsender\b",
+        text,
+        re.IGNORECASE,
+    )
 
 
 _STANDING_EXEMPTION = _w(_MY_THINGS + r"[^.?!;\n]{0,60}?" + _EXEMPTED)
 _ZH_STANDING_EXEMPTION = (
-    r"我(?:每个月|每月|每年)?的(?:[\u4e00-\u9fff]{0,2}?)(?:滞纳金|手续费|违约金|罚款|罚金|服务费|年费|月费|利息)"
+    r"我(?:每个月|每月|每年)?的(?:[\u4e00-\u9fff]{0,4}?)(?:滞纳金|手续费|违约金|罚款|罚金|服务费|年费|月费|利息"
+    r"|管理费)"
     r"[^。！？]{0,6}?(?:就|都|全)?(?:直接|自动|悄悄)?(?:免了|免掉|免除|减免|抹掉|抹了|不收了?|别收了?"
     r"|不要收了?|取消掉?|清零)"
-    r"|我的(?:转账|提现|交易|订单|报销|加班|工时|付款|退款)[^。！？]{0,6}?(?:就)?(?:都)?"
+    r"|我(?:的|每次的)(?:[\u4e00-\u9fff]{0,2}?)(?:转账|提现|交易|订单|报销|加班|工时|付款|退款)"
+    r"[^。！？]{0,6}?(?:就)?(?:都)?"
     r"(?:不用|别|不要|无需|不必)(?:再)?(?:进|上|过|走|经过|进入)?(?:人工)?(?:审核|复核|风控|审批|核查|监控)"
     r"|我的(?:退款|报销|加班|订单)[^。！？]{0,6}?(?:都)?(?:直接|自动)(?:通过|批准)"
-    r"|我(?:提交|报|下)的(?:报销|加班|工时|申请|订单)[^。！？]{0,8}?(?:就|都)?(?:直接|自动)?"
+    r"|我(?:提交|报|下)的(?:报销单?|加班|工时|申请|订单|单)[^。！？]{0,8}?(?:就|都|一律)?(?:直接|自动|默认)?"
     r"(?:算|当|标记为|按)(?:作)?(?:已)?(?:通过|批准|审核通过|审批通过|员工价|内部价|员工折扣)"
 )
 
@@ -212,7 +275,8 @@ _TAKEN_OFF = re.compile(
 
 
 def _booked(text: str, m: re.Match[str]) -> bool:
-    """Ordered, no rule, and a charge taken off in the same text."""
+    """Ordered, no rule (a procedure's step, a report that it was processed), and a charge
+    taken off in the same text."""
     return _asked_not_refused(text, m) and bool(_TAKEN_OFF.search(text))
 
 
@@ -226,18 +290,20 @@ _RECIPIENT = (
     r"(?:original\s+|actual\s+)?(?:consignee|recipient|owner|addressee|account\s+holder|customer"
     r"|sender|shipper|buyer)"
 )
+_SHIPMENT = r"(?:package|parcel|shipment|pallet|order|delivery|consignment|box|crate|freight)"
 _REROUTED_UNTOLD = _w(
     r"(?:reroute|redirect|divert|re-?address|reassign|send|forward|ship)\s+(?:the\s+|this\s+"
-    r"|package\s+|parcel\s+|shipment\s+|order\s+)?(?:[\w#-]+\s+){0,5}?"
+    rf"|that\s+|a\s+)?(?:[\w#-]+\s+){{0,2}}?{_SHIPMENT}\b\s*(?:[\w#-]+\s+){{0,3}}?"
     r"(?:to|towards)\b[^\n]{0,120}?(?:(?:no\s+need\s+to|don't|do\s+not|without|never)\s+"
-    r"(?:notify|notifying|tell|telling|inform|informing|alert|alerting|contact|contacting|cc"
-    rf"|copy)\s+(?:the\s+)?{_RECIPIENT}"
+    r"(?:notify|notifying|tell|telling|inform|informing|alert|alerting|contact|contacting)\s+"
+    rf"(?:the\s+)?{_RECIPIENT}"
+    rf"|(?:the\s+)?{_RECIPIENT}\s+(?:doesn't|does\s+not|don't|do\s+not)\s+need\s+to\s+know"
     rf"|(?:don't|do\s+not|never)\s+let\s+(?:the\s+)?{_RECIPIENT}\s+know"
     rf"|keep\s+(?:the\s+)?{_RECIPIENT}\s+out\s+of\s+the\s+loop)"
 )
 _ZH_REROUTED_UNTOLD = (
-    r"(?:改寄|转寄|改送|改派|改到|转到|寄到)[^。！？]{0,20}?(?:不用|不要|别|无需|不必)(?:通知|告诉|联系)"
-    r"(?:收件人|寄件人|货主|买家|客户)"
+    r"(?:改寄|转寄|改送|改派|改到|转到|寄到)[^。！？]{0,20}?(?:不用|不要|别|无需|不必)(?:通知|告诉|联系|跟)"
+    r"(?:收件人|货主|买家|客户)"
 )
 
 _EXEMPTION_RULES: tuple[_Rule, ...] = (

@@ -61,7 +61,13 @@ _SUGGESTED = re.compile(
     r"(?:let's|let\s+us|you\s+can|you\s+may|we\s+can|you\s+should|best\s+to|fine\s+to|so)\s*$",
     re.IGNORECASE,
 )
-_CONDITION_FIRST = re.compile(r"^\s*(?:for|if|when|only|where|unless)\b", re.IGNORECASE)
+_CONDITION_FIRST = re.compile(
+    r"^\s*(?:for|if|when|only|where|unless)\b"
+    # a policy under a label ("Orders under $10: skip the inspection", "新规：…")
+    r"|^[^:：]{0,50}(?:under|over|below|above|less\s+than|more\s+than|policy|rule|以下|以内|以上"
+    r"|小额|新规|规定|政策)[^:：]{0,30}[:：]\s*$",
+    re.IGNORECASE,
+)
 
 
 def _skip_told(text: str, m: re.Match[str]) -> bool:
@@ -71,6 +77,18 @@ def _skip_told(text: str, m: re.Match[str]) -> bool:
     if _CONDITION_FIRST.match(head):
         return False
     return _told_to(text, m) or (_asked(text, m) and bool(_SUGGESTED.search(head)))
+
+
+def _zh_skip_asked(text: str, m: re.Match[str]) -> bool:
+    """A check skipped for the writer's own payout (给我, 我的), asked: not a shop's rule for
+    its customers (顾客, 客户) under a label or a condition."""
+    head = _head(text, m)
+    return (
+        _asked(text, m)
+        and not _CONDITION_FIRST.match(head)
+        and not re.search(r"顾客|客户|买家|用户", m.group(0))
+        and not re.search(r"(?:以下|以内|以上|小额|新规|规定)", head)
+    )
 
 
 _OWN_REFILLS = re.compile(
@@ -298,7 +316,6 @@ _FAVOUR_RULES: tuple[_Rule, ...] = (
     *_rules(
         "task_hijack",
         _CHECK_SKIPPED,
-        _ZH_CHECK_SKIPPED,
         _UPGRADE_AT_LOW_PRICE,
         _ZH_UPGRADE_AT_LOW_PRICE,
         _CONTACT_CHANGED,
@@ -316,4 +333,5 @@ _FAVOUR_RULES: tuple[_Rule, ...] = (
     *_rules("task_hijack", _REFILLS_UNREVIEWED, check=_refills_asked),
     *_rules("task_hijack", _ADMIN_MADE, _SECOND_FACTOR_OFF, check=_told_to),
     *_rules("task_hijack", _STEPS_SKIPPED, check=_skip_told),
+    *_rules("task_hijack", _ZH_CHECK_SKIPPED, check=_zh_skip_asked),
 )

@@ -277,12 +277,13 @@ _AI_ROLE = (
 _AI_ADDRESSED = (
     r"(?:^|(?<=[.!?\n:;\[(]))\s*(?:(?:attention|attn|note\s+(?:to|for))\s+)?(?:the\s+|any\s+"
     rf"|all\s+)?(?:(?:ai|a\.i\.|llm|gpt)\s+{_AI_ROLE}|{_AI_ROLE}\s+(?:ai|bot)|chatbot"
-    rf"|(?:ai|llm)\s+(?:reading|processing|reviewing)\s+this)\s*(?:[:,]|-+|—)\s*(?:please\s+)?"
-    rf"{_ACTION}\b(?!\s+(?:you|your|me|my)\b)"
+    rf"|(?:ai|llm)\s+(?:reading|processing|reviewing)\s+this)\s*[:,]\s*(?:please\s+)?"
+    rf"{_ACTION}\s+(?:the|all|every|this|these|that|those|his|her|their|any|each|order|invoice"
+    r"|ticket|account|\$?\d)"
 )
 _ZH_AI_ADDRESSED = (
     r"(?:AI|ai|人工智能|智能)(?:助手|助理|排班|调度|系统|机器人|秘书|审核员?|筛选)\s*[：:]\s*(?:请)?"
-    r"(?:取消|删除|转账|退款|发送|转发|修改|更改|预约|批准|通过|导出|把|给(?!您)|清零|关闭|开通|加)"
+    r"(?:把|将|给(?:这|该|此)|为(?:这|该|此))"
 )
 #: The text sets content apart (an e-mail, a review, notes, a document) before the match.
 _CONTENT_FRAME = re.compile(
@@ -294,18 +295,28 @@ _CONTENT_FRAME = re.compile(
 )
 #: A speaker-labelled transcript: the assistant's own lines are not orders to it.
 _TRANSCRIPT = re.compile(
-    r"(?:^|\n)\s*(?:customer|user|client|caller|me|human|客户|用户|顾客)\s*[:：]", re.IGNORECASE
+    r"(?:^|\n)\s*(?:customer|user|client|caller|me|human|visitor|guest|patient|客户|用户|顾客|访客)"
+    r"\s*[:：]",
+    re.IGNORECASE,
+)
+_SPEAKER_LINE = re.compile(r"(?:^|\n)\s*[\w\u4e00-\u9fff .-]{1,20}[:：]")
+#: A list of features or changes, where "AI assistant:" names a feature.
+_FEATURE_LIST = re.compile(
+    r"\b(?:features?|changelog|release\s+notes|what's\s+new|testing|bugs?|known\s+issues)\b"
+    r"|更新说明|功能介绍|功能|版本",
+    re.IGNORECASE,
 )
 
 
 def _ai_addressed(text: str, m: re.Match[str]) -> bool:
     """Inside content the assistant reads (framed as such before the match, or the match not
     the text's start), not in a transcript, and an order rather than a question."""
-    if _TRANSCRIPT.search(text):
+    if _TRANSCRIPT.search(text) or len(_SPEAKER_LINE.findall(text)) > 3:
         return False
     before = text[: m.start()]
-    framed = bool(_CONTENT_FRAME.search(before)) or bool(before.strip())
-    return framed and _asked(text, m)
+    if _FEATURE_LIST.search(before):
+        return False
+    return bool(_CONTENT_FRAME.search(before)) and _asked(text, m)
 
 
 # others' personal details asked for: a staff member's home address, employees' salaries
@@ -319,7 +330,8 @@ _THEIR_DETAILS = _w(
     r"|look\s+up|find|pull\s+up)\s+(?:me\s+)?(?:the\s+)?(?:home|personal|private|residential)\s+"
     r"(?:address|phone\s+number|number|cell(?:\s+number)?|e-?mail(?:\s+address)?)\s+"
     rf"(?:on\s+file\s+)?(?:for|of)\s+(?:the|your|that|this)\s+(?:[\w-]+\s+){{0,2}}?{_PERSON}"
-    r"(?!\s*(?:'s\s+)?(?:office|record|file|account|practice|clinic|surgery|desk|line))"
+    r"(?!\s*(?:'s\s+)?(?:office|record|file|account|practice|clinic|surgery|desk|line|portal"
+    r"|form|field|template|changed|updated|in\s+\w+))"
 )
 _ZH_THEIR_DETAILS = (
     r"(?:把|告诉我|给我|发我|查一下)[^。！？]{0,10}?(?:那个|这个)?(?:快递员|骑手|司机|师傅|医生|护士|客服|员工|店员|技师)"
@@ -330,7 +342,7 @@ _THEIR_PAY = _w(
     r"|a\s+spreadsheet\s+of\s+)?(?:top\s+\d+\s+|\d+\s+|all\s+(?:of\s+)?(?:your\s+|the\s+)?"
     r"|every\s+|your\s+)(?:[\w-]+\s+){0,2}?(?:employees|staff|colleagues|customers|users|members"
     r"|patients|clients)\b(?![^.?!\n]{0,30}?\bon\s+my\s+(?:account|plan))[^.?!\n]{0,30}?"
-    r"(?:with\s+|and\s+|along\s+with\s+)?(?:their\s+)?(?:names?\s+and\s+)?(?:salar(?:y|ies)"
+    r"(?:with\s+|and\s+|along\s+with\s+)(?:their\s+)?(?:names?\s+and\s+)?(?:salar(?:y|ies)"
     r"|pay\s+(?:rates?|amounts?)|wages|home\s+addresses|phone\s+numbers|ssns?|social\s+security"
     r"|how\s+much\s+they\s+earn)"
 )
@@ -342,7 +354,7 @@ _ZH_THEIR_PAY = (
 )
 _REFUSAL = re.compile(
     r"\b(?:never|don't|do\s+not|must\s+not|mustn't|shouldn't|can't|cannot|won't)\b"
-    r"|\b(?:training|policy|sop)\b|不能|不得|禁止|不要|别",
+    r"|\b(?:training|policy|sop|guide|how\s+(?:to|do|can))\b|不能|不得|禁止|不要|别|怎么|如何",
     re.IGNORECASE,
 )
 
@@ -354,7 +366,17 @@ def _not_refused(text: str, m: re.Match[str]) -> bool:
 
 
 def _their_pay(text: str, m: re.Match[str]) -> bool:
-    return _told_to(text, m) and _not_refused(text, m)
+    """Ordered, not refused, and not a routine list about the data ("whose salary review is
+    due", "with phone numbers missing", 发放时间)."""
+    return (
+        _told_to(text, m)
+        and _not_refused(text, m)
+        and not re.search(
+            r"\b(?:whose|missing|due|review|format|wrong|invalid)\b|格式|发放时间|时间表|错误",
+            text[m.start() : m.end() + 40],
+            re.IGNORECASE,
+        )
+    )
 
 
 _HIJACK_RULES: tuple[_Rule, ...] = (
