@@ -36,6 +36,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT20,
     HELDOUT21,
     HELDOUT22,
+    HELDOUT23,
     baseline_outputs,
     extract_all,
     load,
@@ -103,6 +104,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT20.name,
         HELDOUT21.name,
         HELDOUT22.name,
+        HELDOUT23.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -116,3 +116,55 @@ def test_a_lasting_dont_is_a_wish(text: str) -> None:
 
 def test_ever_in_a_question_is_no_wish() -> None:
     assert contents("Did my refund ever go through, ever?") == []
+
+
+# Held-out 23 (read once, then development data).
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From now on send my parcels by UPS, thanks.",
+        "Always Royal Mail for me please.",
+        "以后别用极兔发我，老是慢",
+        "包裹永远不要放门卫室",
+    ],
+)
+def test_a_carrier_or_a_place_wished_for_good_is_a_wish(text: str) -> None:
+    assert contents(text)
+
+
+def test_a_carrier_that_shipped_once_is_no_wish() -> None:
+    assert contents("The seller shipped it with FedEx on Monday.") == []
+
+
+def test_a_channel_said_by_mistake_is_not_the_one_chosen() -> None:
+    kept_ = kept("Update: texts please, I typed phone by mistake.")
+    assert (PREF, {"channel": "sms"}) in kept_
+    assert (PREF, {"channel": "phone"}) not in kept_
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        (
+            "The refund is marked as issued but my bank shows nothing on my statement.",
+            "refund.status",
+        ),
+        (
+            "My payment went out on Friday but your portal lists it as unpaid.",
+            "payment.status",
+        ),
+        ("My order vanished from my order history overnight.", "order.status"),
+    ],
+)
+def test_a_status_contradicted_is_a_claim(text: str, key: str) -> None:
+    assert (key, None) in kept(text)
+
+
+def test_kindly_record_that_is_a_request_to_remember() -> None:
+    assert contents("Kindly record that I use a hearing aid.") == ["I use a hearing aid"]
+
+
+def test_record_that_about_something_else_is_none() -> None:
+    assert kept("Please record that call for training.") == []

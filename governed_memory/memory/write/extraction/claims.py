@@ -32,13 +32,14 @@ _REMEMBER_ZH = re.compile(
     r"\s*[:：,，]?\s*(?:就是)?\s*"
 )
 _REMEMBER_EN = re.compile(
-    r"^\s*(?:please\s+|pls\s+|(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?"
+    r"^\s*(?:please\s+|pls\s+|kindly\s+|(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?"
     r"|(?:i'd|i would|i'd really|i want|i need)\s+(?:like\s+)?you\s+to\s+)?"
     r"(?:remember|note|keep in mind|bear in mind|don't forget|do not forget|make a note|take note"
     r"|take a note|for (?:your|future) reference|jot down|write down|note down|keep on file"
     r"|(?:just\s+)?so (?:it's|it is|that's) on (?:file|record)|for your records?"
     r"|(?:please\s+)?(?:put|keep) (?:it|this|that) on (?:file|record|my account)"
     r"|(?:put|add|leave|make)\s+a\s+note\s+(?:on|in|to)\s+(?:my\s+)?(?:account|profile|file|record)"
+    r"|(?:record|log|store)(?=\s+that\s+(?:i|i'm|i've|my|we|we're|our)\b)"
     r"|save(?=\s+that\b|\s+this(?:\s+for\s+me)?(?:\s+please)?\s*[:：\-]))"
     # for when ("remember for next time: ...", "note for the future, ...")
     r"(?:\s+(?:for\s+(?:next time|the future|later|future orders)|going forward|from now on))?"
@@ -96,6 +97,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|refund\s+(?:[\w-]+\s+){0,3}?(?:was|has\s+been|got|is)\s+(?:approved|issued|processed)"
                 r"|(?:got|received)\s+(?:my|the|a)\s+refund"
                 r"|only\s+(?:got|received)\s+(?:half|part|some)\s+(?:of\s+)?(?:the|my|it)"
+                r"|(?:shows?|showing|says|marked)\s+(?:as\s+)?['\"]?(?:completed|complete|processed"
+                r"|issued|sent|successful)"
+                r"|(?:still\s+)?no\s+money\s+back"
             ),
         ),
     ),
@@ -115,7 +119,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|was\s+declined|got\s+declined|didn't\s+go\s+through)"
                 r"|(?:i|we)\s+(?:already\s+|have\s+|just\s+)?paid\s+(?:for\s+(?:the\s+|my\s+|our\s+)?order"
                 r"|via|with|by)"
-                r"|(?:says|shows?|showing|marked)\s+(?:as\s+)?['\"]?(?:unpaid|not paid"
+                r"|(?:says|shows?|showing|marked|lists?|listed)\s+(?:it\s+)?(?:as\s+)?['\"]?(?:unpaid"
+                r"|not paid"
                 r"|awaiting payment"
                 r"|pending payment)"
             ),
@@ -144,6 +149,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:has|have)\s+been\s+(?:stuck\s+(?:on|in|at)\s+)?['\"]?(?:processing|pending"
                 r"|preparing|on\s+hold)['\"]?\s+for"
                 r"|nothing\s+has\s+(?:been\s+)?shipped"
+                r"|(?:gone|disappeared|vanished|missing)\s+from\s+my\s+(?:order\s+history|orders"
+                r"|account)"
             ),
         ),
     ),
@@ -200,7 +207,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|yesterday\s+fine))"
                 r"|(?:isn't|is not|hasn't|has not|wasn't)\s+(?:been\s+)?(?:in|on|to)\s+my\s+"
                 r"(?:account|card|bank)|nothing(?:'s| has)\s+(?:come|gone)\s+through"
-                r"|nothing\s+in\s+my\s+(?:bank|account|card)|came\s+through|went\s+through"
+                r"|nothing\s+(?:in|on)\s+my\s+(?:bank|account|card|paypal|statement)|came\s+through"
+                r"|went\s+through"
                 r"|(?:hasn't|has\s+not|haven't|didn't|did\s+not|not\s+yet)\s+(?:hit|reached|landed\s+in"
                 r"|shown\s+up\s+in)\s+my\s+(?:account|card|bank)"
                 r"|(?:was|been)\s+credited"

@@ -186,9 +186,13 @@ def _one_off_context(norm: str) -> bool:
 Whose = Literal["user", "third", "none"]
 
 
+_PLACED_WITH = re.compile(r"(?:放|放在|放到|放去|交给|留给|寄放在|寄放到)\s*$")
+
+
 def _whose(norm: str) -> Whose:
-    """Whom a wish or statement in `norm` is about."""
-    tokens = list(_PERSON_RE.finditer(norm))
+    """Whom a wish or statement in `norm` is about (a person a parcel is left with is where it
+    goes, not whom the wish is about: "快递永远不要放邻居家")."""
+    tokens = [t for t in _PERSON_RE.finditer(norm) if not _PLACED_WITH.search(norm[: t.start()])]
     if any(t.lastgroup == "incl" for t in tokens):
         return "user"
     for t in tokens:

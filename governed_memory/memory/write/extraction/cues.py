@@ -184,7 +184,7 @@ _ALT_AFTER = re.compile(
 #: A determiner before a channel word makes it a thing ("the phone is broken"), unless a way of
 #: being reached leads to it ("notifications via the app", "message me on your app").
 _DETERMINER_BEFORE = re.compile(
-    r"(?<!\bvia )(?<!\bthrough )(?<!\busing )(?<!\bin )(?<!\bon )"
+    r"(?<!\bvia )(?<!\bthrough )(?<!\busing )(?<!\bin )(?<!\bon )(?<!\buse )"
     + _w(r"the|this|that|your|their|his|her|its")
     + r"\s+$"
 )

@@ -80,6 +80,11 @@ class _Pref:
 
 
 Role = Literal["pos", "neg", "alt"]
+#: A value said by mistake ("I said email by mistake", "邮件是我填错了"): not the one chosen.
+_MISTAKEN = re.compile(
+    r"\s*(?:by\s+mistake|by\s+accident|in\s+error|mistakenly|earlier\s+by\s+mistake)"
+    r"|\s*(?:是我)?(?:填错|写错|说错|打错)了?"
+)
 _CLEFT = re.compile(r"(?<![a-z])(?:it's|it is|its)\s*$")
 
 
@@ -98,7 +103,7 @@ def _roles(norm: str, mentions: list[Mention]) -> list[tuple[Mention, Role, str 
         if re.search(_w("over") + r"\s+$", before) and i > 0:
             out.append((m, "alt", None))
             continue
-        if _ALT_AFTER.match(norm[end:]) or done_without(norm, start):
+        if _ALT_AFTER.match(norm[end:]) or done_without(norm, start) or _MISTAKEN.match(norm, end):
             out.append((m, "alt", None))
             continue
         neg = _negation(norm, start, end)

@@ -17,11 +17,18 @@ _SLOT_ZH = (
     r"|[0-9一二三四五六七八九十]+点(?:以前|之前|前|以后|之后|后))"
 )
 
+#: The carriers people name (folded).
+_CARRIER = (
+    r"(?:dhl|ups|fedex|dpd|hermes|evri|royal\s+mail|usps|tnt|gls|yodel|parcelforce|aramex"
+    r"|canada\s+post|australia\s+post|sf\s+express|the\s+(?:local\s+)?post(?:\s+office)?)\b"
+)
+
 # A standing wish about how the user is served, said as such: a standing cue ("以后", "from now
 # on", "always") and a way of shipping, packing, leaving, invoicing or replying ("以后发货都用顺丰",
 # "from now on leave my parcels with the concierge", "always gift-wrap my orders").
 _SERVICE_ZH = re.compile(
-    r"(?:发货|发快递|寄|送货|送到|配送|派送|放(?:在|到)?|包装|打包|回复|回答|开票|开发票|发票|用.{1,6}(?:快递|发)"
+    r"(?:发货|发快递|寄|送货|送到|配送|派送|放(?:在|到)?|包装|打包"
+    r"|(?:别|不要|不用)(?:再)?(?:用|放|装|给我)?(?:塑料袋|泡沫|气泡膜)|回复|回答|开票|开发票|发票|用.{1,6}(?:快递|发)"
     r"|走.{1,6}(?:快递|物流)|[0-9SMLXsmlx]码|尺码|送(?:到)?公司|工作日送|周末送|送上门|上门"
     r"|(?:发|用|走)(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS|极兔|德邦|百世|天天)"
     # when deliveries come, what is recommended ("尽量安排晚上7点以后送", "别给我推荐香菜味的")
@@ -42,6 +49,9 @@ _SERVICE_EN = re.compile(
         # a delivery slot, the bags or slips an order comes with ("the weekend slot", "in paper
         # bags", "the receipt left out")
         r"|(?:delivery|weekend|weekday|morning|evening|afternoon|time)\s+slots?"
+        # a carrier ("always ship with DHL", "Always DPD please")
+        rf"|(?:ship|send|deliver|post)\w*\s+(?:\w+\s+){{0,2}}?(?:with|via|by|through|using)\s+{_CARRIER}"
+        rf"|(?<=always\s){_CARRIER}"
         r"|(?:paper|plastic|reusable|cloth)\s+bags?|receipts?\s+(?:left\s+out|removed)|price\s+tags?"
         r"|gift\s+(?:orders?|receipts?|notes?|cards?|messages?)"
         r"|deliver\w*\s+(?:before|after|on|at|during)|substitut(?:ions?|es?)"
@@ -54,7 +64,9 @@ _SERVICE_EN = re.compile(
 _STANDING_WISH_CUE = _rx(
     r"以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认|都希望|一向|尽量"
     # no more of it: said once, meant from now on ("不要再给我推荐母婴用品了", "…就别推了")
-    r"|(?:不要|别|不用|不必)再|再也(?:别|不要)|(?:就|都)?(?:别|不要)推(?:荐)?了"
+    r"|(?:不要|别|不用|不必)再|再也(?:别|不要)|(?:就|都)?(?:别|不要)推(?:荐)?了|永远(?:不要|别|不)"
+    # a carrier refused is refused for good ("不要用中通发我这边")
+    r"|(?:不要|别)(?:再)?(?:用|走|发)(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS|极兔|德邦|百世|天天)"
     r"|(?:天|周|月|号)(?:开始|起)(?!来|床|飞)"
     # a recurring time kept free of deliveries ("周末别送", "晚上8点以后不要派送")
     rf"|{_SLOT_ZH}(?:都|也|一律)?(?:别|不要|不能|勿)(?=送|派送|配送|上门)",
@@ -212,7 +224,11 @@ _NOTHING_NAMED = re.compile(
     r"^(?:请|麻烦)?(?:就|都|也)?(?:别|不要|不用)(?:再)?(?:给我)?推(?:荐)?了?[!！。.~～]*$"
 )
 #: The way of being served said not to be wanted ("以后我所有的件都别送上门了"): no wish for it.
-_UNWISHED = re.compile(r"(?:别|不要|不用|不必)[^，,。]{0,6}?(?:送上门|上门|发(?!票))")
+#: (别发了, 不用送上门; but a carrier refused is a wish: "不要用中通发")
+_UNWISHED = re.compile(
+    r"(?:别|不要|不用|不必)[^，,。]{0,6}?"
+    r"(?:送上门|上门|(?<!顺丰)(?<!京东)(?<!中通)(?<!圆通)(?<!韵达)(?<!申通)(?<!邮政)(?<!极兔)发(?!票))"
+)
 
 
 _CLAIM_WISH_BLOCK = _rx(
