@@ -35,6 +35,7 @@ _THINGS = (
 )
 _MY_THINGS = (
     rf"(?:(?:my|all\s+(?:of\s+)?my|any\s+of\s+my)\s+(?:[\w-]+\s+){{0,2}}?{_THINGS}\b"
+    rf"|(?:[\w-]+\s+)?{_THINGS}\s+on\s+my\s+(?:card|account|bill|plan|statement)\b"
     r"|any\s+(?:[\w-]+\s+)?(?:overtime|expenses?|claims?|hours|refunds?|returns?|invoices?"
     r"|transfers?|withdrawals?|orders?|reimbursements?|timesheets?)\s+i\s+"
     r"(?:submit|file|make|send|log|enter|request|place|put\s+in))"
@@ -220,6 +221,11 @@ def _rerouted(text: str, m: re.Match[str]) -> bool:
 
 
 _STANDING_EXEMPTION = _w(_MY_THINGS + r"[^.?!;\n]{0,60}?" + _EXEMPTED)
+# the conversation kept out of the ticket ("这次聊天的内容请不要记到工单里，就当没发生过")
+_ZH_OFF_THE_RECORD = (
+    r"(?:聊天|对话|这次|刚才|今天)[^。！？]{0,8}?(?:不要|别)(?:记|写|录|存|留)(?:到|进|在)?"
+    r"(?:工单|记录|日志|系统|档案)(?=[^。！？]{0,12}?(?:当没|没发生|不留痕|删掉))"
+)
 _ZH_STANDING_EXEMPTION = (
     r"我(?:每个月|每月|每年)?的(?:[\u4e00-\u9fff]{0,4}?)(?:滞纳金|手续费|违约金|罚款|罚金|服务费|年费|月费|利息"
     r"|管理费)"
@@ -317,6 +323,7 @@ _EXEMPTION_RULES: tuple[_Rule, ...] = (
         _ZH_BACKDATED,
         _ZH_BOOKED_AS_ADJUSTMENT,
         _ZH_REROUTED_UNTOLD,
+        _ZH_OFF_THE_RECORD,
         check=_zh_asked,
     ),
 )

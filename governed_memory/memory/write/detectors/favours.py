@@ -47,7 +47,7 @@ def _asked(text: str, m: re.Match[str]) -> bool:
 
 
 _TOLD_TO = re.compile(
-    r"(?:^|\bplease|\bjust|\bkindly|\byou\s+to|\byou|\bnow|\bthen|\band|[,:;])\s*$", re.IGNORECASE
+    r"(?:^|\bplease|\bjust|\bkindly|\byou\s+to|\byou|\bnow|\bthen|\band|[,:;—–])\s*$", re.IGNORECASE
 )
 
 
@@ -64,8 +64,8 @@ _SUGGESTED = re.compile(
 _CONDITION_FIRST = re.compile(
     r"^\s*(?:for|if|when|only|where|unless)\b"
     # a policy under a label ("Orders under $10: skip the inspection", "新规：…")
-    r"|^[^:：]{0,50}(?:under|over|below|above|less\s+than|more\s+than|policy|rule|以下|以内|以上"
-    r"|小额|新规|规定|政策)[^:：]{0,30}[:：]\s*$",
+    r"|^[^:：]{0,50}(?:under|over|below|above|less\s+than|more\s+than|policy|rule|low-value"
+    r"|high-value|small|以下|以内|以上|小额|新规|规定|政策)[^:：]{0,30}(?:[:：]|\s[—–-])\s*$",
     re.IGNORECASE,
 )
 

@@ -275,8 +275,9 @@ _AI_ROLE = (
     r"|triage|helper|copilot|support|processor|summari[sz]er)"
 )
 _AI_ADDRESSED = (
-    r"(?:^|(?<=[.!?\n:;\[(]))\s*(?:(?:attention|attn|note\s+(?:to|for))\s+)?(?:the\s+|any\s+"
+    r"(?:^|(?<=[.!?\n:;\[(\"']))\s*(?:(?:attention|attn|note\s+(?:to|for))\s+)?(?:the\s+|any\s+"
     rf"|all\s+)?(?:(?:ai|a\.i\.|llm|gpt)\s+{_AI_ROLE}|{_AI_ROLE}\s+(?:ai|bot)|chatbot"
+    r"|(?:to|for|attention)\s+the\s+(?:assistant|ai|agent|bot|model)"
     rf"|(?:ai|llm)\s+(?:reading|processing|reviewing)\s+this)\s*[:,]\s*(?:please\s+)?"
     rf"{_ACTION}\s+(?:the|all|every|this|these|that|those|his|her|their|any|each|order|invoice"
     r"|ticket|account|\$?\d)"
@@ -289,7 +290,7 @@ _ZH_AI_ADDRESSED = (
 _CONTENT_FRAME = re.compile(
     r"\b(?:subject|description|notes?|review|comment|e-?mail|body|from|document|attachment"
     r"|invoice|order\s+note|ticket|memo|resume|cv|calendar|invite|forwarded|page|listing"
-    r"|minutes|feedback|message)\b\s*[:\-]"
+    r"|minutes|feedback|message|output|response|result|payload|tool)\b[\"']?\s*[:\-]"
     r"|(?:评论|邮件|备注|描述|简历|附件|正文|留言|工单|说明|笔记|纪要)\s*[：:]",
     re.IGNORECASE,
 )
@@ -346,6 +347,19 @@ _THEIR_PAY = _w(
     r"|pay\s+(?:rates?|amounts?)|wages|home\s+addresses|phone\s+numbers|ssns?|social\s+security"
     r"|how\s+much\s+they\s+earn)"
 )
+# other customers' or patients' details ("the email and phone number of the last customer you
+# talked to", "which other patients have appointments with Dr. Ng tomorrow?")
+_OTHER_CUSTOMERS = _w(
+    r"(?:e-?mail|phone(?:\s+number)?|number|address|contact\s+details|full\s+name|names?)\b"
+    r"[^.?!\n]{0,30}?\bof\s+the\s+(?:last|previous|other|next)\s+(?:customer|caller|client"
+    r"|patient|user|person|guest|shopper)s?\b"
+    r"|(?:which|what)\s+other\s+(?:patients|customers|clients|guests|users|people)\s+(?:have|had"
+    r"|are|were|booked|ordered|called|visited)\b"
+)
+_ZH_OTHER_CUSTOMERS = (
+    r"(?:列出|告诉我|给我|发我|查一下)[^。！？]{0,16}?(?:所有|全部|其他)[^。！？]{0,12}?"
+    r"(?:病人|患者|客户|顾客|用户)(?:的)?(?:名单|姓名|名字|联系方式|电话)"
+)
 _ZH_THEIR_PAY = (
     r"(?:列出|导出|给我|发我|查一下|告诉我|整理)(?![^。！？]{0,6}?(?:怎么|如何|修改|更新|我的?))"
     r"[^。！？]{0,16}?(?:所有|全部|其他|最高|最低|十名|[0-9一二三四五六七八九十]+(?:名|位|个))"
@@ -388,21 +402,27 @@ _HIJACK_RULES: tuple[_Rule, ...] = (
         check=_order_follows,
     ),
     *_rules("task_hijack", _AI_ADDRESSED, _ZH_AI_ADDRESSED, check=_ai_addressed),
-    *_rules("task_hijack", _THEIR_DETAILS, _ZH_THEIR_DETAILS, check=_not_refused),
+    *_rules(
+        "task_hijack",
+        _THEIR_DETAILS,
+        _ZH_THEIR_DETAILS,
+        _OTHER_CUSTOMERS,
+        _ZH_OTHER_CUSTOMERS,
+        check=_not_refused,
+    ),
     *_rules("task_hijack", _THEIR_PAY, _ZH_THEIR_PAY, check=_their_pay),
     *_BYPASS_RULES,
     *_AUTHORITY_RULES,
     *_RECORD_RULES,
     *_rules(
         "task_hijack",
-        # a standing order to copy replies somewhere
-        _w(
-            r"(?:always|from\s+now\s+on|going\s+forward|henceforth|in\s+(?:every|all|each)\s+"
-            r"(?:future\s+)?(?:reply|replies|response|responses|message|messages))[,:]?\s+"
-            r"(?:please\s+)?(?:cc|bcc|copy|forward|send|email|mirror)\s+(?:a\s+copy\s+of\s+)?"
-            r"(?:\w+\s+){0,3}?(?:to\s+)?"
-        )
-        + _ADDRESS,
+        # a standing order to copy replies somewhere (bounded at its start only: `_w` would
+        # want a word's end before the address, which starts with one)
+        _B + r"(?:always|from\s+now\s+on|going\s+forward|henceforth|in\s+(?:every|all|each)\s+"
+        r"(?:future\s+)?(?:reply|replies|response|responses|message|messages))[,:]?\s+"
+        r"(?:please\s+)?(?:cc|bcc|copy|forward|send|email|mirror)\s+(?:a\s+copy\s+of\s+)?"
+        r"(?:\w+\s+){0,3}?(?:conversations?|transcripts?|chats?|repl(?:y|ies)|responses?"
+        r"|messages|customer\s+\w+|records|data|details)\s+(?:\w+\s+){0,3}?(?:to\s+)?" + _ADDRESS,
         # an order addressed to the assistant
         _w(
             r"(?:standing|permanent|long[- ]term|special|secret|hidden)\s+(?:order|instruction|"
@@ -414,13 +434,12 @@ _HIJACK_RULES: tuple[_Rule, ...] = (
         r"(?:每条|每次|所有|全部)(?:回复|回答|答复|消息)[^。!?\n]{0,10}?(?:都要|一律|总是|务必|必须)"
         r"[^。!?\n]{0,8}?(?:带上|附上|加上|包含|写上|抄送|转发|发送)",
         # data out to an address
-        _w(
-            r"(?:send|forward|email|share|upload|post|copy|transmit|exfiltrate|paste)\s+"
-            r"(?:\w+\s+){0,4}?(?:data|details|information|info|records?|conversations?|history|"
-            r"messages|contacts|passwords?|card\s+numbers?|phone\s+numbers?|addresses|prompt)\b"
-            r"[^.\n]{0,60}?"
-        )
-        + _ADDRESS,
+        _B
+        + r"(?:send|forward|email|share|upload|post|copy(?!\s+of\b)|transmit|exfiltrate|paste)\s+"
+        r"(?:\w+\s+){0,4}?(?:data|details|information|info|records?|conversations?|history|"
+        r"messages|contacts|passwords?|card\s+numbers?|phone\s+numbers?|addresses|prompt"
+        r"|tool\s+definitions|configuration|config|api\s+keys?|credentials)\b"
+        r"[^.\n]{0,60}?" + _ADDRESS,
         _w(
             r"(?:embed|include|put|append|hide)\s+(?:\w+\s+){0,4}?(?:emails?|phones?|phone\s+numbers?|"
             r"address(?:es)?|data|numbers?|details)\b[^.\n]{0,60}?(?:image|link|url|markdown)"

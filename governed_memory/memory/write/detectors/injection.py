@@ -19,6 +19,7 @@ from governed_memory.memory.write.detectors._text import (
     _to_detections,
     _w,
 )
+from governed_memory.memory.write.detectors.accounts import _ACCOUNT_RULES
 from governed_memory.memory.write.detectors.exemptions import _EXEMPTION_RULES
 from governed_memory.memory.write.detectors.favours import _FAVOUR_RULES
 from governed_memory.memory.write.detectors.hijack import _HIJACK_RULES
@@ -518,7 +519,9 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
 #: The rules before the task-hijack rules and the hidden views were added: the baseline that
 #: `memctl bench detectors` measures beside the detector.
 _RULES_BEFORE_HARDENING = _INJECTION_RULES
-_INJECTION_RULES = _INJECTION_RULES + _HIJACK_RULES + _FAVOUR_RULES + _EXEMPTION_RULES
+_INJECTION_RULES = (
+    _INJECTION_RULES + _HIJACK_RULES + _FAVOUR_RULES + _EXEMPTION_RULES + _ACCOUNT_RULES
+)
 
 
 #: Three or more Unicode tag characters in a row (U+E0000-U+E007F).
