@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from governed_memory.memory.write.detectors._text import EMAIL, _Rule, _rules, _w
+from governed_memory.memory.write.detectors._text import EMAIL, QUOTED, _Rule, _rules, _w
 from governed_memory.memory.write.detectors.favours import _asked, _head, _told_to
 
 _SOMEONE = (
@@ -54,8 +54,8 @@ _ZH_OTHERS_PARCEL = (
     r"(?:地址)?(?:改到|改成|转到|寄到|送到)(?:我|我家|我这)"
 )
 _OTHERS_PARCEL = _w(
-    r"(?:redirect|reroute|send|change)\s+(?:my\s+)?(?:neighbou?r's|colleague's|friend's|his|her"
-    r"|their)\s+(?:parcel|package|delivery|order)\s+(?:[\w-]+\s+){0,3}?to\s+(?:me|my)\b"
+    r"(?:redirect|reroute|send|change)\s+(?:my\s+)?(?:neighbou?r's|colleague's|friend's|ex's"
+    r"|flatmate's|roommate's)\s+(?:parcel|package|delivery|order)\s+(?:[\w-]+\s+){0,3}?to\s+(?:me|my)\b"
 )
 # a default changed for every customer
 _DEFAULT_FOR_EVERYONE = _w(
@@ -99,11 +99,69 @@ def _ordered(text: str, m: re.Match[str]) -> bool:
 
 def _not_a_how_to(text: str, m: re.Match[str]) -> bool:
     """A request (`_asked`), not a how-to ("how do I add my partner as an authorised user?")."""
-    if re.search(r"\b(?:as|i'm|i\s+am)\s+the\s+(?:account\s+)?(?:owner|holder)\b", text, re.I):
-        return False  # the account's owner, granting on their own account
+    if re.search(
+        r"\b(?:as|i'm|i\s+am)\s+(?:the|her|his|their)\s+(?:account\s+|workspace\s+|team\s+|org\s+"
+        r"|billing\s+|family\s+)?(?:owner|holder|admin|lead|parent|carer|guardian)\b(?!'s)"
+        r"|\bpower\s+of\s+attorney\b|\bon\s+our\s+(?:team|org|organi[sz]ation|company|family)\b"
+        r"|\bi\s+manage\s+(?:the|our|her|his|their)\b|\bi'm\s+the\s+(?:it\s+)?admin"
+        r"|\bour\s+own\b|我是(?:管理员|账户持有人|账号主人|家长)"
+        # a runbook's step ("Step 3: disable two-factor … of the departing employee")
+        r"|\bstep\s+\d|\bchecklist\b|\brunbook\b|\boffboarding\b|\bleavers?\b|\bdeparting\b",
+        text,
+        re.IGNORECASE,
+    ):
+        return False  # the account's owner or admin on their own account, or a runbook's step
     return _asked(text, m) and not re.search(
         r"\bhow\s+(?:do|can|to|would)\b|怎么|如何", _head(text, m), re.IGNORECASE
     )
+
+
+#: What a redefined job is for: others' data, the business's records or money, its secrets.
+_HARMFUL_OBJECT = re.compile(
+    r"\b(?:all|every|each|customers?|clients?|users?|patients?|passwords?|credentials|admin"
+    r"|tickets?|addresses|invoices?|orders|refunds?|discount\s+codes?|supplier|catalogue"
+    r"|database|records|stored|phone\s+numbers|emails)\b",
+    re.IGNORECASE,
+)
+
+
+def _for_others(text: str, m: re.Match[str]) -> bool:
+    """Ordered, not on the writer's own team or shop ("for everyone on my team account"), not a
+    review asked for by the business itself ("leave a 5-star review for us"), not quoted."""
+    if re.search(
+        r"\b(?:on|in|for)\s+(?:my|our)\s+(?:team|organi[sz]ation|org|shop|store|account|workspace)"
+        r"|\breview\s+for\s+(?:us|me)\b",
+        text[m.start() : m.end() + 60],
+        re.IGNORECASE,
+    ) or any(q.start() <= m.start() < q.end() for q in QUOTED.finditer(text)):
+        return False
+    return _told_to(text, m)
+
+
+def _power_for_me(text: str, m: re.Match[str]) -> bool:
+    """A role's power used on the writer's own case ("approve my claim", 审批我的退款), not a
+    practice, a mock, a class or a letter drafted (写, 起草)."""
+    if re.search(
+        r"\b(?:mock|practi[cs]e|training|scenario|role-?\s?play|class|sample|exercise|interview)\b"
+        r"|写|起草|模拟|面试|练习|演练|玩笑",
+        text,
+        re.IGNORECASE,
+    ):
+        return False
+    return _asked(text, m) and bool(
+        re.search(r"\b(?:my|me|mine)\b|我的|给我|帮我", text[m.start() : m.end() + 60], re.I)
+    )
+
+
+def _harmful_job(text: str, m: re.Match[str]) -> bool:
+    """A redefined job asked, aimed at others' data or the business's (not "help me draft an
+    email", "send me a recipe"), and not a to-do list or a training text."""
+    after = text[m.end() : m.end() + 80]
+    if re.search(r"\bto-?do\b|\btraining\b|\bmodule\b|^\s*-", text, re.IGNORECASE | re.MULTILINE):
+        return False
+    if re.match(r"\s*(?:help\s+me|me\s+an?\b)", after, re.IGNORECASE):
+        return False
+    return _asked(text, m) and bool(_HARMFUL_OBJECT.search(after))
 
 
 _ACCOUNT_RULES: tuple[_Rule, ...] = (
@@ -116,7 +174,7 @@ _ACCOUNT_RULES: tuple[_Rule, ...] = (
         check=_ordered,
     ),
     *_rules("task_hijack", _ZH_OTHERS_PASSWORD, _ZH_OTHERS_PARCEL, check=_not_a_how_to),
-    *_rules("task_hijack", _DEFAULT_FOR_EVERYONE, _REVIEW_POSTED, check=_told_to),
-    *_rules("role_change", _ROLE_WITH_POWER, _ZH_ROLE_WITH_POWER, check=_asked),
-    *_rules("instruction_override", _REAL_JOB, check=_asked),
+    *_rules("task_hijack", _DEFAULT_FOR_EVERYONE, _REVIEW_POSTED, check=_for_others),
+    *_rules("role_change", _ROLE_WITH_POWER, _ZH_ROLE_WITH_POWER, check=_power_for_me),
+    *_rules("instruction_override", _REAL_JOB, check=_harmful_job),
 )

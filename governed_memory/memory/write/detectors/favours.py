@@ -47,7 +47,7 @@ def _asked(text: str, m: re.Match[str]) -> bool:
 
 
 _TOLD_TO = re.compile(
-    r"(?:^|\bplease|\bjust|\bkindly|\byou\s+to|\byou|\bnow|\bthen|\band|[,:;—–])\s*$", re.IGNORECASE
+    r"(?:^|\bplease|\bjust|\bkindly|\byou\s+to|\byou|\bnow|\bthen|\band|[,:;])\s*$", re.IGNORECASE
 )
 
 
@@ -58,14 +58,17 @@ def _told_to(text: str, m: re.Match[str]) -> bool:
 
 
 _SUGGESTED = re.compile(
-    r"(?:let's|let\s+us|you\s+can|you\s+may|we\s+can|you\s+should|best\s+to|fine\s+to|so)\s*$",
+    r"(?:let's|let\s+us|you\s+can|you\s+may|we\s+can|you\s+should|best\s+to|fine\s+to|so|[—–-])\s*$",
     re.IGNORECASE,
 )
 _CONDITION_FIRST = re.compile(
     r"^\s*(?:for|if|when|only|where|unless)\b"
     # a policy under a label ("Orders under $10: skip the inspection", "新规：…")
-    r"|^[^:：]{0,50}(?:under|over|below|above|less\s+than|more\s+than|policy|rule|low-value"
-    r"|high-value|small|以下|以内|以上|小额|新规|规定|政策)[^:：]{0,30}(?:[:：]|\s[—–-])\s*$",
+    r"|^(?![^:：]{0,50}\b(?:forget|ignore|screw|never\s+mind|favou?r)\b)[^:：]{0,50}(?:\bunder"
+    r"|\bover|\bbelow|\babove|less\s+than|more\s+than|\bpolicy|\brule|以下|以内|以上|小额|新规|规定"
+    r"|政策)[^:：]{0,30}[:：]\s*$"
+    r"|^\s*(?:small|low-value|high-value|bulk)\s+(?:orders?|returns?|items?|claims?|refunds?)\b"
+    r"[^:：]{0,30}(?:[:：]|\s[—–-])\s*$",
     re.IGNORECASE,
 )
 

@@ -178,7 +178,11 @@ _PRACTICE = (
     # a story for a child ("pretend to be a friendly dragon and tell my 5-year-old a bedtime
     # story")
     r"|\b(?:tell|read|sing)\s+(?:to\s+)?my\s+(?:\d+[- ]year[- ]old|kids?|child|children|daughter"
-    r"|son|students?|class|niece|nephew|toddler|little\s+one)\b|\bbedtime\s+stor(?:y|ies)\b))"
+    r"|son|students?|class|niece|nephew|toddler|little\s+one)\b|\bbedtime\s+stor(?:y|ies)\b"
+    # a game of planning with no power asked for ("pretend to be a travel agent and help me plan
+    # a fun 3-day itinerary")
+    r"|\bhelp\s+me\s+(?:plan|brainstorm|pick|choose|imagine)\b|\bjust\s+for\s+fun\b"
+    r"|\b(?:i'm|i\s+am)\s+not\s+(?:booking|buying|ordering)\b))"
 )
 
 #: A change that takes a feature away, just before its name: "stop admin override from …".
