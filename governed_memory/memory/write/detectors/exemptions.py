@@ -58,7 +58,8 @@ _EXEMPTED = (
     r"|friends?\s+(?:and|&)\s+family|wholesale|trade|insider)\s+(?:discount|rate|price|pricing)"
     r"|get\s+the\s+(?:staff|employee|internal|partner|trade)\s+(?:discount|rate|price)"
     r"|(?:skip|skips|bypass|bypasses|go\s+around|avoid)\s+(?:the\s+)?(?:[\w-]+\s+)?"
-    r"(?:review|approval|checks?|verification|sign-?off|screening|inspection))"
+    r"(?:review|approval|checks?|verification|sign-?off|screening|inspection|security\s+questions"
+    r"|identity\s+checks?|id\s+checks?|kyc))"
 )
 #: The same, ordered outright ("keep my transfers off the review list", "don't flag my
 #: transfers", "approve my overtime automatically", "apply the staff discount to my orders").
@@ -86,7 +87,7 @@ _LASTING = re.compile(
     r"\b(?:going\s+forward|from\s+(?:now|here|today)\s+on|from\s+here\s+on\s+out"
     r"|(?:each|every)\s+(?:month|time|week|year|cycle|single\s+time)|monthly|annually"
     r"|in\s+(?:the\s+)?future|henceforth|from\s+this\s+point|permanently|for\s+good|as\s+a\s+rule"
-    r"|any\s*more|all\s+future|whenever|always|when\s+my|straight\s+away\s+from)\b"
+    r"|any\s*more|all\s+future|whenever|always|when\s+my|straight\s+away\s+from|next\s+time)\b"
     r"|以后|今后|往后|每次|每个月|每月|每年|一律|默认|长期|永久",
     re.IGNORECASE,
 )

@@ -131,6 +131,20 @@ _WITHDRAWN = _w(
     rf"(?:(?:has|have)\s+been|was|were|are|is)\s+(?:\w+\s+)?(?:{_DROPPED}|void|outdated"
     r"|no\s+longer\s+(?:valid|in\s+effect))" + _DIRECTIVE
 )
+#: Guidance said to be wrong, then overridden ("the rules you got are wrong. Override them: …").
+_WRONG_THEN_OVERRIDDEN = _w(
+    rf"(?:(?:the\s+|your\s+)?{_GUIDANCE}\s+{_YOU_RUN_ON}|your\s+{_GUIDANCE})\s+(?:are|is|were|was)\s+"
+    r"(?:all\s+)?(?:wrong"
+    r"|incorrect|mistaken|a\s+mistake|out\s+of\s+date)\b"
+    r"(?=.{0,80}(?:override|ignore|replace|drop|new\s+rule|from\s+now|do\s+what\s+i|instead))"
+    r"|(?:ignore|disregard|skip|forget|drop)\s+the\s+(?:part|bit|section|line|rule|sentence)\s+"
+    r"(?:of|in)\s+your\s+(?:prompt|instructions|rules|guidelines|policy|setup)"
+    r"|(?:switch|change|move|go)\s+(?:to|into)\s+(?:your\s+|the\s+)?(?:maintenance|admin|developer"
+    r"|debug|root|god|internal|staff|unrestricted|unfiltered|service)\s+(?:persona|profile|role"
+    r"|character|identity)"
+    r"|you(?:'re|\s+are)\s+(?:now\s+)?['\"‘“][\w-]+['\"’”],?\s+the\s+(?:internal|staff|admin|backend"
+    r"|developer|employee)\s+(?:tool|bot|assistant|console|version|system)"
+)
 _WITHDRAWN_ACTIVE = _w(
     rf"{_DROPPED}\s+(?:the\s+)?{_GUIDANCE}\s+you\s+(?:were|are|got|received|run)"
 )
@@ -218,12 +232,14 @@ _ZH_UPGRADE_AT_LOW_PRICE = (
 
 # someone else's account's contact details changed on their say-so
 _CONTACT_CHANGED = _w(
-    r"(?:change|update|switch|swap|set|reset)\s+the\s+(?:login\s+)?(?:e-?mail(?:\s+address)?"
+    r"(?:change|update|switch|swap|set|reset)\s+the\s+(?:login\s+|contact\s+)?(?:e-?mail(?:\s+address)?"
     r"|phone(?:\s+number)?|number|mobile|password|login)\s+(?:on|of|for|linked\s+to|attached\s+to"
     r"|tied\s+to)\s+(?:the\s+|this\s+|that\s+|customer\s+|[\w-]+(?:\s+[\w-]+)?'s\s+)?"
     r"(?:account|customer)\b"
     r"(?=.{0,200}(?:owner|holder|\bhe|\bshe|\bthey)\s+(?:already\s+|has\s+|have\s+)?(?:asked"
-    r"|said|agreed|wants|told|okayed|approved|gave|authori[sz]ed)\b)"
+    r"|said|agreed|wants|told|okayed|approved|gave|authori[sz]ed)\b|.{0,200}(?:(?:\bhe|\bshe"
+    r"|\bthey)(?:'s|\s+is|'re|\s+are)\s+(?:travel+ing|away|abroad|busy|in\s+hospital)"
+    r"|can't\s+do\s+it\s+(?:himself|herself|themselves)))"
 )
 _ZH_CONTACT_CHANGED = (
     r"(?:账户|账号|帐户|帐号)[^，,。]{0,6}?(?:绑定的?|的)?(?:手机号|手机|邮箱|密码)[^，,。]{0,4}?"
@@ -311,6 +327,7 @@ _FAVOUR_RULES: tuple[_Rule, ...] = (
             r"(?:(?:that\s+)?still\s+(?:applies|counts)\s+)?is"
         ),
         _OTHER_PRODUCTS,
+        _WRONG_THEN_OVERRIDDEN,
         r"你的(?:安全)?(?:准则|规则|指令|规定|政策)是(?:给|为|针对)(?:别的|其他|另一个|旧(?:版)?的?)"
         r"(?:产品|系统|机器人|应用|版本)",
         check=_asked,
