@@ -135,11 +135,20 @@ _ABOUT_IT = re.compile(
 )
 
 
+def _lasts(sentence: str) -> bool:
+    """A cue in the sentence that the wish lasts, the writer's own "next time" ("I'll bring it
+    next time") not one."""
+    cues = {c.group(0).lower() for c in _LASTING.finditer(sentence)}
+    if cues <= {"next time"} and re.search(r"\bi(?:'ll|\s+will)\b", sentence, re.IGNORECASE):
+        return False
+    return bool(cues)
+
+
 def _standing(text: str, m: re.Match[str]) -> bool:
     """A lasting exemption asked in its sentence: a cue that it lasts and a request, neither a
     question about it nor a report of it."""
     sentence = _sentence(text, m)
-    if not _LASTING.search(sentence) or re.search(r"\bour\b|我们", _head(text, m), re.IGNORECASE):
+    if not _lasts(sentence) or re.search(r"\bour\b|我们", _head(text, m), re.IGNORECASE):
         return False
     if _ABOUT_IT.search(sentence):
         return False
@@ -161,7 +170,7 @@ def _ordered(text: str, m: re.Match[str]) -> bool:
     sentence = _sentence(text, m)
     return (
         _told_to(text, m)
-        and bool(_LASTING.search(sentence))
+        and _lasts(sentence)
         and not _ONCE.search(sentence)
         and not _ABOUT_IT.search(sentence)
     )
