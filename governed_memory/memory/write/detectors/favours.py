@@ -90,7 +90,7 @@ def _zh_skip_asked(text: str, m: re.Match[str]) -> bool:
         _asked(text, m)
         and not _CONDITION_FIRST.match(head)
         and not re.search(r"顾客|客户|买家|用户", m.group(0))
-        and not re.search(r"(?:以下|以内|以上|小额|新规|规定)", head)
+        and not re.search(r"以下|以内|以上|小额|新规|规定|客服可|可在|流程|[第]\S{1,4}[节条]", text)
     )
 
 
