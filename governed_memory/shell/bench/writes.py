@@ -56,26 +56,11 @@ async def bench_write(writes: int) -> dict[str, Any]:
                         },
                     )
                 t0 = time.perf_counter()
-                await env.client.execute_workflow(
-                    Floor.run,
-                    request,
-                    id=f"floor/{uuid.uuid4().hex}",
-                    task_queue="bench-floor",
-                    request_eager_start=eager,
-                    # started exactly like a write, search attributes included
-                    search_attributes=search_attributes(request.tenant, "write"),
-                )
+                await _floor(env.client, Floor.run, request, eager)
                 t1 = time.perf_counter()
                 await client.run_write(request)
                 t2 = time.perf_counter()
-                await env.client.execute_workflow(
-                    FloorLocal.run,
-                    request,
-                    id=f"floor-local/{uuid.uuid4().hex}",
-                    task_queue="bench-floor",
-                    request_eager_start=eager,
-                    search_attributes=search_attributes(request.tenant, "write"),
-                )
+                await _floor(env.client, FloorLocal.run, request, eager)
                 t3 = time.perf_counter()
                 if i >= 20:  # warm-up excluded
                     floor.append((t1 - t0) * 1000.0)
@@ -92,6 +77,18 @@ async def bench_write(writes: int) -> dict[str, Any]:
                 "local_activity_ratio_p50": round(ls["p50_ms"] / fs["p50_ms"], 2),
             }
     return results
+
+
+async def _floor(client: Client, run: Any, request: WriteRequest, eager: bool) -> None:
+    """One run of a floor workflow, started exactly like a write (search attributes included)."""
+    await client.execute_workflow(
+        run,
+        request,
+        id=f"floor/{uuid.uuid4().hex}",
+        task_queue="bench-floor",
+        request_eager_start=eager,
+        search_attributes=search_attributes(request.tenant, "write"),
+    )
 
 
 def floor_worker(client: Client, *floors: type[Any]) -> Any:
