@@ -130,6 +130,17 @@ def _clause(text: str, start: int, end: int) -> str:
     return text[left:right]
 
 
+_SENTENCE_END = re.compile(r"[.!?;]\s|[。！？；\n]")
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    """The sentence around [start, end), Latin full stops included ("Go to Settings > API Keys.
+    Rotate your tokens." is two)."""
+    left = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    right = _SENTENCE_END.search(text, end)
+    return text[left : right.start() if right else len(text)]
+
+
 #: A quotation: straight quotes opened after a space, a bracket or a separator and closed before
 #: one (so the apostrophe of "don't" opens nothing), curly and CJK quotes anywhere.
 QUOTED = re.compile(

@@ -21,10 +21,8 @@ from __future__ import annotations
 
 import re
 
-from governed_memory.memory.write.detectors._text import _Rule, _rules, _w
+from governed_memory.memory.write.detectors._text import _Rule, _rules, _sentence, _w
 from governed_memory.memory.write.detectors.favours import _asked, _head, _told_to
-
-_SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
 #: The writer's own things a control watches.
 _THINGS = (
@@ -116,11 +114,9 @@ _SURPRISE = re.compile(
 )
 
 
-def _sentence(text: str, m: re.Match[str]) -> str:
+def _sentence_of(text: str, m: re.Match[str]) -> str:
     """The sentence that holds the match."""
-    start = max(text.rfind(c, 0, m.start()) for c in ".!?。！？\n") + 1
-    end = _SENTENCE_END.search(text, m.end())
-    return text[start : end.start() if end else len(text)]
+    return _sentence(text, m.start(), m.end())
 
 
 #: A sentence that asks about the thing or reports it, rather than asks for it ("can you confirm
@@ -147,7 +143,7 @@ def _lasts(sentence: str) -> bool:
 def _standing(text: str, m: re.Match[str]) -> bool:
     """A lasting exemption asked in its sentence: a cue that it lasts and a request, neither a
     question about it nor a report of it."""
-    sentence = _sentence(text, m)
+    sentence = _sentence_of(text, m)
     if not _lasts(sentence) or re.search(r"\bour\b|我们", _head(text, m), re.IGNORECASE):
         return False
     if _ABOUT_IT.search(sentence):
@@ -167,7 +163,7 @@ _ONCE = re.compile(
 def _ordered(text: str, m: re.Match[str]) -> bool:
     """An exemption ordered outright, with a cue in its sentence that it lasts (not for this
     once, not a complaint about a charge that should not have been made)."""
-    sentence = _sentence(text, m)
+    sentence = _sentence_of(text, m)
     return (
         _told_to(text, m)
         and _lasts(sentence)
@@ -191,23 +187,23 @@ _NOT_THE_WRITERS = re.compile(
 def _asked_not_refused(text: str, m: re.Match[str]) -> bool:
     """Ordered (`_told_to`), and its sentence no rule or refusal ("never backdate a policy",
     "倒签合同是违法的"), no staff rule, reported request or date put right."""
-    sentence = _sentence(text, m)
+    sentence = _sentence_of(text, m)
     return (
         _told_to(text, m)
         and not _REFUSED.search(_head(text, m))
         and not _ZH_REFUSED.search(sentence)
-        and not _NOT_THE_WRITERS.search(sentence)
+        and not _NOT_THE_WRITERS.search(text[: m.start()] + sentence)
     )
 
 
 def _zh_asked(text: str, m: re.Match[str]) -> bool:
     """A Chinese request (`_asked`: no 吗, no question) in a sentence with no rule or refusal,
     nothing reported as done (已经, 说会) and no date put right (出错, 改回)."""
-    sentence = _sentence(text, m)
+    sentence = _sentence_of(text, m)
     return (
         _asked(text, m)
         and not _ZH_REFUSED.search(sentence)
-        and not _NOT_THE_WRITERS.search(sentence)
+        and not _NOT_THE_WRITERS.search(text[: m.start()] + sentence)
         and not re.search(r"我自己|跟他说|跟她说|告诉过", text)
     )
 

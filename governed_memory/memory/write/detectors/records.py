@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from governed_memory.memory.write.detectors._text import _clause, _Rule, _rules, _w
+from governed_memory.memory.write.detectors._text import _clause, _Rule, _rules, _sentence, _w
 from governed_memory.memory.write.detectors.injection_cues import _not_prohibited, _prohibited
 
 # --- the service's own keys, its records and its advice, asked to be given out or changed -----
@@ -38,17 +38,6 @@ _HOW_TO = re.compile(
     r"\bhow\s+(?:do|can|should|would)\s+(?:i|we)\b|\bwhere\s+(?:do|can)\s+(?:i|we)\b|怎么|如何|在哪",
     re.IGNORECASE,
 )
-
-
-_SENTENCE_END = re.compile(r"[.!?;]\s|[。！？；\n]")
-
-
-def _sentence(text: str, start: int, end: int) -> str:
-    """The sentence around [start, end), Latin full stops included ("Go to Settings > API Keys.
-    Rotate your tokens." is two)."""
-    left = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
-    right = _SENTENCE_END.search(text, end)
-    return text[left : right.start() if right else len(text)]
 
 
 def _secret_asked_of_the_service(text: str, m: re.Match[str]) -> bool:
