@@ -37,6 +37,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT21,
     HELDOUT22,
     HELDOUT23,
+    HELDOUT24,
     baseline_outputs,
     extract_all,
     load,
@@ -105,6 +106,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT21.name,
         HELDOUT22.name,
         HELDOUT23.name,
+        HELDOUT24.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

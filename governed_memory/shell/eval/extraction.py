@@ -97,6 +97,9 @@ HELDOUT22 = CORPORA / "extraction.heldout22.json"
 #: Written on 2026-12-06 by a new helper while held-outs 21 and 22 were corrected, never read by
 #: those corrections (191 utterances: nine also in earlier corpora removed).
 HELDOUT23 = CORPORA / "extraction.heldout23.json"
+#: Written on 2026-12-06 by a new helper while held-out 23 was corrected, never read by those
+#: corrections (194 utterances: six also in earlier corpora removed).
+HELDOUT24 = CORPORA / "extraction.heldout24.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -123,6 +126,7 @@ EXTRACTION_CORPORA = (
     HELDOUT21,
     HELDOUT22,
     HELDOUT23,
+    HELDOUT24,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
