@@ -61,7 +61,10 @@ _ENTITY: tuple[tuple[str, re.Pattern[str]], ...] = (
         "payment",
         _rx(
             r"付款|支付|扣款|扣费|扣钱|扣了|收费|多扣|重复扣|付了|付过|到账",
-            _w(r"charged|charges?|payments?|paid|billing|billed|transactions?|overcharged"),
+            _w(
+                r"charged|charges?|payments?|paid|billing|billed|transactions?|overcharged"
+                r"|(?:my|the)\s+(?:credit\s+|debit\s+|bank\s+)?card"
+            ),
         ),
     ),
     (
@@ -112,6 +115,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"charged (?:me |my (?:card|account) )?(?:twice|again|extra|more|double)"
                 r"|double[- ]charged|overcharged"
                 r"|payments?\s+(?:keeps?|kept)\s+(?:getting\s+)?(?:failing|declin\w+|bouncing)"
+                # money gone from the account all the same ("the money still left my account")
+                r"|money\s+(?:still\s+|already\s+)?(?:left|came\s+out\s+of|was\s+taken\s+from"
+                r"|went\s+out\s+of)\s+my\s+(?:account|card)"
                 r"|billed twice|was charged|been charged|got charged|payment (?:failed|declined"
                 r"|went through|was declined|bounced)|card (?:was )?declined"
                 # "Payment for INV-2026-0912 failed on your end"
@@ -161,6 +167,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|签收了|丢了|丢件|丢失|弄丢|破损|损坏|摔坏|压坏|少了|少件|卡住|卡在|卡了(?=[0-9一两二三四五六七八九十几好多半]+(?:天|周|个?星期|个?月)|好久|很久)|停滞|不动了?|没动静|没消息"
             r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回|破了|碎了|摔碎|压碎|漏了|压扁"
             r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中|清关|海关|天没动"
+            r"|(?:派送|配送|投递|送货)(?:失败|异常)"
             r"|已经?寄回(?:去)?了?|到(?:了)?(?:驿站|快递柜|丰巢|菜鸟驿站|自提点)|已出库|出库了",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|never|isn't"

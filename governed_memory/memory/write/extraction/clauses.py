@@ -179,8 +179,13 @@ def _is_temporary(norm: str) -> bool:
 
 def _one_off_context(norm: str) -> bool:
     """A part that sets a one-off context for the rest of its sentence ("这次的话", "just
-    this once")."""
+    this once"); a wish withdrawn now ("现在不用了，中文就行") sets none for what replaces it."""
+    if _WITHDRAWN.search(norm):
+        return False
     return not _STANDING.search(norm) and bool(_TEMPORARY.search(norm))
+
+
+_WITHDRAWN = re.compile(r"现在(?:不用|不需要|不要)了")
 
 
 Whose = Literal["user", "third", "none"]
@@ -255,9 +260,23 @@ def done_without(norm: str, start: int) -> bool:
     return bool(_DONE_WITHOUT.search(norm[:start]))
 
 
+#: A channel the user cannot easily take, said after it or before it ("上班接电话不方便",
+#: "我不太方便接电话", "I can't take calls at work"): denied, weakly (a reason, not a ban).
+_AWKWARD_AFTER = re.compile(
+    r"\s*(?:我|的话|也|都|经常|老是|总是|上班|白天|平时)*\s*(?:接|打|看|回)?"
+    r"(?:不方便|不太方便|不大方便|不好接|没法接|接不了)"
+)
+_AWKWARD_BEFORE = re.compile(
+    r"(?:不方便|不太方便|不大方便|没法|没办法)(?:接|打|看|回)?$"
+    r"|(?<![a-z])(?:can't|cannot|can\s+not|unable\s+to)\s+(?:take|answer|pick\s+up)\s+$"
+)
+
+
 def _negation(norm: str, start: int, end: int) -> str | None:
     """The negation word that denies the mention at norm[start:end], if any."""
     before = norm[:start]
+    if _AWKWARD_BEFORE.search(before) or _AWKWARD_AFTER.match(norm, end):
+        return "不方便"
     neg = _neg_before_zh(before) or _neg_before_en(before)
     if neg == "without" and _WITHOUT_TELLING_ME.match(norm, before.rfind("without")):
         return None  # the channel asked for ("don't renew it without emailing me first")

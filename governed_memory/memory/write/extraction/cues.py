@@ -33,7 +33,7 @@ _STANDING = _rx(
 _TEMPORARY = _rx(
     r"这次|这一次|本次|这回|这一回|今天|今晚|今早|今儿|明天|明早|这两天|这几天|这周|这个星期|本周"
     r"|这个月|暂时|临时|这单|这一单|这个订单|这笔|这件事|这个包裹|这个快递|这批|下次|下一次|只此一次"
-    r"|就这一次|一次性|马上|立刻|现在|晚点|晚一点|稍后|待会|等会|一会儿|回头",
+    r"|就这一次|一次性|马上|立刻|现在(?!改|换|切|起|开始)|晚点|晚一点|稍后|待会|等会|一会儿|回头",
     _w(
         r"this time|just this once|this once|just once|only once|for now|today|tonight|tomorrow"
         r"|this (?:week|weekend|morning|afternoon|evening)|right now|right away|at the moment"
@@ -68,13 +68,16 @@ _POLITE_TAIL = re.compile(
     r"|thanks|thank you))$"
 )
 _WHY = re.compile(r"为什么|为啥|怎么|" + _w(r"why|how come"))
-_SWITCH = _rx(r"改成|改为|换成|改用|换用|切换|改到|换到", _w(r"switch(?:ed)? to|change to|instead"))
+_SWITCH = _rx(
+    r"改成|改为|换成|改用|换用|切换|改到|换到|改回|换回|切回",
+    _w(r"switch(?:ed)? (?:back )?to|change (?:back )?to|instead"),
+)
 
 _NEG_ZH = (
     r"(?:别再|不要再|不用再|再也不要?|别(?!人|的|处|家|忘)|不要(?!忘)|不用|不需要|不必|无需|甭|不想|不愿意?"
     r"|不希望|不喜欢|讨厌|停止|停掉|停发|取消|关掉|关闭|退订|不再|不接受?|不看|拒绝|禁止|勿)"
 )
-_NEG_ZH_WEAK = {"不喜欢", "讨厌", "不看", "不接", "不接受"}
+_NEG_ZH_WEAK = {"不喜欢", "讨厌", "不看", "不接", "不接受", "不方便"}
 _NEG_EN = (
     r"(?:please )?(?:don't|dont|do not|never|stop|quit|no more|no longer|not|no|cease"
     r"|unsubscribe(?: me)?(?: from)?|opt(?: me)? out(?: of)?|cancel|hate|dislike|can't stand"
@@ -138,7 +141,7 @@ _STRONG_CUE = _rx(
     r"以后|今后|往后|将来|从此|从现在|从今天|默认|一律|每次|总是|一直|始终|永远|(?<![申邀])请|麻烦|希望"
     r"|想要|想让"
     r"|想用|要用|偏好|倾向|更愿意|宁愿|宁可|优先|首选|只用|只看|只接|只收|只回|只要|只能|统一|都用|都发"
-    r"|改成|改为|换成|改用|换用|切换|通知我|联系我|找我|告诉我|提醒我|回复我|回我|发我|发给我|给我发"
+    r"|改成|改为|换成|改用|换用|切换|改回|换回|切回|通知我|联系我|找我|告诉我|提醒我|回复我|回我|发我|发给我|给我发"
     r"|给我打|打给我|打我|发到我|通知一下我|联系一下我|推送给我",
     _w(
         r"always|from now on|going forward|in (?:the )?future|by default|only|prefers?|preferred"
@@ -268,13 +271,15 @@ _LANG_NOUN_AFTER = re.compile(
     )
 )
 _LANG_POS_BEFORE = re.compile(
-    r"(?:用|以|使用|改用|换成|改成|切换到|切换成|换到|切到|都用|只用|偏好|习惯|更喜欢|希望|想要|倾向于?"
+    r"(?:用|以|使用|改用|换成|改成|改回|换回|切回|切换到|切换成|换到|切到|都用|只用|偏好|习惯|更喜欢|希望|想要|倾向于?"
     # the one chosen after another is weighed ("不过还是中文吧", "想想还是中文看着舒服")
     r"|(?:不过|但是?|可是|想想|想了想|算了|其实)\s*还是"
     r"|要)\s*(?:用|以|说|讲)?\s*$|(?:只会?|请|都|跟我|和我|对我|同我)\s*(?:说|讲)\s*$|"
     + _w(
         r"in|use|using|only speak|prefer|preferably|to|into|switch to|change to"
-        r"|comfortable\s+(?:in|with|reading|speaking)"
+        r"|comfortable\s+(?:in|with|reading|speaking)|keep\s+it|stick\s+(?:to|with)"
+        # "I'm fine reading Chinese"
+        r"|(?:fine|ok|okay|happy|good)\s+(?:reading|speaking|with)"
     )
     + r"\s+(?:the\s+)?$"
 )
@@ -313,6 +318,7 @@ _LANG_COMM_EN = re.compile(
         r"reply|replies|respond|responses?|answers?|write|speak|talk|communicate|chat|text|email"
         r"|contact|message|messages|use|switch|change|prefer|preferred|please|language"
         r"|converse|correspond|correspondence|communications?|from now on|going forward|always"
+        r"|keep\s+it|stick\s+(?:to|with)|(?:fine|ok|okay|happy|good)\s+(?:reading|speaking)"
         r"|works?\s+(?:better|best)\s+for\s+me|(?:easier|better)\s+for\s+me"
         r"|what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand|use)"
         # "I'm way more comfortable in Spanish"
@@ -374,7 +380,7 @@ _QUIET_MARK = _rx(
     ),
 )
 _UNAVAILABLE = _rx(
-    r"不方便|没空|没时间|在睡觉|睡觉|在休息|不在",
+    r"不(?:太|大|是很|怎么|很)?方便|没空|没时间|在睡觉|睡觉|在休息|不在",
     _w(r"busy|unavailable|not available|asleep|sleeping|not free"),
 )
 _NO_CONTACT_EN = re.compile(

@@ -32,13 +32,25 @@ def _availability(norm: str) -> bool:
 
 
 # Self-statements
-_SELF_LEAD_ZH = r"^(?:其实|另外|还有|对了|顺便说一下|顺便|而且|并且|补充一下)?\s*"
+_SELF_LEAD_ZH = (
+    r"^(?:其实|另外|还有|对了|顺便说一下|顺便|而且|并且|补充一下)?\s*"
+    # a topic said first ("颜色的话我一般偏好黑色")
+    r"(?:[\u4e00-\u9fff]{1,4}的话\s*)?"
+)
 _SELF_ZH = re.compile(
     _SELF_LEAD_ZH + r"(?:我(?:本人|自己)?|本人)"
     r"(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身"
     r"|基本上?|每天|比较|特别|很|非常|最|只|一个人)*"
     r"(?:是(?!说|不是|想|要|来|问|在|否|因为|打算|第|刚|昨|今|前天|上次|这次|那|个意思|的)"
-    r"|喜欢|爱吃|爱喝|爱看|爱|偏爱|热爱|不喜欢|讨厌|受不了|怕|不爱|吃素|吃全素|吃纯素|不吃|只吃|不喝|只喝|不抽烟"
+    # who the user is not, and what they have not ("我不是学生", "我没有养狗"): a lasting fact
+    # a shop acts on as much as its opposite
+    r"|不是(?!说|想|要|来|问|在|因为|故意|很|太|特别|非常|这|那|你|您|第|刚|个意思|的|本人"
+    r"|\s*[0-9一二两三四五六七八九十])"
+    r"|没(?:有)?(?:养|开车|车|孩子|小孩|宠物|结婚)"
+    # a condition named without a verb ("本人糖尿病"), a height ("我一米八五")
+    r"|(?:有|患有?|得了?)?(?:糖尿病|高血压|高血糖|高血脂|痛风|哮喘|湿疹|贫血|甲减|甲亢|鼻炎|胃病)"
+    r"|(?:身高)?(?:一米[四五六七八九]|1米[4-9]|1\.[4-9]\d?\s*米|1[4-9]\d\s*(?:cm|厘米|公分))"
+    r"|喜欢|爱吃|爱喝|爱看|爱|偏爱|偏好|热爱|不喜欢|讨厌|受不了|怕|不爱|吃素|吃全素|吃纯素|不吃|只吃|不喝|只喝|不抽烟"
     r"|不吸烟|得(?:了)?(?:[^，,。？?]{1,6}?(?:病|症|炎)|高血压|高血糖|痛风|哮喘|湿疹|贫血|甲减|甲亢)"
     r"|(?:敏感|干|油|混合|中性)性?(?:肌|皮)|近视|远视|散光"
     r"|(?:周末|每周|经常)?(?:都|会)?去(?:爬山|徒步|跑步|健身|游泳|钓鱼|露营|骑行|滑雪|打球|瑜伽)"
@@ -56,7 +68,7 @@ _SELF_ZH = re.compile(
     r"|^(?:平时|平常|业余|周末)(?:都|也|会|比较|还)*(?:喜欢|爱|常|经常)\S"
     r"|^(?:平时|平常|一般|通常)(?:都)?穿\s*(?:[0-9]|[SMLXsmlx])"
     # a diet said without a subject at the start of a message ("不喝含糖饮料，…", "只吃清真的")
-    r"|^(?:平时|平常|一般|从来|向来|基本)?(?:都)?(?:不吃|不喝|只吃|只喝)(?!(?:一|两|几|半)(?:口|点|下|次)|了|完|饭|东西|啥|什么)"
+    r"|^(?:只是|就是|但|但是|不过)?(?:平时|平常|一般|从来|向来|基本)?(?:都)?(?:不吃|不喝|只吃|只喝)(?!(?:一|两|几|半)(?:口|点|下|次)|了|完|饭|东西|啥|什么)"
     r"[\u4e00-\u9fff]{2,}"
     # the size the user wears, garment first ("衣服我一直穿M码", "裤子穿28的",
     # "我买衣服一般都穿L码")
@@ -77,10 +89,15 @@ _SELF_MY_ZH = re.compile(
     _SELF_LEAD_ZH + r"我的(?!订单|快递|包裹|退款|运单|物流)\S{1,10}?(?:是|为|叫)"
 )
 _SELF_EN = re.compile(
-    r"^(?:(?:also|and|btw|by the way|actually|fyi|fwiw|tbh|honestly|just so you know|oh|well"
-    r"|for the record)[, ]+)?"
+    r"^(?:(?:also|and|btw|by the way|actually|(?:just\s+)?fyi|fwiw|tbh|honestly|just so you know"
+    r"|oh|well|for the record)[, ]+)?"
     r"(?:(?:i'm|im|i am)\s+(?:usually\s+|normally\s+|typically\s+|generally\s+|always\s+)?"
     r"(?:a|an)\s+(?!bit\b|little\b|lot\b|few\b)[a-z]"
+    # who the user is not, what they have not ("I'm not a student", "I don't have a car")
+    r"|(?:i'm|im|i am)\s+(?:not|no\s+longer)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b|fan\b|big\b"
+    r"|huge\b|bot\b|robot\b)[a-z]"
+    r"|i\s+(?:don't|do\s+not|no\s+longer)\s+(?:have|own)\s+(?:a|an|any)\s+(?:car|kids?|children"
+    r"|pets?|dogs?|cats?|printer|smartphone|garden|driveway|tv|television|microwave|oven)\b"
     # a condition the user lives with ("I have celiac disease", "I have type 1 diabetes")
     r"|i\s*(?:\s+have|'ve\s+got|\s+have\s+got|'ve)\s+(?:[a-z0-9'’-]+\s+){0,2}?(?:disease|syndrome|"
     r"disorder|"

@@ -302,7 +302,10 @@ def _language_prefs(p: _Part) -> list[_Pref]:
 #: A wish reported as said before ("之前说用英文回复", "earlier I said French").
 _SAID_BEFORE = re.compile(
     r"(?:之前|上次|前面|以前|刚才|先前)(?:跟你们?|和你们?|给你们?)?(?:说|讲|提)(?:的|过)?"
+    r"|(?:之前|上次|前面|以前|刚才|先前)(?:让|叫|请|要)(?:你们?|您们?|客服)?"
     r"|(?<![a-z])(?:earlier|before)\s+i\s+said|i\s+said\s+[a-z]+\s+(?:earlier|before)(?![a-z])"
+    r"|(?<![a-z])i\s+(?:said|told\s+you|asked\s+for)\s+(?:(?:that\s+)?i\s+(?:wanted|preferred"
+    r"|needed|would\s+like)\s+)?(?=[a-z])"
 )
 
 
