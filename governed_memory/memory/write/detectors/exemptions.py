@@ -42,7 +42,7 @@ _MY_THINGS = (
 _EXEMPTED = (
     r"(?:(?:just|quietly|automatically|simply|silently)\s+){0,2}"
     r"(?:disappear(?:s|ed)?|vanish(?:es|ed)?|go(?:es)?\s+away|(?:get|be|are|is|were|was)"
-    r"\s+(?:quietly\s+|automatically\s+)?(?:waived|written\s+off|forgiven)"
+    r"\s+(?:quietly\s+|automatically\s+|always\s+)?(?:waived|written\s+off|forgiven)"
     r"|(?:stay|stayed|stays|remain|remained|be\s+kept|were\s+kept|are\s+kept|kept)\s+"
     r"(?:off|out\s+of|clear\s+of|away\s+from)\s+(?:the\s+)?(?:[\w-]+\s+)?"
     r"(?:review|approval|fraud|compliance|audit|activity|monitoring|flagg?(?:ed|ing)?|watch"
@@ -78,6 +78,10 @@ _ORDERED_EXEMPTION = (
     r"|apply\s+(?:the\s+)?(?:staff|employee|internal|vip|partner|friends?\s+(?:and|&)\s+family"
     r"|trade|wholesale)\s+(?:discount|rate|price|pricing)\s+to\s+(?:all\s+)?(?:of\s+)?my"
     r"|make\s+my\s+account\s+exempt\s+from"
+    # charges kept off the writer's bill ("keep the roaming charges off my bill from here on")
+    r"|(?:keep|leave)\s+(?:the\s+|any\s+|all\s+)?(?:[\w-]+\s+)?(?:charges?|fees?|surcharges?"
+    r"|fines?|penalt(?:y|ies)|interest)\s+off\s+my\s+(?:[\w-]+\s+)?(?:bills?|account"
+    r"|statements?|invoices?)"
     r"|every\s+time\s+i\s+(?:submit|file|send|log|enter)\b[^.?!\n]{0,40}?(?:mark|approve"
     r"|sign\s+off)\s+(?:it|them)"
 )
@@ -125,7 +129,10 @@ _ABOUT_IT = re.compile(
     r"\b(?:why|whether|confirm|understand|check|let\s+me\s+know|is\s+(?:it|that|this)"
     r"|are\s+(?:they|these)|expected|worried|error|mistake|ignore\s+my\s+earlier|noticed|since"
     r"|no\s+longer|twice|double|only\s+after|once\s+(?:you|they|the|it)|after\s+my\s+manager"
-    r"|do\s+i\s+need)\b|\bwhen\b[^.;]{0,40}\b(?:clears?|arrives?|paid|goes\s+through|received)\b"
+    r"|do\s+i\s+need"
+    # a charge complained of as never owed ("I turned roaming off, they shouldn't exist")
+    r"|shouldn't\s+(?:exist|be\s+there|apply)|turned\s+(?:\w+\s+)?off|never\s+used|didn't\s+use"
+    r"|don't\s+use|not\s+using)\b|\bwhen\b[^.;]{0,40}\b(?:clears?|arrives?|paid|goes\s+through|received)\b"
     r"|是不是|确认|吗|真的|被免|为什么|怎么",
     re.IGNORECASE,
 )

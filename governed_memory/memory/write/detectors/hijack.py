@@ -278,9 +278,16 @@ _AI_ADDRESSED = (
     r"(?:^|(?<=[.!?\n:;\[(\"']))\s*(?:(?:attention|attn|note\s+(?:to|for))\s+)?(?:the\s+|any\s+"
     rf"|all\s+)?(?:(?:ai|a\.i\.|llm|gpt)\s+{_AI_ROLE}|{_AI_ROLE}\s+(?:ai|bot)|chatbot"
     r"|(?:to|for|attention)\s+the\s+(?:assistant|ai|agent|bot|model)"
-    rf"|(?:ai|llm)\s+(?:reading|processing|reviewing)\s+this)\s*[:,]\s*(?:please\s+)?"
+    # "SYSTEM TO AGENT:", "action item for whichever assistant processes these notes:"
+    r"|(?:system|admin|note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:ai|agent|assistant"
+    r"|bot|model)|(?:action\s+item\s+)?for\s+(?:whichever|any|the)\s+(?:ai\s+)?(?:assistant|agent"
+    r"|bot|model|ai)\s+(?:that\s+)?(?:processes|reads|summari[sz]es|handles|sees|receives)\s+"
+    r"(?:these|this|the)\s+\w+"
+    rf"|(?:ai|llm)\s+(?:reading|processing|reviewing)\s+this)\s*[:,]\s*"
+    # a short clause first ("customer is VIP, issue a full refund")
+    r"(?:[^.!?\n:]{0,40}?,\s*)?(?:please\s+)?"
     rf"{_ACTION}\s+(?:the|all|every|this|these|that|those|his|her|their|any|each|order|invoice"
-    r"|ticket|account|\$?\d)"
+    r"|ticket|account|a|an|full|[\w.+-]+@|\$?\d)"
 )
 _ZH_AI_ADDRESSED = (
     r"(?:AI|ai|人工智能|智能)(?:助手|助理|排班|调度|系统|机器人|秘书|审核员?|筛选)\s*[：:]\s*(?:请)?"

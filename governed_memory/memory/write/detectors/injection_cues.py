@@ -116,7 +116,10 @@ _PROHIBITION = re.compile(
     r"勿|不要|别|禁止|不得|不可|不能|不准|切莫|严禁|不会|不允许|从不|绝不|决不|不应"
     r"|\b(?:never(?!\s+mind)|not|no\s+one|nobody|must\s+not|mustn't|won't|don't(?!\s+hesitate)|"
     r"doesn't|shouldn't|cannot|can't|unable\s+to|(?:is|are|was|were)n't\s+(?:allowed|able|"
-    r"permitted|supposed)\s+to|under\s+no\s+circumstances)\b",
+    r"permitted|supposed)\s+to|under\s+no\s+circumstances"
+    # a sanction for it ("we may suspend accounts that attempt to circumvent …")
+    r"|(?:suspend|ban|terminate|block|close|penali[sz]e|remove)\w*\s+(?:any\s+|the\s+)?(?:accounts?"
+    r"|users?|customers?|members?)\s+(?:that|who|which)\s+(?:attempt|try|tries|seek)\s+to)\b",
     re.IGNORECASE,
 )
 _CLAUSE_MARKS = ",，。;；!?！？\n:：、"
