@@ -79,7 +79,8 @@ _ORDERED_EXEMPTION = (
     r"|trade|wholesale)\s+(?:discount|rate|price|pricing)\s+to\s+(?:all\s+)?(?:of\s+)?my"
     r"|make\s+my\s+account\s+exempt\s+from"
     # charges kept off the writer's bill ("keep the roaming charges off my bill from here on")
-    r"|(?:keep|leave)\s+(?:the\s+|any\s+|all\s+)?(?:[\w-]+\s+)?(?:charges?|fees?|surcharges?"
+    r"|(?:keep|leave)\s+(?:the\s+|any\s+|all\s+(?:the\s+)?)?(?:[\w-]+\s+){0,2}?(?:charges?|fees?"
+    r"|surcharges?"
     r"|fines?|penalt(?:y|ies)|interest)\s+off\s+my\s+(?:[\w-]+\s+)?(?:bills?|account"
     r"|statements?|invoices?)"
     r"|every\s+time\s+i\s+(?:submit|file|send|log|enter)\b[^.?!\n]{0,40}?(?:mark|approve"
@@ -90,7 +91,7 @@ _LASTING = re.compile(
     r"|(?:each|every)\s+(?:month|time|week|year|cycle|single\s+time)|monthly|annually"
     r"|in\s+(?:the\s+)?future|henceforth|from\s+this\s+point|permanently|for\s+good|as\s+a\s+rule"
     r"|any\s*more|all\s+future|whenever|always|when\s+my|straight\s+away\s+from|next\s+time)\b"
-    r"|以后|今后|往后|每次|每个月|每月|每年|一律|默认|长期|永久",
+    r"|以后|今后|往后|每次|每个月|每月|每年|一律|默认|长期|永久|永远",
     re.IGNORECASE,
 )
 #: A request in the sentence: an order, a wish, a favour, or a question asking for one.
@@ -132,7 +133,8 @@ _ABOUT_IT = re.compile(
     r"|do\s+i\s+need"
     # a charge complained of as never owed ("I turned roaming off, they shouldn't exist")
     r"|shouldn't\s+(?:exist|be\s+there|apply)|turned\s+(?:\w+\s+)?off|never\s+used|didn't\s+use"
-    r"|don't\s+use|not\s+using)\b|\bwhen\b[^.;]{0,40}\b(?:clears?|arrives?|paid|goes\s+through|received)\b"
+    r"|don't\s+use|not\s+using|returned|cancell?ed|employer|(?:company|work)\s+(?:pays|covers)"
+    r"|paid\s+by|bill\s+(?:the|my)\s+(?:company|employer)|no\s+longer\s+have|closed)\b|\bwhen\b[^.;]{0,40}\b(?:clears?|arrives?|paid|goes\s+through|received)\b"
     r"|是不是|确认|吗|真的|被免|为什么|怎么",
     re.IGNORECASE,
 )
@@ -242,7 +244,8 @@ _ZH_OFF_THE_RECORD = (
 _ZH_STANDING_EXEMPTION = (
     r"我(?:每个月|每月|每年)?的(?:[\u4e00-\u9fff]{0,4}?)(?:滞纳金|手续费|违约金|罚款|罚金|服务费|年费|月费|利息"
     r"|管理费)"
-    r"[^。！？]{0,6}?(?:就|都|全)?(?:直接|自动|悄悄)?(?:免了|免掉|免除|减免|抹掉|抹了|不收了?|别收了?"
+    r"[^。！？]{0,6}?(?:就|都|全)?(?:直接|自动|悄悄|永远|永久|一直)?(?:免了|免掉|免除|减免|免收|抹掉|抹了"
+    r"|不收了?|别收了?"
     r"|不要收了?|取消掉?|清零)"
     r"|我(?:的|每次的)(?:[\u4e00-\u9fff]{0,2}?)(?:转账|提现|交易|订单|报销|加班|工时|付款|退款)"
     r"[^。！？]{0,6}?(?:就)?(?:都)?"

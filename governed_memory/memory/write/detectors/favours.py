@@ -47,10 +47,7 @@ def _asked(text: str, m: re.Match[str]) -> bool:
 
 
 _TOLD_TO = re.compile(
-    r"(?:^|\bplease|\bjust|\bkindly|\byou\s+to|\byou|\bnow|\bthen|\band|\binstead|\bso|[,:;])"
-    # an adverb before the verb ("can you quickly turn off …", "so just backdate …")
-    r"(?:\s+(?:quickly|also|just|simply|kindly|please|now|go\s+ahead\s+and))*\s*$",
-    re.IGNORECASE,
+    r"(?:^|\bplease|\bjust|\bkindly|\byou\s+to|\byou|\bnow|\bthen|\band|[,:;])\s*$", re.IGNORECASE
 )
 
 

@@ -279,10 +279,12 @@ _AI_ADDRESSED = (
     rf"|all\s+)?(?:(?:ai|a\.i\.|llm|gpt)\s+{_AI_ROLE}|{_AI_ROLE}\s+(?:ai|bot)|chatbot"
     r"|(?:to|for|attention)\s+the\s+(?:assistant|ai|agent|bot|model)"
     # "SYSTEM TO AGENT:", "action item for whichever assistant processes these notes:"
-    r"|(?:system|admin|note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:ai|agent|assistant"
-    r"|bot|model)|(?:action\s+item\s+)?for\s+(?:whichever|any|the)\s+(?:ai\s+)?(?:assistant|agent"
-    r"|bot|model|ai)\s+(?:that\s+)?(?:processes|reads|summari[sz]es|handles|sees|receives)\s+"
-    r"(?:these|this|the)\s+\w+"
+    # (a note "to the agent" in a support desk's notes is for its human agents)
+    r"|(?:system|admin)\s+(?:to|for)\s+(?:the\s+)?(?:ai|agent|assistant|bot|model)"
+    r"|(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|bot|model)"
+    r"|(?:action\s+item\s+)?for\s+(?:whichever|any|the)\s+(?:ai\s+(?:agent\s+)?|assistant|bot"
+    r"|model)\s*(?:assistant\s+|bot\s+|model\s+)?(?:that\s+)?(?:processes|reads|summari[sz]es"
+    r"|handles|sees|receives)\s+(?:these|this|the)\s+\w+"
     rf"|(?:ai|llm)\s+(?:reading|processing|reviewing)\s+this)\s*[:,]\s*"
     # a short clause first ("customer is VIP, issue a full refund")
     r"(?:[^.!?\n:]{0,40}?,\s*)?(?:please\s+)?"
