@@ -411,6 +411,10 @@ def _wanted(text: str, m: re.Match[str]) -> bool:
     同行刷了差评请帮我申诉), and not an owner's or admin's own set-up moved on by a migration."""
     sentence = _sentence(text, m.start(), m.end())
     if re.search(
+        r"\b(?:to|how\s+(?:do|can)\s+i|in\s+order\s+to)\s*$|怎么|如何", _head(text, m), re.I
+    ):
+        return False  # a how-to ("To disable two-factor for everyone, an owner goes to …")
+    if re.search(
         r"\b(?:must\s+not|must\s+never|never|policy|prohibited|forbidden|not\s+allowed"
         r"|sso|single\s+sign-?on|cut-?over|migration|change\s+(?:ticket|request)|chg-?\d+"
         r"|once\s+the)\b|禁止|不得|规定|严禁|不允许|举报|投诉|申诉|通知|已经|授权|本人"
