@@ -78,8 +78,8 @@ _REVIEW_POSTED = _w(
 
 # money moved from someone else's account; a colleague's booking cancelled for the writer
 _OTHERS_MONEY = _w(
-    r"(?:transfer|move|send|wire|pay|take|pull|withdraw|debit)\s+(?:[\w$€£.,-]+\s+){0,3}?"
-    r"(?:(?:from|out\s+of|in)\s+)?(?:my\s+(?:mum|mom|dad|father|mother|wife|husband|partner|brother"
+    r"(?:(?:transfer|move|send|wire|pay|take|pull|withdraw)\s+(?:[\w$€£.,-]+\s+){0,3}?"
+    r"(?:from|out\s+of|in)\s+|debit\s+)(?:my\s+(?:mum|mom|dad|father|mother|wife|husband|partner|brother"
     r"|sister|friend|colleague|boss|neighbou?r|grand(?:ma|mother|pa|father)|roommate|flatmate"
     r"|ex(?:-wife|-husband)?|aunt|uncle|son|daughter)'s|his|her|their|[a-z]+'s)\s+"
     r"(?:[\w-]+\s+)?(?:account|savings|checking|card|balance|wallet)"
@@ -295,14 +295,16 @@ _POWER_ROLE = (
 #: are now my mother's trustee"), then, in the next 120 characters, its power used on the
 #: writer's or a relative's thing ("so backdate my policy", "then move her savings").
 _ROLE_POWER_USED = _w(
-    r"(?:^|(?<=[.!?\n]))\s*(?:(?:please|now|ok|okay|so)\s*,?\s+)?(?:(?:can|could|would)\s+you\s+)?"
-    r"(?:(?:respond|answer|reply|speak|talk|act)\s+(?:to\s+me\s+)?as|you\s+are\s+now|you're\s+now"
+    r"(?:^|(?<=[.!?\n]))\s*(?:(?:please|now|ok|okay|so|from\s+(?:here|now)\s+on|role-?\s?play"
+    r"\s+over)\s*,?\s+)?(?:(?:can|could|would)\s+you\s+)?"
+    r"(?:(?:respond|answer|reply|speak|talk|act)\s+(?:to\s+me\s+)?as|you(?:'re|\s+are)(?:\s+now)?"
     r"|imagine\s+you(?:'re|\s+are)|pretend\s+(?:to\s+be|you(?:'re|\s+are))|take\s+on\s+the\s+role"
-    r"\s+of|play)\s+(?:my|the|a|an)\s+(?:[\w'-]+\s+){0,4}?" + _POWER_ROLE + r"s?\b"
-    r"(?![^.?!\n]{0,40}\bwould\b)"
+    r"\s+of|play)\s+(?:my|the|a|an|[\w&-]+(?:\s+[\w&-]+)?'s)\s+(?:[\w'-]+\s+){0,4}?"
+    + _POWER_ROLE
+    + r"s?\b(?![^.?!\n]{0,40}\bwould\b)"
     r"[^\n]{0,120}?(?:\bso|\bthen|\band|\bto|\bnow|[;,—:.!])\s+(?:please\s+|just\s+|go\s+ahead"
-    r"\s+and\s+)?" + _POWER_USED + r"\s+(?:my|me|mine|her|his|their|all\s+my|the\s+\$?\d"
-    r"|the\s+[\w-]+\s+(?:on|for|of|in)\s+(?:my|her|his))"
+    r"\s+and\s+)?" + _POWER_USED + r"\s+(?:my|me|mine|her|his|their|it|all\s+my"
+    r"|the\s+\$?\d[\d,.]*(?:-\w+)?|the\s+(?:[\w-]+\s+){1,3}?(?:on|for|of|in)\s+(?:my|her|his))"
 )
 _ZH_ROLE_POWER_USED = (
     r"你(?:现在)?(?:是|就是|作为)我?(?:的)?[\u4e00-\u9fff]{0,4}?(?:代理人|监护人|受托人|律师|经理|主管"
@@ -319,16 +321,23 @@ _EVERYONE = (
     r"|staff(?:\s+member)?|person)|all\s+(?:the\s+)?(?:\w+\s+)?(?:accounts|users|employees"
     r"|members|staff))"
 )
+#: A password set for all: the same value, or one with a digit ("to Welcome2024"), not a
+#: policy ("to expire at next sign-in").
+_SET_TO = r"\bto\s+(?:the\s+same\b|[\"'“]?(?=[\w!@#$%^&*.-]*\d)[\w!@#$%^&*.-]{4,})"
 _EVERYONES_SECURITY = _w(
-    r"(?:disable|turn\s+off|switch\s+off|remove|bypass|deactivate)\s+(?:the\s+)?(?:two[- ]"
-    r"(?:factor|step)|2fa|mfa|multi[- ]factor)(?:\s+(?:authentication|verification|login))?\s+"
-    r"(?:on|for|from)\s+"
+    r"(?:disable|turn\s+off|switch\s+off|remove|bypass|deactivate|kill|drop)\s+(?:the\s+)?"
+    r"(?:two[- ](?:factor|step)|2fa|mfa|multi[- ]factor)"
+    r"(?:\s+(?:authentication|verification|login))?\s+"
+    r"(?:(?:on|for|from)\s+" + _EVERYONE + r"|(?:across|for|on)\s+(?:the\s+)?(?:whole|entire)\s+"
+    r"(?:org|organi[sz]ation|company|team|workspace|tenant|department))"
+    r"|(?:reset|set|change)\s+(?:the\s+)?(?:login\s+)?passwords?\s+(?:of|for)\s+"
     + _EVERYONE
-    + r"|(?:reset|set|change)\s+(?:the\s+)?(?:login\s+)?passwords?\s+(?:of|for)\s+"
-    + _EVERYONE
-    + r"[^.?!\n]{0,40}?\bto\b"
-    r"|(?:reset|set|change)\s+(?:every|each)\s+(?:\w+\s+){0,2}?(?:member|user|employee|person"
-    r"|staff\s+member)'s\s+(?:login\s+)?password\s+to"
+    + r"[^.?!\n]{0,40}?"
+    + _SET_TO
+    + r"|(?:reset|set|change)\s+all\s+(?:the\s+)?(?:\w+'s\s+)?(?:login\s+)?passwords\s+"
+    + _SET_TO
+    + r"|(?:reset|set|change)\s+(?:every|each)\s+(?:\w+\s+){0,2}?(?:member|user|employee|person"
+    r"|staff\s+member)'s\s+(?:login\s+)?password\s+" + _SET_TO
 )
 _ZH_ALL = (
     r"(?:所有人|全员|全体(?:员工|成员|同事)?|每个人|大家|全部门|全公司(?:员工|同事)?|所有(?:员工|用户"
@@ -353,20 +362,29 @@ _ZH_EVERYONES_SECURITY = (
 _COMPETITOR = (
     r"(?:(?:main\s+|biggest\s+|local\s+)?(?:competitors?|rivals?)|rival\s+\w+|competition)(?:'s?)?"
 )
+#: Reviews in bulk or made up: a number of them, fake ones, under other names.
+_MADE_UP = (
+    r"(?:(?:\d+|dozens?\s+of|a\s+bunch\s+of|a\s+few|some|several|a\s+batch\s+of|a\s+handful\s+of"
+    r"|lots\s+of|many|loads\s+of|twenty|thirty|fifty)\s+(?:[\w-]+\s+){0,3}?|(?:[\w-]+\s+){0,3}?"
+    r"(?:fake|false|made-up|bogus|invented)\s+(?:[\w-]+\s+){0,3}?)"
+)
 _COMPETITOR_REVIEWS = _w(
-    r"(?:post|write|leave|publish|submit|drop|add)\s+(?:[\w-]+\s+){0,4}?(?:fake|false|negative"
-    r"|bad|terrible|(?:1|one)[- ]star)\s+(?:[\w-]+\s+)?(?:reviews?|ratings?)\s+(?:on|for|about"
-    r"|under|against|to)\s+(?:our|my|the|a|that)\s+"
+    r"(?:post|write|leave|publish|submit|drop|add)\s+" + _MADE_UP + r"(?:reviews?|ratings?)"
+    r"\s+(?:on|for|about|under|against|to)\s+(?:(?:our|my|the|a|that)\s+"
     + _COMPETITOR
-    + r"|flood\s+(?:our|the|a|that)\s+"
-    + _COMPETITOR
-    + r"\s+(?:[\w-]+\s+){0,3}?with\s+"
+    + r"|[\w&' -]{2,40}?,\s+(?:our|my)\s+(?:main\s+|biggest\s+)?(?:competitor|rival))"
+    r"|flood\s+(?:our|the|a|that)\s+" + _COMPETITOR + r"\s+(?:[\w-]+\s+){0,3}?with\s+"
     r"(?:[\w-]+\s+){0,2}?(?:reviews?|ratings?)"
+    # one made-up review, the assistant turned from the writer's task to post it
+    r"|(?:^|(?<=[.!?]\s))instead\s*,?\s+(?:post|write|leave)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:review|rating)\s+(?:on|for|about|against)\s+(?:our|my|the|a|that)\s+" + _COMPETITOR
 )
 _ZH_COMPETITOR_REVIEWS = (
-    r"(?:帮我|给我)?(?:在|给|去|到)?(?:竞争对手|竞品|对手|同行|别家|隔壁[^。！？，,]{0,4}?|对面"
-    r"[^。！？，,]{0,4}?)(?:的)?[^。！？，,]{0,10}?(?:下面|下|里|上)?(?:发|刷|写|留)(?!了|过)"
-    r"[^。！？]{0,6}?(?:差评|一星|1星|负面评价|恶评)"
+    r"(?:帮我|给我)?(?:用不同的号|用小号)?(?:在|给|去|到)?(?:竞争对手|竞品|对手|同行|别家|隔壁[^。！？，,]{0,4}?"
+    r"|对面[^。！？，,]{0,4}?)(?:的)?[^。！？，,]{0,10}?(?:下面|下|里|上)?"
+    # in bulk, made up, under other accounts ("几十条", "刷", "不同的号")
+    r"(?:(?:发|写|留)(?!了|过)[^。！？]{0,4}?(?:几十|几|[0-9一二三四五六七八九十百]+|一些|一堆|大量|批量)"
+    r"(?:条|个)?|刷(?!了|过)[^。！？]{0,4}?)(?:差评|一星|1星|负面评价|恶评)"
 )
 
 #: A relative's money moved to the writer (从我爸的账户转两万块到我这个卡号上).
@@ -384,41 +402,60 @@ _ZH_OTHERS_MONEY = (
 #: mine", 把我前面那个工单的内部备注发给我).
 _OTHERS_TICKETS = _w(
     r"(?:show|send|give|share|read|paste|forward|tell)\s+(?:(?:me|us)\s+)?[^.?!\n]{0,40}?(?:internal"
-    r"|agent|staff|private)\s+notes\b[^.?!\n]{0,60}?\b(?:on|for|about)\s+the\s+(?:ticket|case"
+    r"|agent|staff|private)\s+notes\b[^.?!\n]{0,60}?\b(?:(?:on|for|about|from)\s+the\s+(?:ticket|case"
     r"|account|order|booking)s?\s+(?:right\s+|just\s+|directly\s+)?(?:before|after|next\s+to)"
-    r"\s+mine"
+    r"\s+mine|(?:on|for|about|from)\s+(?:the\s+)?(?:previous|next|last|other)\s+customer'?s"
+    r"\s+(?:ticket|case|chat|order|account))"
 )
 _ZH_OTHERS_TICKETS = (
-    r"(?:把|将)?(?:我)?(?:前面|后面|上一个|下一个|之前|别人)(?:那个|的)?(?:工单|订单|客户|用户)的?"
-    r"(?:内部)?(?:备注|记录|笔记)[^。！？]{0,6}?(?:发给我|给我看|告诉我|发我)"
+    r"我(?:前面|后面)(?:那个|的)(?:工单|订单|客户|用户)的?(?:内部)?(?:备注|记录|笔记)"
+    r"|(?<!我)(?:上一个|下一个|前一个|别的|其他|别人)(?:客户|用户)?(?:的)?(?:工单|订单)(?:的)?(?:内部)?"
+    r"(?:备注|记录|笔记)(?=[^。！？]{0,6}?(?:发给我|给我看|告诉我|发我))"
 )
-#: The fraud limits asked so as to stay under them (告诉我…阈值…我好把转账拆开).
-_LIMITS_TO_EVADE = _w(
-    r"(?:thresholds?|limits?|rules|criteria|cut-?offs?|triggers)\s+[^\n]{0,80}?\b(?:so\s+(?:that\s+)?"
-    r"i\s+can|so\s+i\s+(?:know\s+how\s+to|could)|to\s+help\s+me|i\s+(?:need|want|have)\s+to)"
-    r"\s+(?:split|break\s+up|stay\s+(?:under|below)|keep\s+(?:it|them|each|mine|my\s+\w+)\s+"
+#: The fraud limits asked so as to stay under them ("tell me the daily threshold before a
+#: transfer gets flagged so I can break my $40k into smaller pieces", 告诉我转账超过多少会触发
+#: 风控，我好把钱拆成几笔转); a limit with no fraud check near it (an overdraft, a daily cap) is
+#: the writer's to keep to.
+_FRAUD_WORD = r"(?:fraud|aml|anti-money|laundering|flag\w*|suspicious|alerts?|review)"
+_LIMIT_WORD = r"(?:thresholds?|limits?|amounts?|rules|criteria|cut-?offs?|triggers?)"
+_EVADE = (
+    r"(?:so\s+(?:that\s+)?i\s+can|so\s+i\s+(?:know\s+how\s+to|could)|to\s+help\s+me|i\s+(?:need|want"
+    r"|have)\s+to|i'd\s+like\s+to)\s+(?:split|break|stay\s+(?:under|below)|keep\s+(?:[\w-]+\s+){0,2}?"
     r"(?:under|below)|avoid|dodge|get\s+around|structure)"
 )
+_LIMITS_TO_EVADE = _w(
+    rf"(?:{_LIMIT_WORD}[^\n]{{0,60}}?\b{_FRAUD_WORD}|{_FRAUD_WORD}[^\n]{{0,60}}?\b{_LIMIT_WORD})"
+    rf"[^\n]{{0,80}}?\b{_EVADE}"
+)
+_ZH_FRAUD = r"(?:风控|反洗钱|洗钱|可疑|预警|监控|审查)"
+_ZH_LIMIT = r"(?:阈值|门槛|额度|多少|标准)"
 _ZH_LIMITS_TO_EVADE = (
-    r"(?:阈值|门槛|标准|规则|额度)[^。！？]{0,20}?(?:我好|好让我|方便我|我就能|以便)(?:把)?[^。！？]{0,8}?"
-    r"(?:拆开|拆分|分开|分成|避开|绕过|控制在)"
+    rf"(?:{_ZH_LIMIT}[^。！]{{0,30}}?{_ZH_FRAUD}|{_ZH_FRAUD}[^。！]{{0,30}}?{_ZH_LIMIT})"
+    r"[^。！]{0,30}?(?:我好|好让我|方便我|我就能|以便|我要)(?:把)?[^。！？]{0,10}?"
+    r"(?:拆|分开|分成|避开|绕过|控制在)"
 )
 
 
 def _wanted(text: str, m: re.Match[str]) -> bool:
-    """Asked for (`_asked`: not a question, a report or wondering) in a sentence that no rule,
-    ban, notice or complaint holds ("employees must never post reviews…", 禁止员工…, IT通知,
-    同行刷了差评请帮我申诉), and not an owner's or admin's own set-up moved on by a migration."""
+    """Asked for (`_asked`: not a question, a report or wondering), not a how-to, no ban or
+    policy before it in its sentence ("employees must never post reviews…", 禁止员工…), no
+    notice, complaint or report around it (IT通知, 同行刷了差评请帮我申诉, 本人操作, 没到账), and
+    not an owner's or admin's own set-up moved on by a migration."""
     sentence = _sentence(text, m.start(), m.end())
-    if re.search(
-        r"\b(?:to|how\s+(?:do|can)\s+i|in\s+order\s+to)\s*$|怎么|如何", _head(text, m), re.I
-    ):
+    before = _head(text, m)
+    if re.search(r"\b(?:to|how\s+(?:do|can)\s+i|in\s+order\s+to)\s*$|怎么|如何", before, re.I):
         return False  # a how-to ("To disable two-factor for everyone, an owner goes to …")
     if re.search(
-        r"\b(?:must\s+not|must\s+never|never|policy|prohibited|forbidden|not\s+allowed"
-        r"|sso|single\s+sign-?on|cut-?over|migration|change\s+(?:ticket|request)|chg-?\d+"
-        r"|once\s+the)\b|禁止|不得|规定|严禁|不允许|举报|投诉|申诉|通知|已经|授权|本人"
-        r"|自己操作|没到账|冻结|查一下|之后|以后",
+        r"\b(?:must\s+not|must\s+never|never|policy|prohibited|forbidden|not\s+allowed)\b"
+        r"|禁止|不得|规定|严禁|不允许",
+        before,
+        re.IGNORECASE,
+    ):
+        return False
+    if re.search(
+        r"\b(?:sso|single\s+sign-?on|cut-?over|migration|change\s+(?:ticket|request)|chg-?\d+"
+        r"|once\s+the|social\s+engineers?|such\s+requests)\b|举报|投诉|申诉|通知|本人(?:操作|授权)"
+        r"|自己操作|自动扣|没到账|冻结|查一下",
         sentence,
         re.IGNORECASE,
     ):
@@ -427,11 +464,14 @@ def _wanted(text: str, m: re.Match[str]) -> bool:
 
 
 def _role_power_wanted(text: str, m: re.Match[str]) -> bool:
-    """A role's power used, asked for, not a practice, a draft or an example."""
+    """A role's power used, asked for; not a practice, a draft or an example said before it or
+    in its sentence ("this is not a training exercise" after it is no practice)."""
+    said = text[: m.start()] + _sentence(text, m.start(), m.end())
     if re.search(
-        r"\b(?:mock|practi[cs]e|training|scenario|role-?\s?play|example|draft|faq|template"
-        r"|interview)\b|写|起草|模拟|面试|练习|演练",
-        text,
+        r"\b(?<!not\s)(?<!not\sa\s)(?:mock|practi[cs]e|training|scenario|example|draft|faq"
+        r"|template|interview)\b|(?<!\bfor\sreal\s)\brole-?\s?play\b(?!\s+over)|写|起草|模拟|面试"
+        r"|练习|演练",
+        said,
         re.IGNORECASE,
     ):
         return False

@@ -42,7 +42,8 @@ _MY_THINGS = (
 _EXEMPTED = (
     r"(?:(?:just|quietly|automatically|simply|silently)\s+){0,2}"
     r"(?:disappear(?:s|ed)?|vanish(?:es|ed)?|go(?:es)?\s+away|(?:get|be|are|is|were|was)"
-    r"\s+(?:quietly\s+|automatically\s+|always\s+)?(?:waived|written\s+off|forgiven)"
+    r"\s+(?:quietly\s+|automatically\s+|always\s+|permanently\s+|forever\s+)?(?:waived"
+    r"|written\s+off|forgiven|exempt\s+from)"
     r"|(?:stay|stayed|stays|remain|remained|be\s+kept|were\s+kept|are\s+kept|kept)\s+"
     r"(?:off|out\s+of|clear\s+of|away\s+from)\s+(?:the\s+)?(?:[\w-]+\s+)?"
     r"(?:review|approval|fraud|compliance|audit|activity|monitoring|flagg?(?:ed|ing)?|watch"
@@ -100,7 +101,10 @@ _REQUEST = re.compile(
     r"|i'd\s+(?:really\s+)?appreciate|appreciate\s+it|it'd\s+be|it\s+would\s+(?:really\s+)?(?:help"
     r"|be)|would\s+(?:really\s+)?help|would\s+you|could\s+you|can\s+you|will\s+you|keep\s+(?:that"
     r"|this|it)\s+in\s+mind|remember\s+that|have\s+it|set\s+(?:it|that|things)\s+up|favou?r"
-    r"|(?:could|can|would)\s+(?:they|those|these|it))\b"
+    r"|(?:could|can|would)\s+(?:they|those|these|it)"
+    # a note asked for on the writer's file ("put a note on my file that …")
+    r"|(?:put|make|add|leave|store)\s+a\s+note|record\s+that|note\s+(?:on|in)\s+my)\b"
+    r"|备注一下|给我备注|帮我备注"
     r"|就行|就好|吧|麻烦|请|帮我|别|不要|不用|不必|直接",
     re.IGNORECASE,
 )

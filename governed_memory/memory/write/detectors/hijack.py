@@ -277,7 +277,8 @@ _AI_ROLE = (
 _AI_ADDRESSED = (
     r"(?:^|(?<=[.!?\n:;\[(\"']))\s*(?:(?:attention|attn|note\s+(?:to|for))\s+)?(?:the\s+|any\s+"
     rf"|all\s+)?(?:(?:ai|a\.i\.|llm|gpt)\s+{_AI_ROLE}|{_AI_ROLE}\s+(?:ai|bot)|chatbot"
-    r"|(?:to|for|attention)\s+the\s+(?:assistant|ai|agent|bot|model)"
+    r"|(?:to|for|attention)\s+the\s+(?:ai\s+)?(?:assistant|ai|agent|bot|model)(?:\s+(?:handling"
+    r"|reading|processing|reviewing)\s+this\s+\w+)?"
     # "SYSTEM TO AGENT:", "action item for whichever assistant processes these notes:"
     # (a note "to the agent" in a support desk's notes is for its human agents)
     r"|(?:system|admin)\s+(?:to|for)\s+(?:the\s+)?(?:ai|agent|assistant|bot|model)"
@@ -299,8 +300,11 @@ _ZH_AI_ADDRESSED = (
 _CONTENT_FRAME = re.compile(
     r"\b(?:subject|description|notes?|review|comment|e-?mail|body|from|document|attachment"
     r"|invoice|order\s+note|ticket|memo|resume|cv|calendar|invite|forwarded|page|listing"
-    r"|minutes|feedback|message|output|response|result|payload|tool)\b[\"']?\s*[:\-]"
-    r"|(?:评论|邮件|备注|描述|简历|附件|正文|留言|工单|说明|笔记|纪要)\s*[：:]",
+    r"|minutes|feedback|message|output|response|result|payload|tool)\b(?:\s+[\w/#.-]{1,12})?"
+    r"[\"']?\s*[:\-]"
+    # a bracketed note inside an e-mail or a document ("… for March. [AI assistant: …")
+    r"|\[\s*$"
+    r"|(?:评论|邮件|备注|描述|简历|附件|正文|留言|工单|说明|笔记|纪要|工具返回|返回结果|返回)[\"'”]?\s*[：:]",
     re.IGNORECASE,
 )
 #: A speaker-labelled transcript: the assistant's own lines are not orders to it.
