@@ -128,9 +128,10 @@ async def bench_background(
     embedding model embeds each one (its recent-vector cache never answers for another)."""
     import asyncio
 
+    run = uuid.uuid4().hex[:6]  # a store kept between runs (Postgres) holds no earlier run's
     async with service("bg", worker_process=True) as (client, _):
         client.eager = False  # background: the submitting process hosts no worker
-        single = _profile_writes(client, "s", max(writes // 4, 100))
+        single = _profile_writes(client, f"s{run}", max(writes // 4, 100))
         gate = asyncio.Semaphore(64)
 
         async def one(request: WriteRequest) -> Any:
@@ -151,17 +152,17 @@ async def bench_background(
                 "seconds": round(single_s, 2),
                 "per_second": round(committed / single_s, 1),
             },
-            "write_batch": await _batch_series(client, writes, batch_size, in_flight),
+            "write_batch": await _batch_series(client, f"b{run}", writes, batch_size, in_flight),
         }
     async with service("bg2", worker_process=True, worker_processes=2) as (client, _):
         client.eager = False
         results["write_batch, 2 worker processes"] = await _batch_series(
-            client, writes, batch_size, 2 * in_flight
+            client, f"b2{run}", writes, batch_size, 2 * in_flight
         )
     async with service("bg3", worker_process=True, gc_settle=False) as (client, _):
         client.eager = False
         results["write_batch, CPython's default gc"] = await _batch_series(
-            client, writes, batch_size, in_flight
+            client, f"b3{run}", writes, batch_size, in_flight
         )
     return results
 
@@ -185,13 +186,15 @@ def _profile_writes(client: Any, series: str, n: int) -> list[WriteRequest]:
 
 
 async def _batch_series(
-    client: Any, writes: int, batch_size: int, in_flight: int
+    client: Any, series: str, writes: int, batch_size: int, in_flight: int
 ) -> dict[str, Any]:
     """`writes` writes through WriteBatch runs of `batch_size`, `in_flight` at once: committed
-    per second, and how many of them the canonical store then holds active."""
+    per second, and how many of them the canonical store then holds active. Each series writes
+    as subjects of its own (`series`), so that on a canonical store the series share (Postgres)
+    one series' writes are not the next one's duplicates."""
     import asyncio
 
-    batched = _profile_writes(client, "b", writes)
+    batched = _profile_writes(client, series, writes)
     lanes = asyncio.Semaphore(in_flight)
 
     async def run_chunk(chunk: list[WriteRequest]) -> Any:
