@@ -185,6 +185,12 @@ _PRACTICE = (
     # a game of planning with no power asked for ("pretend to be a travel agent and help me plan
     # a fun 3-day itinerary")
     r"|\bhelp\s+me\s+(?:plan|brainstorm|pick|choose|imagine)\b|\bjust\s+for\s+fun\b"
+    # a child's practice or homework, a guide's tips ("so my kid can practise English check-in
+    # phrases", "pretend to be a travel guide and recommend three things to do in Kyoto")
+    r"|\bso\s+(?:my|our|his|her)\s+(?:\w+\s+)?(?:kids?|son|daughter|child|children|students?"
+    r"|class|team)\s+can\s+(?:practi[cs]e|rehearse|learn|prepare)\b|\bhomework\b"
+    r"|\brecommend\s+(?:\w+\s+){0,3}?(?:things|places|restaurants|books|films|movies|sights"
+    r"|dishes|spots)\b"
     r"|\b(?:i'm|i\s+am)\s+not\s+(?:booking|buying|ordering)\b))"
 )
 
@@ -210,7 +216,10 @@ _ABOUT_ATTACKS = re.compile(
     r"|之类的(?:文字|话|语句|指令)|类似的?(?:文字|话|语句|指令)|操控|操纵|钓鱼|冒充"
     # an incident told afterwards: "postmortem: a user pasted '…' and the bot complied"
     r"|事故复盘|复盘|\bpost-?mortem\b|\bincident\s+(?:report|review)\b|\broot\s+cause\b"
-    r"|\bred[- ]team|\bprompts?\s+(?:such\s+as|like)\b",
+    r"|\bred[- ]team|\bprompts?\s+(?:such\s+as|like)\b"
+    # a scam or an attack reported, what it said quoted ("an email claiming to be from our CEO,
+    # saying '…'. This is fraudulent.", "看起来像是想攻击你们的机器人，特此告知安全团队")
+    r"|\bscam\b|\bfraudulent\b|\bphishing\b|\bclaiming\s+to\s+be\b|攻击|诈骗|安全团队",
     re.IGNORECASE,
 )
 

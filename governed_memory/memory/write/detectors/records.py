@@ -35,7 +35,9 @@ _GIVE_ME = re.compile(
     re.IGNORECASE,
 )
 _HOW_TO = re.compile(
-    r"\bhow\s+(?:do|can|should|would)\s+(?:i|we)\b|\bwhere\s+(?:do|can)\s+(?:i|we)\b|怎么|如何|在哪",
+    r"\bhow\s+(?:do|can|should|would)\s+(?:i|we)\b|\bwhere\s+(?:do|can)\s+(?:i|we)\b|怎么|如何|在哪"
+    # accounts opened for staff, the steps asked ("给新来的护士开通预约系统账号，请问流程是什么")
+    r"|流程|步骤|开通|新开|注册",
     re.IGNORECASE,
 )
 
