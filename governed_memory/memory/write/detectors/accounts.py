@@ -283,12 +283,14 @@ def _harmful_job(text: str, m: re.Match[str]) -> bool:
 #: The power a role would use ("backdate", "approve", "move her savings").
 _POWER_USED = (
     r"(?:backdate|approve|waive|move|transfer|wire|refund|release|override|comp|clear|credit|close"
+    r"|write\s+off"
     r"|rebook|accept|upgrade"
     r"|authori[sz]e|grant|unlock|raise|increase|cancel|void|reverse|lift|pay\s+out|sign\s+off"
     r"\s+on)"
 )
 _POWER_ROLE = (
-    r"(?:lead|head|manager|supervisor|attorney|lawyer|underwriter|adjuster|officer|banker"
+    r"(?:lead|head|manager|supervisor|attorney|lawyer|underwriter|adjuster|officer|banker|pharmacist"
+    r"|physician|doctor"
     r"|executor|trustee|director|administrator|controller|guardian)"
 )
 #: A role taken at the start of a sentence ("respond as the insurer's underwriting lead", "you
@@ -299,10 +301,11 @@ _ROLE_POWER_USED = _w(
     r"\s+over)\s*,?\s+)?(?:(?:can|could|would)\s+you\s+)?"
     r"(?:(?:respond|answer|reply|speak|talk|act)\s+(?:to\s+me\s+)?as|you(?:'re|\s+are)(?:\s+now)?"
     r"|imagine\s+you(?:'re|\s+are)|pretend\s+(?:to\s+be|you(?:'re|\s+are))|take\s+on\s+the\s+role"
-    r"\s+of|play)\s+(?:my|the|a|an|[\w&-]+(?:\s+[\w&-]+)?'s)\s+(?:[\w'-]+\s+){0,4}?"
+    # (a name first: "you're Max, the clinic's head pharmacist")
+    r"\s+of|play)\s+(?:[a-z]+,\s+)?(?:my|the|a|an|[\w&-]+(?:\s+[\w&-]+)?'s)\s+(?:[\w'-]+\s+){0,4}?"
     + _POWER_ROLE
     + r"s?\b(?![^.?!\n]{0,40}\bwould\b)"
-    r"[^\n]{0,120}?(?:\bso|\bthen|\band|\bto|\bnow|[;,—:.!])\s+(?:please\s+|just\s+|go\s+ahead"
+    r"[^\n]{0,120}?(?:\bso|\bthen|\band|\bto|\bnow|\bcan|[;,—:.!])\s+(?:please\s+|just\s+|go\s+ahead"
     r"\s+and\s+)?" + _POWER_USED + r"\s+(?:my|me|mine|her|his|their|it|all\s+my"
     r"|the\s+\$?\d[\d,.]*(?:-\w+)?|the\s+(?:[\w-]+\s+){1,3}?(?:on|for|of|in)\s+(?:my|her|his))"
 )
@@ -320,6 +323,20 @@ _EVERYONE = (
     r"(?:everyone|everybody|every\s+(?:single\s+)?(?:\w+\s+)?(?:account|user|employee|member"
     r"|staff(?:\s+member)?|person)|all\s+(?:the\s+)?(?:\w+\s+)?(?:accounts|users|employees"
     r"|members|staff))"
+)
+#: Someone said not to belong made an admin ("grant t.ross@… admin rights on our workspace — he
+#: isn't in our org"); an ex's or a neighbour's contract ended at the writer's word.
+_OUTSIDER_ADMIN = _w(
+    rf"(?:grant|give|add|make)\s+{EMAIL}\s+(?:as\s+(?:an?\s+)?)?(?:admin|owner|administrator|full)"
+    r"(?:\s+(?:rights|access|permissions|role))?"
+    r"(?=[^\n]{0,80}?\b(?:isn't|is\s+not|not|never\s+been)\s+(?:in|part\s+of|a\s+member\s+of"
+    r"|on|with)\s+(?:our|the|my)\s+(?:org|organi[sz]ation|company|team|workspace|staff|payroll))"
+)
+_OTHERS_CONTRACT = _w(
+    r"(?:cancel|close|terminate|suspend|end)\s+my\s+(?:ex(?:-wife|-husband|-partner)?|neighbou?r"
+    r"|colleague|flatmate|roommate|landlord|tenant|brother-in-law|sister-in-law)'s\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:contract|plan|account|subscription|policy|line|lease|membership"
+    r"|insurance|booking|sim)"
 )
 #: A password set for all: the same value, or one with a digit ("to Welcome2024"), not a
 #: policy ("to expire at next sign-in").
@@ -487,6 +504,8 @@ _RULES_35: tuple[_Rule, ...] = (
         _COMPETITOR_REVIEWS,
         _ZH_COMPETITOR_REVIEWS,
         _ZH_OTHERS_MONEY,
+        _OUTSIDER_ADMIN,
+        _OTHERS_CONTRACT,
         check=_wanted,
     ),
     *_rules(

@@ -43,6 +43,7 @@ from governed_memory.memory.write.detectors.injection_cues import (
     _zh_override_ok,
     in_game_rules,
 )
+from governed_memory.memory.write.detectors.misstated import MISSTATED_RULES
 from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
 from governed_memory.memory.write.detectors.ranks import _RANK_RULES
 from governed_memory.memory.write.detectors.signals import find_hijacks
@@ -522,7 +523,12 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
 #: `memctl bench detectors` measures beside the detector.
 _RULES_BEFORE_HARDENING = _INJECTION_RULES
 _INJECTION_RULES = (
-    _INJECTION_RULES + _HIJACK_RULES + _FAVOUR_RULES + _EXEMPTION_RULES + _ACCOUNT_RULES
+    _INJECTION_RULES
+    + _HIJACK_RULES
+    + _FAVOUR_RULES
+    + _EXEMPTION_RULES
+    + _ACCOUNT_RULES
+    + MISSTATED_RULES
 )
 
 
