@@ -38,6 +38,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT22,
     HELDOUT23,
     HELDOUT24,
+    HELDOUT25,
     baseline_outputs,
     extract_all,
     load,
@@ -107,6 +108,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT22.name,
         HELDOUT23.name,
         HELDOUT24.name,
+        HELDOUT25.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -100,6 +100,9 @@ HELDOUT23 = CORPORA / "extraction.heldout23.json"
 #: Written on 2026-12-06 by a new helper while held-out 23 was corrected, never read by those
 #: corrections (194 utterances: six also in earlier corpora removed).
 HELDOUT24 = CORPORA / "extraction.heldout24.json"
+#: Written on 2026-12-06 by a new helper while held-out 24 was corrected, never read by those
+#: corrections (195 utterances: five also in earlier corpora removed).
+HELDOUT25 = CORPORA / "extraction.heldout25.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -127,6 +130,7 @@ EXTRACTION_CORPORA = (
     HELDOUT22,
     HELDOUT23,
     HELDOUT24,
+    HELDOUT25,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
