@@ -38,7 +38,8 @@ _TEMPORARY = _rx(
         r"this time|just this once|this once|just once|only once|for now|today|tonight|tomorrow"
         r"|this (?:week|weekend|morning|afternoon|evening)|right now|right away|at the moment"
         r"|for the moment|temporarily|for the time being|for this (?:order|one|purchase|item)"
-        r"|this (?:order|package|parcel|delivery|invoice|shipment|refund|purchase)|next time"
+        r"|this (?:order|package|parcel|delivery|invoice|shipment|refund|purchase|return|issue"
+        r"|complaint|case|ticket|claim|problem|exchange|matter)|next time"
         r"|asap|immediately|later|in a (?:bit|while|minute|moment)|in an hour"
     ),
 )
@@ -161,11 +162,16 @@ _WEAK_CUE = _rx(
     # a correction that names the right one: "是邮件不是短信", "I meant email, not SMS"
     r"|是.{1,6}不是|(?<![a-z])i meant(?! to\b)"
     # "我要邮件通知", "我要的是短信提醒"
-    r"|我(?:只)?要(?:的是)?(?=.{0,4}(?:通知|提醒|联系|消息))",
+    r"|我(?:只)?要(?:的是)?(?=.{0,4}(?:通知|提醒|联系|消息))|是要(?=.{0,6}(?:通知|提醒|推送|消息|联系))"
+    # a label ("通知方式：电话")
+    r"|(?:通知|联系)方式\s*[：:是为]",
     _w(
         r"likes?|loves?|fine|ok|okay|works?|better|best|good|great|easiest|easier|convenient|uses?"
         r"|using|via|by|through|over|just|is preferred|go with|stick (?:to|with)|reach|contact"
         r"|needs?|wants?|reads?|checks?|turn on|enable|give me a ring"
+        # one channel set against another ("text don't call", "WhatsApp, not Telegram")
+        r"|(?:text|txt|email|e-mail|message|whatsapp|telegram|wechat|call)\s*,?\s*(?:don't|do not"
+        r"|not|no)\s+(?:call|ring|phone|text|email|e-mail|message|whatsapp|telegram|wechat)"
     ),
 )
 _PRIORITY_BEFORE = re.compile(

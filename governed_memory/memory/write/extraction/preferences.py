@@ -107,7 +107,7 @@ def _roles(norm: str, mentions: list[Mention]) -> list[tuple[Mention, Role, str 
             out.append((m, "alt", None))
             continue
         neg = _negation(norm, start, end)
-        if neg is None and re.search(r"不是\s*(?:用|发|打|通过)?\s*$", before):
+        if neg is None and re.search(r"不是\s*(?:用|发|打|通过|要)?\s*$", before):
             neg = "不是"
         out.append((m, "neg", neg) if neg is not None else (m, "pos", None))
     return out
