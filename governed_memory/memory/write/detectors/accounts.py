@@ -316,8 +316,8 @@ _ROLE_POWER_USED = _w(
     r"|an?\s+(?:[\w-]+\s+){0,3}?(?:of|for)\s+my)"
 )
 _ZH_ROLE_POWER_USED = (
-    r"你(?:现在)?是[^。！？，,]{0,10}?(?:药师|医生|医师|主任|经理|主管|校长)[，,][^。！？]{0,4}?(?:帮我|给我)"
-    r"(?:多)?(?:开|批|退|免|改|删)|"
+    r"(?:假设|假如|想象)?你(?:现在)?是[^。！？，,]{0,10}?(?:药师|医生|医师|主任|经理|主管|校长)[，,]"
+    r"[^。！？]{0,4}?(?:帮我|给我)(?:把[^。！？]{0,12}?(?:改成|改为|批|免|删)|(?:多)?(?:开|批|退|免|改|删))|"
     r"你(?:现在)?(?:是|就是|作为)我?(?:的)?[\u4e00-\u9fff]{0,4}?(?:代理人|监护人|受托人|律师|经理|主管"
     r"|负责人)[^。！？]{0,20}?(?:全权|授权|委托|权限)[^。！？]{0,20}?(?:把|将)[^。！？]{0,16}?"
     r"(?:转到|转给|打到|划到)我"
@@ -331,44 +331,6 @@ _EVERYONE = (
     r"(?:everyone|everybody|every\s+(?:single\s+)?(?:\w+\s+)?(?:account|user|employee|member"
     r"|staff(?:\s+member)?|person)|all\s+(?:the\s+)?(?:\w+\s+)?(?:accounts|users|employees"
     r"|members|staff))"
-)
-#: Someone said not to belong made an admin ("grant t.ross@… admin rights on our workspace — he
-#: isn't in our org"); an ex's or a neighbour's contract ended at the writer's word.
-_OUTSIDER_ADMIN = _w(
-    r"(?:grant|give|add|make)\s+(?:(?:my\s+)?[\w-]+\s+)?" + EMAIL + r"\s+(?:as\s+)?(?:an?\s+)?"
-    r"(?:admin|owner|administrator|full)(?:\s+(?:rights|access|permissions|role))?"
-    r"(?=[^\n]{0,80}?\b(?:(?:isn't|is\s+not|not|never\s+been)\s+(?:in|part\s+of|a\s+member\s+of"
-    r"|on|with|one\s+of)\s+(?:our|the|my|us)\b|(?:doesn't|does\s+not)\s+work\s+(?:here|for\s+us)))"
-)
-_ZH_OUTSIDER_ADMIN = (
-    r"(?:把|将)\s*[\w.+-]+@[\w.-]+\s*(?:设成|设为|加成|加为|改成)[^。！？]{0,10}?管理员"
-    r"(?=[^。！？]{0,6}?[，,][^。！？]{0,4}?(?:他|她)?不是我们)"
-)
-#: An ex's or a neighbour's contract ended at the writer's word (a tenancy ended by its landlord,
-#: a leaver's account closed by their manager are others' business, not these).
-_OTHERS_CONTRACT = _w(
-    r"(?:cancel|close|terminate|suspend|end)\s+(?:my\s+(?:ex(?:-wife|-husband|-partner)?|neighbou?r)'s"
-    r"|the\s+(?:[\w-]+\s+){0,2}?(?:contract|plan|account|subscription)\s+of\s+the\s+(?:guy|woman"
-    r"|man|people|family)\s+next\s+door)(?:\s+[\w-]+){0,2}?\s*(?:contract|plan|account"
-    r"|subscription|policy|line|lease|membership|insurance|booking|sim)?"
-)
-_ZH_OTHERS_CONTRACT = (
-    r"(?:邻居|前妻|前夫|前任)[\u4e00-\u9fff]{0,3}?(?:名下)?的?(?:宽带|手机|电话|话费)?(?:合同|套餐|账户|会员"
-    r"|订阅)[^。！？]{0,4}?(?:取消|停掉|注销|解约|关掉)"
-)
-#: Someone else's pay slip or records asked for, their leave moved to the writer, their records
-#: wiped ("send me my coworker Priya Shah's payslip", "move five days of annual leave from Tom
-#: Baker's balance to mine").
-_OTHERS_RECORDS = _w(
-    r"(?:send|show|give|email|forward|pull\s+up)\s+(?:me\s+)?(?:my\s+)?(?:coworker|co-worker"
-    r"|colleague|neighbou?r|boss|manager|flatmate|roommate|ex)(?:\s+[a-z]+){0,2}'s\s+(?:[\w-]+\s+)?"
-    r"(?:payslip|pay\s*stub|salary|appraisal|performance\s+review|medical\s+records?|prescriptions?"
-    r"|prescription\s+history)"
-    r"|(?:move|transfer|shift)\s+(?:[\w-]+\s+){0,4}?(?:leave|holiday|vacation|pto|points|miles"
-    r"|credits?)\s+from\s+(?:[a-z]+\s+){0,3}?[a-z]+'s\s+(?:balance|account|allowance)\s+to\s+"
-    r"(?:me|mine|my)"
-    r"|(?:delete|wipe|erase|remove|purge)\s+(?:all\s+(?:of\s+)?)?my\s+(?:neighbou?r|ex|coworker"
-    r"|colleague)(?:\s+[a-z]+){0,2}'s\s+(?:[\w-]+\s+)?(?:notes|records?|history|file)"
 )
 #: A password set for all: the same value, or one with a digit ("to Welcome2024"), not a
 #: policy ("to expire at next sign-in").
@@ -503,28 +465,16 @@ def _wanted(text: str, m: re.Match[str]) -> bool:
         return False
     if re.search(
         r"\b(?:sso|single\s+sign-?on|cut-?over|migration|change\s+(?:ticket|request)|chg-?\d+"
-        r"|once\s+the|social\s+engineers?|such\s+requests)\b|举报|投诉|申诉|通知|本人(?:操作|授权)"
+        r"|once\s+the|social\s+engineers?|such\s+requests|power\s+of\s+attorney|court\s+order)\b"
+        r"|举报|投诉|申诉|通知|本人(?:操作|授权)"
         r"|自己操作|自动扣|没到账|冻结|查一下",
         sentence,
         re.IGNORECASE,
     ):
         return False
+    if re.search(r"\b(?:power\s+of\s+attorney|court\s+order)\b", text, re.IGNORECASE):
+        return False  # a legal authority given for it
     return _asked(text, m) and not _prohibited(text, m.start())
-
-
-def _outsider_wanted(text: str, m: re.Match[str]) -> bool:
-    """An outsider's access asked (`_wanted`) with no approval, contract or start date given for
-    it anywhere in the text ("procurement approved his contract (PO #4471)", "she starts
-    Monday", "I, the owner, approve it")."""
-    if re.search(
-        r"\b(?:approv\w*|contract|po\s*#?\d+|purchase\s+order|nda|expires?|until|consultant"
-        r"|contractor|freelancer|agency|vendor|start\s+date|starts\s+(?:on\s+)?\w+|yet)\b"
-        r"|i(?:'m|,)\s+the\s+owner|批准|合同|外包",
-        text,
-        re.IGNORECASE,
-    ):
-        return False
-    return _wanted(text, m)
 
 
 def _role_power_wanted(text: str, m: re.Match[str]) -> bool:
@@ -543,7 +493,6 @@ def _role_power_wanted(text: str, m: re.Match[str]) -> bool:
 
 
 _RULES_35: tuple[_Rule, ...] = (
-    *_rules("task_hijack", _OUTSIDER_ADMIN, _ZH_OUTSIDER_ADMIN, check=_outsider_wanted),
     *_rules("role_change", _ROLE_POWER_USED, _ZH_ROLE_POWER_USED, check=_role_power_wanted),
     *_rules(
         "task_hijack",
@@ -552,9 +501,6 @@ _RULES_35: tuple[_Rule, ...] = (
         _COMPETITOR_REVIEWS,
         _ZH_COMPETITOR_REVIEWS,
         _ZH_OTHERS_MONEY,
-        _OTHERS_CONTRACT,
-        _ZH_OTHERS_CONTRACT,
-        _OTHERS_RECORDS,
         check=_wanted,
     ),
     *_rules(

@@ -113,7 +113,8 @@ def _not_self_subject(text: str, m: re.Match[str]) -> bool:
 
 #: A prohibition or a denial: what follows it in its clause is forbidden or said not to happen.
 _PROHIBITION = re.compile(
-    r"勿|不要|别|禁止|不得|不可|不能|不准|切莫|严禁|不会|不允许|从不|绝不|决不|不应"
+    # (能不能 and 可不可以 ask a favour: no ban)
+    r"勿|不要|别|禁止|不得|(?<!可)不可(?!以)|(?<!能)不能(?!不)|不准|切莫|严禁|不会|不允许|从不|绝不|决不|不应"
     r"|\b(?:never(?!\s+mind)|not|no\s+one|nobody|must\s+not|mustn't|won't|don't(?!\s+hesitate)|"
     r"doesn't|shouldn't|cannot|can't|unable\s+to|(?:is|are|was|were)n't\s+(?:allowed|able|"
     r"permitted|supposed)\s+to|under\s+no\s+circumstances"

@@ -8,7 +8,8 @@ minimum", 出勤天数不够就按达标算); a late payment never recorded late
 逾期); a third party told something about the writer that is not so ("tell them I was there
 until December rather than August", 就说我干到了十二月，其实…); a named person's records deleted
 so that someone won't see them, a colleague's pay slip asked for, a colleague's leave moved to
-the writer.
+the writer; an outsider made an admin with no approval given; an ex's or a neighbour's contract
+ended at the writer's word (a power of attorney or a court order given for it is none).
 
 Each is asked in its sentence (`favours._asked`, or a favour asked before it: "could you …?",
 能不能帮忙…), with no rule or ban before it. Data kept tidy (test entries, duplicates, another
@@ -20,7 +21,8 @@ from __future__ import annotations
 
 import re
 
-from governed_memory.memory.write.detectors._text import _Rule, _rules, _sentence, _w
+from governed_memory.memory.write.detectors._text import EMAIL, _Rule, _rules, _sentence, _w
+from governed_memory.memory.write.detectors.accounts import _wanted
 from governed_memory.memory.write.detectors.favours import _asked, _head
 from governed_memory.memory.write.detectors.injection_cues import _prohibited
 
@@ -29,7 +31,7 @@ _ENTRIES = (
     r"(?:refunds?|transactions?|payments?|entries|charges?|transfers?|withdrawals?|expenses?"
     r"|claims?|returns?|cancellations?|absences?|incidents?|complaints?|chargebacks?|shifts?)"
 )
-_LISTING = r"(?:audit|report|log|ledger|statement|books|export|review|history)s?"
+_LISTING = r"(?:audit|report|log|ledger|statement|books|export|review|history|summary)s?"
 _KEPT_OUT = _w(
     # "could those two refunds from March not show up", "keep those entries out of the report"
     rf"(?:could|can|would)\s+(?:those|these|the|my)\s+(?:[\w-]+\s+){{0,3}}?{_ENTRIES}\s+"
@@ -40,37 +42,49 @@ _KEPT_OUT = _w(
     r"(?:aren't|are\s+not|isn't|is\s+not)\s+(?:in|on)"
     rf"|hide\s+(?:the|those|these|my)\s+(?:[\w-]+\s+){{0,4}}?{_ENTRIES}\s+(?:[\w-]+\s+){{0,4}}?from"
     rf"|(?:be\s+)?left\s+off\s+the\s+(?:[\w-]+\s+)?{_LISTING}"
+    rf"|(?:remove|delete)\s+(?:the|those|these|my)\s+(?:[\w-]+\s+){{0,3}}?{_ENTRIES}"
+    rf"|{_ENTRIES}\s+(?:[\w-]+\s+){{0,6}}?(?:don't|do\s+not|doesn't|won't)\s+(?:appear|show\s+up)"
+    r"\s+(?:in|on)"
+    # someone's records wiped so that someone won't see them ("delete all of Marcus Reid's
+    # complaint history so the new branch manager doesn't see it")
+    r"|(?:delete|wipe|erase|remove|purge)\s+(?:all\s+(?:of\s+)?)?(?:[a-z]+\s+){0,2}?[a-z]+'s\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:notes|records?|history|file)"
 )
 _ZH_KEPT_OUT = (
     r"(?:别|不要|不)(?:让)?(?:它们|这些|那些|这两笔|那两笔|这笔|那笔|这几笔)?(?:记录)?(?:出现在|进|上|显示在)"
     r"[^。！？]{0,10}?(?:报表|审计|账上|账本|流水|对账单|明细)"
-    r"|从(?:流水|报表|账单|明细|记录)(?:里|中|上)(?:去掉|删掉|拿掉|隐藏|抹掉)"
+    r"|从(?:流水|报表|账单|明细|记录)(?:里|中|上)(?:去掉|删掉|拿掉|隐藏|抹掉)|(?:先)?隐藏起来"
 )
 #: Who must not see the entries: an audit, an inspector, someone named.
 _WATCHED = re.compile(
     r"\b(?:audit\w*|compliance|inspectors?|regulators?|so\s+(?:they|he|she|nobody|no\s+one)\s+"
     r"(?:don't|doesn't|won't|can't)\s+(?:see|notice|find)|(?:rather|would\s+rather)\s+not\s+"
     r"(?:have\s+to\s+)?explain|(?:don't|do\s+not)\s+want\s+(?:them|him|her|anyone)\s+to\s+(?:see"
-    r"|know|notice))\b|审计|稽核|财务|别让[^。！？]{0,8}?看到|能看到",
+    r"|know|notice)|(?:won't|doesn't|don't|can't)\s+see|(?:goes|sent|going)\s+to\s+my\s+(?:parents"
+    r"|wife|husband|partner|boss|manager|family))\b|审计|稽核|财务|别让[^。！？]{0,8}?看到|能看到"
+    r"|不想让[^。！？]{0,8}?(?:知道|看到|发现)",
     re.IGNORECASE,
 )
 #: Data kept tidy, not hidden: tests, duplicates, sandboxes, another period.
 _TIDY = re.compile(
     r"\b(?:test|testing|sandbox|duplicates?|twice|qa|sync|noise|dashboard|analytics|voided"
-    r"|reversed|belong|period|privacy|public)\b|测试|重复",
+    r"|reversed|belong|period|privacy|public|separate|separately|already\s+tested|want\s+them"
+    r"|require[sd]?|i'm\s+the\s+auditor|password)\b|测试|重复|单独|要求|密码",
     re.IGNORECASE,
 )
 
 #: A shortfall recorded as met, a lateness never recorded.
 _SHORT_AS_MET = _w(
     r"(?:round|bump|mark|count|record|log|list|put)\s+(?:it|them|that|those|her|him|me"
-    r"|that\s+day)\s+(?:up\s+|down\s+)?(?:to|as)\s+(?:the\s+)?(?:minimum|full|present|on\s+time"
-    r"|paid\s+on\s+time|complete|passed|attended|required|threshold|met)"
-    r"|(?:never|don't|do\s+not)\s+(?:flag|mark|record|log|count)\s+(?:it|them|my\s+\w+)\s+as\s+"
-    r"(?:late|overdue|missed|absent)"
+    r"|that\s+day|my\s+(?:[\w-]+\s+){0,2}?(?:record|attendance|hours|timesheet|shifts?|training"
+    r"|sales|rent|payment))\s+(?:up\s+|down\s+)?(?:to|as)\s+(?:the\s+)?(?:minimum|full|present"
+    r"|on\s+time|paid\s+on\s+time|complete|passed|attended|required|threshold|met|meeting|\d[\d:.%]*)"
+    r"|put\s+me\s+down\s+as\s+(?:having\s+)?(?:hit|met|made|passed|completed)"
+    r"|(?:never|don't|do\s+not)\s+(?:ever\s+)?(?:flag|mark|record|log|count)\s+(?:it|them|my\s+\w+)"
+    r"\s+(?:as\s+)?(?:late|overdue|missed|absent)"
 )
 _ZH_SHORT_AS_MET = (
-    r"(?:不够|不足|没达到|没到|差一点|晚了?)[^。！？]{0,12}?(?:直接|就|都)?(?:按|算|当|记)(?:作|成)?"
+    r"(?:不够|不足|没达到|没到|差一点|晚了?|只有)[^。！？]{0,12}?(?:直接|就|都)?(?:按|算|当|记)(?:作|成)?"
     r"(?:达标|满勤|全勤|及格|合格|按时|准时|已交|正常|足额)"
     r"|(?:实际|就算|即使|哪怕)[^。！？]{0,12}?(?:别|不要|不)(?:记|算|标)(?:为|成|作)?(?:逾期|迟到|缺勤"
     r"|违约|欠费|迟交|晚交)"
@@ -105,7 +119,9 @@ _ZH_TOLD_UNTRUE = (
 _CORRECTING = re.compile(
     r"\b(?:see|letter|changed|corrected?|correction|wrong|mistake|typo|earlier|updated|promotion"
     r"|as\s+per|on\s+record|records\s+show|exactly|contract\s+says|true|attached|confirmation"
-    r"|receipt|proof|posted)\b|搞错|写错|更正",
+    r"|receipt|proof|posted|form\s+says|will\s+show|appointment|so\s+(?:he|she|they)\s+knows?)\b"
+    # (or a private reason kept private: "就说我请假了，其实是去医院复查")
+    r"|搞错|写错|更正|医院|复查|看病|隐私",
     re.IGNORECASE,
 )
 
@@ -119,6 +135,47 @@ _ZH_NAMED_RECORDS = (
     r"|体检报告|考勤)[^。！？]{0,4}?(?:发我|发给我|给我看|告诉我)(?!了)"
     r"|从(?:我)?(?:同事|朋友|室友|别人)[\u4e00-\u9fff]{0,3}的(?:年假|假期|调休|积分|里程|额度)(?:余额)?"
     r"(?:里|中)?[^。！？]{0,6}?(?:转|划|扣|调)(?![了过])[^。！？]{0,8}?(?:到|给|进)(?:我|我的)"
+)
+
+
+#: Someone said not to belong made an admin ("grant t.ross@… admin rights on our workspace — he
+#: isn't in our org"); an ex's or a neighbour's contract ended at the writer's word.
+_OUTSIDER_ADMIN = _w(
+    r"(?:grant|give|add|make)\s+(?:(?:my\s+)?[\w-]+\s+)?" + EMAIL + r"\s+(?:as\s+)?(?:an?\s+)?"
+    r"(?:admin|owner|administrator|full)(?:\s+(?:rights|access|permissions|role))?"
+    r"(?=[^\n]{0,80}?\b(?:(?:isn't|is\s+not|not|never\s+been)\s+(?:in|part\s+of|a\s+member\s+of"
+    r"|on|with|one\s+of)\s+(?:our|the|my|us)\b|(?:doesn't|does\s+not)\s+work\s+(?:here|for\s+us)))"
+)
+_ZH_OUTSIDER_ADMIN = (
+    r"(?:把|将)\s*[\w.+-]+@[\w.-]+\s*(?:设成|设为|加成|加为|改成)[^。！？]{0,10}?管理员"
+    r"(?=[^。！？]{0,6}?[，,][^。！？]{0,4}?(?:他|她)?不是我们)"
+)
+#: An ex's or a neighbour's contract ended at the writer's word (a tenancy ended by its landlord,
+#: a leaver's account closed by their manager are others' business, not these).
+_OTHERS_CONTRACT = _w(
+    r"(?:cancel|close|terminate|suspend|end)\s+(?:my\s+(?:ex(?:-wife|-husband|-partner)?|neighbou?r)'s"
+    r"|my\s+former\s+partner's"
+    r"|the\s+(?:[\w-]+\s+){0,2}?(?:contract|plan|account|subscription)\s+(?:of|for)\s+the\s+(?:guy|woman"
+    r"|man|people|family)\s+next\s+door)(?:\s+[\w-]+){0,2}?\s*(?:contract|plan|account"
+    r"|subscription|policy|line|lease|membership|insurance|booking|sim)?"
+)
+_ZH_OTHERS_CONTRACT = (
+    r"(?:邻居|前妻|前夫|前任)[\u4e00-\u9fff]{0,3}?(?:名下)?的?(?:宽带|手机|电话|话费)?(?:合同|套餐|账户|会员"
+    r"|订阅)[^。！？]{0,4}?(?:取消|停掉|注销|解约|关掉)"
+)
+#: Someone else's pay slip or records asked for, their leave moved to the writer, their records
+#: wiped ("send me my coworker Priya Shah's payslip", "move five days of annual leave from Tom
+#: Baker's balance to mine").
+_OTHERS_RECORDS = _w(
+    r"(?:send|show|give|email|forward|pull\s+up)\s+(?:me\s+)?(?:my\s+)?(?:coworker|co-worker"
+    r"|colleague|neighbou?r|boss|manager|flatmate|roommate|ex)(?:\s+[a-z]+){0,2}'s\s+(?:[\w-]+\s+)?"
+    r"(?:payslip|pay\s*stub|salary|appraisal|performance\s+review|medical\s+records?|prescriptions?"
+    r"|prescription\s+history)"
+    r"|(?:move|transfer|shift|take)\s+(?:[\w-]+\s+){0,4}?(?:leave|holiday|vacation|pto|points|miles"
+    r"|credits?)\s+(?:days?\s+)?(?:from|off)\s+(?:[a-z]+\s+){0,3}?[a-z]+'s\s+(?:balance|account"
+    r"|allowance)\s+(?:to|into|and\s+add\s+(?:it|them)\s+to)\s+(?:me|mine|my)"
+    r"|(?:delete|wipe|erase|remove|purge)\s+(?:all\s+(?:of\s+)?)?my\s+(?:neighbou?r|ex|coworker"
+    r"|colleague)(?:\s+[a-z]+){0,2}'s\s+(?:[\w-]+\s+)?(?:notes|records?|history|file)"
 )
 
 
@@ -169,9 +226,35 @@ def _untrue_told(text: str, m: re.Match[str]) -> bool:
     return not _CORRECTING.search(text) and _asked_here(text, m)
 
 
+def _zh_named_asked(text: str, m: re.Match[str]) -> bool:
+    """Asked, with no consent, scheme or HR check given for it (本人已签字申请, 假期互助制度,
+    人事主管…核对)."""
+    if re.search(r"本人|签字|同意|申请|人事|制度|核对|授权", text):
+        return False
+    return _asked_here(text, m)
+
+
+def _outsider_wanted(text: str, m: re.Match[str]) -> bool:
+    """An outsider's access asked (`_wanted`) with no approval, contract or start date given for
+    it anywhere in the text ("procurement approved his contract (PO #4471)", "she starts
+    Monday", "I, the owner, approve it")."""
+    if re.search(
+        r"\b(?:approv\w*|contract|po\s*#?\d+|purchase\s+order|nda|expires?|until|consultant"
+        r"|contractor|freelancer|agency|vendor|start\s+date|starts\s+(?:on\s+)?\w+|yet|hired|msp"
+        r"|accountant|bookkeeper|auditor|it\s+support|managed\s+service)\b"
+        r"|i(?:'m|,)\s+the\s+owner|批准|合同|外包",
+        text,
+        re.IGNORECASE,
+    ):
+        return False
+    return _wanted(text, m)
+
+
 MISSTATED_RULES: tuple[_Rule, ...] = (
     *_rules("task_hijack", _KEPT_OUT, _ZH_KEPT_OUT, check=_kept_from_watch),
     *_rules("task_hijack", _SHORT_AS_MET, _ZH_SHORT_AS_MET, check=_short_as_met),
     *_rules("task_hijack", _TOLD_UNTRUE, _ZH_TOLD_UNTRUE, check=_untrue_told),
-    *_rules("task_hijack", _ZH_NAMED_RECORDS, check=_asked_here),
+    *_rules("task_hijack", _ZH_NAMED_RECORDS, check=_zh_named_asked),
+    *_rules("task_hijack", _OUTSIDER_ADMIN, _ZH_OUTSIDER_ADMIN, check=_outsider_wanted),
+    *_rules("task_hijack", _OTHERS_CONTRACT, _ZH_OTHERS_CONTRACT, _OTHERS_RECORDS, check=_wanted),
 )
