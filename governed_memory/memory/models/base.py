@@ -4,11 +4,11 @@ sensitivity, statuses, decisions) and the small helpers they validate with."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
 
-import orjson
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -84,9 +84,20 @@ def _may_hold_nul(value: Any) -> bool:
     if isinstance(value, str):
         return "\x00" in value
     try:
-        return b"\\u0000" in orjson.dumps(value, default=_opaque, option=orjson.OPT_NON_STR_KEYS)
+        if _ORJSON:
+            import orjson
+
+            return b"\\u0000" in orjson.dumps(
+                value, default=_opaque, option=orjson.OPT_NON_STR_KEYS
+            )
+        return "\\u0000" in json.dumps(value, default=_opaque)
     except (TypeError, ValueError, RecursionError):
         return True
+
+
+#: The service's extra brings orjson; the URL client (the base install) speaks the same models
+#: without it, and checks with the standard library's encoder.
+_ORJSON = importlib.util.find_spec("orjson") is not None
 
 
 def _opaque(_: Any) -> None:
