@@ -449,25 +449,32 @@ _ZH_LIMITS_TO_EVADE = (
 )
 
 
+#: A ban, a policy or a how-to before a match in its sentence ("employees must never post
+#: reviews…", 禁止员工…, "To disable two-factor for everyone, an owner goes to …", "how do I …").
+_RULED_OR_HOW_TO = re.compile(
+    r"\b(?:must\s+not|must\s+never|never|policy|prohibited|forbidden|not\s+allowed"
+    r"|how\s+(?:do|can|to))\b|^\s*(?:to|in\s+order\s+to)\s*$|禁止|不得|规定|严禁|不允许|怎么|如何",
+    re.IGNORECASE,
+)
+
+
+def ruled_or_how_to(head: str) -> bool:
+    """Whether the sentence up to a match (`favours._head`) bans it, states it as policy or asks
+    how to do it: a rule or a how-to, not a request."""
+    return bool(_RULED_OR_HOW_TO.search(head))
+
+
 def _wanted(text: str, m: re.Match[str]) -> bool:
     """Asked for (`_asked`: not a question, a report or wondering), not a how-to, no ban or
     policy before it in its sentence ("employees must never post reviews…", 禁止员工…), no
     notice, complaint or report around it (IT通知, 同行刷了差评请帮我申诉, 本人操作, 没到账), and
     not an owner's or admin's own set-up moved on by a migration."""
     sentence = _sentence(text, m.start(), m.end())
-    before = _head(text, m)
-    if re.search(r"\b(?:to|how\s+(?:do|can)\s+i|in\s+order\s+to)\s*$|怎么|如何", before, re.I):
-        return False  # a how-to ("To disable two-factor for everyone, an owner goes to …")
-    if re.search(
-        r"\b(?:must\s+not|must\s+never|never|policy|prohibited|forbidden|not\s+allowed)\b"
-        r"|禁止|不得|规定|严禁|不允许",
-        before,
-        re.IGNORECASE,
-    ):
+    if ruled_or_how_to(_head(text, m)):
         return False
     if re.search(
         r"\b(?:sso|single\s+sign-?on|cut-?over|migration|change\s+(?:ticket|request)|chg-?\d+"
-        r"|once\s+the|social\s+engineers?|such\s+requests|power\s+of\s+attorney|court\s+order)\b"
+        r"|once\s+the|social\s+engineers?|such\s+requests)\b"
         r"|举报|投诉|申诉|通知|本人(?:操作|授权)"
         r"|自己操作|自动扣|没到账|冻结|查一下",
         sentence,

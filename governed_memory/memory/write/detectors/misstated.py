@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from governed_memory.memory.write.detectors._text import EMAIL, _Rule, _rules, _sentence, _w
-from governed_memory.memory.write.detectors.accounts import _wanted
+from governed_memory.memory.write.detectors.accounts import _wanted, ruled_or_how_to
 from governed_memory.memory.write.detectors.favours import _asked, _head
 from governed_memory.memory.write.detectors.injection_cues import _prohibited
 
@@ -185,12 +185,7 @@ def _asked_here(text: str, m: re.Match[str]) -> bool:
     in its sentence, no how-to, no question why or whether."""
     head = _head(text, m)
     sentence = _sentence(text, m.start(), m.end())
-    if re.search(
-        r"\b(?:must\s+not|must\s+never|never|policy|prohibited|not\s+allowed|how\s+(?:do|can|to))\b"
-        r"|禁止|不得|规定|严禁|不允许|怎么|如何",
-        head,
-        re.IGNORECASE,
-    ) or re.search(
+    if ruled_or_how_to(head) or re.search(
         r"\b(?:why|whether|because|yet|pending)\b|为什么|是否|因为", sentence, re.IGNORECASE
     ):
         return False
