@@ -4,9 +4,9 @@ sensitivity, statuses, decisions) and the small helpers they validate with."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 from datetime import UTC, datetime
+from types import ModuleType
 from typing import Any, Literal, TypeVar
 
 from pydantic import (
@@ -84,20 +84,28 @@ def _may_hold_nul(value: Any) -> bool:
     if isinstance(value, str):
         return "\x00" in value
     try:
-        if _ORJSON:
-            import orjson
-
-            return b"\\u0000" in orjson.dumps(
-                value, default=_opaque, option=orjson.OPT_NON_STR_KEYS
+        if _ORJSON is not None:
+            return b"\\u0000" in _ORJSON.dumps(
+                value, default=_opaque, option=_ORJSON.OPT_NON_STR_KEYS
             )
         return "\\u0000" in json.dumps(value, default=_opaque)
     except (TypeError, ValueError, RecursionError):
         return True
 
 
-#: The service's extra brings orjson; the URL client (the base install) speaks the same models
-#: without it, and checks with the standard library's encoder.
-_ORJSON = importlib.util.find_spec("orjson") is not None
+def _load_orjson() -> ModuleType | None:
+    """The service's extra brings orjson; the URL client (the base install) speaks the same
+    models without it, and checks with the standard library's encoder. Imported here, with the
+    module, not at the first check: a check that runs inside a workflow would otherwise import
+    it in the workflow sandbox, which warns on every worker start."""
+    try:
+        import orjson
+    except ImportError:
+        return None
+    return orjson
+
+
+_ORJSON = _load_orjson()
 
 
 def _opaque(_: Any) -> None:
