@@ -39,6 +39,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT23,
     HELDOUT24,
     HELDOUT25,
+    HELDOUT26,
     baseline_outputs,
     extract_all,
     load,
@@ -109,6 +110,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT23.name,
         HELDOUT24.name,
         HELDOUT25.name,
+        HELDOUT26.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

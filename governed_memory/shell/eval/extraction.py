@@ -103,6 +103,9 @@ HELDOUT24 = CORPORA / "extraction.heldout24.json"
 #: Written on 2026-12-06 by a new helper while held-out 24 was corrected, never read by those
 #: corrections (195 utterances: five also in earlier corpora removed).
 HELDOUT25 = CORPORA / "extraction.heldout25.json"
+#: Written on 2026-12-06 by a new helper after held-out 25's corrections were frozen, read once
+#: at 7644196 (196 utterances: four also in earlier corpora removed).
+HELDOUT26 = CORPORA / "extraction.heldout26.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -131,6 +134,7 @@ EXTRACTION_CORPORA = (
     HELDOUT23,
     HELDOUT24,
     HELDOUT25,
+    HELDOUT26,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

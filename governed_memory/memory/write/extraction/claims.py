@@ -101,7 +101,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:got|received)\s+(?:my|the|a)\s+refund"
                 r"|only\s+(?:got|received)\s+(?:half|part|some)\s+(?:of\s+)?(?:the|my|it)"
                 r"|(?:shows?|showing|says|marked)\s+(?:as\s+)?['\"]?(?:completed|complete|processed"
-                r"|issued|sent|successful)"
+                r"|issued|sent|successful|pending|still\s+pending)"
                 r"|(?:still\s+)?no\s+money\s+back"
             ),
         ),
@@ -114,6 +114,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _w(
                 r"charged (?:me |my (?:card|account) )?(?:twice|again|extra|more|double)"
                 r"|double[- ]charged|overcharged"
+                # "my card got hit with the same £56.20 payment two times"
+                r"|(?:charged|hit|billed|debited)\s+(?:with\s+)?(?:(?:[^.!?]|(?<=\d)\.(?=\d)){0,30}?\s)?(?:twice|two\s+times"
+                r"|2\s+times|double)"
                 r"|payments?\s+(?:keeps?|kept)\s+(?:getting\s+)?(?:failing|declin\w+|bouncing)"
                 # money gone from the account all the same ("the money still left my account")
                 r"|money\s+(?:still\s+|already\s+)?(?:left|came\s+out\s+of|was\s+taken\s+from"
@@ -155,6 +158,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:has|have)\s+been\s+(?:stuck\s+(?:on|in|at)\s+)?['\"]?(?:processing|pending"
                 r"|preparing|on\s+hold)['\"]?\s+for"
                 r"|nothing\s+has\s+(?:been\s+)?shipped"
+                r"|(?:got|received|sent\s+me)\s+(?:someone|somebody)\s+else'?s\s+(?:order|parcel|package)"
                 r"|(?:gone|disappeared|vanished|missing)\s+from\s+my\s+(?:order\s+history|orders"
                 r"|account)"
             ),
@@ -178,6 +182,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:at|to) the wrong (?:house|address|door|building|flat|apartment)"
                 r"|(?:went|sent|going|shipped|gone) back to (?:the )?(?:sender|seller|warehouse)"
                 r"|return(?:ed|ing) to (?:the )?sender"
+                r"|came\s+back\s+(?:to\s+(?:you|the\s+\w+)\s+)?as\s+undeliverable|undeliverable"
                 r"|failed delivery|delivery (?:failed|attempt failed)"
                 r"|['\"]?out for delivery['\"]?|crushed|dented|smashed"
                 r"|marked\s+(?:it|my\s+\w+|the\s+\w+)\s+as\s+['\"]?(?:delivery\s+attempted|attempted"
@@ -362,6 +367,14 @@ def _entities(norm: str) -> list[str]:
     return [name for name, rx in _ENTITY if rx.search(norm)]
 
 
+#: An order or a parcel said to be someone else's, by a pronoun ("帮我弟问一下，他那个订单怎么还没
+#:发货", "her parcel never came"): their claim, asked on their behalf.
+_THEIRS = re.compile(
+    r"(?:他|她|他们|她们)(?:那个|这个|的)(?:订单|快递|包裹|退款|单子)"
+    r"|(?<![a-z])(?:his|her|their)\s+(?:order|parcel|package|refund|delivery)(?![a-z])"
+)
+
+
 def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate | None:
     """A claim about an order, a payment, a parcel or a refund: a status said of an entity the
     text names, or, when it names none, one an earlier clause of its sentence named
@@ -380,7 +393,7 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
         if m is not None:
             status, status_text = name, m.group()
             break
-    if status is None or not entities:
+    if status is None or not entities or _THEIRS.search(norm):
         return None
     if "broken" in status_text and _FIXTURE_BROKEN.search(norm):
         return None  # the buzzer is broken, not the parcel: how to get in, no claim

@@ -80,7 +80,8 @@ _NEG_ZH = (
 )
 _NEG_ZH_WEAK = {"不喜欢", "讨厌", "不看", "不接", "不接受", "不方便"}
 _NEG_EN = (
-    r"(?:please )?(?:don't|dont|do not|never|stop|quit|no more|no longer|not|no|cease"
+    r"(?:please )?(?:don't|dont|do not|never|stop|quit|no more|no longer|(?:there's )?no need"
+    r"(?: to| for)?|needn't|not|no|cease"
     r"|unsubscribe(?: me)?(?: from)?|opt(?: me)? out(?: of)?|cancel|hate|dislike|can't stand"
     r"|won't|will not|wouldn't|would not|without|avoid|rather not|prefer not(?: to)?)"
 )
@@ -169,6 +170,10 @@ _WEAK_CUE = _rx(
         r"likes?|loves?|fine|ok|okay|works?|better|best|good|great|easiest|easier|convenient|uses?"
         r"|using|via|by|through|over|just|is preferred|go with|stick (?:to|with)|reach|contact"
         r"|needs?|wants?|reads?|checks?|turn on|enable|give me a ring"
+        # a choice said as a plan or a second thought ("let's do WhatsApp", "no actually,
+        # Telegram, I'm on there more")
+        r"|let'?s (?:do|go with|use|try|stick with|make it)|no,? actually|(?:i'm|im) on (?:there"
+        r"|it) (?:more|a lot|all the time)"
         # one channel set against another ("text don't call", "WhatsApp, not Telegram")
         r"|(?:text|txt|email|e-mail|message|whatsapp|telegram|wechat|call)\s*,?\s*(?:don't|do not"
         r"|not|no)\s+(?:call|ring|phone|text|email|e-mail|message|whatsapp|telegram|wechat)"
@@ -386,8 +391,11 @@ _QUIET_MARK = _rx(
     ),
 )
 _UNAVAILABLE = _rx(
-    r"不(?:太|大|是很|怎么|很)?方便|没空|没时间|在睡觉|睡觉|在休息|不在",
-    _w(r"busy|unavailable|not available|asleep|sleeping|not free"),
+    r"不(?:太|大|是很|怎么|很)?方便|没空|没时间|在睡觉|睡觉|在休息|不在|接不了|不行",
+    _w(
+        r"busy|unavailable|not available|asleep|sleeping|not free|a no-?go|no-go|off[- ]limits"
+        r"|out of the question|not ok(?:ay)?"
+    ),
 )
 _NO_CONTACT_EN = re.compile(
     _w(r"no (?:phone )?(?:calls?|texts?|messages?|e-?mails?|notifications?|contact|pings?)")

@@ -10,7 +10,7 @@ from typing import Any
 
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
-from governed_memory.memory.vocabulary import NAME, TIMEZONE
+from governed_memory.memory.vocabulary import LANGUAGE, NAME, TIMEZONE
 from governed_memory.memory.write.extraction.claims import (
     _asked_to_remember,
     _claim,
@@ -60,9 +60,12 @@ from governed_memory.memory.write.extraction.personal import (
 )
 from governed_memory.memory.write.extraction.preferences import (
     ARRIVES,
+    SECOND_THOUGHT,
     _Pref,
     _prefs,
     _timezone_prefs,
+    language_instead,
+    second_thought,
 )
 from governed_memory.memory.write.extraction.wishes import (
     _standing_cue_alone,
@@ -86,6 +89,17 @@ class _Collected:
     prefs: list[_Pref]
     semantic: list[tuple[int, ExtractedCandidate]]
     skipped: list[tuple[int, Skipped]]
+
+
+#: What a request to remember names when it says nothing itself: the talk ("this conversation
+#: for me"), or a topic whose value it has yet to give ("你能记住我的尺码吗").
+_NOTHING_SAID = re.compile(
+    r"^\s*(?:(?:(?:this|that|the|our)\s+)?(?:conversation|chat|discussion|thread|talk)|this|that|it"
+    r"|everything|all\s+(?:this|that|of\s+this)|what\s+(?:we|i)\s+(?:said|talked\s+about))"
+    r"(?:\s+for\s+me)?\s*[?.!]*\s*$"
+    r"|^\s*(?:这(?:段|个|次)?(?:对话|聊天|聊天记录|谈话)|这些|这个|我的(?:尺码|地址|电话|号码|生日|信息|偏好)"
+    r")(?:吗|呢|吧)?\s*[?？。！!]*\s*$"
+)
 
 
 class RuleExtractor:
@@ -155,6 +169,7 @@ class RuleExtractor:
         topic_third = False
         last_whose: Whose = "none"
         remember_next = False
+        prev_part = _Part("", "", False, 0)
         said = len(got.semantic)  # what this sentence's statements start at
         skip = 0
         for n, clause in enumerate(clauses):
@@ -192,6 +207,11 @@ class RuleExtractor:
                     one_off and not _STANDING.search(part.norm)
                 )
                 prefs = _prefs(part, zone)
+                if not prefs and any(q.negated and q.key == LANGUAGE for q in got.prefs):
+                    prefs = language_instead(part)
+                if not prefs and SECOND_THOUGHT.match(prev_part.norm.strip()):
+                    prefs = second_thought(part)
+                prev_part = part
                 if arrived and not _STANDING.search(part.norm):
                     # the call asked for once someone gets there, said in its own clause
                     prefs = [q for q in prefs if q.negated or q.value != {"channel": "phone"}]
@@ -428,7 +448,7 @@ class RuleExtractor:
             got.skipped.append((clause.order, Skipped(reason="third_party", clause=clause.raw)))
             return
         content = normalize_whitespace(_clean(rest))
-        if not content:
+        if not content or _NOTHING_SAID.match(norm):
             return
         candidate = Candidate(
             kind="semantic",

@@ -38,7 +38,7 @@ _SELF_LEAD_ZH = (
     r"(?:[\u4e00-\u9fff]{1,4}的话\s*)?"
 )
 _SELF_ZH = re.compile(
-    _SELF_LEAD_ZH + r"(?:我(?:本人|自己)?|本人)"
+    _SELF_LEAD_ZH + r"(?:我(?:本人|自己|这人|这个人)?|本人)"
     r"(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身"
     r"|基本上?|每天|比较|特别|很|非常|最|只|一个人)*"
     r"(?:是(?!说|不是|想|要|来|问|在|否|因为|打算|第|刚|昨|今|前天|上次|这次|那|个意思|的)"
@@ -55,7 +55,8 @@ _SELF_ZH = re.compile(
     r"|(?:敏感|干|油|混合|中性)性?(?:肌|皮)|近视|远视|散光"
     r"|(?:周末|每周|经常)?(?:都|会)?去(?:爬山|徒步|跑步|健身|游泳|钓鱼|露营|骑行|滑雪|打球|瑜伽)"
     r"|用的(?!是)"
-    r"|不喝酒|不能吃|不能喝|忌口|戒|对.{1,12}过敏|过敏|住在|住(?!院)|生活在|在.{1,10}(?:工作|上班|上夜班|值夜班|住|生活"
+    r"|不喝酒|不能吃|不能喝|忌口|戒|对.{1,12}过敏|过敏|在读|读研|读博|上大学|上高中"
+    r"|(?:买|用|网购)?[\u4e00-\u9fff]{0,3}?只认|住在|住(?!院)|生活在|在.{1,10}(?:工作|上班|上夜班|值夜班|住|生活"
     r"|读书|上学)|在[\u4e00-\u9fff]{1,8}(?:省|市|区|县|镇)\s*$|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
     r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用"
     rf"|{_AVAILABLE_ZH}"
@@ -90,8 +91,10 @@ _SELF_MY_ZH = re.compile(
 )
 _SELF_EN = re.compile(
     r"^(?:(?:also|and|btw|by the way|actually|(?:just\s+)?fyi|fwiw|tbh|honestly|just so you know"
-    r"|oh|well|for the record)[, ]+)?"
-    r"(?:(?:i'm|im|i am)\s+(?:usually\s+|normally\s+|typically\s+|generally\s+|always\s+)?"
+    r"|oh|well|for the record|i\s+(?:just\s+)?(?:wanted|want)\s+to\s+(?:mention|say|let\s+you"
+    r"\s+know)(?:\s+that)?)[, ]+)?"
+    r"(?:(?:i'm|im|i am)\s+(?:usually\s+|normally\s+|typically\s+|generally\s+|always\s+"
+    r"|definitely\s+|actually\s+|really\s+|now\s+|more\s+of\s+)?"
     r"(?:a|an)\s+(?!bit\b|little\b|lot\b|few\b)[a-z]"
     # who the user is not, what they have not ("I'm not a student", "I don't have a car")
     r"|(?:i'm|im|i am)\s+(?:not|no\s+longer)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b|fan\b|big\b"
@@ -139,7 +142,11 @@ _SELF_EN = re.compile(
     r"|(?:my|our\s+(?=(?:dogs?|cats?|puppy|kitten|pets?|house|home|flat|apartment|kitchen|garden"
     r"|yard|living\s+room|bathroom|place|car|family)\b))"
     r"\s*(?!order|package|parcel|refund|payment|delivery|shipment|tracking)[a-z' ]{1,30}?\s+"
-    r"(?:is|are)\b)"
+    r"(?:is|are)\b"
+    # "my skin's super sensitive"
+    r"|my\s+(?!(?:order|package|parcel|refund|payment|delivery|shipment|tracking|phone|mobile"
+    r"|cell|laptop|computer|internet|wifi|wi-fi|app|account|card|inbox|email)\b)[a-z]+'s\s+"
+    r"(?:super|very|really|quite|so|extremely|pretty|a\s+bit|always|naturally)\s+[a-z])"
 )
 _SELF_BLOCK = _rx(
     r"这个|那个|你们|您|它|昨天|今天|刚才|刚刚|上周|上个月|前天|这次|那次|刚|买的|下单|订单|快递|包裹|退款"
@@ -196,10 +203,13 @@ _CONTINUATION = re.compile(
 # A lasting fact about the user's own family that a shop acts on (a birthday, an age, an
 # allergy): part of the user's life, unlike a family member's tastes or wishes about contact.
 _FAMILY_FACT = _rx(
-    r"生日|岁|个月|过敏|不耐受|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|出生",
+    r"生日|岁|个月|过敏|不耐受|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|出生"
+    # a condition the shop has to mind in what it sends them
+    r"|高血压|糖尿病|哮喘|痛风|心脏病|癫痫|老年痴呆|坐轮椅|怀孕",
     _w(
         r"birthday|born|years? old|allergic|allergy|allergies|intolerant"
-        r"|turns? \d+|turned \d+|is \d+|are \d+"
+        r"|turns? \d+|turned \d+|is \d+|are \d+|diabetic|diabetes|asthma|asthmatic|epilep\w*"
+        r"|dementia|wheelchair|care home|nursing home|c(?:o)?eliac|pregnant"
     ),
 )
 

@@ -208,6 +208,12 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
     ]
     if not mentions:
         return _phone_verb_denied(p)
+    # a channel inside a condition ("if someone needs to call", "要是有人需要打电话") is how they
+    # might reach the user, not the way the user chose; a channel said after it still is
+    conditions = [m.span() for m in _IF_NEEDED.finditer(norm)]
+    mentions = [m for m in mentions if not any(a <= m[0] < b for a, b in conditions)]
+    if not mentions:
+        return []
     roles = _roles(norm, mentions)
     past = bool(_PAST_BLOCK.search(norm) and not _STANDING.search(norm))
     cue = bool(_STRONG_CUE.search(norm) or _WEAK_CUE.search(norm))
@@ -230,6 +236,14 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
     return _chosen_or_denied(p, NOTIFICATION, "channel", positives, negatives, strong=strong)
 
 
+#: A condition on someone needing to reach the user, up to the way they would.
+_IF_NEEDED = re.compile(
+    r"(?<![a-z])(?:if|in case|should)\s+(?:someone|somebody|anyone|anybody|you|they|he|she"
+    r"|(?:the|your)\s+\w+)\s+(?:ever\s+)?(?:needs?|has|have|wants?)\s+to\s+(?:call|ring|phone|text"
+    r"|e-?mail|message|contact|reach)(?![a-z])"
+    r"|(?:要是|如果|万一|假如)(?:有人|你们|你|他们|快递员?|师傅)?(?:需要|要|想)(?:给我)?(?:打电话|打|发短信"
+    r"|发邮件|联系)"
+)
 #: Who gets there, and getting there ("when the courier gets here", "once you're downstairs").
 _COMER = (
     r"(?:when|once|as soon as)\s+(?:you|he|she|they|the\s+(?:courier|driver|rider)"
@@ -332,6 +346,41 @@ def _language_denial(before: str, after: str) -> float | None:
     return None
 
 
+def language_instead(p: _Part) -> list[_Pref]:
+    """A language said to do, bare, in a part after one that denied another ("No need to reply
+    in German, English is fine"): the one now chosen (the caller knows the denial)."""
+    mentions = find_languages(p.raw)
+    if len(mentions) != 1 or p.norm[: mentions[0][0]].strip():
+        return []
+    if not _LANG_POS_AFTER.match(p.norm[mentions[0][1] :]) or not _allowed_question(
+        p, negation=False
+    ):
+        return []
+    return [_Pref(LANGUAGE, {"value": mentions[0][2]}, False, WEAK, p.raw, p.order)]
+
+
+#: A second thought said alone, before the value it turns to ("No actually, Telegram").
+SECOND_THOUGHT = re.compile(
+    r"^(?:no|nope|wait|oh|hmm|sorry)?[,.!\s]*(?:actually|i mean|make that|scratch that|on second"
+    r"\s+thought)$|^(?:不对|算了|不不|等等)[，,\s]*(?:还是|改成|换成)?$"
+)
+
+
+def second_thought(p: _Part) -> list[_Pref]:
+    """A channel named alone in a part after a second thought (the caller knows it): chosen."""
+    found = find_channels(p.raw)
+    if len(found) != 1:
+        return []
+    start, end, channel = found[0]
+    if p.norm[:start].strip(" ,.—–-") or p.norm[end:].strip(" ,.!—–-") not in ("", "please", "吧"):
+        return []
+    return [_Pref(NOTIFICATION, {"channel": channel}, False, STRONG, p.raw, p.order)]
+
+
+#: A clause's start inside a part.
+_CLAUSE_START = re.compile(r"[,;，；—]\s*$")
+
+
 def _language_chosen(
     norm: str, start: int, end: int, *, english: bool, language_word: bool
 ) -> bool:
@@ -341,6 +390,7 @@ def _language_chosen(
     if not pos and _LANG_POS_AFTER.match(after):
         pos = bool(
             before.strip() == ""
+            or _CLAUSE_START.search(before)  # "no need to reply in German, English is fine"
             or _LANG_POS_BEFORE.search(before)
             or _CLEFT.search(before)  # "it's Korean I'd like replies in"
             or not english
@@ -451,20 +501,20 @@ _ZONE_ASKED = re.compile(
     r"(?:am|pm)|schedul(?:e|ing)\s+(?:callbacks?|calls?|deliver(?:y|ies)))(?![a-z])"
     r"|(?<![a-z])(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"
     r"|按(?:照)?(?P<zh_city>[\u4e00-\u9fff]{2,4}?)(?:的)?时间"
-    r"|按(?:照)?[\u4e00-\u9fff]{1,6}?(?:这边|那边|当地)(?:的)?(?:时间)?(?:算|来)"
+    r"|按(?:照)?[\u4e00-\u9fff]{0,6}?(?:这边|那边|当地)(?:的)?(?:时间)?(?:算|来|[，,。！!]|$)"
     r"|时间按(?:照)?(?P<zh_city_after>[\u4e00-\u9fff]{2,4}?)(?:这边|那边)?(?:的)?(?:时间)?(?:算|来)"
 )
 _WHERE_I_AM = re.compile(
     r"(?<![a-z])(?:(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
     r"|living\s+|located\s+|staying\s+|back\s+)*|(?:i|we)\s+(?:now\s+|actually\s+|currently\s+"
     r"|still\s+)*(?:live|reside)\s+)in\s+(?P<place>[^\W\d_](?:[^\W\d_]|[ .'\-]){1,25}?)"
-    r"(?=\s*[,.;!?)(]|\s*$|\s+(?:now|so|and|but|not|for|these|at|btw|fyi|though|atm|currently)"
+    r"(?=\s*[,.;!?)(—–]|\s*$|\s+(?:now|so|and|but|not|for|these|at|btw|fyi|though|atm|currently)"
     r"(?![a-z]))"
     r"|(?<![a-z])(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<moved>[a-z][a-z .'\-]{1,25}?)"
     r"(?=\s*[,.;!?)(]|\s*$|\s+(?:last|this|in|a|and|so|but|recently)(?![a-z]))"
     r"|(?:我(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年|上个月|上周|去年|刚|最近)*"
     r"|(?<=[，,])\s*(?:现在|目前|上个月|上周|最近|已经|刚|人)+)(?:在|住在?|搬到了?|搬去了?|搬回(?:到)?了?|到了|常驻)"
-    r"(?P<zh>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!？?\s]|了|啦|呢|这边|那边|上班|工作|读书|上学|生活|定居|住|$)"
+    r"(?P<zh>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!？?\s]|了|啦|呢|啊|呀|哈|哦|这边|那边|上班|工作|读书|上学|生活|定居|住|$)"
 )
 #: "按那边时间来": the place said before.
 _THERE = frozenset({"那边", "这边", "当地", "本地", "那里", "这里", "我这边", "我那边"})

@@ -57,6 +57,12 @@ _SERVICE_EN = re.compile(
         r"|deliver\w*\s+(?:before|after|on|at|during)|substitut(?:ions?|es?)"
         r"|(?:leave|drop)\w*\s+(?:\w+\s+){0,3}?(?:with|at|in)\s+(?:the\s+)?(?:concierge|neighbou?rs?"
         r"|reception|front\s+desk|doorman|porter|security|locker|mailroom|back\s+door|side\s+door)"
+        # the way into the user's place ("have the driver use the side gate from now on")
+        r"|(?:use|come\s+(?:in\s+)?(?:through|via|by|round\s+to))\s+the\s+(?:side|back|rear|front|garden"
+        r"|service)\s+(?:gate|door|entrance)"
+        # what comes by post ("stop mailing paper statements")
+        r"|(?:paper\s+)?(?:statements|invoices|bills|catalogues?|catalogs?)\b(?=.{0,30}?(?:mail|post))"
+        r"|(?:mail|post)\w*\s+(?:\w+\s+){0,2}?(?:paper\s+)?(?:statements|invoices|bills)"
         # what comes in the parcel besides the order ("no more perfume samples", "flyers")
         r"|(?:no|any|send\w*|put\w*|includ\w*|add\w*)\s+(?:\w+\s+){0,3}?(?:samples|flyers|leaflets|brochures?|catalogues?|catalogs?|inserts)(?!\s+(?:left|in\s+stock|available))"
     )
@@ -68,6 +74,9 @@ _STANDING_WISH_CUE = _rx(
     # a carrier refused is refused for good ("不要用中通发我这边")
     r"|(?:不要|别)(?:再)?(?:用|走|发)(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS|极兔|德邦|百世|天天)"
     r"|(?:天|周|月|号)(?:开始|起)(?!来|床|飞)"
+    # what never to send the user ("别给我寄纸质发票"; "别放发票" alone is a gift's, once)
+    r"|(?:不要|别|不用)给我(?:寄|放|附|塞|夹)(?:纸质的?|纸)?(?:发票|小票|传单|宣传单|宣传册|塑料袋"
+    r"|赠品|贺卡|卡片)"
     # a recurring time kept free of deliveries ("周末别送", "晚上8点以后不要派送")
     rf"|{_SLOT_ZH}(?:都|也|一律)?(?:别|不要|不能|勿)(?=送|派送|配送|上门)",
     _w(
@@ -86,7 +95,7 @@ _STANDING_WISH_CUE = _rx(
         r"|i\s+(?:don't|do\s+not)\s+want\b.*\bever(?=\s*[.!,;]|\s*$)"
         # no more of it ("stop sending me the paper catalogue", "no substitutions, ever",
         # "never leave my parcels with neighbours")
-        r"|stop (?:sending|shipping|delivering|leaving|putting|including|adding)"
+        r"|stop (?:sending|shipping|delivering|leaving|putting|including|adding|mailing|posting)"
         r"|never (?:leave|send|ship|deliver|put|include|add|use|substitute)"
         r"|(?<=,\s)ever(?=\s*[.!,;—-]|\s*$)"
         r"|^(?:please\s+|pls\s+|plz\s+)?(?:i\s+)?(?:don't|do\s+not|never|stop|no)\b.*\b(?:anymore"
