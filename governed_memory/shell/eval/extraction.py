@@ -106,6 +106,9 @@ HELDOUT25 = CORPORA / "extraction.heldout25.json"
 #: Written on 2026-12-06 by a new helper after held-out 25's corrections were frozen, read once
 #: at 7644196 (196 utterances: four also in earlier corpora removed).
 HELDOUT26 = CORPORA / "extraction.heldout26.json"
+#: Written on 2026-12-06 by a new helper while held-out 26 was corrected, read once after those
+#: corrections were frozen, at 8ec0002 (193 utterances: seven also in earlier corpora removed).
+HELDOUT27 = CORPORA / "extraction.heldout27.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -135,6 +138,7 @@ EXTRACTION_CORPORA = (
     HELDOUT24,
     HELDOUT25,
     HELDOUT26,
+    HELDOUT27,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
