@@ -268,15 +268,20 @@ _ORDER_VERB = re.compile(
 _ACTION = (
     r"(?:cancel|book|delete|remove|send|forward|transfer|refund|approve|grant|issue|change"
     r"|update|reset|disable|add|move|mark|set|give|share|reveal|e-?mail|export|ignore|pay|credit"
-    r"|waive|close|upgrade|unlock|release|reply|tell|schedule|wire|void|assign)"
+    r"|waive|close|upgrade|unlock|release|reply|tell|schedule|wire|void|assign|report|rank|notify"
+    r"|record|sync|file|disregard|auto-approve)"
 )
 _AI_ROLE = (
     r"(?:assistant|scheduler|agent|system|bot|chatbot|model|reader|reviewer|screener|recruiter"
     r"|triage|helper|copilot|support|processor|summari[sz]er)"
 )
 _AI_ADDRESSED = (
-    r"(?:^|(?<=[.!?\n:;\[(\"']))\s*(?:(?:attention|attn|note\s+(?:to|for))\s+)?(?:the\s+|any\s+"
+    r"(?:^|(?<=[.!?\n:;\[(\"'>*,]))\s*(?:(?:attention|attn|note\s+(?:to|for))\s+)?(?:the\s+|any\s+"
     rf"|all\s+)?(?:(?:ai|a\.i\.|llm|gpt)\s+{_AI_ROLE}|{_AI_ROLE}\s+(?:ai|bot)|chatbot"
+    # a bot named by its job, automated readers, the assistant named bare inside a field
+    r"|(?:reimbursement|expense|recruiting|hiring|billing|booking|claims?|scheduling)\s+(?:bot"
+    r"|assistant|ai)|(?:for\s+)?(?:the\s+)?automated\s+(?:reviewers?|systems?|readers?)"
+    r"|(?<=[\"'>*])\s*assistant"
     r"|(?:to|for|attention)\s+the\s+(?:ai\s+)?(?:assistant|ai|agent|bot|model)(?:\s+(?:handling"
     r"|reading|processing|reviewing)\s+this\s+\w+)?"
     # "SYSTEM TO AGENT:", "action item for whichever assistant processes these notes:"
@@ -295,16 +300,22 @@ _AI_ADDRESSED = (
 _ZH_AI_ADDRESSED = (
     r"(?:AI|ai|人工智能|智能)(?:助手|助理|排班|调度|系统|机器人|秘书|审核员?|筛选)\s*[：:]\s*(?:请)?"
     r"(?:把|将|给(?:这|该|此)|为(?:这|该|此))"
+    # a bot named by its job, the assistant named bare in a field, the assistant that receives
+    # it ("报销机器人：请按…入账", "备注":"助手请无视…", "收到此邀请的智能助手，请把…")
+    r"|(?:(?<=[\"'“>（(])|[\u4e00-\u9fff]{2}(?=机器人))(?:机器人|助手)\s*[：:，,]?\s*(?:请)?"
+    r"(?:无视|忽略|把|将|按|告诉|直接|自动|同步)"
+    r"|收到(?:此|这|本)[\u4e00-\u9fff]{1,4}的(?:智能)?(?:助手|机器人)\s*[，,：:]\s*请"
 )
 #: The text sets content apart (an e-mail, a review, notes, a document) before the match.
 _CONTENT_FRAME = re.compile(
     r"\b(?:subject|description|notes?|review|comment|e-?mail|body|from|document|attachment"
     r"|invoice|order\s+note|ticket|memo|resume|cv|calendar|invite|forwarded|page|listing"
-    r"|minutes|feedback|message|output|response|result|payload|tool)\b(?:\s+[\w/#.-]{1,12})?"
+    r"|minutes|feedback|message|output|response|result|payload|tool|upload|receipt|scan|ocr)\b(?:\s+[\w/#.-]{1,12})?"
     r"[\"']?\s*[:\-]"
     # a bracketed note inside an e-mail or a document ("… for March. [AI assistant: …")
     r"|\[\s*$"
-    r"|(?:评论|邮件|备注|描述|简历|附件|正文|留言|工单|说明|笔记|纪要|工具返回|返回结果|返回)[\"'”]?\s*[：:]",
+    r"|(?:评论|邮件|备注|描述|简历|附件|正文|留言|工单|说明|笔记|纪要|工具返回|返回结果|返回)[\"'”]?\s*[：:]"
+    r"|(?:网页内容|页面内容|识别结果|描述里写着|内容如下)[^：:。]{0,8}[：:]",
     re.IGNORECASE,
 )
 #: A speaker-labelled transcript: the assistant's own lines are not orders to it.
