@@ -45,6 +45,7 @@ from governed_memory.memory.write.detectors.injection_cues import (
 )
 from governed_memory.memory.write.detectors.misstated import MISSTATED_RULES
 from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
+from governed_memory.memory.write.detectors.others import OTHERS_RULES
 from governed_memory.memory.write.detectors.powers import POWER_RULES
 from governed_memory.memory.write.detectors.ranks import _RANK_RULES
 from governed_memory.memory.write.detectors.signals import find_hijacks
@@ -531,6 +532,7 @@ _INJECTION_RULES = (
     + _ACCOUNT_RULES
     + MISSTATED_RULES
     + POWER_RULES
+    + OTHERS_RULES
 )
 
 
