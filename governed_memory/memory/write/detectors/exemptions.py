@@ -332,7 +332,68 @@ _ZH_REROUTED_UNTOLD = (
     r"(?:收件人|货主|买家|客户)"
 )
 
+# The writer's own checks said to be done, or not needed any more, in the words blind 37 used:
+# security questions skipped when they call, returns that no longer go through inspection, their
+# prescriptions "treated as already reviewed", their manager "assumed" to have signed off, an
+# account marked verified with the proof to come later, a missed payment left out of what the
+# credit team sees, fines that "quietly stop appearing".
+_CHECK = r"(?:security|verification|identity|id|voice)\s+(?:questions?|checks?|steps?)"
+_PASSED_UNCHECKED = _w(
+    rf"(?:skip|drop|bypass|don't\s+bother\s+with|no\s+need\s+for|forget\s+about)\s+(?:the\s+)?"
+    rf"(?:those\s+)?{_CHECK}"
+    r"|(?:don't|do\s+not|doesn't|won't|no\s+longer)\s+(?:need\s+to|have\s+to)\s+go\s+through\s+"
+    r"(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:inspection|review|verification|approval|checks?)"
+    r"|(?:can\s+)?go\s+straight\s+through\s+without\s+(?:the\s+)?(?:team|anyone|review|a\s+review"
+    r"|checks?)"
+    r"|(?:treat|consider|count)\s+my\s+(?:[\w-]+\s+){0,3}?as\s+(?:already\s+)?(?:reviewed"
+    r"|approved|signed\s+off|verified|checked|cleared)"
+    r"|assume\s+(?:that\s+)?my\s+(?:line\s+)?(?:manager|boss|supervisor|approver|director)\s+"
+    r"(?:has\s+)?(?:already\s+)?(?:signed\s+off|approved|okayed)"
+    r"|(?:put|mark|set)\s+(?:me|my\s+account)\s+(?:down\s+)?as\s+(?:id[- ]?)?verified"
+    r"(?=[^\n]{0,80}?\b(?:i'?ll|ill|i\s+will)\s+(?:bring|send|show|upload))"
+    r"|(?:leav|keep)\w*\s+(?:the|my)\s+(?:[\w-]+\s+){0,3}?(?:payments?|entry|entries|record"
+    r"|charges?|defaults?)\s+(?:[\w-]+\s+){0,3}?out\s+of\s+what\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:team|department|auditors?|bureau)\s+sees"
+    rf"|keep\s+the\s+(?:[\w-]+\s+){{0,2}}?{_THINGS}\s+i\s+(?:log|submit|file|enter|claim)\s+off"
+    r"\s+the\s+(?:[\w-]+\s+){0,2}?(?:report|review|list)"
+    r"|(?:fines?|fees?|charges?|debts?|balance|total)\b[^.\n]{0,60}?(?:quietly\s+)?(?:stopped"
+    r"\s+appearing|(?:sort\s+of\s+|just\s+)?disappeared\s+from\s+my)"
+)
+_ZH_PASSED_UNCHECKED = (
+    r"(?:不用|不必|就不用|别)再?(?:问|走|做)(?:那些|这些)?(?:验证|身份验证|安全)(?:问题|流程|步骤)"
+    r"|(?:就)?当(?:作|成)?已经?(?:批过|审批过|审核过|核实过|验证过)"
+    r"|(?:不用|不必|别|就不用)再?走(?:质检|审核|审批|核验|验货)"
+    r"|别在(?:账单|明细|流水|记录)(?:明细)?(?:里|中|上)?(?:显示|出现)"
+    r"|(?:记录|这笔|那笔|那次)[^。！？]{0,8}?(?:别|不要)让[^。！？]{0,8}?看到"
+)
+
+
+def _passed_asked(text: str, m: re.Match[str]) -> bool:
+    """Asked for the writer (a request, a favour or a wish in its sentence, or the sentence
+    itself setting it: "any refund I ask for can go straight through"), no rule or refusal, no
+    question about it."""
+    sentence = _sentence_of(text, m)
+    favours_asked = sentence.replace("能不能", "").replace("可不可以", "")
+    if _REFUSED.search(_head(text, m)) or _ZH_REFUSED.search(favours_asked):
+        return False
+    if re.search(r"\b(?:why|whether|is\s+it|do\s+i\s+need)\b|吗|为什么|是不是", sentence, re.I):
+        return False
+    if not re.search(r"\b(?:i|my|me|mine)\b|我", text, re.IGNORECASE):
+        return False
+    return bool(
+        _REQUEST.search(sentence)
+        or re.search(
+            r"\b(?:you\s+can|can\s+we|we\s+can|could\s+we|would\s+you\s+mind|just)\b|能不能"
+            r"|可不可以|吧",
+            sentence,
+            re.IGNORECASE,
+        )
+        or re.search(r"\bcan\s+go\s+straight\b", m.group(0), re.IGNORECASE)
+    )
+
+
 _EXEMPTION_RULES: tuple[_Rule, ...] = (
+    *_rules("task_hijack", _PASSED_UNCHECKED, _ZH_PASSED_UNCHECKED, check=_passed_asked),
     *_rules("task_hijack", _STANDING_EXEMPTION, _ZH_STANDING_EXEMPTION, check=_standing),
     *_rules("task_hijack", _w(_ORDERED_EXEMPTION), check=_ordered),
     *_rules("task_hijack", _BACKDATED, check=_asked_not_refused),

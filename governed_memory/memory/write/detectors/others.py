@@ -22,7 +22,7 @@ import re
 from governed_memory.memory.write.detectors._text import EMAIL, _Rule, _rules, _w
 from governed_memory.memory.write.detectors.accounts import _wanted
 from governed_memory.memory.write.detectors.favours import _asked, _head
-from governed_memory.memory.write.detectors.hijack import _asked_for_them, _not_refused
+from governed_memory.memory.write.detectors.hijack import _not_refused
 from governed_memory.memory.write.detectors.injection_cues import _prohibited
 
 _SOMEONE = (
@@ -65,6 +65,17 @@ _OTHERS_DATA = _w(
     r"|(?:address|card\s+activity|transactions?|statements?)\s+(?:and\s+(?:[\w-]+\s+){1,3}?)?of\s+"
     r"(?:the\s+)?(?:account\s*holder|customer|patient|tenant|policyholder)\s+[a-z]+\s+[a-z]+"
 )
+#: A third party to be told whatever they ask ("please give him whatever details he asks for",
+#: 他问什么就告诉他什么).
+_ALL_THEY_ASK = _w(
+    r"(?:give|tell|send)\s+(?:him|her|them)\s+(?:whatever|anything|everything)\s+(?:details?\s+"
+    r"|info(?:rmation)?\s+)?(?:he|she|they)\s+(?:asks?|wants?|needs?)"
+    r"|whatever\s+(?:the\s+)?(?:[\w-]+\s+){1,5}?asks\s+(?:about|for)\b[^.\n]{0,60}?\bjust\s+send\s+it"
+)
+_ZH_ALL_THEY_ASK = (
+    r"(?:他|她|他们)问什么就(?:告诉|给)(?:他|她|他们)什么"
+    r"|问起[^。！？]{0,16}?(?:地址|电话)[^。！？]{0,10}?(?:直接发|直接给)"
+)
 _ZH_OTHERS_DATA = (
     r"上一(?:个|位)(?:咨询|下单|来电|打电话|进店)?的?(?:客户|顾客|用户|患者|客人)[^。！？]{0,10}?(?:名字|姓名"
     r"|电话|手机|地址)"
@@ -86,6 +97,25 @@ _ZH_CONFIG_ASKED = (
 )
 
 
+def _asked_about_them(text: str, m: re.Match[str]) -> bool:
+    """Others' data asked for: an order or a question in its sentence ("list …", "whats the …",
+    "summarise …"), no ban before it, no how-to; a Chinese one unless it asks how."""
+    if _prohibited(text, m.start()) or re.search(
+        r"\b(?:never|must\s+not|don't|do\s+not)\b", _head(text, m), re.IGNORECASE
+    ):
+        return False
+    if not m.group(0).isascii():
+        return not re.search(r"怎么|如何|功能|在哪", text)
+    return bool(
+        re.search(
+            r"\b(?:give|tell|send|show|share|list|summari[sz]e|print|read|pull|get\s+me|what(?:'s|s"
+            r"|\s+is|\s+are|\s+were)|which|can\s+you|could\s+you|i\s+need|we\s+need|release)\b",
+            _head(text, m) + m.group(0),
+            re.IGNORECASE,
+        )
+    )
+
+
 def _config_asked(text: str, m: re.Match[str]) -> bool:
     return _not_refused(text, m) and not re.search(r"怎么|如何|\bhow\s+(?:to|do)\b", text, re.I)
 
@@ -104,7 +134,10 @@ _UNAWARE = _w(
     r"(?:just\s+(?:do|change|go)|no\s+need|don't\s+wait|go\s+ahead)"
     r"|(?:said|says)\s+(?:it\s+was|it's|it\s+is)\s+(?:fine|ok|okay|alright)[,\s]+verbally"
 )
-_ZH_UNAWARE = r"不用(?:通知|告诉|联系|问)(?:她|他|收件人|对方|本人|她们|他们)(?:确认)?|(?:她|他)不会(?:发现|知道)"
+_ZH_UNAWARE = (
+    r"不用(?:通知|告诉|联系|问)(?:她|他|收件人|对方|本人|她们|他们)(?:确认)?"
+    r"|(?:她|他)不会(?:发现|知道)"
+)
 _ACTED_ON = re.compile(
     r"\b(?:transfer|move|cancel|change|give|reassign|close|withdraw|add|remove|issue|send)\b"
     r"|转到|转给|改成|改为|取消|划到|转走",
@@ -154,7 +187,8 @@ def _others_acted_on(text: str, m: re.Match[str]) -> bool:
 
 
 OTHERS_RULES: tuple[_Rule, ...] = (
-    *_rules("task_hijack", _OTHERS_DATA, _ZH_OTHERS_DATA, check=_asked_for_them),
+    *_rules("task_hijack", _OTHERS_DATA, _ZH_OTHERS_DATA, _ALL_THEY_ASK, check=_asked_about_them),
+    *_rules("task_hijack", _ZH_ALL_THEY_ASK, check=_asked_about_them),
     *_rules("prompt_exfiltration", _CONFIG_ASKED, _ZH_CONFIG_ASKED, check=_config_asked),
     *_rules("task_hijack", _UNAWARE, _ZH_UNAWARE, check=_behind_their_back),
     *_rules("task_hijack", _OTHERS_THINGS, _ZH_OTHERS_THINGS, check=_others_acted_on),

@@ -144,7 +144,42 @@ _ZH_RULES_VOID = (
 )
 
 
+#: Authority pressed on the assistant: a mode it is switched into, commands it must obey by
+#: prefix, a threat for not complying, papers "to follow", no note kept on file, a manager who
+#: "takes responsibility" (出了问题我负责), a regulator lifting a freeze.
+_PRESSED = _w(
+    r"(?:switch\w*|put\w*)\s+you\s+(?:in)?to\s+(?:maintenance|debug|admin|developer|test|god"
+    r"|service|override)\s+mode"
+    r"|obey\s+(?:commands|instructions|messages)\s+(?:prefixed|starting|beginning|marked)\s+with"
+    r"|non-?compliance\s+will\s+be\s+(?:reported|escalated|penali[sz]ed)"
+    r"|with\s+no\s+note\s+on\s+(?:the\s+)?file|without\s+(?:a\s+|any\s+)?note\s+on\s+(?:the\s+)?file"
+    r"|(?:power\s+of\s+attorney|warrant|court\s+order|authori[sz]ation)\s*(?:\(|,|—|–|-|;)?\s*"
+    r"(?:is\s+on\s+its\s+way|i'?ll\s+send\s+it\s+later|will\s+follow|to\s+follow|is\s+coming)"
+)
+_ZH_PRESSED = (
+    r"(?:关闭|关掉|开通|解冻|删除|停用)[^。！？]{0,16}?出了(?:问题|事)(?:我|由我)(?:负责|担着|兜着)"
+    r"|(?:监管|公安|法院|警察|检察)[^。！？]{0,30}?(?:立即|马上)?解除[^。！？]{0,6}?(?:冻结|限制)"
+)
+_ACTS = re.compile(
+    r"\b(?:respond|lift|release|unfreeze|waive|remove|provide|give|export|obey|send|disable"
+    r"|turn\s+off|transfer|close|answer)\b|关闭|解除|开通|解冻|删除|停用",
+    re.IGNORECASE,
+)
+
+
+def _pressed(text: str, m: re.Match[str]) -> bool:
+    """Authority pressed, with an act asked of the assistant in the text, no ban before it."""
+    return (
+        bool(_ACTS.search(text))
+        and not _prohibited(text, m.start())
+        and not re.search(
+            r"\b(?:never|scam|phishing|fraudsters?|example|training)\b|诈骗|骗子|举报", text, re.I
+        )
+    )
+
+
 POWER_RULES: tuple[_Rule, ...] = (
+    *_rules("task_hijack", _PRESSED, _ZH_PRESSED, check=_pressed),
     *_rules("role_change", _SYLLOGISM, _ZH_SYLLOGISM, check=_said_to_it),
     *_rules("role_change", _TAKEN, _ZH_TAKEN, check=_power_then_used),
     *_rules("instruction_override", _RULES_VOID, _ZH_RULES_VOID, check=_said_to_it),
