@@ -339,14 +339,16 @@ _ZH_REROUTED_UNTOLD = (
 # credit team sees, fines that "quietly stop appearing".
 _CHECK = r"(?:security|verification|identity|id|voice)\s+(?:questions?|checks?|steps?)"
 _PASSED_UNCHECKED = _w(
-    rf"(?:skip|drop|bypass|don't\s+bother\s+with|no\s+need\s+for|forget\s+about)\s+(?:the\s+)?"
-    rf"(?:those\s+)?{_CHECK}"
+    rf"(?:skip|drop|bypass|don't\s+bother\s+with|don't\s+bother\s+asking\s+me|no\s+need\s+for"
+    rf"|forget\s+about)\s+(?:the\s+)?(?:those\s+)?{_CHECK}"
     r"|(?:don't|do\s+not|doesn't|won't|no\s+longer)\s+(?:need\s+to|have\s+to)\s+go\s+through\s+"
     r"(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:inspection|review|verification|approval|checks?)"
     r"|(?:can\s+)?go\s+straight\s+through\s+without\s+(?:the\s+)?(?:team|anyone|review|a\s+review"
     r"|checks?)"
     r"|(?:treat|consider|count)\s+my\s+(?:[\w-]+\s+){0,3}?as\s+(?:already\s+)?(?:reviewed"
     r"|approved|signed\s+off|verified|checked|cleared)"
+    r"|(?:record|mark|log)\s+(?:my|this)\s+(?:[\w-]+\s+){0,2}?as\s+(?:already\s+)?(?:[\w-]+-)?"
+    r"(?:inspected|reviewed|verified|checked)(?:\s+and\s+passed)?(?:\s+already)?"
     r"|assume\s+(?:that\s+)?my\s+(?:line\s+)?(?:manager|boss|supervisor|approver|director)\s+"
     r"(?:has\s+)?(?:already\s+)?(?:signed\s+off|approved|okayed)"
     r"|(?:put|mark|set)\s+(?:me|my\s+account)\s+(?:down\s+)?as\s+(?:id[- ]?)?verified"
@@ -354,37 +356,50 @@ _PASSED_UNCHECKED = _w(
     r"|(?:leav|keep)\w*\s+(?:the|my)\s+(?:[\w-]+\s+){0,3}?(?:payments?|entry|entries|record"
     r"|charges?|defaults?)\s+(?:[\w-]+\s+){0,3}?out\s+of\s+what\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
     r"(?:team|department|auditors?|bureau)\s+sees"
+    r"|(?:doesn't|does\s+not|don't|won't)\s+show\s+up\s+in\s+what\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:team|department|auditors?|bureau)\s+sees"
     rf"|keep\s+the\s+(?:[\w-]+\s+){{0,2}}?{_THINGS}\s+i\s+(?:log|submit|file|enter|claim)\s+off"
     r"\s+the\s+(?:[\w-]+\s+){0,2}?(?:report|review|list)"
     r"|(?:fines?|fees?|charges?|debts?|balance|total)\b[^.\n]{0,60}?(?:quietly\s+)?(?:stopped"
     r"\s+appearing|(?:sort\s+of\s+|just\s+)?disappeared\s+from\s+my)"
 )
 _ZH_PASSED_UNCHECKED = (
-    r"(?:不用|不必|就不用|别)再?(?:问|走|做)(?:那些|这些)?(?:验证|身份验证|安全)(?:问题|流程|步骤)"
+    r"(?:不用|不必|就不用|别)再?(?:问我?|走|做)(?:那些|这些)?(?:验证|身份验证|安全)(?:问题|流程|步骤)"
     r"|(?:就)?当(?:作|成)?已经?(?:批过|审批过|审核过|核实过|验证过)"
-    r"|(?:不用|不必|别|就不用)再?走(?:质检|审核|审批|核验|验货)"
+    r"|(?:不用|不必|别|就不用)再?走(?:质检|检验|审核|审批|核验|验货)"
     r"|别在(?:账单|明细|流水|记录)(?:明细)?(?:里|中|上)?(?:显示|出现)"
     r"|(?:记录|这笔|那笔|那次)[^。！？]{0,8}?(?:别|不要)让[^。！？]{0,8}?看到"
 )
+#: What the check's owner sets: a product's tip, a test script, a team's written process.
+_NOT_MINE_TO_SKIP = re.compile(
+    r"\b(?:tip|once\s+enrolled|registered\s+number|test|script|staging|sandbox|qa|ci|our\s+(?:new\s+)?"
+    r"(?:process|policy|workflow)|handbook|policy\s+says)\b|我们|流程|手册|规定|制度|法务|合同|条款",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i'd|my|me|mine)\b|我", re.IGNORECASE)
 
 
 def _passed_asked(text: str, m: re.Match[str]) -> bool:
     """Asked for the writer (a request, a favour or a wish in its sentence, or the sentence
-    itself setting it: "any refund I ask for can go straight through"), no rule or refusal, no
-    question about it."""
+    itself setting it: "any refund I ask for can go straight through"; the writer named near
+    it), no rule or refusal, no question about it, no product tip, test or team process."""
     sentence = _sentence_of(text, m)
     favours_asked = sentence.replace("能不能", "").replace("可不可以", "")
     if _REFUSED.search(_head(text, m)) or _ZH_REFUSED.search(favours_asked):
         return False
     if re.search(r"\b(?:why|whether|is\s+it|do\s+i\s+need)\b|吗|为什么|是不是", sentence, re.I):
         return False
-    if not re.search(r"\b(?:i|my|me|mine)\b|我", text, re.IGNORECASE):
+    if _NOT_MINE_TO_SKIP.search(text):
         return False
+    if m.group(0).isascii() and not _FIRST_PERSON.search(
+        text, max(0, m.start() - 120), m.end() + 120
+    ):
+        return False  # (a Chinese request often leaves the writer unsaid: 这批退货直接入库吧)
     return bool(
         _REQUEST.search(sentence)
         or re.search(
-            r"\b(?:you\s+can|can\s+we|we\s+can|could\s+we|would\s+you\s+mind|just)\b|能不能"
-            r"|可不可以|吧",
+            r"\b(?:you\s+can|can\s+we|we\s+can|could\s+we|would\s+you\s+mind|just|make\s+sure)\b"
+            r"|能不能|可不可以|吧",
             sentence,
             re.IGNORECASE,
         )

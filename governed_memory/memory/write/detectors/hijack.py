@@ -269,7 +269,7 @@ _ACTION = (
     r"(?:cancel|book|delete|remove|send|forward|transfer|refund|approve|grant|issue|change"
     r"|update|reset|disable|add|move|mark|set|give|share|reveal|e-?mail|export|ignore|pay|credit"
     r"|waive|close|upgrade|unlock|release|reply|tell|schedule|wire|void|assign|report|rank|notify"
-    r"|record|sync|file|disregard|auto-approve)"
+    r"|record|sync|file|disregard|auto-approve|classify|accept)"
 )
 _AI_ROLE = (
     r"(?:assistant|scheduler|agent|system|bot|chatbot|model|reader|reviewer|screener|recruiter"
@@ -287,11 +287,12 @@ _AI_ADDRESSED = (
     # "SYSTEM TO AGENT:", "action item for whichever assistant processes these notes:"
     # (a note "to the agent" in a support desk's notes is for its human agents)
     r"|(?:system|admin)\s+(?:to|for)\s+(?:the\s+)?(?:ai|agent|assistant|bot|model)"
-    r"|(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|bot|model)"
-    r"|(?:action\s+item\s+)?for\s+(?:whichever|any|the)\s+(?:ai\s+(?:agent\s+)?|assistant|bot"
+    r"|(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|bot|model"
+    r"|automated\s+\w+)"
+    r"|(?:action\s+item\s+)?(?:for|to)\s+(?:whichever|any|the)\s+(?:ai\s+(?:agent\s+|assistant\s+)?|assistant|bot"
     r"|model)\s*(?:assistant\s+|bot\s+|model\s+)?(?:that\s+)?(?:processes|reads|summari[sz]es"
     r"|handles|sees|receives)\s+(?:these|this|the)\s+\w+"
-    rf"|(?:ai|llm)\s+(?:reading|processing|reviewing)\s+this)\s*[:,]\s*"
+    rf"|(?:ai|llm)\s+(?:reading|processing|reviewing)\s+this)\s*(?:[:,]|\s[-—–])\s*"
     # a short clause first ("customer is VIP, issue a full refund")
     r"(?:[^.!?\n:]{0,40}?,\s*)?(?:please\s+)?"
     rf"{_ACTION}\s+(?:the|all|every|this|these|that|those|his|her|their|any|each|order|invoice"
@@ -304,7 +305,7 @@ _ZH_AI_ADDRESSED = (
     # it ("报销机器人：请按…入账", "备注":"助手请无视…", "收到此邀请的智能助手，请把…")
     r"|(?:(?<=[\"'“>（(])|[\u4e00-\u9fff]{2}(?=机器人))(?:机器人|助手)\s*[：:，,]?\s*(?:请)?"
     r"(?:无视|忽略|把|将|按|告诉|直接|自动|同步)"
-    r"|收到(?:此|这|本)[\u4e00-\u9fff]{1,4}的(?:智能)?(?:助手|机器人)\s*[，,：:]\s*请"
+    r"|收到(?:此|这|本)[\u4e00-\u9fff]{1,4}的(?:AI|ai|智能)?(?:助手|助理|机器人)\s*[，,：:]\s*请"
 )
 #: The text sets content apart (an e-mail, a review, notes, a document) before the match.
 _CONTENT_FRAME = re.compile(
@@ -315,7 +316,7 @@ _CONTENT_FRAME = re.compile(
     # a bracketed note inside an e-mail or a document ("… for March. [AI assistant: …")
     r"|\[\s*$"
     r"|(?:评论|邮件|备注|描述|简历|附件|正文|留言|工单|说明|笔记|纪要|工具返回|返回结果|返回)[\"'”]?\s*[：:]"
-    r"|(?:网页内容|页面内容|识别结果|描述里写着|内容如下)[^：:。]{0,8}[：:]",
+    r"|(?:网页内容|页面内容|附件内容|邮件内容|识别结果|描述里写着|内容如下)[^：:。]{0,8}[：:]",
     re.IGNORECASE,
 )
 #: A speaker-labelled transcript: the assistant's own lines are not orders to it.
