@@ -338,6 +338,12 @@ _ZH_REROUTED_UNTOLD = (
 # account marked verified with the proof to come later, a missed payment left out of what the
 # credit team sees, fines that "quietly stop appearing".
 _CHECK = r"(?:security|verification|identity|id|voice)\s+(?:questions?|checks?|steps?)"
+#: Who checks: a credit, risk, audit or payroll team (a "wider team" kept from sick leave is
+#: privacy, not a control dodged).
+_CONTROL = (
+    r"(?:(?:credit|risk|audit|fraud|compliance|payroll|finance|underwriting)\s+(?:team|department"
+    r"|bureau|reviewers?)|auditors?)"
+)
 _PASSED_UNCHECKED = _w(
     rf"(?:skip|drop|bypass|don't\s+bother\s+with|don't\s+bother\s+asking\s+me|no\s+need\s+for"
     rf"|forget\s+about)\s+(?:the\s+)?(?:those\s+)?{_CHECK}"
@@ -354,10 +360,8 @@ _PASSED_UNCHECKED = _w(
     r"|(?:put|mark|set)\s+(?:me|my\s+account)\s+(?:down\s+)?as\s+(?:id[- ]?)?verified"
     r"(?=[^\n]{0,80}?\b(?:i'?ll|ill|i\s+will)\s+(?:bring|send|show|upload))"
     r"|(?:leav|keep)\w*\s+(?:the|my)\s+(?:[\w-]+\s+){0,3}?(?:payments?|entry|entries|record"
-    r"|charges?|defaults?)\s+(?:[\w-]+\s+){0,3}?out\s+of\s+what\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
-    r"(?:team|department|auditors?|bureau)\s+sees"
-    r"|(?:doesn't|does\s+not|don't|won't)\s+show\s+up\s+in\s+what\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
-    r"(?:team|department|auditors?|bureau)\s+sees"
+    rf"|charges?|defaults?)\s+(?:[\w-]+\s+){{0,3}}?out\s+of\s+what\s+(?:the\s+)?{_CONTROL}\s+sees"
+    rf"|(?:doesn't|does\s+not|don't|won't)\s+show\s+up\s+in\s+what\s+(?:the\s+)?{_CONTROL}\s+sees"
     rf"|keep\s+the\s+(?:[\w-]+\s+){{0,2}}?{_THINGS}\s+i\s+(?:log|submit|file|enter|claim)\s+off"
     r"\s+the\s+(?:[\w-]+\s+){0,2}?(?:report|review|list)"
     r"|(?:fines?|fees?|charges?|debts?|balance|total)\b[^.\n]{0,60}?(?:quietly\s+)?(?:stopped"
@@ -367,13 +371,18 @@ _ZH_PASSED_UNCHECKED = (
     r"(?:不用|不必|就不用|别)再?(?:问我?|走|做)(?:那些|这些)?(?:验证|身份验证|安全)(?:问题|流程|步骤)"
     r"|(?:就)?当(?:作|成)?已经?(?:批过|审批过|审核过|核实过|验证过)"
     r"|(?:不用|不必|别|就不用)再?走(?:质检|检验|审核|审批|核验|验货)"
-    r"|别在(?:账单|明细|流水|记录)(?:明细)?(?:里|中|上)?(?:显示|出现)"
-    r"|(?:记录|这笔|那笔|那次)[^。！？]{0,8}?(?:别|不要)让[^。！？]{0,8}?看到"
+    r"|(?:滞纳金|罚款|罚金|欠款|逾期)[^。！？]{0,20}?别在(?:账单|明细|流水|记录)(?:明细)?(?:里|中|上)?"
+    r"(?:显示|出现)"
+    r"|(?:记录|这笔|那笔|那次)[^。！？]{0,8}?(?:别|不要)让[^。！？]{0,6}?(?:风控|审计|财务|征信|信用|稽核)"
+    r"[^。！？]{0,4}?看到"
 )
 #: What the check's owner sets: a product's tip, a test script, a team's written process.
 _NOT_MINE_TO_SKIP = re.compile(
     r"\b(?:tip|once\s+enrolled|registered\s+number|test|script|staging|sandbox|qa|ci|our\s+(?:new\s+)?"
-    r"(?:process|policy|workflow)|handbook|policy\s+says)\b|我们|流程|手册|规定|制度|法务|合同|条款",
+    r"(?:process|policy|workflow)|handbook|policy\s+says|voice\s*id|set\s+up|enrol\w*|just\s+kidding"
+    r"|joking|only\s+mark|when\s+you'?ve\s+seen|should\s+come\s+faster|if\s+it'?s|she\s+told\s+me"
+    r"|that'?s\s+how)\b|我们|流程|手册|规定|制度"
+    r"|法务|合同|条款|声纹|人脸|指纹|卷子|作业|试卷|运营|系统会|免检",
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i'd|my|me|mine)\b|我", re.IGNORECASE)
@@ -395,8 +404,10 @@ def _passed_asked(text: str, m: re.Match[str]) -> bool:
         text, max(0, m.start() - 120), m.end() + 120
     ):
         return False  # (a Chinese request often leaves the writer unsaid: 这批退货直接入库吧)
+    imperative = sentence.lstrip().lower().startswith(m.group(0)[:12].lower())
     return bool(
-        _REQUEST.search(sentence)
+        imperative
+        or _REQUEST.search(sentence)
         or re.search(
             r"\b(?:you\s+can|can\s+we|we\s+can|could\s+we|would\s+you\s+mind|just|make\s+sure)\b"
             r"|能不能|可不可以|吧",

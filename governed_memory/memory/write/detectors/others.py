@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from governed_memory.memory.write.detectors._text import EMAIL, _Rule, _rules, _w
+from governed_memory.memory.write.detectors._text import EMAIL, QUOTED, _Rule, _rules, _w
 from governed_memory.memory.write.detectors.accounts import _wanted
 from governed_memory.memory.write.detectors.favours import _asked, _head
 from governed_memory.memory.write.detectors.hijack import _not_refused
@@ -40,7 +40,8 @@ _OTHERS_DATA = _w(
     r"(?:served|here|in\s+line)\s+(?:just\s+)?(?:right\s+)?(?:before|after|ahead\s+of)\s+me"
     # agents' notes on someone else's account
     r"|(?:internal\s+notes|(?:the\s+)?notes\s+(?:agents|staff|your\s+team)\s+(?:have\s+)?(?:written"
-    rf"|left|made)|(?:your\s+)?agents\s+wr(?:ote|ite)\s+in\s+the\s+notes)\s+(?:[\w-]+\s+){{0,4}}?"
+    rf"|left|made)|(?:your\s+)?agents\s+wr(?:ote|ite)\s+in\s+the\s+notes|notes?\s+(?:your\s+)?"
+    rf"(?:reps|agents|staff)\s+(?:left|wrote|made))\s+(?:[\w-]+\s+){{0,4}}?"
     rf"(?:on|about|for)\s+my\s+{_SOMEONE}'?s?\s+(?:account|file|record)"
     # a coworker's pay, every employee's disciplinary record
     r"|(?:salary|pay\s+grade|bonus|performance\s+(?:rating|score))(?:\s+and\s+(?:[\w-]+\s+){0,3}?"
@@ -60,7 +61,8 @@ _OTHERS_DATA = _w(
     r"|(?:last|recent|past)\s+\d+\s+(?:support\s+)?(?:conversations|chats|tickets|calls)[^.?!\n]"
     r"{0,40}?(?:customers?|users?|clients?)'?\s+names\s+and\s+(?:account|card|phone)\s+numbers"
     # the shop's own secrets
-    r"|(?<!my\s)(?:staff|employee)\s+discount\s+codes?(?!\s+(?:policy|terms|rules))"
+    r"|(?<!my\s)(?:staff|employee)\s+discount\s+codes?(?!\s+(?:policy|terms|rules|works))"
+    r"|discount\s+code\s+(?:the\s+)?staff\s+use"
     r"|(?:manager|supervisor)(?:'s)?\s+(?:pin|passcode|override\s+code)"
     r"(?!\s+(?:reset|procedure|policy|format))"
     r"|(?:till|register|safe|alarm)\s+(?:pin|code|passcode|combination)s?"
@@ -75,7 +77,7 @@ _OTHERS_DATA = _w(
 #: A third party to be told whatever they ask, the owner not asked ("please give him whatever
 #: details he asks for, no need to check with me", 他问什么就告诉他什么).
 _ALL_THEY_ASK = _w(
-    r"(?:give|tell|send|share\s+with)\s+(?:him|her|them)\s+(?:whatever|anything|everything|every"
+    r"(?:give|tell|send|share\s+with|answer)\s+(?:him|her|them)\s+(?:whatever|anything|everything|every"
     r"\s+detail)\s+(?:details?\s+|info(?:rmation)?\s+)?(?:he|she|they)\s+(?:asks?|wants?|needs?"
     r"|requests?)"
     r"|(?:share|give)\s+(?:him|her|them\s+)?(?:anything|everything|every\s+detail)\s+(?:he|she|they)"
@@ -83,6 +85,7 @@ _ALL_THEY_ASK = _w(
     r"|give\s+the\s+(?:caller|person|guy)\s+(?:[\w-]+\s+){0,3}?every\s+detail\s+(?:he|she|they)\s+"
     r"(?:asks?|wants?|requests?)"
     r"|whatever\s+(?:the\s+)?(?:[\w-]+\s+){1,5}?asks\s+(?:about|for)\b[^.\n]{0,60}?\bjust\s+send\s+it"
+    r"|answer\s+all\s+(?:his|her|their)\s+questions"
 )
 _ZH_ALL_THEY_ASK = (
     r"(?:他|她|他们)问什么就(?:告诉|给)(?:他|她|他们)什么"
@@ -96,24 +99,34 @@ _AUTHORISED = re.compile(
 )
 #: A bypass said: the owner not asked, the data not the writer's.
 _UNASKED = re.compile(
-    r"\b(?:no\s+need\s+to\s+(?:check|verify|confirm)|without\s+(?:checking|verifying)|she's\s+fine"
-    r"|he's\s+fine|customer\s+addresses|one\s+of\s+us|don't\s+(?:check|verify))\b"
+    r"\b(?:no\s+need\s+to\s+(?:check|verify|confirm|loop)|without\s+(?:checking|verifying)"
+    r"|customer\s+addresses|one\s+of\s+us|don't\s+(?:check|verify))\b"
     r"|不用(?:每次)?(?:都)?(?:找我|跟我)?确认|自己人|客户的",
     re.IGNORECASE,
 )
 
 
+#: What a bypass is dangerous for: money, accounts, policies, health, customers' details.
+_SENSITIVE = re.compile(
+    r"\b(?:policy|account|bank\w*|medical|insurance|shipments|addresses|card|claims?)\b"
+    r"|保单|账户|账号|银行|卡|病历|保险|地址和电话|客户",
+    re.IGNORECASE,
+)
+
+
 def _all_they_ask(text: str, m: re.Match[str]) -> bool:
-    """Asked, a bypass said beside it, and the third party not said to be authorised."""
+    """Asked, a bypass said beside it, about money, accounts or others' details, and the third
+    party not said to be authorised."""
     return (
         bool(_UNASKED.search(text))
+        and bool(_SENSITIVE.search(text))
         and not _AUTHORISED.search(text)
         and not _prohibited(text, m.start())
     )
 
 
 _ZH_OTHERS_DATA = (
-    r"上一(?:个|位)(?:咨询|下单|来电|打电话|进店)?的?(?:客户|顾客|用户|患者|客人)[^。！？]{0,10}?(?:名字|姓名"
+    r"上一(?:个|位)[\u4e00-\u9fff]{0,6}?的?(?:客户|顾客|用户|患者|客人)[^。！？]{0,10}?(?:名字|姓名"
     r"|电话|手机|地址)"
     r"|(?:内部备注|备注)[^。！？]{0,12}?(?:前夫|前妻|邻居|同事|前任)的?(?:账户|账号)"
     r"|(?:租户|住户|业主|房客|邻居)的(?:紧急联系人|银行卡号?|身份证号?|手机号)"
@@ -134,28 +147,37 @@ _ZH_CONFIG_ASKED = (
 )
 
 
+#: What makes data the writer's own to ask about, or no ask for it at all: their own things, a
+#: how-to, a form, a report of a leak, test data, redacted pulls, their own HR work.
+_OWN_OR_NO_ASK = re.compile(
+    r"\b(?:fake|dummy|test\s+(?:data|fixture)|sample|placeholder|redacted|anonymi[sz]ed|masked"
+    r"|how\s+(?:the|does|do|to|is)|(?:which|what)\s+form|the\s+form|update|submit|reset|change\s+my"
+    r"|forgot|locked\s+out|room\s+\d+|my\s+(?:own\s+|home\s+)?(?:alarm|safe|gun\s+safe)"
+    r"|affected|skimming|compromised|breach|that'?s\s+me|it'?s\s+me|i'?m\s+logged\s+in"
+    r"|remove\s+my\s+access|revoke)\b"
+    r"|怎么|如何|功能|在哪|改成|填错|我是(?:HR|hr|人事|财务)|核对|对账|打在|印在|小票上|我本人|本人账户"
+    r"|我的账户|隐私",
+    re.IGNORECASE,
+)
+
+
 def _asked_about_them(text: str, m: re.Match[str]) -> bool:
     """Others' data asked for: an order or a question in its sentence ("list …", "whats the …",
-    "summarise …"), no ban before it, no how-to, no test data, not the writer's own HR or
-    records work (我是人事, 核对); a Chinese one asked for (告诉我, 是多少), not put right
-    (改成)."""
+    "read me …"), no ban before it, and not the writer's own (`_OWN_OR_NO_ASK`); a Chinese one
+    asked for (告诉我, 是多少, 叫什么)."""
     if _prohibited(text, m.start()) or re.search(
         r"\b(?:never|must\s+not|don't|do\s+not)\b", _head(text, m), re.IGNORECASE
     ):
         return False
-    if re.search(r"\b(?:fake|dummy|test\s+(?:data|fixture)|sample|placeholder)\b", text, re.I):
+    if _OWN_OR_NO_ASK.search(text):
         return False
     if not m.group(0).isascii():
-        return bool(
-            re.search(r"告诉|给我|发我|查|多少|什么|念|提供|列出|导出|叫", text)
-        ) and not re.search(
-            r"怎么|如何|功能|在哪|改成|填错|我是(?:HR|hr|人事|财务)|核对|对账", text
-        )
+        return bool(re.search(r"告诉|给我|发我|多少|叫什么|是什么|念|提供|列出|导出", text))
     return bool(
         re.search(
             r"\b(?:give|tell|send|show|share|list|summari[sz]e|print|read|pull|get\s+me|what(?:'s|s"
-            r"|\s+is|\s+are|\s+were)|which|can\s+you|could\s+you|i\s+need|we\s+need|release"
-            r"|how\s+much|what\s+did)\b",
+            r"|\s+is|\s+are|\s+were|\s+was)|which|i\s+need|we\s+need|release|how\s+much|what\s+did"
+            r"|what\s+does)\b",
             _head(text, m) + m.group(0),
             re.IGNORECASE,
         )
@@ -166,7 +188,10 @@ def _config_asked(text: str, m: re.Match[str]) -> bool:
     """The assistant's own set-up or the service's keys asked for: not a how-to, not the user's
     own settings or a file, not code or a log line, not the writer's own merchant keys."""
     if not _not_refused(text, m) or re.search(
-        r"怎么|如何|格式|我自己|日志|代码|TODO|//|\bhow\s+(?:to|do)\b", text, re.I
+        r"怎么|如何|格式|我自己|日志|代码|TODO|//|沙箱|测试|文档|排查|docker|\bhow\s+(?:to|do)\b"
+        r"|\b(?:nginx|docker|homelab|replicate|redact\w*|failing|yaml|compose)\b",
+        text,
+        re.I,
     ):
         return False
     return not re.match(
@@ -184,14 +209,16 @@ _THEIRS = re.compile(
     r"\s+(?:[\w-]+\s+)?(?:account|delivery|parcel|tickets?|booking|address|policy|order|card)"
     r"|policyholder|beneficiary|customer\s+'|this\s+"
     r"customer's)\b"
-    r"|名下|那张|这位客户|收件人|同事|邻居|楼上|楼下|隔壁|用户“|用户\"",
+    r"|名下|那张|这位客户|收件人|同事|邻居|楼上|楼下|隔壁|用户“|用户\"|她的|他的",
     re.IGNORECASE,
 )
 #: What they asked for themselves, or know of: no secret from them.
 _THEY_ASKED = re.compile(
     r"\b(?:(?:she|he|they)\s+(?:asked|requested|already\s+confirmed|confirmed|wants?)|as\s+(?:she"
     r"|he|they)\s+asked|(?:her|his|their)\s+request|requested|my\s+(?:own\s+)?account|my\s+decision"
-    r"|it's\s+mine)\b|(?:她|他)(?:要求|同意|确认)过?|本人(?:要求|同意)|我自己的",
+    r"|it's\s+mine|asked\s+(?:me|us)\s+to|next\s+to\s+me|consent|confirmed|i'?m\s+(?:his|her|their)"
+    r"\s+carer)\b|(?:她|他)(?:要求|同意|确认)过?|本人(?:要求|同意)|我自己的|都同意|同意了|知道会"
+    r"|已经知道|(?:她|他)(?:早上|早就)?(?:就)?知道",
     re.IGNORECASE,
 )
 #: The person a thing belongs to kept unaware of what is done to it, away, or said to agree by
@@ -216,8 +243,8 @@ _ZH_UNAWARE = (
     r"|(?:她|他)(?:出差|出国|住院|不在家)了[，,]\s*(?:你)?(?:直接|就)"
 )
 _SURPRISE = re.compile(
-    r"\b(?:surprise|gift|present|birthday|anniversary|flowers|cake|proposal)\b|惊喜|礼物|生日|纪念日"
-    r"|求婚",
+    r"\b(?:surprise|gift|present|birthday|anniversary|flowers|cake|proposal|retirement|farewell"
+    r"|leaving|shower|party|celebration)\b|惊喜|礼物|生日|纪念日|求婚|大寿|寿宴|宴席|聚会|派对",
     re.IGNORECASE,
 )
 
@@ -229,6 +256,8 @@ def _behind_their_back(text: str, m: re.Match[str]) -> bool:
         return False
     if _prohibited(text, m.start()) or _REPORTED.search(text):
         return False
+    if any(q.start() <= m.start() < q.end() for q in QUOTED.finditer(text)):
+        return False  # what someone else said ("told the teller 'she doesn't need to know'")
     return not re.search(r"\b(?:if|whether|why)\b|为什么|是否", _head(text, m), re.IGNORECASE)
 
 
@@ -237,9 +266,10 @@ _OTHERS_THINGS = _w(
     r"approve\s+(?:all|every)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:reports?|claims?|requests?"
     r"|invoices?|orders?|timesheets?)\b[^.\n]{0,60}?\b(?:mine\s+included|including\s+mine)\b"
     r"[^.\n]{0,40}?\bwithout\s+(?:sending|routing|passing|checking|review)"
-    r"|mark\s+(?:invoice\s+|bill\s+|order\s+)?[\w-]+\s+as\s+paid\b(?=[^\n]{0,80}?\b(?:isn't|is\s+not"
-    r"|hasn't\s+been|not\s+yet|not\s+actually)\s+(?:yet\s+)?paid\b[^\n]{0,40}?\b(?:late\s+fee"
-    r"|save\s+me|penalty|avoid))"
+    r"|(?:mark|set)\s+(?:invoice\s+|bill\s+|order\s+)?[\w-]+\s+(?:as|to)\s+paid\b(?=[^\n]{0,80}?"
+    r"\b(?:isn't|is\s+not|hasn't\s+been|haven't\s+paid|not\s+yet|not\s+actually)\b[^\n]{0,40}?"
+    r"\b(?:save\s+me\s+(?:the\s+)?(?:late\s+fee|penalty)|don't\s+want\s+the\s+(?:penalty|late\s+fee)"
+    r"|avoid\s+the\s+(?:penalty|late\s+fee)))"
     r"|(?:grant|give|add|make)\s+" + EMAIL + r"\s+(?:as\s+)?(?:an?\s+)?admin(?:istrator)?\b"
     r"(?=[^\n]{0,80}?\bi'?m\s+not\s+(?:an?\s+)?admin)"
     rf"|reset\s+(?:the\s+)?password\s+(?:on|for|of)\s+my\s+(?:{_SOMEONE}|sister|brother|wife"
@@ -252,6 +282,7 @@ _OTHERS_THINGS = _w(
     r"(?:chart|medical\s+(?:record|file)|records|file)"
     r"|(?:forward|send|copy|export)\s+(?:a\s+copy\s+of\s+)?(?:every|all)\s+(?:the\s+)?(?:open\s+)?"
     r"(?:support\s+)?tickets?\s+(?:from\s+this\s+week\s+)?to\s+(?:my\s+personal\s+address\s+)?"
+    r"(?=[\w.+-]+@(?:gmail|outlook|hotmail|yahoo|proton|protonmail|icloud|qq|163)\.)"
     + EMAIL
     + r"|remove\s+the\s+(?:current|existing)\s+(?:passenger|guest|customer|patient|tenant)'?s"
     r"\s+(?:booking|reservation|appointment|seat)(?!\s+from\s+my)"
@@ -268,7 +299,15 @@ _ZH_OTHERS_THINGS = (
 
 
 def _others_acted_on(text: str, m: re.Match[str]) -> bool:
-    if re.search(r"已经|实际|我是(?:商家|人事|HR|hr)|人事部|结算过", text):
+    """Asked, and not put right with its reason (a confirmed mix-up, an owner who asked, a form
+    being followed, the writer's own role: 已经, 实际, 我是人事, 被清零…是不是)."""
+    if re.search(
+        r"已经|实际|我是(?:商家|人事|HR|hr)|人事部|结算过|确认|录入错误|搞错|被清零|是不是|bug"
+        r"|\b(?:asked\s+me\s+to|next\s+to\s+me|confirmed|belongs\s+to\s+another|mixed\s+up"
+        r"|wrong\s+patient|raising\s+it|the\s+form|it\s+desk|asked\s+us\s+to|approver)\b",
+        text,
+        re.IGNORECASE,
+    ):
         return False
     return _wanted(text, m) or (not m.group(0).isascii() and _asked(text, m))
 
