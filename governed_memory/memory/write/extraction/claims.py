@@ -178,7 +178,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|is not|wasn't|was not)\s+(?:been\s+)?(?:delivered|moved|updated|picked up)"
                 r"|(?:was|been|got|is|are|were|has been|have been|shows?(?: as)?|marked(?: as)?"
                 r"|says?)\s+(?:delivered|lost|damaged|broken|stuck|delayed|returned|missing"
-                r"|in transit)|lost|damaged|stuck|delayed|missing|arrived (?:broken|damaged|late)"
+                r"|in transit)|lost|damaged|stuck(?!\s+in\s+(?:meetings?|traffic|work|a\s+meeting"
+                r"|the\s+office|bed))|delayed|missing|arrived (?:broken|damaged|late)"
                 r"|(?:at|to) the wrong (?:house|address|door|building|flat|apartment)"
                 r"|(?:went|sent|going|shipped|gone) back to (?:the )?(?:sender|seller|warehouse)"
                 r"|return(?:ed|ing) to (?:the )?sender"
@@ -224,7 +225,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:hasn't|has\s+not|haven't|didn't|did\s+not|not\s+yet)\s+(?:hit|reached|landed\s+in"
                 r"|shown\s+up\s+in)\s+my\s+(?:account|card|bank)"
                 r"|(?:was|been)\s+credited"
-                r"|stuck\s+(?:on|at|in)"
+                r"|stuck\s+(?:on|at|in)(?!\s+(?:meetings?|traffic|work|a\s+meeting|the\s+office|bed))"
                 r"|waiting for (?:my|the|a) (?:refund|package|parcel|order|delivery|money)"
             ),
         ),

@@ -66,6 +66,7 @@ from governed_memory.memory.write.extraction.preferences import (
     _timezone_prefs,
     language_instead,
     second_thought,
+    zone_where_i_am,
 )
 from governed_memory.memory.write.extraction.wishes import (
     _standing_cue_alone,
@@ -116,7 +117,9 @@ class RuleExtractor:
         sentences = _clauses(text)
         # A zone the user states for themselves is the one their hours in the same words are in
         # ("I'm on Pacific time, so don't call before 9am"): not the account's.
-        zone = _declared_zone(sentences) or zone
+        # (or where they are, said beside a question of time: "I'm in Chicago, so … after 6pm
+        # my time")
+        zone = _declared_zone(sentences) or zone_where_i_am(fold(text)) or zone
         # what the message's earlier sentences that name an id named ("My order number is
         # 66120934. It's been stuck on processing for days."): what a claim with no entity of
         # its own is about

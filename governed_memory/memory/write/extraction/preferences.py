@@ -258,8 +258,12 @@ _COMES = (
 _ON_ARRIVAL = re.compile(
     r"(?:(?:送|快)?到(?:了|楼下|门口|家门口|小区|公司|单元楼?下?)*(?:的时候|时)?|来了)(?:以后|之后|后)?了?"
     r"\s*(?:就|再|先|麻烦|请)?"
-    r"\s*(?:给我|打我|打给我|call|联系我|电话)"
+    r"\s*(?:给我|打我|打给我|call|联系我|打电话|电话)"
     rf"|(?<![a-z]){_COMER}{_COMES}"
+    # a call asked ahead of a visit ("call me 30 min before he shows up")
+    r"|(?<![a-z])(?:call|ring|phone|text)\s+me\s+(?:\d+\s*(?:min(?:ute)?s?|hours?)|an?\s+hour|half\s+an"
+    r"\s+hour)\s+(?:before|ahead\s+of)\s+(?:he|she|they|you|the\s+\w+)\s+(?:shows?\s+up|arrives?"
+    r"|comes?|gets?\s+(?:here|there))"
 )
 #: Someone getting there, said in a clause of its own ("when the courier gets to the gate, give
 #: me a call"): the call in the clauses after it is for that moment (`RuleExtractor._facts`).
