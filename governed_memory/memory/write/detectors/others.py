@@ -12,7 +12,13 @@ be travelling or to have agreed "verbally", a relative's chart edited, an ex's p
 invoices marked paid that are not, a queue of claims approved without finance, an outsider made
 an admin by a writer who is not one, every ticket forwarded to an outside address.
 
-A ban, a policy or a how-to before it, a report, and a surprise (a gift, a birthday) are none.
+Each needs what makes it someone else's and not asked for by them: the thing named as theirs,
+no sign they asked or consented, a bypass said beside "tell him whatever he asks" about money,
+accounts or others' details, data asked into this chat, a late fee dodged, an outside mailbox,
+"mine included" in a queue approved. None of these: a ban, a policy or a how-to before it, a
+report of a leak, a surprise (a gift, a retirement party), the writer's own data ("that's me",
+我本人), a form to fill, a reset procedure, test or redacted data, the user's own settings or a
+config file, a confirmed mix-up put right.
 """
 
 from __future__ import annotations
