@@ -34,10 +34,16 @@ class Admissions(Part):
                 ).scalar()
                 if found is not None:
                     return str(found)
+                # the values as parameters, not `.values(...)`: every write admits a run, and
+                # building the statement with its values coerced into it took about 0.1 ms more
                 conn.execute(
-                    admitted_grants.insert().values(
-                        grant_hash=key, run_id=run_id, workflow_id=workflow_id, admitted_at=at
-                    )
+                    admitted_grants.insert(),
+                    {
+                        "grant_hash": key,
+                        "run_id": run_id,
+                        "workflow_id": workflow_id,
+                        "admitted_at": at,
+                    },
                 )
         except IntegrityError:  # another admission of the same grant won the race
             with self.db.read() as conn:
