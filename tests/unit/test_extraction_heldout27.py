@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.extracting import PREF, extract, kept
+from tests.unit.extracting import PREF, contents, extract, kept
 
 HOURS = "contact.preferred_hours"
 
@@ -77,3 +77,31 @@ def test_being_stuck_in_meetings_or_traffic_is_no_parcel_status(text: str) -> No
 
 def test_a_parcel_stuck_in_customs_still_is() -> None:
     assert [k for k, _ in kept("my parcel is stuck in customs")] == ["logistics.status"]
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("I'm in Paris — what time does your phone line open?", "Europe/Paris"),
+        ("我人在悉尼，你们几点下班？换算成我这边的时间", "Australia/Sydney"),
+    ],
+)
+def test_where_the_user_is_beside_a_time_asked_gives_the_zone(text: str, zone: str) -> None:
+    assert ("profile.timezone", {"value": zone}) in kept(text)
+
+
+def test_a_state_that_is_no_place_beside_a_time_asked_gives_no_zone() -> None:
+    assert kept("I'm in a hurry, what time do you close?") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("本人哺乳期，有没有能用的感冒药", "哺乳期"),
+        ("我右撇子，这个鼠标合适吗", "右撇子"),
+        ("On a gluten-free diet since last year. Is this bread safe?", "gluten-free diet"),
+        ("猫砂我平时只买豆腐砂，别的过敏", "只买豆腐砂"),
+    ],
+)
+def test_a_lasting_fact_said_in_passing_is_kept(text: str, words: str) -> None:
+    assert any(words in c for c in contents(text))

@@ -60,7 +60,7 @@ _SELF_ZH = re.compile(
     r"|读书|上学)|在[\u4e00-\u9fff]{1,8}(?:省|市|区|县|镇)\s*$|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
     r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用"
     rf"|{_AVAILABLE_ZH}"
-    r"|.{0,6}不耐受|怀孕|怀了|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座)"
+    r"|.{0,6}不耐受|怀孕|怀了|孕期|哺乳期|备孕|左撇子|右撇子|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座)"
     # the body a size or a product is chosen for ("我脚比较宽", "我皮肤偏干")
     r"|(?:脚|脚背|腿|腰|肩膀?|头|脸|皮肤|头发|发质|肤质)(?:比较|很|特别|偏|有点|超级|巨)?"
     r"(?:宽|窄|大|小|长|短|胖|瘦|粗|细|干|油|敏感|高))"
@@ -77,7 +77,7 @@ _SELF_ZH = re.compile(
     r"(?:穿|买|拿|选|要|是)\s*(?:[0-9]|[SMLXsmlx])[0-9.]*\s*(?:码|号|的)"
     # the one brand the user buys ("我买护肤品只认雅诗兰黛", "猫粮我只认皇家的")
     r"|^我?(?:买|用)[\u4e00-\u9fff]{1,4}(?:只认|只买|只用|一直用|都用)"
-    r"|^[\u4e00-\u9fff]{1,4}(?:的话)?我(?:一直|向来|从来)?(?:只认|只买|只用)"
+    r"|^[\u4e00-\u9fff]{1,4}(?:的话)?我(?:一直|向来|从来|一般|平时|都)*(?:只认|只买|只用)"
     # a body measured ("身高165体重50kg") or a job said as "本人护士"
     r"|^(?:我|本人)?(?:的)?(?:身高|体重)\s*(?:是|有)?\s*[0-9一二三四五六七八九]"
     r"|^本人(?:是)?[\u4e00-\u9fff]{0,4}?(?:护士|医生|老师|教师|学生|司机|程序员|设计师|厨师|律师|会计|工程师"
@@ -124,6 +124,7 @@ _SELF_EN = re.compile(
     r"|\d{1,3}\s*(?:ft|feet|foot|cm|kg|kgs|lbs?|'|’)(?![a-z]))"
     # a subject left out, as people write in a hurry ("Live in Anchorage", "based in Leeds")
     r"|(?:live|living|based)\s+in\s+[a-z]"
+    r"|on\s+an?\s+[a-z-]+(?:\s+[a-z-]+)?\s+diet\b"
     r"|(?:have|got)\s+(?:a|an|one|two|three|four|five|twins|\d+)\s+(?:kids?|children|sons?|daughters?"
     r"|boys?|girls?|dogs?|cats?|pets?|grandkids|babies|toddlers?)\b"
     # when the user can be found: a circumstance a delivery or a call is planned around

@@ -501,6 +501,8 @@ def _prefs(p: _Part, zone: str) -> list[_Pref]:
 # "I'm in Sydney, so … make it Sydney morning"): the place's zone is the user's.
 _ZONE_ASKED = re.compile(
     r"(?:不是|不在|不再是)[^，,。]{0,4}?时间|时区|当地时间|本地时间|(?<![a-z])(?:time\s*zone|timezone|local\s+time)(?![a-z])"
+    # a time asked, beside where the user is ("I'm in London — what time does your chat close?")
+    r"|(?<![a-z])what\s+time\s+(?:does|do|is|will)(?![a-z])|换算成?我这边的?时间|我这边的?时间"
     r"|(?<![a-z])(?:my\s+time|call\s+times?|time\s+difference|my\s+local|my\s+\d{1,2}(?::\d\d)?\s*"
     r"(?:am|pm)|schedul(?:e|ing)\s+(?:callbacks?|calls?|deliver(?:y|ies)))(?![a-z])"
     r"|(?<![a-z])(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"
