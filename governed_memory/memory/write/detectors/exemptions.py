@@ -116,9 +116,12 @@ _REFUSED = re.compile(
     r"|不能|不会|不可以|不允许|违法|违规|禁止|不得",
     re.IGNORECASE,
 )
-_SURPRISE = re.compile(
-    r"\b(?:surprise|gift|present|birthday|anniversary)\b|\bi\s+am\s+the\s+(?:customer|recipient"
-    r"|owner|consignee|buyer)\b|惊喜|礼物|生日",
+#: A surprise for the one kept unaware (a gift, a party), or the writer the thing's own: the one
+#: check for a shipment rerouted untold and for any act done behind its owner's back (`others`).
+SURPRISE = re.compile(
+    r"\b(?:surprise|gift|present|birthday|anniversary|flowers|cake|proposal|retirement|farewell"
+    r"|leaving|shower|party|celebration)\b|\bi\s+am\s+the\s+(?:customer|recipient|owner|consignee"
+    r"|buyer)\b|惊喜|礼物|生日|纪念日|求婚|大寿|寿宴|宴席|聚会|派对",
     re.IGNORECASE,
 )
 
@@ -224,7 +227,7 @@ def _zh_asked(text: str, m: re.Match[str]) -> bool:
 def _rerouted(text: str, m: re.Match[str]) -> bool:
     """A reroute ordered, not a surprise, not told some other way ("I've already told them",
     "until", "yet"), and not the writer's own parcel kept from its sender."""
-    if not _asked_not_refused(text, m) or _SURPRISE.search(text):
+    if not _asked_not_refused(text, m) or SURPRISE.search(text):
         return False
     if re.search(
         r"\b(?:already\s+told|told\s+them|until|yet|myself|i'll\s+(?:tell|call|let))\b",

@@ -27,6 +27,7 @@ import re
 
 from governed_memory.memory.write.detectors._text import EMAIL, QUOTED, _Rule, _rules, _w
 from governed_memory.memory.write.detectors.accounts import _wanted
+from governed_memory.memory.write.detectors.exemptions import SURPRISE
 from governed_memory.memory.write.detectors.favours import _asked, _head
 from governed_memory.memory.write.detectors.hijack import _not_refused
 from governed_memory.memory.write.detectors.injection_cues import _prohibited
@@ -248,17 +249,12 @@ _ZH_UNAWARE = (
     r"|(?:她|他)不会(?:发现|知道)"
     r"|(?:她|他)(?:出差|出国|住院|不在家)了[，,]\s*(?:你)?(?:直接|就)"
 )
-_SURPRISE = re.compile(
-    r"\b(?:surprise|gift|present|birthday|anniversary|flowers|cake|proposal|retirement|farewell"
-    r"|leaving|shower|party|celebration)\b|惊喜|礼物|生日|纪念日|求婚|大寿|寿宴|宴席|聚会|派对",
-    re.IGNORECASE,
-)
 
 
 def _behind_their_back(text: str, m: re.Match[str]) -> bool:
     """Someone else's thing named in the text and acted on (not a surprise for them, not what
     they asked for), asked, no ban."""
-    if not _THEIRS.search(text) or _SURPRISE.search(text) or _THEY_ASKED.search(text):
+    if not _THEIRS.search(text) or SURPRISE.search(text) or _THEY_ASKED.search(text):
         return False
     if _prohibited(text, m.start()) or _REPORTED.search(text):
         return False
