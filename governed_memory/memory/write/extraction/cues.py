@@ -178,7 +178,10 @@ _WEAK_CUE = _rx(
     # "我要邮件通知", "我要的是短信提醒"
     r"|我(?:只)?要(?:的是)?(?=.{0,4}(?:通知|提醒|联系|消息))|是要(?=.{0,6}(?:通知|提醒|推送|消息|联系))"
     # a label ("通知方式：电话")
-    r"|(?:通知|联系)方式\s*[：:是为]",
+    r"|(?:通知|联系)方式\s*[：:是为]"
+    # how to be told "when there is something" ("有事短信说", "有事的话微信留言")
+    r"|有事(?:情)?(?:的话|就|请|可以)?(?=\s*(?:发|用|走)?\s*(?:短信|微信|邮件|钉钉|qq|whatsapp|telegram"
+    r"|line|消息)\s*(?:说|讲|聊|留言|告诉|通知|找))",
     _w(
         r"likes?|loves?|fine|ok|okay|works?|better|best|good|great|easiest|easier|convenient|uses?"
         r"|using|via|by|through|over|just|is preferred|go with|stick (?:to|with)|reach|contact"

@@ -63,7 +63,11 @@ _SELF_ZH = re.compile(
     r"|.{0,6}不耐受|怀孕|怀了|孕期|哺乳期|备孕|左撇子|右撇子|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座)"
     # the body a size or a product is chosen for ("我脚比较宽", "我皮肤偏干")
     r"|(?:脚|脚背|腿|腰|肩膀?|头|脸|皮肤|头发|发质|肤质)(?:比较|很|特别|偏|有点|超级|巨)?"
-    r"(?:宽|窄|大|小|长|短|胖|瘦|粗|细|干|油|敏感|高))"
+    r"(?:宽|窄|大|小|长|短|胖|瘦|粗|细|干|油|敏感|高)"
+    # an injury or a weak joint a product is chosen around ("我手腕有伤拎不动重的")
+    r"|(?:手腕|手|腰|膝盖|腿|脚踝|肩膀?|背|颈椎|腰椎)(?:上)?(?:有伤|受过伤|有旧伤|不好|有毛病|动过手术)"
+    # a business the user runs ("我开的是一家小奶茶店", "我开了个网店")
+    r"|开(?:的是|了)?(?:一)?(?:家|个|间)[一-鿿]{0,6}?(?:店|铺|馆|厂|公司|工作室|民宿))"
     # said without a subject, as people do in a hurry: a habit, a size, the home's floor or
     # layout ("平时喜欢跑马拉松", "平时穿42码", "住在六楼没电梯", "我们家是小户型")
     r"|^(?:平时|平常|业余|周末)(?:都|也|会|比较|还)*(?:喜欢|爱|常|经常)\S"
@@ -125,6 +129,12 @@ _SELF_EN = re.compile(
     # a subject left out, as people write in a hurry ("Live in Anchorage", "based in Leeds")
     r"|(?:live|living|based)\s+in\s+[a-z]"
     r"|on\s+an?\s+[a-z-]+(?:\s+[a-z-]+)?\s+diet\b"
+    # the fit the user needs ("i need tall sizes", "I always need wide-fit shoes")
+    r"|i\s+(?:always\s+|usually\s+)?need\s+(?:tall|petite|plus|wide|extra[- ]wide|big\s+and\s+tall"
+    r"|long|short|narrow|maternity)(?:[- ]fit)?\s+(?:sizes?|fits?|lengths?|shoes|trousers|pants"
+    r"|jeans)\b"
+    # a choice kept for the user alone ("dark colours only for me")
+    r"|[a-z]+(?:\s+[a-z]+)?\s+only\s+for\s+me\b"
     r"|(?:have|got)\s+(?:a|an|one|two|three|four|five|twins|\d+)\s+(?:kids?|children|sons?|daughters?"
     r"|boys?|girls?|dogs?|cats?|pets?|grandkids|babies|toddlers?)\b"
     # when the user can be found: a circumstance a delivery or a call is planned around

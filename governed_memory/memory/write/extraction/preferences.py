@@ -86,6 +86,12 @@ _MISTAKEN = re.compile(
     r"|\s*(?:是我)?(?:填错|写错|说错|打错)了?"
 )
 _CLEFT = re.compile(r"(?<![a-z])(?:it's|it is|its)\s*$")
+#: A turn back or over to a language ("let's go back to English", "switch over to French"): a
+#: choice of how to talk, whatever else the sentence says.
+_LANG_SWITCH = re.compile(
+    r"(?<![a-z])(?:(?:go|going|switch|switching|change|changing|revert|get|move)\s+back\s+to"
+    r"|switch(?:ing)?\s+over\s+to|revert(?:ing)?\s+to)\s+$"
+)
 
 
 def _roles(norm: str, mentions: list[Mention]) -> list[tuple[Mention, Role, str | None]]:
@@ -143,7 +149,8 @@ _ASKED_AS_FAVOUR = re.compile(
     r"(?:(?:reply|respond|write|text|email|message|contact|call|answer|chat)\s+(?:to\s+)?(?:me|us)"
     r"(?=.*(?<![a-z])(?:instead|rather|from now on|going forward|in (?:the )?future|always|only"
     r"|in [a-z]+)(?![a-z]))"
-    r"|(?:stick|keep)\s+(?:it\s+)?to\s+[a-z]+|switch\s+to\s+[a-z]+)"
+    r"|(?:stick|keep)\s+(?:it\s+)?to\s+[a-z]+|switch\s+to\s+[a-z]+"
+    r"|(?:go|switch|change|get)\s+back\s+to\s+[a-z]+)"
     r"\b(?!.*\b(?:the|a|this|that|my)\s+(?:invoice|receipt|label|code|link|details|photo|form"
     r"|confirmation)\b)"
     r"|(?<![a-z])would\s+it\s+be\s+possible\s+to\s+(?:chat|talk|write|reply|communicate|speak)"
@@ -366,7 +373,7 @@ def language_instead(p: _Part) -> list[_Pref]:
 #: A second thought said alone, before the value it turns to ("No actually, Telegram").
 SECOND_THOUGHT = re.compile(
     r"^(?:no|nope|wait|oh|hmm|sorry)?[,.!\s]*(?:actually|i mean|make that|scratch that|on second"
-    r"\s+thought)$|^(?:不对|算了|不不|等等)[，,\s]*(?:还是|改成|换成)?$"
+    r"\s+thought)$|^(?:不对|算了|不不|等等|(?:哦|噢|喔|啊|呃|额)不(?:对)?)[，,\s]*(?:还是|改成|换成)?$"
 )
 
 
@@ -376,7 +383,10 @@ def second_thought(p: _Part) -> list[_Pref]:
     if len(found) != 1:
         return []
     start, end, channel = found[0]
-    if p.norm[:start].strip(" ,.—–-") or p.norm[end:].strip(" ,.!—–-") not in ("", "please", "吧"):
+    before = p.norm[:start].strip(" ,.—–-，")
+    if before not in ("", "还是", "改成", "换成", "就", "还是用", "就用") or p.norm[end:].strip(
+        " ,.!—–-，。！"
+    ) not in ("", "please", "吧", "好了", "吧好了"):
         return []
     return [_Pref(NOTIFICATION, {"channel": channel}, False, STRONG, p.raw, p.order)]
 
@@ -401,7 +411,11 @@ def _language_chosen(
         )
         if english and before.strip() == "":
             pos = True
-    if pos and english and not (_LANG_COMM_EN.search(norm) or language_word):
+    if (
+        pos
+        and english
+        and not (_LANG_COMM_EN.search(norm) or language_word or _LANG_SWITCH.search(before))
+    ):
         pos = bool(re.match(r"^\s*" + _w("please|only"), after))
     if not pos and english and _LANG_ALONE.match(norm[:start] + norm[end:]):
         pos = True  # "In English." / "English, please"
@@ -503,6 +517,11 @@ _ZONE_ASKED = re.compile(
     r"(?:不是|不在|不再是)[^，,。]{0,4}?时间|时区|当地时间|本地时间|(?<![a-z])(?:time\s*zone|timezone|local\s+time)(?![a-z])"
     # a time asked, beside where the user is ("I'm in London — what time does your chat close?")
     r"|(?<![a-z])what\s+time\s+(?:does|do|is|will)(?![a-z])|换算成?我这边的?时间|我这边的?时间"
+    # a time to agree, or the gap between the user's clock and the shop's ("约时间的话记得有时差",
+    # "if you ever need to call, it's 8 hours ahead", "no daylight saving … delivery windows")
+    r"|约(?:个)?时间|有时差|时差(?:问题)?|(?<![a-z])(?:\d{1,2}|a\s+few|several|\w+)\s+hours?\s+"
+    r"(?:ahead|behind)(?![a-z])|(?<![a-z])(?:no\s+)?daylight\s+sav(?:ing|ings)(?![a-z])"
+    r"|(?<![a-z])delivery\s+windows?(?![a-z])"
     r"|(?<![a-z])(?:my\s+time|call\s+times?|time\s+difference|my\s+local|my\s+\d{1,2}(?::\d\d)?\s*"
     r"(?:am|pm)|schedul(?:e|ing)\s+(?:callbacks?|calls?|deliver(?:y|ies)))(?![a-z])"
     r"|(?<![a-z])(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"

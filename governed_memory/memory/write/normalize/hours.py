@@ -226,7 +226,9 @@ def _open_range(p: _Point, after: bool, *, quiet: bool) -> tuple[int, int] | Non
         start = 22 * 60 if t <= 12 * 60 else 0
         return None if t == start else (start, t)
     if after:
-        end = 22 * 60 if t < 22 * 60 else min(t + 60, 23 * 60 + 59)
+        # the evening's end, or past it the day's ("after 10pm" is the rest of the evening,
+        # not an hour of it)
+        end = 22 * 60 if t < 22 * 60 else 23 * 60 + 59
         return None if end <= t else (t, end)
     return (9 * 60, t) if t > 9 * 60 else None
 

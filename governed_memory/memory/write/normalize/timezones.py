@@ -107,6 +107,10 @@ _TZ_ALIASES: dict[str, str] = {
     "马尼拉": "Asia/Manila",
     "菲律宾": "Asia/Manila",
     "dubai": "Asia/Dubai",
+    "urumqi": "Asia/Urumqi",
+    "xinjiang": "Asia/Urumqi",
+    "乌鲁木齐": "Asia/Urumqi",
+    "新疆": "Asia/Urumqi",
     "迪拜": "Asia/Dubai",
     # Europe
     "london": "Europe/London",
@@ -191,6 +195,10 @@ _TZ_ALIASES: dict[str, str] = {
     "mt": "America/Denver",
     "mst": "America/Denver",
     "mdt": "America/Denver",
+    # Arizona keeps no summer time: Phoenix's zone, not Denver's
+    "arizona": "America/Phoenix",
+    "tucson": "America/Phoenix",
+    "亚利桑那": "America/Phoenix",
     "pacific": "America/Los_Angeles",
     "us pacific": "America/Los_Angeles",
     "west coast": "America/Los_Angeles",
