@@ -118,3 +118,19 @@ def test_an_injury_a_business_a_fit_and_a_choice_for_me_are_facts(text: str, wor
 
 def test_a_question_whether_a_deal_is_only_for_me_is_no_fact() -> None:
     assert not contents("is that discount only for me?")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can you remember my shoe size for me? It's 10",
+        "could you remember my tracking number?",
+        "你能记住我常用的尺码吗？",
+    ],
+)
+def test_a_request_to_remember_a_slot_without_its_value_keeps_no_empty_slot(text: str) -> None:
+    assert not [c for c in contents(text) if c.rstrip("?？ ").endswith(("size", "number", "尺码"))]
+
+
+def test_a_request_to_remember_a_slot_with_its_value_keeps_it() -> None:
+    assert any("size is 10" in c for c in contents("remember my shoe size is 10"))

@@ -96,10 +96,14 @@ class _Collected:
 #: for me"), or a topic whose value it has yet to give ("你能记住我的尺码吗").
 _NOTHING_SAID = re.compile(
     r"^\s*(?:(?:(?:this|that|the|our)\s+)?(?:conversation|chat|discussion|thread|talk)|this|that|it"
-    r"|everything|all\s+(?:this|that|of\s+this)|what\s+(?:we|i)\s+(?:said|talked\s+about))"
+    r"|everything|all\s+(?:this|that|of\s+this)|what\s+(?:we|i)\s+(?:said|talked\s+about)"
+    # a slot of the user's whose value is yet to come ("my shoe size for me?", "my order
+    # number")
+    r"|my\s+(?:[a-z]+\s+){0,2}(?:size|number|address|birthday|name|colou?rs?|code|id|details))"
     r"(?:\s+for\s+me)?\s*[?.!]*\s*$"
     r"|^\s*(?:这(?:段|个|次)?(?:对话|聊天|聊天记录|谈话)|这些|这个|我的(?:尺码|地址|电话|号码|生日|信息|偏好)"
-    r")(?:吗|呢|吧)?\s*[?？。！!]*\s*$"
+    r"|我(?:喜欢|常用|最爱|平时穿|穿)的[\u4e00-\u9fff]{0,4}?(?:尺码|码数|颜色|牌子|品牌|口味|型号))"
+    r"(?:吗|呢|吧)?\s*[?？。！!]*\s*$"
 )
 
 
