@@ -74,6 +74,7 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind36.json",
     CORPORA / "injection.blind37.json",
     CORPORA / "injection.blind38.json",
+    CORPORA / "injection.blind39.json",
 )
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).
