@@ -25,6 +25,7 @@ LANGUAGE = "profile.language"
         ("I'm in Perth, so we're a few hours ahead of your office", "Australia/Perth"),
         ("I'm in Arizona, we don't do daylight saving here", "America/Phoenix"),
         ("I live in Denver, keep that in mind for delivery windows", "America/Denver"),
+        ("我常住温哥华，和你们有时差，约时间按我这边来", "America/Vancouver"),
     ],
 )
 def test_where_the_user_is_beside_a_clock_that_differs_gives_their_zone(
@@ -126,10 +127,13 @@ def test_a_question_whether_a_deal_is_only_for_me_is_no_fact() -> None:
         "Can you remember my shoe size for me? It's 10",
         "could you remember my tracking number?",
         "你能记住我常用的尺码吗？",
+        "帮我记一下我的会员卡号吧",
     ],
 )
 def test_a_request_to_remember_a_slot_without_its_value_keeps_no_empty_slot(text: str) -> None:
-    assert not [c for c in contents(text) if c.rstrip("?？ ").endswith(("size", "number", "尺码"))]
+    assert not [
+        c for c in contents(text) if c.rstrip("?？吧 ").endswith(("size", "number", "尺码", "卡号"))
+    ]
 
 
 def test_a_request_to_remember_a_slot_with_its_value_keeps_it() -> None:
