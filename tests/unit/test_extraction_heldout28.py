@@ -98,7 +98,9 @@ def test_a_message_sent_in_error_is_no_order_status() -> None:
 
 def test_after_a_late_hour_runs_to_the_end_of_the_day() -> None:
     hours = [
-        str(v["value"]) for k, v in kept("晚上十一点以后才有空回消息，白天别找我") if k == HOURS
+        str(v["value"])
+        for k, v in kept("晚上十一点以后才有空回消息，白天别找我")
+        if k == HOURS and v
     ]
     assert hours
     assert hours[0].startswith("23:00-23:59")
