@@ -67,7 +67,7 @@ _SELF_ZH = re.compile(
     # an injury or a weak joint a product is chosen around ("我手腕有伤拎不动重的")
     r"|(?:手腕|手|腰|膝盖|腿|脚踝|肩膀?|背|颈椎|腰椎)(?:上)?(?:有伤|受过伤|有旧伤|不好|有毛病|动过手术)"
     # a business the user runs ("我开的是一家小奶茶店", "我开了个网店")
-    r"|开(?:的是|了)?(?:一)?(?:家|个|间)[一-鿿]{0,6}?(?:店|铺|馆|厂|公司|工作室|民宿))"
+    r"|开(?:的是|了)?(?:一)?(?:家|个|间)[\u4e00-\u9fff]{0,6}?(?:店|铺|馆|厂|公司|工作室|民宿))"
     # said without a subject, as people do in a hurry: a habit, a size, the home's floor or
     # layout ("平时喜欢跑马拉松", "平时穿42码", "住在六楼没电梯", "我们家是小户型")
     r"|^(?:平时|平常|业余|周末)(?:都|也|会|比较|还)*(?:喜欢|爱|常|经常)\S"
