@@ -140,3 +140,20 @@ def test_a_request_to_remember_a_slot_without_its_value_keeps_no_empty_slot(text
 
 def test_a_request_to_remember_a_slot_with_its_value_keeps_it() -> None:
     assert any("size is 10" in c for c in contents("remember my shoe size is 10"))
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("钱我早就付了，后台还显示待处理", "payment.status"),
+        ("我已经付过款了，你们那边显示没付", "payment.status"),
+        ("Support told me the refund was sent, nothing has arrived", "refund.status"),
+        ("you said refund processed but it's not on my card", "refund.status"),
+    ],
+)
+def test_paid_or_refunded_said_as_done_is_a_claim(text: str, key: str) -> None:
+    assert key in [k for k, _ in kept(text)]
+
+
+def test_paying_as_a_step_asked_about_is_no_claim() -> None:
+    assert not [k for k, _ in kept("付完款之后还能改地址吗？") if k == "payment.status"]

@@ -98,6 +98,10 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"refunded|requested a refund|applied for a refund|refund (?:was )?(?:denied"
                 r"|rejected)|(?:still )?no refund(?: yet)?"
                 r"|refund\s+(?:[\w-]+\s+){0,3}?(?:was|has\s+been|got|is)\s+(?:approved|issued|processed)"
+                # a refund said to be issued, bare ("you said refund issued but my bank shows
+                # nothing")
+                r"|(?:said|says|told\s+me)\s+(?:the\s+|my\s+)?refund\s+(?:was\s+)?(?:issued|processed"
+                r"|sent|approved)"
                 r"|(?:got|received)\s+(?:my|the|a)\s+refund"
                 r"|only\s+(?:got|received)\s+(?:half|part|some)\s+(?:of\s+)?(?:the|my|it)"
                 r"|(?:shows?|showing|says|marked)\s+(?:as\s+)?['\"]?(?:completed|complete|processed"
@@ -110,7 +114,10 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "payment",
         _rx(
             r"扣了(?:两|2|二)次|扣两次|重复扣|多扣|扣款失败|支付失败|付款失败|付不了|被扣|已扣|扣了|已付款|已支付"
-            r"|付了钱|付过了|付款成功|支付成功|没扣|未扣款|待付款|待支付|未付款|显示未支付|多付了|多收了|多扣了",
+            r"|付了钱|付过了|付款成功|支付成功|没扣|未扣款|待付款|待支付|未付款|显示未支付|多付了|多收了|多扣了"
+            # paid, said as the user's own act ("我已经付过款了", "钱早就付了")
+            r"|(?:付过|付完|已经?付(?:了)?)款(?!的|之后|以后|后|再|就|才)|(?:款|钱)(?:早就|已经|早)付(?:过)?了"
+            r"|显示(?:没|未)付",
             _w(
                 r"charged (?:me |my (?:card|account) )?(?:twice|again|extra|more|double)"
                 r"|double[- ]charged|overcharged"
