@@ -157,3 +157,14 @@ def test_paid_or_refunded_said_as_done_is_a_claim(text: str, key: str) -> None:
 
 def test_paying_as_a_step_asked_about_is_no_claim() -> None:
     assert not [k for k, _ in kept("付完款之后还能改地址吗？") if k == "payment.status"]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("save this pls — my usual pickup point is the locker on King St", "locker on King St"),
+        ("my surname's spelled Smyth, not Smith", "spelled Smyth"),
+    ],
+)
+def test_a_hurried_request_to_save_and_a_name_spelled_are_kept(text: str, words: str) -> None:
+    assert any(words in c for c in contents(text))

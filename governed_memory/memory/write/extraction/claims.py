@@ -40,10 +40,11 @@ _REMEMBER_EN = re.compile(
     r"|(?:please\s+)?(?:put|keep) (?:it|this|that) on (?:file|record|my account)"
     r"|(?:put|add|leave|make)\s+a\s+note\s+(?:on|in|to)\s+(?:my\s+)?(?:account|profile|file|record)"
     r"|(?:record|log|store)(?=\s+that\s+(?:i|i'm|i've|my|we|we're|our)\b)"
-    r"|save(?=\s+that\b|\s+this(?:\s+for\s+me)?(?:\s+please)?\s*[:：\-]))"
+    r"|save(?=\s+that\b|\s+this(?:\s+for\s+me)?(?:\s+(?:please|pls|plz))?\s*[:：\-—–]))"
     # for when ("remember for next time: ...", "note for the future, ...")
     r"(?:\s+(?:for\s+(?:next time|the future|later|future orders)|going forward|from now on))?"
-    r"(?:\s+(?:that|this|of this|of that|down))?(?:\s+for\s+me)?(?:\s+please)?\s*[:,\-]?\s*"
+    r"(?:\s+(?:that|this|of this|of that|down))?(?:\s+for\s+me)?(?:\s+(?:please|pls|plz))?"
+    r"\s*[:,\-—–]?\s*"
     r"(?:that\s+)?"
 )
 #: A request to remember asked as a question ("can you remember that I'm colorblind?",

@@ -133,6 +133,8 @@ _SELF_EN = re.compile(
     r"|i\s+(?:always\s+|usually\s+)?need\s+(?:tall|petite|plus|wide|extra[- ]wide|big\s+and\s+tall"
     r"|long|short|narrow|maternity)(?:[- ]fit)?\s+(?:sizes?|fits?|lengths?|shoes|trousers|pants"
     r"|jeans)\b"
+    # how the user's name is written or said ("my name's spelled Caitlin, with a C")
+    r"|my\s+(?:first\s+|last\s+|full\s+|family\s+|sur)?name's\s+(?:spelt|spelled|pronounced)\b"
     # a choice kept for the user alone ("dark colours only for me")
     r"|[a-z]+(?:\s+[a-z]+)?\s+only\s+for\s+me\b"
     r"|(?:have|got)\s+(?:a|an|one|two|three|four|five|twins|\d+)\s+(?:kids?|children|sons?|daughters?"
