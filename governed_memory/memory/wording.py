@@ -24,6 +24,7 @@ CHANNELS = {
     "wechat": "WeChat",
     "whatsapp": "WhatsApp",
     "telegram": "Telegram",
+    "line": "LINE",
 }
 LANGUAGES = {
     "en": "English",

@@ -42,6 +42,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT26,
     HELDOUT27,
     HELDOUT28,
+    HELDOUT29,
     baseline_outputs,
     extract_all,
     load,
@@ -115,6 +116,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT26.name,
         HELDOUT27.name,
         HELDOUT28.name,
+        HELDOUT29.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

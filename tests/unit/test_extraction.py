@@ -570,7 +570,7 @@ def test_third_party_wishes(text: str, key: str, value: dict[str, Any]) -> None:
         "my wife is vegetarian",
         "she lives in Berlin",
         "他住在北京",
-        "记住我妈妈对花生过敏",
+        "记住我妈妈喜欢花",
     ],
 )
 def test_third_party_facts(text: str) -> None:

@@ -49,7 +49,16 @@ def test_normalize_whitespace(text: str, expected: str) -> None:
 
 
 def test_channels_constant() -> None:
-    assert CHANNELS == ("sms", "email", "phone", "app_push", "wechat", "whatsapp", "telegram")
+    assert CHANNELS == (
+        "sms",
+        "email",
+        "phone",
+        "app_push",
+        "wechat",
+        "whatsapp",
+        "telegram",
+        "line",
+    )
 
 
 @pytest.mark.parametrize(

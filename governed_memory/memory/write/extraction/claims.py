@@ -24,7 +24,7 @@ from governed_memory.memory.write.normalize import fold, normalize_whitespace
 
 # Remember
 _REMEMBER_ZH = re.compile(
-    r"^\s*(?:以后|往后|今后)?(?:都|也)?\s*(?:请|麻烦|你)?\s*(?:帮我|给我)?\s*(?:能不能|可以|能)?\s*"
+    r"^\s*(?:这个|这点|这一点|这些|这条)?\s*(?:以后|往后|今后)?(?:都|也)?\s*(?:请|麻烦|你)?\s*(?:帮我|给我)?\s*(?:能不能|可以|能)?\s*"
     # where it is to be kept ("在我账户里备注一下", "给我的档案上记一下")
     r"(?:(?:在|给)?(?:我的?)?(?:账户|账号|档案|资料|会员信息)(?:里|上|中)?\s*)?"
     r"(?:记住|记一下|记下来|记下|记好|记着|牢记|记录一下|记录下来|(?:(?<=以后)|(?<=往后)|(?<=今后)|(?<=[都也]))要?记得"
@@ -34,16 +34,21 @@ _REMEMBER_ZH = re.compile(
 _REMEMBER_EN = re.compile(
     r"^\s*(?:please\s+|pls\s+|kindly\s+|(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?"
     r"|(?:i'd|i would|i'd really|i want|i need)\s+(?:like\s+)?you\s+to\s+)?"
-    r"(?:remember|note|keep in mind|bear in mind|don't forget|do not forget|make a note|take note"
+    # said as what it is for ("just so you remember —")
+    r"(?:(?:just\s+)?so\s+(?:you|u)\s+(?:remember|have\s+it|know\s+for\s+next\s+time)"
+    r"|remember|note(?:\s+(?:on|in|to)\s+(?:my\s+)?(?:account|profile|file|record))?"
+    r"|keep in mind|bear in mind|don't forget|do not forget|make a note|take note"
     r"|take a note|for (?:your|future) reference|jot down|write down|note down|keep on file"
     r"|(?:just\s+)?so (?:it's|it is|that's) on (?:file|record)|for your records?"
     r"|(?:please\s+)?(?:put|keep) (?:it|this|that) on (?:file|record|my account)"
     r"|(?:put|add|leave|make)\s+a\s+note\s+(?:on|in|to)\s+(?:my\s+)?(?:account|profile|file|record)"
     r"|(?:record|log|store)(?=\s+that\s+(?:i|i'm|i've|my|we|we're|our)\b)"
-    r"|save(?=\s+that\b|\s+this(?:\s+for\s+me)?(?:\s+(?:please|pls|plz))?\s*[:：\-—–]))"
+    r"|save(?=\s+that\b|\s+this(?:\s+for\s+(?:me|next\s+time|later|the\s+future))?"
+    r"(?:\s+(?:please|pls|plz))?\s*[:：\-—–]))"
     # for when ("remember for next time: ...", "note for the future, ...")
     r"(?:\s+(?:for\s+(?:next time|the future|later|future orders)|going forward|from now on))?"
-    r"(?:\s+(?:that|this|of this|of that|down))?(?:\s+for\s+me)?(?:\s+(?:please|pls|plz))?"
+    r"(?:\s+(?:that|this|of this|of that|down))?"
+    r"(?:\s+for\s+(?:me|next time|the future|later|future orders))?(?:\s+(?:please|pls|plz))?"
     r"\s*[:,\-—–]?\s*"
     r"(?:that\s+)?"
 )

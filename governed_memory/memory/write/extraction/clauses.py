@@ -240,6 +240,13 @@ _FAILS_AFTER = re.compile(
     r"(?:my\s+)?(?:spam|junk))|never\s+(?:arrive|arrives|come\s+through|get\s+through|reach\s+me))"
 )
 
+#: A channel said not to suit the user ("email isn't great for me anymore", "texts aren't
+#: ideal"): denied, weakly (a reason, not a ban).
+_UNSUITED_AFTER = re.compile(
+    r"^\s*(?:is|are|'s|'re)?\s*(?:n't|not|no\s+longer)\s+(?:really\s+|that\s+|so\s+|very\s+)?"
+    r"(?:great|good|ideal|convenient|reliable|practical|an\s+option)(?![a-z])"
+)
+
 
 #: An action done, said before "without" ("was cancelled without", "they changed it without").
 _DONE_WITHOUT = re.compile(
@@ -285,7 +292,9 @@ def _negation(norm: str, start: int, end: int) -> str | None:
     m = _NEG_ZH_AFTER.match(norm[end : end + 10])
     if m is not None:
         return m.group("neg")
-    return "not" if _FAILS_AFTER.match(norm[end : end + 40]) else None
+    if _FAILS_AFTER.match(norm[end : end + 40]) or _UNSUITED_AFTER.match(norm[end : end + 40]):
+        return "not"
+    return None
 
 
 def _neg_confidence(neg: str) -> float:

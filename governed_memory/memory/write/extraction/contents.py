@@ -14,9 +14,10 @@ _CHANNEL_ZH = {
     "wechat": "微信",
     "whatsapp": "WhatsApp",
     "telegram": "Telegram",
+    "line": "LINE",
 }
 _CHANNEL_EN = {"sms": "SMS", "email": "email", "phone": "phone", "app_push": "app push"}
-_CHANNEL_EN.update(wechat="WeChat", whatsapp="WhatsApp", telegram="Telegram")
+_CHANNEL_EN.update(wechat="WeChat", whatsapp="WhatsApp", telegram="Telegram", line="LINE")
 _LANG_ZH = {
     "zh-CN": "中文",
     "zh-TW": "繁体中文",

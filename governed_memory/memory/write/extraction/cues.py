@@ -52,7 +52,9 @@ _ONE_OFF_OBJECT = _rx(
     _w(
         r"invoices?|receipts?|contracts?|documents?|files?|links?|screenshots?|photos?|pictures?"
         r"|quotes?|brochures?|manuals?|the details|tracking number|labels?|call me back"
-        r"|get back to me|(?:send|email|e-mail|text|mail) (?:it|this|that)|me (?:it|this|that)"
+        # (not a choice settled: "email it is")
+        r"|get back to me|(?:send|email|e-mail|text|mail) (?:it|this|that)(?!\s+is\s*[.!]*$)"
+        r"|me (?:it|this|that)"
         r"|when (?:it|this|that|(?:the|my) (?:order|package|parcel|item|refund|shipment|delivery))"
         r"|(?:it|this|that) to me"
     ),
@@ -191,6 +193,8 @@ _WEAK_CUE = _rx(
         r"|let'?s (?:do|go with|use|try|stick with|make it)|no,? actually|(?:i'm|im) on (?:there"
         r"|it) (?:more|a lot|all the time)"
         # one channel set against another ("text don't call", "WhatsApp, not Telegram")
+        # a choice settled ("OK then plain email it is")
+        r"|it\s+is(?=\s*[.!]*$)"
         r"|(?:text|txt|email|e-mail|message|whatsapp|telegram|wechat|call)\s*,?\s*(?:don't|do not"
         r"|not|no)\s+(?:call|ring|phone|text|email|e-mail|message|whatsapp|telegram|wechat)"
     ),
@@ -309,6 +313,8 @@ _LANG_POS_BEFORE = re.compile(
         r"|(?:fine|ok|okay|happy|good)\s+(?:reading|speaking|with)"
         # a second thought ("actually make that French, not Italian")
         r"|make\s+(?:that|it)"
+        # what the user asked for ("I asked for Dutch replies")
+        r"|(?:asked|ask|asking)\s+(?:you\s+)?for"
     )
     + r"\s+(?:the\s+)?$"
 )
@@ -322,6 +328,8 @@ _LANG_POS_AFTER = re.compile(
         # easier for the user ("English is actually easier for me", "Spanish would be easier")
         r"|(?:is|would\s+(?:\w+\s+)?be)\s+(?:\w+\s+)?(?:easier|better)\s+for\s+me"
         r"|is\s+(?:much\s+|far\s+|a\s+lot\s+)?easier(?![a-z])"
+        # the replies themselves in it ("Dutch replies please")
+        r"|(?:replies|responses|answers)\s+(?:please|pls|only|from now on|going forward)"
     )
 )
 _LANG_NEG_BEFORE = re.compile(
@@ -374,6 +382,8 @@ _TZ_CUE = _rx(
     r"(?<![a-z])(?:use|using|per|according to|schedule[a-z]*\s.{0,30}in|in)\s+(?:the\s+)?"
     r"(?:[a-z./+\-0-9]+\s+){1,3}?time(?![a-z])",
     r"(?<![a-z])(?:i'm|im|i am)\s+(?:on|in|at)?\s*(?:utc|gmt)\s*[+\-−]\s*\d",
+    # a zone by its abbreviation ("I'm on IST (Mumbai)", "we're on CET")
+    r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:\w+\s+)?on\s+[a-z]{2,4}t(?![a-z])",
     r"(?:我|我们)(?:这边|这里)?(?:是|在|用)\s*(?:utc|gmt)\s*[+\-−]\s*\d",
     r"(?<![a-z])it'?s\s+(?:[a-z]+\s+){1,2}time\s+for\s+me(?![a-z])",
     # when to reach the user, set on a zone ("schedule deliveries and callbacks on Japan time",

@@ -97,11 +97,14 @@ class _Collected:
 _NOTHING_SAID = re.compile(
     r"^\s*(?:(?:(?:this|that|the|our)\s+)?(?:conversation|chat|discussion|thread|talk)|this|that|it"
     r"|everything|all\s+(?:this|that|of\s+this)|what\s+(?:we|i)\s+(?:said|talked\s+about)"
+    # taken back at once ("just so you remember — nvm, forget it")
+    r"|(?:(?:nvm|never\s*mind|forget\s+(?:it|that|about\s+it))[,\s]*)+"
     # a slot of the user's whose value is yet to come ("my shoe size for me?", "my order
     # number")
-    r"|my\s+(?:[a-z]+\s+){0,2}(?:size|number|address|birthday|name|colou?rs?|code|id|details))"
+    r"|my\s+(?:[a-z]+\s+){0,2}(?:size|number|address|birthday|name|colou?rs?|code|id|details"
+    r"|e-?mail|phone|zip|postcode|preferences?))"
     r"(?:\s+for\s+me)?\s*[?.!]*\s*$"
-    r"|^\s*(?:这(?:段|个|次)?(?:对话|聊天|聊天记录|谈话)|这些|这个|我的(?:尺码|地址|电话|号码|生日|信息|偏好|会员号|会员卡号|卡号|订单号|单号|工号|学号)"
+    r"|^\s*(?:这(?:段|个|次)?(?:对话|聊天|聊天记录|谈话)|这些|这个|(?:别|不要)(?:搞)?忘(?:了|记了?)?|我的(?:尺码|地址|电话|号码|生日|信息|偏好|会员号|会员卡号|卡号|订单号|单号|工号|学号|邮箱|手机号)"
     r"|我(?:喜欢|常用|最爱|平时穿|穿)的[\u4e00-\u9fff]{0,4}?(?:尺码|码数|颜色|牌子|品牌|口味|型号))"
     r"(?:吗|呢|吧)?\s*[?？。！!]*\s*$"
 )
@@ -418,6 +421,8 @@ class RuleExtractor:
         asked = _asked_to_remember(clause.norm) and _whose(norm) != "none"
         if clause.question and _is_question(part) and not asked:
             return
+        if asked:  # what is to be remembered is a statement, not the question it was asked in
+            part = _Part(rest, norm, False, clause.order)
         # read whole, or else clause by clause ("以后联系我发短信，电话老是漏接": the second
         # clause explains the first)
         pieces = [x for x in re.split(r"[，,；;]", rest) if x.strip()]
@@ -448,9 +453,11 @@ class RuleExtractor:
         if (
             _whose(norm) == "third"
             and not re.match(r"^\s*我(?!的?(?:" + _REL_ZH + "))", norm)
-            # a family member's date the user keeps ("my wife's birthday is 3 May"); their
-            # tastes and allergies stay theirs
+            # a family member's date the user keeps ("my wife's birthday is 3 May"), or a fact
+            # of theirs a shop acts on, as when it is said without the request ("my kid has a
+            # severe egg allergy, every food order has to be egg-free"); their tastes stay theirs
             and not (_family_statement(norm) and FAMILY_DATE.search(norm))
+            and not _family_statement(fold(pieces[0]) if pieces else norm)
         ):
             got.skipped.append((clause.order, Skipped(reason="third_party", clause=clause.raw)))
             return

@@ -49,6 +49,7 @@ class Extractor(Protocol):
 # Confidences
 STRONG = 0.95  # an explicit standing wish
 WEAK = 0.8  # a weaker one ("还是短信最方便", "email is fine")
+REPORTED = 0.75  # a wish recalled, nothing said now ("I asked for Dutch replies")
 REMEMBER = 0.9  # an explicit "remember that ..."
 SELF_STATEMENT = 0.7  # "我是素食主义者", "I live in Berlin"
 CLAIM = 0.6  # a user's claim about an order, payment, shipment or refund

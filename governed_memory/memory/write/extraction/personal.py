@@ -37,6 +37,26 @@ _SELF_LEAD_ZH = (
     # a topic said first ("颜色的话我一般偏好黑色")
     r"(?:[\u4e00-\u9fff]{1,4}的话\s*)?"
 )
+#: A thing named first, then the user's liking of it ("咖啡豆我喜欢中深烘的").
+_TOPIC_LIKE_ZH = (
+    # (not a favour asked: "帮我挑件冲锋衣")
+    r"|^(?![\u4e00-\u9fff]{0,3}(?:帮|给|替|让|请|叫|和|跟)我)[\u4e00-\u9fff]{1,4}我们?"
+    r"(?:一般|平时|一直|向来|比较|还是|就|都|也|只)*(?:(?:喜欢|爱|偏爱|偏好|不太喜欢|不喜欢|受不了"
+    r"|挑(?!好|了|完|一|个|几|件|款|双|套|条|下)|选(?!好|了|完|一|个|几|件|款|双|套|条|下)|只认)"
+    r"[\u4e00-\u9fff]"
+    r"|碰不了|不能碰|沾不了|不能沾|吃不了|喝不了)"
+)
+#: What the user lacks, said as the whole clause ("我没有信用卡", "家里没有烤箱"): a lasting
+#: fact a shop acts on; not what did not happen or is missing now ("没有收到", "没有时间").
+_LACKS_ZH = (
+    r"(?:没有|没(?!有))(?!收到|到|时间|空|办法|问题|想|说|看|找|用过|买|下单|付|注意|听|接|拿|签收|货|包裹|快递"
+    r"|订单|消息|回复|通知|短信|电话|邮件|发票|退款|钱|零钱|印象|兴趣|必要|关系|别的|其他|什么|啥|事"
+    r"|要求|意见|人|任何|了|过|在|被|给|跟|和|把|这|那|你|您|他|她|一|几|多"
+    # an act the user did not do ("我没点取消啊", "我没申请"), a channel (a denial, not a fact)
+    r"|点|取消|申请|做|弄|改|动|碰|操作|下|订|退|让|叫|请|同意|授权|确认|开通|微信|短信|邮箱|手机"
+    r"|qq)"
+    r"[\u4e00-\u9fff]{1,5}(?<![啊呀吧呢吗嘛哈啦])\s*$"
+)
 _SELF_ZH = re.compile(
     _SELF_LEAD_ZH + r"(?:我(?:本人|自己|这人|这个人)?|本人)"
     r"(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身"
@@ -46,11 +66,11 @@ _SELF_ZH = re.compile(
     # a shop acts on as much as its opposite
     r"|不是(?!说|想|要|来|问|在|因为|故意|很|太|特别|非常|这|那|你|您|第|刚|个意思|的|本人"
     r"|\s*[0-9一二两三四五六七八九十])"
-    r"|没(?:有)?(?:养|开车|车|孩子|小孩|宠物|结婚)"
+    r"|没(?:有)?(?:养|开车|车|孩子|小孩|宠物|结婚)|不养|不穿|不戴|" + _LACKS_ZH + r""
     # a condition named without a verb ("本人糖尿病"), a height ("我一米八五")
     r"|(?:有|患有?|得了?)?(?:糖尿病|高血压|高血糖|高血脂|痛风|哮喘|湿疹|贫血|甲减|甲亢|鼻炎|胃病)"
     r"|(?:身高)?(?:一米[四五六七八九]|1米[4-9]|1\.[4-9]\d?\s*米|1[4-9]\d\s*(?:cm|厘米|公分))"
-    r"|喜欢|爱吃|爱喝|爱看|爱|偏爱|偏好|热爱|不喜欢|讨厌|受不了|怕|不爱|吃素|吃全素|吃纯素|不吃|只吃|不喝|只喝|不抽烟"
+    r"|喜欢|爱吃|爱喝|爱看|爱|偏爱|偏好|热爱|不喜欢|不太喜欢|不怎么喜欢|不大喜欢|讨厌|受不了|怕|不爱|吃素|吃全素|吃纯素|不吃|只吃|不喝|只喝|不抽烟"
     r"|不吸烟|得(?:了)?(?:[^，,。？?]{1,6}?(?:病|症|炎)|高血压|高血糖|痛风|哮喘|湿疹|贫血|甲减|甲亢)"
     r"|(?:敏感|干|油|混合|中性)性?(?:肌|皮)|近视|远视|散光"
     r"|(?:周末|每周|经常)?(?:都|会)?去(?:爬山|徒步|跑步|健身|游泳|钓鱼|露营|骑行|滑雪|打球|瑜伽)"
@@ -60,7 +80,7 @@ _SELF_ZH = re.compile(
     r"|读书|上学)|在[\u4e00-\u9fff]{1,8}(?:省|市|区|县|镇)\s*$|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
     r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用"
     rf"|{_AVAILABLE_ZH}"
-    r"|.{0,6}不耐受|怀孕|怀了|孕期|哺乳期|备孕|左撇子|右撇子|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座)"
+    r"|.{0,6}不耐(?:受)?(?!烦|心)|怀孕|怀了|孕期|哺乳期|备孕|左撇子|右撇子|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座)"
     # the body a size or a product is chosen for ("我脚比较宽", "我皮肤偏干")
     r"|(?:脚|脚背|腿|腰|肩膀?|头|脸|皮肤|头发|发质|肤质)(?:比较|很|特别|偏|有点|超级|巨)?"
     r"(?:宽|窄|大|小|长|短|胖|瘦|粗|细|干|油|敏感|高)"
@@ -81,7 +101,9 @@ _SELF_ZH = re.compile(
     r"(?:穿|买|拿|选|要|是)\s*(?:[0-9]|[SMLXsmlx])[0-9.]*\s*(?:码|号|的)"
     # the one brand the user buys ("我买护肤品只认雅诗兰黛", "猫粮我只认皇家的")
     r"|^我?(?:买|用)[\u4e00-\u9fff]{1,4}(?:只认|只买|只用|一直用|都用)"
-    r"|^[\u4e00-\u9fff]{1,4}(?:的话)?我(?:一直|向来|从来|一般|平时|都)*(?:只认|只买|只用)"
+    r"|^[\u4e00-\u9fff]{1,4}(?:的话)?我(?:们|家)?(?:一直|向来|从来|一般|平时|都)*(?:只认|只买|只用)"
+    + _TOPIC_LIKE_ZH
+    + r""
     # a body measured ("身高165体重50kg") or a job said as "本人护士"
     r"|^(?:我|本人)?(?:的)?(?:身高|体重)\s*(?:是|有)?\s*[0-9一二三四五六七八九]"
     r"|^本人(?:是)?[\u4e00-\u9fff]{0,4}?(?:护士|医生|老师|教师|学生|司机|程序员|设计师|厨师|律师|会计|工程师"
@@ -89,6 +111,11 @@ _SELF_ZH = re.compile(
     r"|^(?:我们?家?)?(?:住在?|家在)[一二三四五六七八九十0-9]+(?:楼|层)"
     r"|^(?:我们?|俺们?)?家(?:里)?是(?!不是)"
     r"|^(?:我们?)?家(?:里)?[^，,。？?]{0,4}?(?:没有?电梯|有电梯)"
+    # what the household lacks or keeps none of ("家里没有烤箱", "我们家不养宠物")
+    r"|^(?:我们?|俺们?)?家(?:里)?(?:一直|从来|压根|根本|都|也)*(?:不养|没养|" + _LACKS_ZH + r")"
+    # a brand the user is a devoted fan of ("始祖鸟死忠粉一枚"), a colour they feel nothing for
+    r"|^[\u4e00-\u9fff a-z'’-]{1,12}(?:死忠粉|铁粉|忠实粉丝|脑残粉)"
+    r"|^我?对[\u4e00-\u9fff]{1,6}(?:无感|不感冒)"
 )
 _SELF_MY_ZH = re.compile(
     _SELF_LEAD_ZH + r"我的(?!订单|快递|包裹|退款|运单|物流)\S{1,10}?(?:是|为|叫)"
@@ -103,8 +130,36 @@ _SELF_EN = re.compile(
     # who the user is not, what they have not ("I'm not a student", "I don't have a car")
     r"|(?:i'm|im|i am)\s+(?:not|no\s+longer)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b|fan\b|big\b"
     r"|huge\b|bot\b|robot\b)[a-z]"
-    r"|i\s+(?:don't|do\s+not|no\s+longer)\s+(?:have|own)\s+(?:a|an|any)\s+(?:car|kids?|children"
-    r"|pets?|dogs?|cats?|printer|smartphone|garden|driveway|tv|television|microwave|oven)\b"
+    r"|(?:i|we)\s+(?:don't|do\s+not|no\s+longer)\s+(?:have|own)\s+(?:a|an|any)\s+(?:car|kids?"
+    r"|children|pets?|dogs?|cats?|printer|smartphone|garden|driveway|tv|television|microwave|oven"
+    r"|dishwasher|dryer|tumble\s+dryer|washing\s+machine|freezer|credit\s+card|landline|lift"
+    r"|elevator|balcony|bathtub|yard)\b"
+    # what the household lacks ("we've got no dishwasher", "I have no oven")
+    r"|(?:i|we)(?:'ve|\s+have)?\s+got\s+no\s+[a-z]|(?:i|we)\s+have\s+no\s+(?!idea|clue|time|way"
+    r"|choice|problem|issue|complaints?|questions?|reason|money|access|record|receipt|plans?|one"
+    r"|interest|intention|need|memory|patience|signal|internet|power|update|news|info"
+    r"|information|tracking|confirmation|response|reply)[a-z]"
+    # where the user is not to be found ("I'm not on social media")
+    r"|(?:i'm|im|i am)\s+not\s+on\s+(?:social\s+media|facebook|instagram|twitter|tiktok"
+    r"|snapchat|linkedin)\b"
+    # what the user cannot take ("I can't have caffeine", "I can't tolerate lactose")
+    r"|i\s+(?:can't|cannot|can\s+not)\s+(?:have|tolerate|handle|digest)\s+(?!it\b|this\b|that\b"
+    r"|them\b|you\b|the\b|my\b|a\b|an\b|any\b|anyone\b|someone\b|people\b)[a-z]"
+    # what the user goes for, or is a fan of ("I always go for unscented", "big fan of Patagonia")
+    r"|i\s+(?:(?:always|usually|normally|generally|tend\s+to)\s+)?(?:go\s+for|opt\s+for)\s+[a-z]"
+    r"|(?:(?:i'm|im|i am)\s+(?:a\s+)?)?(?:big|huge|massive)\s+fan\s+of\s+(?!your\b|this\b|that\b"
+    r"|the\s+way\b|how\b|fast\b|quick\b|free\b|waiting\b|delays?\b)[a-z]"
+    r"|(?:big|huge|massive)\s+[a-z'’-]+(?:\s+[a-z'’-]+)?\s+fan\b"
+    # what the user cannot do with, is into or not, or always picks ("I can't do dairy",
+    # "not really into neon colours", "fragrance-free is always my pick")
+    r"|i\s+(?:can't|cannot|don't|do\s+not)\s+do\s+(?!it\b|this\b|that\b|the\b|a\b|an\b|anything\b"
+    r"|much\b|that\b|mondays?\b|tuesdays?\b|wednesdays?\b|thursdays?\b|fridays?\b|saturdays?\b"
+    r"|sundays?\b|mornings?\b|evenings?\b|today\b|tomorrow\b|tonight\b|weekends?\b|next\b|this\b)[a-z]"
+    r"|^(?:(?:i'm|im|i am)\s+(?:not\s+)?|not\s+)(?:really\s+|super\s+|so\s+|totally\s+)?into\s+"
+    r"(?!it\b|this\b|that\b)[a-z]"
+    r"|(?:is|are)\s+(?:always|usually)\s+my\s+(?:pick|choice)\b|(?:is|are)\s+my\s+go-?to\b"
+    # what the household has none of ("no pets in our house")
+    r"|^no\s+[a-z]+\s+in\s+(?:our|my)\s+(?:house|home|flat|apartment|household)\b"
     # a condition the user lives with ("I have celiac disease", "I have type 1 diabetes")
     r"|i\s*(?:\s+have|'ve\s+got|\s+have\s+got|'ve)\s+(?:[a-z0-9'’-]+\s+){0,2}?(?:disease|syndrome|"
     r"disorder|"
@@ -143,7 +198,7 @@ _SELF_EN = re.compile(
     rf"|{_AVAILABLE_EN}"
     r"|i\s+(?:live|reside|work|grew up|was born|come from|moved to|have lived|speak)\b"
     r"|i\s+(?:don't|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive|buy"
-    r"|shop for|order)\b"
+    r"|shop for|order|subscribe)\b"
     r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
     r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use|raise|grow|run"
     r"|drive|ride"
@@ -287,7 +342,7 @@ def _family_statement(norm: str) -> bool:
 #: customer, a first-timer or someone here to ask is no fact of theirs.
 _SELF_HERE = re.compile(
     r"^(?:an?\s+)?(?!(?:customer|buyer|shopper|user|member|fan|first|long|loyal|regular|newbie"
-    r"|just|only|me|i)\b)[a-z-]+(?:\s+[a-z-]+)?\s+here\b(?!\s+(?:to|for|about|again|asking))"
+    r"|just|only|me|i)\b)[a-z-]+(?:\s+[a-z-]+)?\s+(?:over\s+)?here\b(?!\s+(?:to|for|about|again|asking))"
 )
 
 

@@ -4,7 +4,7 @@ hours and preferred contact hours."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from governed_memory.memory.vocabulary import CONTACT_HOURS, LANGUAGE, NOTIFICATION, TIMEZONE
@@ -57,7 +57,7 @@ from governed_memory.memory.write.extraction.cues import (
     _WHY_BLOCK,
     _w,
 )
-from governed_memory.memory.write.extraction.models import STRONG, WEAK
+from governed_memory.memory.write.extraction.models import REPORTED, STRONG, WEAK
 from governed_memory.memory.write.normalize import (
     Mention,
     find_channels,
@@ -312,8 +312,10 @@ def _language_prefs(p: _Part) -> list[_Pref]:
         elif _language_chosen(norm, start, end, english=english, language_word=has_language_word):
             positives.append(m)
     # "之前说用英文回复，…用中文就行": what was asked then, in its clause, is no choice now
+    # unless nothing else is chosen in the part: "not German pls — I asked for Dutch replies"
+    # reminds of the wish (kept below any wish said now, which outranks it)
     reported = [m.end() for m in _SAID_BEFORE.finditer(norm)]
-    positives = [
+    current = [
         m
         for m in positives
         if not any(
@@ -321,7 +323,12 @@ def _language_prefs(p: _Part) -> list[_Pref]:
         )
     ]
     strong = bool(_LANG_STRONG.search(norm) or _STANDING.search(norm))
-    return _chosen_or_denied(p, LANGUAGE, "value", positives, negatives, strong=strong)
+    if current or negatives or not positives or not english:
+        return _chosen_or_denied(p, LANGUAGE, "value", current, negatives, strong=strong)
+    return [
+        replace(pref, confidence=REPORTED)
+        for pref in _chosen_or_denied(p, LANGUAGE, "value", positives, [], strong=False)
+    ]
 
 
 #: A wish reported as said before ("之前说用英文回复", "earlier I said French").
@@ -522,6 +529,12 @@ _ZONE_ASKED = re.compile(
     r"|约(?:个)?时间|有时差|时差(?:问题)?|(?<![a-z])(?:\d{1,2}|a\s+few|several|\w+)\s+hours?\s+"
     r"(?:ahead|behind)(?![a-z])|(?<![a-z])(?:no\s+)?daylight\s+sav(?:ing|ings)(?![a-z])"
     r"|(?<![a-z])delivery\s+windows?(?![a-z])"
+    # the gap said in hours, or the user's night when the shop works ("跟国内差6到7个小时",
+    # "我这边可能还是半夜", "your 9am is my middle of the night", "anything time-sensitive")
+    r"|(?:差|比[\u4e00-\u9fff]{1,6}(?:慢|快|晚|早))(?:了)?\s*[0-9一二两三四五六七八九十几]+(?:\s*(?:到|-|~)\s*[0-9一二三四五六七八九十]+)?\s*个?(?:多)?小时"
+    r"|我这边(?:可能|应该|估计)?(?:还是|是|正好|刚好)?(?:半夜|凌晨|深夜|大半夜)"
+    r"|(?<![a-z])(?:your\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)|middle\s+of\s+(?:the|my)\s+night"
+    r"|time[- ]sensitive)(?![a-z])"
     r"|(?<![a-z])(?:my\s+time|call\s+times?|time\s+difference|my\s+local|my\s+\d{1,2}(?::\d\d)?\s*"
     r"(?:am|pm)|schedul(?:e|ing)\s+(?:callbacks?|calls?|deliver(?:y|ies)))(?![a-z])"
     r"|(?<![a-z])(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"

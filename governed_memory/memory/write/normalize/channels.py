@@ -20,6 +20,7 @@ CHANNELS: tuple[str, ...] = (
     "wechat",
     "whatsapp",
     "telegram",
+    "line",
 )
 
 _CHANNEL_WORDS: dict[str, str] = {
@@ -73,6 +74,9 @@ _CHANNEL_WORDS: dict[str, str] = {
     # telegram
     "telegram": "telegram",
     "电报": "telegram",
+    # line (the messenger; the word alone is too common to be a channel in English)
+    "line app": "line",
+    "line messages": "line",
     # app push
     "app_push": "app_push",
     "app push": "app_push",
@@ -132,6 +136,17 @@ _CHANNEL_PATTERNS: tuple[tuple[str, str], ...] = (
     # (电报 alone is a telegram of old: only with a word of messaging around it)
     ("telegram", _ascii_word(r"telegram(?:\s+(?:messages?|msgs?|chats?))?")),
     ("telegram", r"(?:用|通过|发|在)电报(?:上|里)?(?:联系|找|发|通知|给)?"),
+    # LINE, the messenger: beside Chinese words ("我只用Line"), or said with a word of
+    # messaging ("LINE messages", "on the LINE app"); "line" alone in English is a queue, a
+    # row or a phone line
+    (
+        "line",
+        r"(?:(?<=[\u4e00-\u9fff])\s?|(?<![a-z0-9]))line(?:\s*id)?(?=\s?[\u4e00-\u9fff])"
+        r"|(?<=[\u4e00-\u9fff])\s?line(?![a-z0-9])"
+        r"|(?<![a-z0-9])line(?=\s+(?:app|messages?|msgs?|chats?|messenger)(?![a-z]))"
+        r"|(?:(?<=reach\sme\son\s)|(?<=contact\sme\son\s)|(?<=message\sme\son\s)"
+        r"|(?<=ping\sme\son\s)|(?<=find\sme\son\s))line(?![a-z0-9])",
+    ),
     (
         "app_push",
         _ascii_word(
