@@ -212,3 +212,38 @@ def test_a_reviewers_paraphrases_are_kept(text: str, words: str) -> None:
 def test_a_reviewers_near_misses_keep_nothing(text: str) -> None:
     assert not [c for k, c in zip(kept(text), contents(text), strict=True) if k[0] is None]
     assert not [v for k, v in kept(text) if k == ZONE]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Stripe shows the payment is still pending after two days",
+        "my card keeps getting declined at checkout",
+    ],
+)
+def test_a_payment_said_to_hang_or_a_card_declined_is_a_claim(text: str) -> None:
+    assert [k for k, _ in kept(text)] == ["payment.status"]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Some context for your suggestions: I'm diabetic", "diabetic"),
+        ("My pharmacist asked me to tell you: I'm allergic to sulfa drugs", "allergic to sulfa"),
+        ("备注一下情况：我是左撇子", "左撇子"),
+    ],
+)
+def test_a_statement_after_a_preface_is_kept(text: str, words: str) -> None:
+    assert any(words in c for c in contents(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["刚才说的尺码那条别记了，我说错了", "我填错了", "oops, my bad, typo", "订单号：12345"],
+)
+def test_a_retraction_or_a_mistake_owned_keeps_nothing(text: str) -> None:
+    assert not [c for k, c in zip(kept(text), contents(text), strict=True) if k[0] is None]
+
+
+def test_a_correction_with_its_new_value_is_still_kept() -> None:
+    assert any("vegan" in c for c in contents("I told you I was vegetarian but I'm vegan now"))

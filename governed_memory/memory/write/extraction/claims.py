@@ -135,7 +135,10 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|money\s+(?:still\s+|already\s+)?(?:left|came\s+out\s+of|was\s+taken\s+from"
                 r"|went\s+out\s+of)\s+my\s+(?:account|card)"
                 r"|billed twice|was charged|been charged|got charged|payment (?:failed|declined"
-                r"|went through|was declined|bounced)|card (?:was )?declined"
+                r"|went through|was declined|bounced)|card (?:was |got |keeps getting )?declined"
+                # a payment said to hang ("PayPal says the payment is pending")
+                r"|payment\s+(?:is|was|has\s+been|stays?|still)\s+(?:still\s+)?(?:pending|on\s+hold"
+                r"|stuck|processing)"
                 # "Payment for INV-2026-0912 failed on your end"
                 r"|payments?\s+(?:for|on)\s+(?:[\w#-]+\s+){1,3}?(?:has\s+|have\s+)?(?:failed|bounced"
                 r"|was\s+declined|got\s+declined|didn't\s+go\s+through)"
@@ -323,8 +326,13 @@ _CORRECTION = _rx(
 # What a correction of an order, a parcel or a payment is about: a claim or a one-off, not a
 # fact about the user.
 _CORRECTION_BLOCK = _rx(
-    r"订单|快递|包裹|退款|运单|物流|单号|地址|电话|手机号|邮箱",
-    _w(r"orders?|package|parcel|refund|tracking|payment|address|phone number|e-?mail address"),
+    r"订单|快递|包裹|退款|运单|物流|单号|地址|电话|手机号|邮箱"
+    # what was said taken back, nothing in its place ("刚才说的过敏的事别记录了，我搞错了")
+    r"|(?:别|不用|不要|甭)(?:再)?(?:记录|记|存|保存|备注)",
+    _w(
+        r"orders?|package|parcel|refund|tracking|payment|address|phone number|e-?mail address"
+        r"|(?:don't|do not|no need to)\s+(?:save|record|keep|note|store)|forget\s+(?:it|that|about)"
+    ),
 )
 
 
@@ -332,7 +340,17 @@ def _correction(norm: str) -> bool:
     """A sentence that corrects what the user said of themselves before ("我女儿不是4岁，是5
     岁，上次填错了", "I gave you the wrong birthday for my wife - it's June 14"): taken whole,
     as its parts alone keep the old value, or nothing."""
-    return bool(_CORRECTION.search(norm)) and not _CORRECTION_BLOCK.search(norm)
+    if not _CORRECTION.search(norm) or _CORRECTION_BLOCK.search(norm):
+        return False
+    # a mistake owned, nothing said in its place ("我搞错了", "my bad, wrong info")
+    return len(_OWNED.sub("", norm)) >= 3
+
+
+#: A mistake owned, and the words around it that say nothing more.
+_OWNED = re.compile(
+    r"[\W_]|(?:刚才|之前|上次|前面)?(?:搞|说|填|写|打|记|弄)错了?|不好意思|抱歉|我|了|啊|吧|呀|哈"
+    r"|sorry|my\s+bad|(?:i\s+was|that\s+was)\s+wrong|wrong\s+info|typo|oops"
+)
 
 
 # How the user wants to be called: a name, never a channel ("call me Sam", "叫我小林就行")

@@ -205,7 +205,8 @@ _SELF_EN = re.compile(
     r"|breed|ride|cycle|swim|hike|knit|sew|bake|collect|play|practi[cs]e|train|run\s+(?:a|an|my)"
     r"|manage\s+(?:a|an|my)"
     r"|keep\s+(?![a-z]+ing\b|on\b))\b"
-    r"|(?:i|we)\s*(?:have|'ve)\s+(?:got\s+)?(?:a|an|two|three|four|five|twins|\d+)\s+"
+    r"|(?:i|we)\s*(?:already\s+|also\s+)?(?:have|'ve)\s+(?:got\s+)?(?:a|an|two|three|four|five|twins"
+    r"|\d+)\s+"
     r"(?!question|problem|issue|complaint|query|concern|order|package|refund)"
     r"|(?:my|our\s+(?=(?:dogs?|cats?|puppy|kitten|pets?|house|home|flat|apartment|kitchen|garden"
     r"|yard|living\s+room|bathroom|place|car|family)\b))"
@@ -346,8 +347,17 @@ _SELF_HERE = re.compile(
 )
 
 
+#: A preface to what the user then says of themselves ("quick background so your recs make
+#: sense: I'm pregnant", "my doctor said I should tell you: I'm allergic to penicillin").
+_PREFACE = re.compile(r"^[^:：]{3,60}[:：]\s*(?=\S)")
+
+
 def _self_statement(norm: str) -> bool:
     s = norm.strip()
+    preface = _PREFACE.match(s)
+    said = s[preface.end() :] if preface is not None else ""
+    if re.match(r"(?:i\b|i'm|im\b|i've|we\b|we're|我|本人)", said) and _self_statement(said):
+        return True
     if s and len(s) <= 60 and _SELF_HERE.match(s):
         return True
     if s and len(s) <= 80 and _MOVED.match(s) and not _SELF_BLOCK_MOVED.search(s):
