@@ -62,6 +62,7 @@ _CHANNEL_ZH = {
     "wechat": "微信",
     "whatsapp": "WhatsApp",
     "telegram": "Telegram",
+    "line": "LINE",
 }
 
 Matches = Callable[[dict[str, Any], RetrievedMemory], bool]

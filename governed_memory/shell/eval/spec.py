@@ -45,13 +45,15 @@ MODES = "ABCDE"
 _SEED_ACTIONS: tuple[tuple[re.Pattern[str], str, str | None], ...] = (
     (
         re.compile(
-            r"send_(sms|email|phone|app_push|wechat|whatsapp|telegram)(?:_after_policy_check)?"
+            r"send_(sms|email|phone|app_push|wechat|whatsapp|telegram|line)(?:_after_policy_check)?"
         ),
         "notify",
         "channel",
     ),
     (
-        re.compile(r"(?:notify|notify_by)_(sms|email|phone|app_push|wechat|whatsapp|telegram)"),
+        re.compile(
+            r"(?:notify|notify_by)_(sms|email|phone|app_push|wechat|whatsapp|telegram|line)"
+        ),
         "notify",
         "channel",
     ),
