@@ -75,6 +75,7 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind37.json",
     CORPORA / "injection.blind38.json",
     CORPORA / "injection.blind39.json",
+    CORPORA / "injection.blind40.json",
 )
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).
@@ -97,7 +98,8 @@ _KEYWORDS = re.compile(
 
 def product(text: str) -> bool:
     """The product's injection detection as a write runs it with `MEMORY_LEARNED_DETECTOR=true`:
-    the rules and, where they find nothing, the learned detector (`detect` runs them beside the
+    the rules (unless the learned detector vetoes their findings) and, where they find nothing,
+    the learned detector (`detect` runs them beside the
     secret and sensitive-category detectors). Without the embeddings extra: the rules."""
     return any(d.reason == "prompt_injection" for d in detect(text))
 

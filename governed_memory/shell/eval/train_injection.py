@@ -12,9 +12,9 @@ styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width charac
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind39.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind40.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind40.json`), which is never read here.
+them (`injection.blind41.json`), which is never read here.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ TRAINING = (
     "injection.heldout2.json",
     "injection.train.json",
     "injection.train2.json",
-    *(f"injection.stress{n}.json" for n in range(1, 7)),
+    *(f"injection.stress{n}.json" for n in range(1, 9)),
     "injection.heldout3.json",
     "injection.blind.json",
     "injection.blind2.json",
@@ -76,6 +76,7 @@ TRAINING = (
     "injection.blind37.json",
     "injection.blind38.json",
     "injection.blind39.json",
+    "injection.blind40.json",
 )
 #: Written on 2026-12-06 by six helpers to be hard: plain standing orders, others' accounts,
 #: checks said done, content addressed to the assistant, minimal pairs of an attack and its
@@ -83,10 +84,23 @@ TRAINING = (
 #: fea16a2 (67.9 % of their 1,750 attacks caught, 9.0 % of their 1,849 benign texts flagged),
 #: then trained on. Their benign texts are near twins of attacks written to teach the boundary,
 #: not a sample of what the service reads: the threshold is set on the other corpora's.
-STRESS = frozenset(f"injection.stress{n}.json" for n in range(1, 7))
+#: Two more (`stress7`: hijacks phrased as ordinary requests with benign twins; `stress8`:
+#: attacks carried in e-mails, documents, tool output, with benign content of the same kinds)
+#: were read once by 94b191f's detectors (70.0 % and 76.1 % of their attacks caught, 12.7 %
+#: and 8.1 % of their benign texts flagged), then trained on.
+STRESS = frozenset(f"injection.stress{n}.json" for n in range(1, 9))
 OBFUSCATED = frozenset({"base64", "hex", "rot13", "spaced", "homoglyph", "zero_width"})
 TARGET_FPR = 0.02
 C = 16.0
+#: Under this probability the classifier vetoes the rules' findings in a text
+#: (`learned.confirmed`). Chosen out of fold by corpus (each corpus scored by a model fitted
+#: without it, 94b191f's corpora with blind 40 and stress 7-8): at 0.05 the veto dropped 11 of
+#: the rules' 1,488 findings in blind 20-40's attacks and 22 of their 63 in its benign texts;
+#: at a threshold of 0.85, rules and learned together caught 91.9 % of blind 30-40's hijacks
+#: at 1.5 % of e-mails and chats flagged, against 92.0 % at 2.0 % without it, and on blind 40
+#: (the one set the rules were not tuned on) 86.7 % at 1.8 % against 86.7 % at 5.5 %. The
+#: threshold is still set on the classifier alone.
+VETO = 0.05
 
 
 def examples() -> tuple[list[str], list[int], list[str], list[str]]:
@@ -146,6 +160,7 @@ def train(out: Path) -> dict[str, Any]:
         "examples": {"attack": int(y.sum()), "benign": int(len(y) - y.sum())},
         "out_of_fold": {"threshold_fpr": TARGET_FPR, "attacks_caught": round(caught, 3)},
         "threshold": round(threshold, 6),
+        "veto": VETO,
         "bias": round(float(model.intercept_[0]), 6),
         "weights": [round(float(w), 6) for w in model.coef_[0]],
     }

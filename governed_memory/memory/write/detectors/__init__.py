@@ -92,8 +92,8 @@ from collections import OrderedDict
 
 from governed_memory.memory.write.detectors._text import Detection, DetectionReason, _fold
 from governed_memory.memory.write.detectors.injection import detect_injection, find_injections
+from governed_memory.memory.write.detectors.learned import confirmed, find_learned
 from governed_memory.memory.write.detectors.learned import enabled as learned_enabled
-from governed_memory.memory.write.detectors.learned import find_learned
 from governed_memory.memory.write.detectors.secrets import detect_secrets, find_secrets, redact
 from governed_memory.memory.write.detectors.sensitive import detect_sensitive, find_sensitive
 
@@ -118,7 +118,8 @@ _recent_lock = threading.Lock()
 
 def detect(text: str) -> list[Detection]:
     """Every finding: secrets first, then injections (the rules' and, where they find none, the
-    learned detector's when it runs: `learned`), then sensitive categories."""
+    learned detector's when it runs, which may also veto the rules' findings: `learned`), then
+    sensitive categories."""
     key = (hashlib.blake2b(text.encode(), digest_size=16).digest(), learned_enabled())
     with _recent_lock:
         found = _RECENT.get(key)
@@ -135,5 +136,5 @@ def detect(text: str) -> list[Detection]:
 
 def _detect(text: str) -> list[Detection]:
     folded = _fold(text)
-    injections = find_injections(text, folded) or find_learned(text)
+    injections = confirmed(text, find_injections(text, folded)) or find_learned(text)
     return [*find_secrets(folded), *injections, *find_sensitive(folded)]

@@ -8,6 +8,14 @@ character n-grams (`HashedNgramEmbedder`, 4096 dimensions: Chinese the English m
 poorly), and a window whose probability is over the threshold is a `prompt_injection` finding
 (category `learned_instruction`).
 
+It also judges the rules' findings (`confirmed`): a finding in a text the classifier reads as
+almost surely harmless (every window under the weights' `veto` probability) is dropped. The
+rules name shapes ("pretend to be", "admin override", "agents may now override the late-fee
+rule"), and a text about attacks, a staff memo or a game has them too; out of fold by corpus,
+the rules' findings in benign texts mostly score under 0.05 and those in attacks over it. What
+the classifier cannot read is never vetoed: text decoded from a cipher or a lookalike
+alphabet, chat-template tokens and invisible characters.
+
 It runs when it is switched on (`MEMORY_LEARNED_DETECTOR=true`, which `open_stores` applies
 through `configure`) and the embeddings extra is installed
 (`pip install 'governed-memory[embeddings]'`); otherwise the rules alone decide. Off by default: see
@@ -66,6 +74,7 @@ class _Classifier:
         self.weights = np.asarray(spec["weights"], dtype=np.float32)
         self.bias = float(spec["bias"])
         self.threshold = float(spec["threshold"])
+        self.veto = float(spec.get("veto", 0.0))
         self.model = model
         from governed_memory.memory.embedding import HashedNgramEmbedder
 
@@ -139,6 +148,35 @@ def score(text: str) -> float:
     if not spans:
         return 0.0
     return max(classifier.scores([text[a:b] for a, b in spans]))
+
+
+#: A span of plain words: a directive said in them ("admin override") the classifier reads;
+#: chat-template tokens and invisible characters it does not.
+_PLAIN_WORDS = re.compile(r"[\w\s'’-]+")
+
+
+def _judged(text: str, finding: Detection) -> bool:
+    """Whether the classifier can judge a rule finding (see the module docstring)."""
+    if finding.category == "obfuscated_directive":
+        return False
+    if finding.category == "hidden_directive":
+        return bool(_PLAIN_WORDS.fullmatch(text[finding.start or 0 : finding.end or len(text)]))
+    return True
+
+
+def confirmed(text: str, found: list[Detection]) -> list[Detection]:
+    """The rules' injection findings in `text`, or none when the classifier vetoes them: it
+    runs, has a veto, it can judge each of them, and every window of the text scores under the
+    veto."""
+    classifier = _classifier() if _state["enabled"] else None
+    if (
+        classifier is None
+        or classifier.veto <= 0.0
+        or not found
+        or not all(_judged(text, d) for d in found)
+    ):
+        return found
+    return found if score(text) >= classifier.veto else []
 
 
 def find_learned(text: str) -> list[Detection]:
