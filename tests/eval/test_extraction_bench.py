@@ -43,6 +43,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT27,
     HELDOUT28,
     HELDOUT29,
+    HELDOUT30,
     baseline_outputs,
     extract_all,
     load,
@@ -117,6 +118,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT27.name,
         HELDOUT28.name,
         HELDOUT29.name,
+        HELDOUT30.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

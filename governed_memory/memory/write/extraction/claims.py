@@ -58,11 +58,33 @@ _ASKED_TO_REMEMBER = re.compile(
     r"^\s*(?:(?:can|could|would|will)\s+(?:you|u)\s|(?:你)?(?:能不能|可不可以|能|可以)\s*(?:帮我)?"
     r"\s*(?:记|备注))"
 )
+#: What a request to remember names when it says nothing itself: the talk ("this conversation
+#: for me"), or a topic whose value it has yet to give ("你能记住我的尺码吗").
+NOTHING_SAID = re.compile(
+    r"^\s*(?:(?:(?:this|that|the|our)\s+)?(?:conversation|chat|discussion|thread|talk)|this|that|it"
+    r"|everything|all\s+(?:this|that|of\s+this)|what\s+(?:we|i)\s+(?:said|talked\s+about)"
+    # taken back at once ("just so you remember — nvm, forget it")
+    r"|(?:(?:nvm|never\s*mind|forget\s+(?:it|that|about\s+it))[,\s]*)+"
+    # a slot of the user's whose value is yet to come ("my shoe size for me?", "my order
+    # number")
+    r"|my\s+(?:[a-z]+\s+){0,2}(?:size|number|address|birthday|name|colou?rs?|code|id|details"
+    r"|e-?mail|phone|zip|postcode|preferences?))"
+    r"(?:\s+for\s+(?:me|next\s+time|the\s+future|later|future\s+orders))?\s*[?.!]*\s*$"
+    r"|^\s*(?:这(?:段|个|次)?(?:对话|聊天|聊天记录|谈话)|这些|这个|(?:别|不要)(?:搞)?忘(?:了|记了?)?|我的(?:尺码|鞋码|码数|衣服尺码|地址|电话|号码|生日|信息|偏好|会员号|会员卡号|卡号|订单号|单号|工号|学号|邮箱|手机号)"
+    r"|我(?:喜欢|常用|最爱|平时穿|穿)的[\u4e00-\u9fff]{0,4}?(?:尺码|码数|颜色|牌子|品牌|口味|型号))"
+    r"(?:吗|呢|吧|哈|啊|呀|哦|啦)?\s*[?？。！!]*\s*$"
+)
 _REMEMBER_EMPTY = re.compile(r"^[\s了吗吧啊呀哦嗯么呢哈啦嘛呗.!?。！？]*$")
 
 # Business claims
 _ENTITY: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("refund", _rx(r"退款|退钱|退费|退货款", _w(r"refunds?|refunded|money back|reimburse\w*"))),
+    (
+        "refund",
+        _rx(
+            r"退款|退钱|退费|退货款|申请(?:了)?退货|钱(?=[^，,。]{0,4}退)",
+            _w(r"refunds?|refunded|money back|reimburse\w*"),
+        ),
+    ),
     (
         "payment",
         _rx(
@@ -97,6 +119,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "refund",
         _rx(
             r"申请了退款|已申请退款|退款(?:失败|被拒|中|成功|了)|没退|未退|还没退|没有退|不退|已退款|退了"
+            # a return asked for ("我昨天就申请退货了")
+            r"|申请(?:了)?退货(?!怎么|吗|么|呢)"
             r"|退款[^，,。]{0,6}?(?:显示)?(?:处理中|审核中|被拒绝?)"
             r"|退款申请[^，,。]{0,20}?(?:还|仍|一直)(?:在|是)?(?:处理中|审核中|审核)"
             r"|退款(?:(?!发票|评价|认证|换货|账号)[^。]){0,12}?(?:还是|仍然|仍|还在|一直)(?:在)?(?:审核中|处理中)",

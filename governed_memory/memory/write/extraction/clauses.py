@@ -54,7 +54,7 @@ class _Clause:
 
 
 _SENTENCE_END = frozenset("。！？!?；;\n｡．")
-_CLAUSE_END = frozenset("，,")
+_CLAUSE_END = frozenset("，,…")
 #: A title or abbreviation whose full stop ends no sentence ("Dr. Okafor", "e.g. a parcel").
 _ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|No|vs|e\.g|i\.e)$", re.I)
 _CONTRAST = re.compile(

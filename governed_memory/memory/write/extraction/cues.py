@@ -37,7 +37,9 @@ _TEMPORARY = _rx(
     _w(
         r"this time|just this once|this once|just once|only once|for now|today|tonight|tomorrow"
         r"|this (?:week|weekend|morning|afternoon|evening)|right now|right away|at the moment"
-        r"|for the moment|temporarily|for the time being|for this (?:order|one|purchase|item)"
+        r"|for the moment|temporarily|for the time being"
+        r"|(?:just\s+|only\s+)?for this (?:order|one|purchase|item|message|reply|email|chat"
+        r"|conversation)"
         r"|this (?:order|package|parcel|delivery|invoice|shipment|refund|purchase|return|issue"
         r"|complaint|case|ticket|claim|problem|exchange|matter)|next time"
         r"|asap|immediately|later|in a (?:bit|while|minute|moment)|in an hour"
@@ -352,7 +354,8 @@ _LANG_GLUE_EN_LIST = (
 _LANG_GLUE_EN = frozenset(_LANG_GLUE_EN_LIST.split())
 _LANG_COMM_EN = re.compile(
     _w(
-        r"reply|replies|respond|responses?|answers?|write|speak|talk|communicate|chat|text|email"
+        r"reply|replies|replying|respond|responding|responses?|answers?|answering|write"
+        r"|speak|talk|communicate|chat|text|email"
         r"|contact|message|messages|use|switch|change|prefer|preferred|please|language"
         r"|converse|correspond|correspondence|communications?|from now on|going forward|always"
         r"|keep\s+it|stick\s+(?:to|with)|(?:fine|ok|okay|happy|good)\s+(?:reading|speaking)"

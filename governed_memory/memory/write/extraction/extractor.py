@@ -12,6 +12,7 @@ from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
 from governed_memory.memory.vocabulary import LANGUAGE, NAME, TIMEZONE
 from governed_memory.memory.write.extraction.claims import (
+    NOTHING_SAID,
     _asked_to_remember,
     _claim,
     _claimed_in_message,
@@ -57,6 +58,7 @@ from governed_memory.memory.write.extraction.personal import (
     _relayed_as_self,
     _self_statement,
     _third_party_statement,
+    of_family,
 )
 from governed_memory.memory.write.extraction.preferences import (
     ARRIVES,
@@ -66,8 +68,8 @@ from governed_memory.memory.write.extraction.preferences import (
     _timezone_prefs,
     language_instead,
     second_thought,
-    zone_where_i_am,
 )
+from governed_memory.memory.write.extraction.whereabouts import zone_where_i_am
 from governed_memory.memory.write.extraction.wishes import (
     _standing_cue_alone,
     _standing_wish,
@@ -90,24 +92,6 @@ class _Collected:
     prefs: list[_Pref]
     semantic: list[tuple[int, ExtractedCandidate]]
     skipped: list[tuple[int, Skipped]]
-
-
-#: What a request to remember names when it says nothing itself: the talk ("this conversation
-#: for me"), or a topic whose value it has yet to give ("你能记住我的尺码吗").
-_NOTHING_SAID = re.compile(
-    r"^\s*(?:(?:(?:this|that|the|our)\s+)?(?:conversation|chat|discussion|thread|talk)|this|that|it"
-    r"|everything|all\s+(?:this|that|of\s+this)|what\s+(?:we|i)\s+(?:said|talked\s+about)"
-    # taken back at once ("just so you remember — nvm, forget it")
-    r"|(?:(?:nvm|never\s*mind|forget\s+(?:it|that|about\s+it))[,\s]*)+"
-    # a slot of the user's whose value is yet to come ("my shoe size for me?", "my order
-    # number")
-    r"|my\s+(?:[a-z]+\s+){0,2}(?:size|number|address|birthday|name|colou?rs?|code|id|details"
-    r"|e-?mail|phone|zip|postcode|preferences?))"
-    r"(?:\s+for\s+me)?\s*[?.!]*\s*$"
-    r"|^\s*(?:这(?:段|个|次)?(?:对话|聊天|聊天记录|谈话)|这些|这个|(?:别|不要)(?:搞)?忘(?:了|记了?)?|我的(?:尺码|地址|电话|号码|生日|信息|偏好|会员号|会员卡号|卡号|订单号|单号|工号|学号|邮箱|手机号)"
-    r"|我(?:喜欢|常用|最爱|平时穿|穿)的[\u4e00-\u9fff]{0,4}?(?:尺码|码数|颜色|牌子|品牌|口味|型号))"
-    r"(?:吗|呢|吧)?\s*[?？。！!]*\s*$"
-)
 
 
 class RuleExtractor:
@@ -386,7 +370,13 @@ class RuleExtractor:
         if not before or clause.question or not _CONTINUATION.match(clause.norm):
             return False
         last = got.semantic[-1] if len(got.semantic) > said else None
-        if last is None or last[1].clause != before[-1].raw or last[1].candidate.key is not None:
+        if last is None or last[1].candidate.key is not None:
+            return False
+        # the statement of the clause before, or one the clause before already went on with
+        joined = last[1].candidate.content.endswith(
+            ", " + normalize_whitespace(_clean(before[-1].raw))
+        )
+        if last[1].clause != before[-1].raw and not joined:
             return False
         found = last[1]
         content = normalize_whitespace(f"{found.candidate.content}, {_clean(clause.raw)}")
@@ -453,16 +443,16 @@ class RuleExtractor:
         if (
             _whose(norm) == "third"
             and not re.match(r"^\s*我(?!的?(?:" + _REL_ZH + "))", norm)
-            # a family member's date the user keeps ("my wife's birthday is 3 May"), or a fact
-            # of theirs a shop acts on, as when it is said without the request ("my kid has a
-            # severe egg allergy, every food order has to be egg-free"); their tastes stay theirs
+            # what the user asks to keep of their own family: a date, a size, a taste a gift is
+            # chosen by ("帮我记住，我老婆不喜欢玫瑰"); someone else's stays theirs
             and not (_family_statement(norm) and FAMILY_DATE.search(norm))
             and not _family_statement(fold(pieces[0]) if pieces else norm)
+            and not of_family(fold(pieces[0]) if pieces else norm)
         ):
             got.skipped.append((clause.order, Skipped(reason="third_party", clause=clause.raw)))
             return
         content = normalize_whitespace(_clean(rest))
-        if not content or _NOTHING_SAID.match(norm):
+        if not content or NOTHING_SAID.match(norm):
             return
         candidate = Candidate(
             kind="semantic",

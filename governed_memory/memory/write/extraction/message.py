@@ -11,7 +11,8 @@ from zoneinfo import ZoneInfo
 from governed_memory.memory.vocabulary import LANGUAGE, TIMEZONE
 from governed_memory.memory.write.extraction.clauses import _Clause
 from governed_memory.memory.write.extraction.models import STRONG, ExtractedCandidate
-from governed_memory.memory.write.extraction.preferences import _Pref, said_before, zone_where_i_am
+from governed_memory.memory.write.extraction.preferences import _Pref, said_before
+from governed_memory.memory.write.extraction.whereabouts import zone_where_i_am
 from governed_memory.memory.write.normalize import (
     find_languages,
     find_timezone,

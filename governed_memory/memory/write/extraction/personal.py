@@ -101,15 +101,16 @@ _SELF_ZH = re.compile(
     r"(?:穿|买|拿|选|要|是)\s*(?:[0-9]|[SMLXsmlx])[0-9.]*\s*(?:码|号|的)"
     # the one brand the user buys ("我买护肤品只认雅诗兰黛", "猫粮我只认皇家的")
     r"|^我?(?:买|用)[\u4e00-\u9fff]{1,4}(?:只认|只买|只用|一直用|都用)"
-    r"|^[\u4e00-\u9fff]{1,4}(?:的话)?我(?:们|家)?(?:一直|向来|从来|一般|平时|都)*(?:只认|只买|只用)"
-    + _TOPIC_LIKE_ZH
-    + r""
+    r"|^[\u4e00-\u9fff]{1,4}(?:的话)?我(?:们|家)?(?:一直|向来|从来|一般|平时|都)*(?:只认|只买|只用|只穿"
+    r"|只戴|只吃|只喝)" + _TOPIC_LIKE_ZH + r""
     # a body measured ("身高165体重50kg") or a job said as "本人护士"
     r"|^(?:我|本人)?(?:的)?(?:身高|体重)\s*(?:是|有)?\s*[0-9一二三四五六七八九]"
     r"|^本人(?:是)?[\u4e00-\u9fff]{0,4}?(?:护士|医生|老师|教师|学生|司机|程序员|设计师|厨师|律师|会计|工程师"
     r"|宝妈|孕妇|上班族|快递员|外卖员|销售|健身教练|运动员|大学生|研究生|退休)"
     r"|^(?:我们?家?)?(?:住在?|家在)[一二三四五六七八九十0-9]+(?:楼|层)"
-    r"|^(?:我们?|俺们?)?家(?:里)?是(?!不是)"
+    r"|^(?:对了|另外|还有|顺便说一下|其实)?\s*(?:我们?|俺们?)?家(?:里)?是(?!不是)"
+    # where the home is ("我家在成都")
+    r"|^(?:我们?|俺们?)?家(?:就)?(?:在|住在?)(?![一二三四五六七八九十0-9]|哪|这|那)[\u4e00-\u9fff]{2,}"
     r"|^(?:我们?)?家(?:里)?[^，,。？?]{0,4}?(?:没有?电梯|有电梯)"
     # what the household lacks or keeps none of ("家里没有烤箱", "我们家不养宠物")
     r"|^(?:我们?|俺们?)?家(?:里)?(?:一直|从来|压根|根本|都|也)*(?:不养|没养|" + _LACKS_ZH + r")"
@@ -241,9 +242,15 @@ _CONTINUATION = re.compile(
     r"^\s*(?:and\s+|both\s+|aged?\s+|(?:about|around|roughly|approximately|only|just)\s+|老大|老二"
     r"|老三|大的|小的|一个|分别)?"
     r"(?:[0-9０-９]|[一二两三四五六七八九十]+(?:岁|个|年))"
+    # a second thought on what was just said, and the value it turns to ("我腰围是2尺2…不对，
+    # 2尺3…算了还是2尺2", "I wear a 42, no wait, a 43")
+    r"|^\s*(?:不对|算了|哦不|不不|等等|(?:no\s+)?wait|sorry|i\s+mean|or\s+rather|make\s+that)"
+    r"[，,.!\s]*(?:不对|算了)?\s*$"
+    r"|^\s*(?:算了|不对)?\s*(?:还是|应该是)\s*[0-9０-９]"
+    r"|^\s*(?:i\s+mean\s+|make\s+that\s+|or\s+rather\s+)?an?\s+[0-9]"
     # the home's rooms, a habitual size ("客厅就十来平", "平时穿42码")
     r"|^\s*(?:客厅|卧室|厨房|卫生间|阳台|房间|书房)(?:就|只有|大概|才|差不多)?[一二三四五六七八九十0-9]"
-    r"|^\s*(?:平时|平常|一般|通常)(?:都)?穿\s*(?:[0-9]|[SMLXsmlx])"
+    r"|^\s*(?:平时|平常|一般|通常)?(?:都)?穿\s*(?:[0-9]|[SMLXsmlx])"
     r"|^\s*(?:住在?|在)[一二三四五六七八九十0-9]+(?:楼|层)"
     # the home's size, a shift worked, a weak spot of the body ("房子就四十多平", "经常上夜班",
     # "嗓子不好")
@@ -251,6 +258,8 @@ _CONTINUATION = re.compile(
     r"|^\s*(?:经常|平时|一般|每天|常年)(?:都|要)?(?:上夜班|值夜班|倒班|熬夜|出差|久站|久坐)"
     r"|^\s*(?:嗓子|胃|肠胃|腰|膝盖|颈椎|眼睛|睡眠)(?:一直|也)?(?:不好|不太好|很差|比较差|敏感|不行)"
     r"|^\s*(?:家里|我家)[^，,。？?]{0,4}?(?:没有?电梯|有电梯)"
+    r"|^\s*(?:and\s+)?(?:no|with\s+no|without\s+(?:an?\s+)?)\s*(?:elevator|lift|parking|driveway|garage"
+    r"|garden|yard|balcony|doorman|concierge)\s*$"
     # an allergy said after the statement it belongs to ("宝宝刚八个月，牛奶蛋白过敏")
     r"|^\s*[^，,。？?吗]{0,8}(?:过敏|不耐受)\s*$"
     # the next child's age ("我儿子今年三岁，女儿刚满六个月")
@@ -274,7 +283,9 @@ _CONTINUATION = re.compile(
 _FAMILY_FACT = _rx(
     r"生日|岁|个月|过敏|不耐受|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|出生"
     # a condition the shop has to mind in what it sends them
-    r"|高血压|糖尿病|哮喘|痛风|心脏病|癫痫|老年痴呆|坐轮椅|怀孕",
+    r"|高血压|糖尿病|哮喘|痛风|心脏病|癫痫|老年痴呆|坐轮椅|怀孕"
+    # a body that cannot carry, climb or read what the shop sends them
+    r"|腿脚不(?:好|便|方便|利索)|行动不便|眼神不好|视力不好|耳背|听力不好|耳朵不好",
     _w(
         r"birthday|born|years? old|allergic|allergy|allergies|intolerant"
         r"|turns? \d+|turned \d+|is \d+|are \d+|diabetic|diabetes|asthma|asthmatic|epilep\w*"
@@ -323,6 +334,12 @@ _MOVED = re.compile(
 #: A family member's date the user keeps ("my wife's birthday is 3 May"); their tastes and
 #: allergies stay theirs.
 FAMILY_DATE = re.compile(r"生日|纪念日|(?<![a-z])(?:birthday|anniversary|born)(?![a-z])")
+
+
+def of_family(norm: str) -> bool:
+    """A statement whose subject is someone of the user's own family ("我老婆喜欢百合花", "my
+    son wears 130")."""
+    return bool(_FAMILY_SUBJECT.match(norm.strip()))
 
 
 def _family_fact(norm: str) -> bool:

@@ -150,6 +150,7 @@ _ASKED_AS_FAVOUR = re.compile(
     r"(?=.*(?<![a-z])(?:instead|rather|from now on|going forward|in (?:the )?future|always|only"
     r"|in [a-z]+)(?![a-z]))"
     r"|(?:stick|keep)\s+(?:it\s+)?to\s+[a-z]+|switch\s+to\s+[a-z]+"
+    r"|keep\s+(?:replying|responding|writing|answering|texting|messaging)\s+(?:to\s+me\s+)?in\s+[a-z]+"
     r"|(?:go|switch|change|get)\s+back\s+to\s+[a-z]+)"
     r"\b(?!.*\b(?:the|a|this|that|my)\s+(?:invoice|receipt|label|code|link|details|photo|form"
     r"|confirmation)\b)"
@@ -233,6 +234,8 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
         # how to meet this delivery, not how to be told things (a text then is a notice:
         # "快递到了给我发短信")
         cue = False
+    if _TIMED_CALLS.search(norm) and all(m[2] == "phone" for m in mentions):
+        cue = False  # calls to be timed by the user's clock ("any scheduled calls") are no choice
     # A channel named in the past ("上次发了短信") or without a cue about contacting the user is
     # no choice; a denial needs neither.
     positives = [m for m, role, _ in roles if role == "pos"] if cue and not past else []
@@ -243,6 +246,15 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
     return _chosen_or_denied(p, NOTIFICATION, "channel", positives, negatives, strong=strong)
 
 
+#: Calls said only as what the user's clock is to time ("I'm on Berlin time for any scheduled
+#: calls", "以后约回电话请按悉尼时间算").
+_TIMED_CALLS = re.compile(
+    r"(?<![a-z])(?:call\s+times?|scheduled\s+calls?|(?:schedul\w*|book\w*|time)\s+(?:any\s+)?"
+    r"(?:calls?|callbacks?)|(?:calls?|callbacks?)\s+(?:in|on|by)\s+(?:my|[a-z]+)\s+time)(?![a-z])"
+    r"|(?:on|in)\s+[a-z]+\s+time\s+for\s+(?:any\s+)?(?:scheduled\s+)?(?:calls?|callbacks?)"
+    r"|(?:约|回)(?:回访|回电话|回电|电话)[^，,。]{0,8}?按(?:照)?[^，,。]{1,8}?时间"
+    r"|(?:回访|回电话|回电|电话)[^，,。]{0,4}?(?:请|麻烦)?按(?:照)?[^，,。]{1,8}?时间"
+)
 #: A condition on someone needing to reach the user, up to the way they would.
 _IF_NEEDED = re.compile(
     r"(?<![a-z])(?:if|in case|should)\s+(?:someone|somebody|anyone|anybody|you|they|he|she"
@@ -271,6 +283,12 @@ _ON_ARRIVAL = re.compile(
     r"|(?<![a-z])(?:call|ring|phone|text)\s+me\s+(?:\d+\s*(?:min(?:ute)?s?|hours?)|an?\s+hour|half\s+an"
     r"\s+hour)\s+(?:before|ahead\s+of)\s+(?:he|she|they|you|the\s+\w+)\s+(?:shows?\s+up|arrives?"
     r"|comes?|gets?\s+(?:here|there))"
+    # a call the courier is to make, asked through the user ("告诉送货师傅到小区东门打我电话",
+    # "ask the delivery guy to call my mobile instead of buzzing")
+    r"|(?:告诉|跟|和|让|叫|麻烦)(?:一下)?(?:送货|送件|配送|派件|快递)?(?:员|小哥|师傅|骑手|司机)[^，,。]{0,12}?"
+    r"(?:打(?:我)?(?:的)?(?:电话|手机)|给我打|打给我)"
+    r"|(?<![a-z])(?:ask|tell|get)\s+(?:the|your)\s+(?:delivery\s+)?(?:guy|driver|courier|rider"
+    r"|person|man|woman)\s+to\s+(?:call|ring|phone)(?![a-z])"
 )
 #: Someone getting there, said in a clause of its own ("when the courier gets to the gate, give
 #: me a call"): the call in the clauses after it is for that moment (`RuleExtractor._facts`).
@@ -319,7 +337,9 @@ def _language_prefs(p: _Part) -> list[_Pref]:
         m
         for m in positives
         if not any(
-            end <= m[0] and not re.search(r"[，,。;；]", norm[end : m[0]]) for end in reported
+            end <= m[0]
+            and not re.search(r"[，,。;；]|(?<![a-z])but(?![a-z])|但|不过", norm[end : m[0]])
+            for end in reported
         )
     ]
     strong = bool(_LANG_STRONG.search(norm) or _STANDING.search(norm))
@@ -400,6 +420,10 @@ def second_thought(p: _Part) -> list[_Pref]:
 
 #: A clause's start inside a part.
 _CLAUSE_START = re.compile(r"[,;，；—]\s*$")
+#: A turn to what the user now means, just before it ("… but actually Dutch is better").
+_TURNING = re.compile(
+    r"(?:^|[,;—\s])(?:but\s+|no\s+|sorry\s+|so\s+)?(?:actually|rather|i\s+mean|instead)[,\s]*$"
+)
 
 
 def _language_chosen(
@@ -412,6 +436,7 @@ def _language_chosen(
         pos = bool(
             before.strip() == ""
             or _CLAUSE_START.search(before)  # "no need to reply in German, English is fine"
+            or _TURNING.search(before)  # "I said German earlier but actually Dutch is better"
             or _LANG_POS_BEFORE.search(before)
             or _CLEFT.search(before)  # "it's Korean I'd like replies in"
             or not english
@@ -515,66 +540,3 @@ def _prefs(p: _Part, zone: str) -> list[_Pref]:
     if not hours:
         out.extend(_channel_prefs(p))
     return out
-
-
-# A zone asked about, with where the user is said in another clause or sentence ("之前留的时区
-# 不对，我在温哥华，不是多伦多", "I moved to London last month, can you update my time zone?",
-# "I'm in Sydney, so … make it Sydney morning"): the place's zone is the user's.
-_ZONE_ASKED = re.compile(
-    r"(?:不是|不在|不再是)[^，,。]{0,4}?时间|时区|当地时间|本地时间|(?<![a-z])(?:time\s*zone|timezone|local\s+time)(?![a-z])"
-    # a time asked, beside where the user is ("I'm in London — what time does your chat close?")
-    r"|(?<![a-z])what\s+time\s+(?:does|do|is|will)(?![a-z])|换算成?我这边的?时间|我这边的?时间"
-    # a time to agree, or the gap between the user's clock and the shop's ("约时间的话记得有时差",
-    # "if you ever need to call, it's 8 hours ahead", "no daylight saving … delivery windows")
-    r"|约(?:个)?时间|有时差|时差(?:问题)?|(?<![a-z])(?:\d{1,2}|a\s+few|several|\w+)\s+hours?\s+"
-    r"(?:ahead|behind)(?![a-z])|(?<![a-z])(?:no\s+)?daylight\s+sav(?:ing|ings)(?![a-z])"
-    r"|(?<![a-z])delivery\s+windows?(?![a-z])"
-    # the gap said in hours, or the user's night when the shop works ("跟国内差6到7个小时",
-    # "我这边可能还是半夜", "your 9am is my middle of the night", "anything time-sensitive")
-    r"|(?:差|比[\u4e00-\u9fff]{1,6}(?:慢|快|晚|早))(?:了)?\s*[0-9一二两三四五六七八九十几]+(?:\s*(?:到|-|~)\s*[0-9一二三四五六七八九十]+)?\s*个?(?:多)?小时"
-    r"|我这边(?:可能|应该|估计)?(?:还是|是|正好|刚好)?(?:半夜|凌晨|深夜|大半夜)"
-    r"|(?<![a-z])(?:your\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)|middle\s+of\s+(?:the|my)\s+night"
-    r"|time[- ]sensitive)(?![a-z])"
-    r"|(?<![a-z])(?:my\s+time|call\s+times?|time\s+difference|my\s+local|my\s+\d{1,2}(?::\d\d)?\s*"
-    r"(?:am|pm)|schedul(?:e|ing)\s+(?:callbacks?|calls?|deliver(?:y|ies)))(?![a-z])"
-    r"|(?<![a-z])(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"
-    r"|按(?:照)?(?P<zh_city>[\u4e00-\u9fff]{2,4}?)(?:的)?时间"
-    r"|按(?:照)?[\u4e00-\u9fff]{0,6}?(?:这边|那边|当地)(?:的)?(?:时间)?(?:算|来|[，,。！!]|$)"
-    r"|时间按(?:照)?(?P<zh_city_after>[\u4e00-\u9fff]{2,4}?)(?:这边|那边)?(?:的)?(?:时间)?(?:算|来)"
-)
-_WHERE_I_AM = re.compile(
-    r"(?<![a-z])(?:(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
-    r"|living\s+|located\s+|staying\s+|back\s+)*|(?:i|we)\s+(?:now\s+|actually\s+|currently\s+"
-    r"|still\s+)*(?:live|reside)\s+)in\s+(?P<place>[^\W\d_](?:[^\W\d_]|[ .'\-]){1,25}?)"
-    r"(?=\s*[,.;!?)(—–]|\s*$|\s+(?:now|so|and|but|not|for|these|at|btw|fyi|though|atm|currently)"
-    r"(?![a-z]))"
-    r"|(?<![a-z])(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<moved>[a-z][a-z .'\-]{1,25}?)"
-    r"(?=\s*[,.;!?)(]|\s*$|\s+(?:last|this|in|a|and|so|but|recently)(?![a-z]))"
-    r"|(?:我(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年|上个月|上周|去年|刚|最近)*"
-    r"|(?<=[，,])\s*(?:现在|目前|上个月|上周|最近|已经|刚|人)+)(?:在|住在?|常住(?:在)?|搬到了?|搬去了?|搬回(?:到)?了?|到了|常驻)"
-    r"(?P<zh>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!？?\s]|了|啦|呢|啊|呀|哈|哦|这边|那边|上班|工作|读书|上学|生活|定居|住|$)"
-)
-#: "按那边时间来": the place said before.
-_THERE = frozenset({"那边", "这边", "当地", "本地", "那里", "这里", "我这边", "我那边"})
-_NOT_HERE = re.compile(r"(?:不是|not|而不是|instead\s+of)\s*$")
-
-
-def zone_where_i_am(norm: str) -> str | None:
-    """The zone of where the user says they are, in a text that asks about a zone (the last
-    place said: "I said I'm in London but I'm actually in Dublin"), or that names a zone ("I'm in
-    Berlin, so Central European time": the place says it more exactly)."""
-    if find_timezone(norm) is None and not any(
-        not (m.group("city") or m.group("zh_city") or m.group("zh_city_after"))
-        or (m.group("zh_city") or m.group("zh_city_after")) in _THERE
-        or normalize_timezone(m.group("city") or m.group("zh_city") or m.group("zh_city_after"))
-        is not None
-        for m in _ZONE_ASKED.finditer(norm)
-    ):
-        return None
-    found = None
-    for m in _WHERE_I_AM.finditer(norm):
-        place = (m.group("place") or m.group("moved") or m.group("zh") or "").strip()
-        if _NOT_HERE.search(norm[max(0, m.start() - 8) : m.start()]):
-            continue
-        found = normalize_timezone(place) or found
-    return found

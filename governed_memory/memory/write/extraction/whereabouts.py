@@ -1,0 +1,74 @@
+"""Where the user says they are, and the zone it gives when the text is about a time: "I'm in
+Sydney, so keep the time difference in mind", "我人在柏林，别按国内时间约我". A place said with
+nothing about time is a fact about the user, not a zone (`personal`)."""
+
+from __future__ import annotations
+
+import re
+
+from governed_memory.memory.write.normalize import find_timezone, normalize_timezone
+
+# A zone asked about, with where the user is said in another clause or sentence ("之前留的时区
+# 不对，我在温哥华，不是多伦多", "I moved to London last month, can you update my time zone?",
+# "I'm in Sydney, so … make it Sydney morning"): the place's zone is the user's.
+_ZONE_ASKED = re.compile(
+    r"(?:不是|不在|不再是)[^，,。]{0,4}?时间|时区|当地时间|本地时间|(?<![a-z])(?:time\s*zone|timezone|local\s+time)(?![a-z])"
+    # a time asked, beside where the user is ("I'm in London — what time does your chat close?")
+    r"|(?<![a-z])what\s+time\s+(?:does|do|is|will)(?![a-z])|换算成?我这边的?时间|我这边的?时间"
+    # a time to agree, or the gap between the user's clock and the shop's ("约时间的话记得有时差",
+    # "if you ever need to call, it's 8 hours ahead", "no daylight saving … delivery windows")
+    r"|约(?:个)?时间|有时差|时差(?:问题)?|(?<![a-z])(?:\d{1,2}|a\s+few|several|\w+)\s+hours?\s+"
+    r"(?:ahead|behind)(?![a-z])|(?<![a-z])(?:no\s+)?daylight\s+sav(?:ing|ings)(?![a-z])"
+    r"|(?<![a-z])delivery\s+windows?(?![a-z])"
+    # the gap said in hours, or the user's night when the shop works ("跟国内差6到7个小时",
+    # "我这边可能还是半夜", "your 9am is my middle of the night", "anything time-sensitive")
+    r"|(?:差|比[\u4e00-\u9fff]{1,6}(?:慢|快|晚|早))(?:了)?\s*[0-9一二两三四五六七八九十几]+(?:\s*(?:到|-|~)\s*[0-9一二三四五六七八九十]+)?\s*个?(?:多)?小时"
+    r"|我这边(?:可能|应该|估计)?(?:还是|是|正好|刚好)?(?:半夜|凌晨|深夜|大半夜)"
+    r"|(?<![a-z])(?:your\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)|middle\s+of\s+(?:the|my)\s+night"
+    r"|time[- ]sensitive)(?![a-z])"
+    r"|(?<![a-z])(?:my\s+time|call\s+times?|time\s+difference|my\s+local|my\s+\d{1,2}(?::\d\d)?\s*"
+    r"(?:am|pm)|schedul(?:e|ing)\s+(?:callbacks?|calls?|deliver(?:y|ies)))(?![a-z])"
+    # (a word before "time" that names no place leaves "the time difference" to be read)
+    r"|(?<![a-z])(?!(?:the|a|an|my|your|our|any|what|which|this|that|same|local|of|in|at|on|by"
+    r"|for|first|next|last|every|some|no|call|delivery|business|office|working|opening)\s)"
+    r"(?P<city>[a-z]+)\s+(?:morning|afternoon|evening|night|hours|time(?!\s*zone))(?![a-z])"
+    r"|按(?:照)?(?P<zh_city>[\u4e00-\u9fff]{2,4}?)(?:的)?时间"
+    r"|按(?:照)?[\u4e00-\u9fff]{0,6}?(?:这边|那边|当地)(?:的)?(?:时间)?(?:算|来|[，,。！!]|$)"
+    r"|时间按(?:照)?(?P<zh_city_after>[\u4e00-\u9fff]{2,4}?)(?:这边|那边)?(?:的)?(?:时间)?(?:算|来)"
+)
+_WHERE_I_AM = re.compile(
+    r"(?<![a-z])(?:(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
+    r"|living\s+|located\s+|staying\s+|back\s+)*|(?:i|we)\s+(?:now\s+|actually\s+|currently\s+"
+    r"|still\s+)*(?:live|reside)\s+)in\s+(?P<place>[^\W\d_](?:[^\W\d_]|[ .'\-]){1,25}?)"
+    r"(?=\s*[,.;!?)(—–]|\s*$|\s+(?:now|so|and|but|not|for|these|at|btw|fyi|though|atm|currently)"
+    r"(?![a-z]))"
+    r"|(?<![a-z])(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<moved>[a-z][a-z .'\-]{1,25}?)"
+    r"(?=\s*[,.;!?)(]|\s*$|\s+(?:last|this|in|a|and|so|but|recently)(?![a-z]))"
+    r"|(?:我(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年|上个月|上周|去年|刚|最近)*"
+    r"|(?<=[，,])\s*(?:现在|目前|上个月|上周|最近|已经|刚|人)+)(?:在|住在?|常住(?:在)?|搬到了?|搬去了?|搬回(?:到)?了?|到了|常驻)"
+    r"(?P<zh>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!？?\s]|了|啦|呢|啊|呀|哈|哦|这边|那边|上班|工作|读书|上学|生活|定居|住|$)"
+)
+#: "按那边时间来": the place said before.
+_THERE = frozenset({"那边", "这边", "当地", "本地", "那里", "这里", "我这边", "我那边"})
+_NOT_HERE = re.compile(r"(?:不是|not|而不是|instead\s+of)\s*$")
+
+
+def zone_where_i_am(norm: str) -> str | None:
+    """The zone of where the user says they are, in a text that asks about a zone (the last
+    place said: "I said I'm in London but I'm actually in Dublin"), or that names a zone ("I'm in
+    Berlin, so Central European time": the place says it more exactly)."""
+    if find_timezone(norm) is None and not any(
+        not (m.group("city") or m.group("zh_city") or m.group("zh_city_after"))
+        or (m.group("zh_city") or m.group("zh_city_after")) in _THERE
+        or normalize_timezone(m.group("city") or m.group("zh_city") or m.group("zh_city_after"))
+        is not None
+        for m in _ZONE_ASKED.finditer(norm)
+    ):
+        return None
+    found = None
+    for m in _WHERE_I_AM.finditer(norm):
+        place = (m.group("place") or m.group("moved") or m.group("zh") or "").strip()
+        if _NOT_HERE.search(norm[max(0, m.start() - 8) : m.start()]):
+            continue
+        found = normalize_timezone(place) or found
+    return found
