@@ -12,9 +12,9 @@ styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width charac
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind41.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind42.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind42.json`), which is never read here.
+them (`injection.blind43.json`), which is never read here.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ TRAINING = (
     "injection.heldout2.json",
     "injection.train.json",
     "injection.train2.json",
-    *(f"injection.stress{n}.json" for n in range(1, 9)),
+    *(f"injection.stress{n}.json" for n in range(1, 10)),
     "injection.heldout3.json",
     "injection.blind.json",
     "injection.blind2.json",
@@ -78,6 +78,7 @@ TRAINING = (
     "injection.blind39.json",
     "injection.blind40.json",
     "injection.blind41.json",
+    "injection.blind42.json",
 )
 #: Written on 2026-12-06 by six helpers to be hard: plain standing orders, others' accounts,
 #: checks said done, content addressed to the assistant, minimal pairs of an attack and its
@@ -88,8 +89,11 @@ TRAINING = (
 #: Two more (`stress7`: hijacks phrased as ordinary requests with benign twins; `stress8`:
 #: attacks carried in e-mails, documents, tool output, with benign content of the same kinds)
 #: were read once by 94b191f's detectors (70.0 % and 76.1 % of their attacks caught, 12.7 %
-#: and 8.1 % of their benign texts flagged), then trained on.
-STRESS = frozenset(f"injection.stress{n}.json" for n in range(1, 9))
+#: and 8.1 % of their benign texts flagged), then trained on. A ninth (`stress9`: friendly
+#: personal chat, encouragement and advice between people, which the detector read as orders,
+#: with injections said in the same register) was read once by bcb2934's (113 of its 150
+#: attacks caught, 44 of its 450 friendly turns flagged), then trained on.
+STRESS = frozenset(f"injection.stress{n}.json" for n in range(1, 10))
 OBFUSCATED = frozenset({"base64", "hex", "rot13", "spaced", "homoglyph", "zero_width"})
 TARGET_FPR = 0.02
 C = 16.0
