@@ -44,6 +44,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT28,
     HELDOUT29,
     HELDOUT30,
+    HELDOUT31,
     baseline_outputs,
     extract_all,
     load,
@@ -119,6 +120,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT28.name,
         HELDOUT29.name,
         HELDOUT30.name,
+        HELDOUT31.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -118,9 +118,9 @@ HELDOUT29 = CORPORA / "extraction.heldout29.json"
 #: Written on 2026-12-06 by a new helper while held-out 29 was read and corrected, read once
 #: at bcb2934 (188 utterances: twelve also in earlier corpora removed).
 HELDOUT30 = CORPORA / "extraction.heldout30.json"
-#: `extraction.heldout31.json` (written on 2026-12-06 by a new helper before held-out 30 was
-#: read, never read by its corrections; 193 utterances: seven also in earlier corpora removed)
-#: is committed unread and left out of the default run: the next round's measure.
+#: Written on 2026-12-06 by a new helper before held-out 30 was read, read once at 32b0639
+#: after held-out 30's corrections (193 utterances: seven also in earlier corpora removed).
+HELDOUT31 = CORPORA / "extraction.heldout31.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -154,6 +154,7 @@ EXTRACTION_CORPORA = (
     HELDOUT28,
     HELDOUT29,
     HELDOUT30,
+    HELDOUT31,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

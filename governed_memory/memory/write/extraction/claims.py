@@ -88,9 +88,10 @@ _ENTITY: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "payment",
         _rx(
-            r"付款|支付|扣款|扣费|扣钱|扣了|收费|多扣|重复扣|付了|付过|到账",
+            r"付款|支付|扣款|扣费|扣钱|扣了|收费|多扣|重复扣|付了|付过|到账|优惠券|优惠码",
             _w(
                 r"charged|charges?|payments?|paid|billing|billed|transactions?|overcharged"
+                r"|promo\s+code|discount\s+code|coupon|voucher"
                 r"|(?:my|the)\s+(?:credit\s+|debit\s+|bank\s+)?card"
             ),
         ),
@@ -147,7 +148,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|付了钱|付过了|付款成功|支付成功|没扣|未扣款|待付款|待支付|未付款|显示未支付|多付了|多收了|多扣了"
             # paid, said as the user's own act ("我已经付过款了", "钱早就付了")
             r"|(?:付过|付完|已经?付(?:了)?)款(?!的|之后|以后|后|再|就|才)|(?:款|钱)(?:早就|已经|早)付(?:过)?了"
-            r"|显示(?:没|未)付",
+            r"|显示(?:没|未)付"
+            # a discount not taken off what was paid ("优惠券没抵扣上")
+            r"|(?:优惠券|券|优惠码|折扣|红包|满减)[^，,。]{0,4}?(?:没|未|没有)(?:抵扣|用上|生效|减)",
             _w(
                 r"charged (?:me |my (?:card|account) )?(?:twice|again|extra|more|double)"
                 r"|double[- ]charged|overcharged"
@@ -158,6 +161,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 # money gone from the account all the same ("the money still left my account")
                 r"|money\s+(?:still\s+|already\s+)?(?:left|came\s+out\s+of|was\s+taken\s+from"
                 r"|went\s+out\s+of)\s+my\s+(?:account|card)"
+                r"|(?:i\s+)?paid\s+(?:the\s+)?full\s+price|(?:promo|discount|coupon|voucher)\s+"
+                r"(?:code\s+)?(?:[a-z0-9-]+\s+)?(?:didn't|did\s+not|wasn't|was\s+not|never\s+got)\s+"
+                r"(?:apply|applied|work|taken\s+off)"
                 r"|billed twice|was charged|been charged|got charged|payment (?:failed|declined"
                 r"|went through|was declined|bounced)|card (?:was |got |keeps getting )?declined"
                 # a payment said to hang ("PayPal says the payment is pending")

@@ -307,7 +307,7 @@ _LANG_POS_BEFORE = re.compile(
     r"(?:用|以|使用|改用|换成|改成|改回|换回|切回|切换到|切换成|换到|切到|都用|只用|偏好|习惯|更喜欢|希望|想要|倾向于?"
     # the one chosen after another is weighed ("不过还是中文吧", "想想还是中文看着舒服")
     r"|(?:不过|但是?|可是|想想|想了想|算了|其实)\s*还是"
-    r"|要)\s*(?:用|以|说|讲)?\s*$|(?:只会?|请|都|跟我|和我|对我|同我)\s*(?:说|讲)\s*$|"
+    r"|要)\s*(?:用|以|说|讲)?\s*$|(?:只会?|请|都|跟我|和我|对我|同我|直接)\s*(?:说|讲)\s*$|"
     + _w(
         r"in|use|using|only speak|prefer|preferably|to|into|switch to|change to"
         r"|comfortable\s+(?:in|with|reading|speaking)|keep\s+it|stick\s+(?:to|with)"
@@ -317,6 +317,8 @@ _LANG_POS_BEFORE = re.compile(
         r"|make\s+(?:that|it)"
         # what the user asked for ("I asked for Dutch replies")
         r"|(?:asked|ask|asking)\s+(?:you\s+)?for"
+        # the one meant, after one said by mistake ("I said German, I meant Dutch")
+        r"|i\s+meant"
     )
     + r"\s+(?:the\s+)?$"
 )

@@ -90,7 +90,9 @@ _CLEFT = re.compile(r"(?<![a-z])(?:it's|it is|its)\s*$")
 #: choice of how to talk, whatever else the sentence says.
 _LANG_SWITCH = re.compile(
     r"(?<![a-z])(?:(?:go|going|switch|switching|change|changing|revert|get|move)\s+back\s+to"
-    r"|switch(?:ing)?\s+over\s+to|revert(?:ing)?\s+to)\s+$"
+    r"|switch(?:ing)?\s+over\s+to|revert(?:ing)?\s+to"
+    # the one meant, after one said by mistake ("I said German, I meant Dutch")
+    r"|^(?:sorry[,\s]+|no[,\s]+|oops[,\s]+)?i\s+meant)\s+$"
 )
 
 
@@ -265,12 +267,12 @@ _IF_NEEDED = re.compile(
 )
 #: Who gets there, and getting there ("when the courier gets here", "once you're downstairs").
 _COMER = (
-    r"(?:when|once|as soon as)\s+(?:you|he|she|they|the\s+(?:courier|driver|rider)"
+    r"(?:when|once|as soon as)\s+(?:you|u|he|she|they|the\s+(?:courier|driver|rider)"
     r"|your\s+(?:driver|courier))"
 )
 _COMES = (
     r"\s*(?:(?:gets?|arrives?|reach(?:es)?)(?:\s+(?:here|there))?"
-    r"|(?:\s+is|\s+are|'s|'re)\s+(?:here|there|downstairs|outside|at\s+the\s+(?:gate|door"
+    r"|(?:\s+is|\s+are|'s|'re|r)\s+(?:here|there|downstairs|outside|at\s+the\s+(?:gate|door"
     r"|building)))(?![a-z])"
 )
 #: Someone getting to the user's door or building: the moment a one-off call is asked for.
