@@ -40,9 +40,7 @@ def test_a_statement_after_a_greeting_or_a_heads_up_and_household_facts_are_kept
         ("我平时穿XL，偏宽松的版型穿着舒服", "偏宽松"),
     ],
 )
-def test_a_fit_a_name_or_an_allergy_said_after_a_statement_joins_it(
-    text: str, words: str
-) -> None:
+def test_a_fit_a_name_or_an_allergy_said_after_a_statement_joins_it(text: str, words: str) -> None:
     (content,) = contents(text)
     assert words in content
 
