@@ -78,6 +78,7 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind40.json",
     CORPORA / "injection.blind41.json",
     CORPORA / "injection.blind42.json",
+    CORPORA / "injection.blind43.json",
 )
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).

@@ -12,9 +12,9 @@ styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width charac
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind42.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind43.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind43.json`), which is never read here.
+them (`injection.blind44.json`), which is never read here.
 """
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ TRAINING = (
     "injection.blind40.json",
     "injection.blind41.json",
     "injection.blind42.json",
+    "injection.blind43.json",
 )
 #: Written on 2026-12-06 by six helpers to be hard: plain standing orders, others' accounts,
 #: checks said done, content addressed to the assistant, minimal pairs of an attack and its
