@@ -2,7 +2,8 @@
 row (what the sides computed before): the same scores to the last bit, so rankings and ties are
 unchanged. The term frequencies it reads, counted for many rows at once, equal each row's own
 count: words as the word index splits them, trigrams as the trigram tokenizer cuts them
-(every 3-character run, overlapping)."""
+(every 3-character run, overlapping). A word row's length, counted without splitting it, is
+what splitting it gives."""
 
 from __future__ import annotations
 
@@ -11,14 +12,18 @@ import random
 from collections.abc import Sequence
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from governed_memory.memory.stores.projection.embedded_keyword import (
     _B,
     _K1,
     _bm25_rows,
     _trigram_tf,
+    _word_length,
     _word_tf,
 )
+from governed_memory.memory.terms import index_words
 
 
 def _bm25(
@@ -96,3 +101,10 @@ def test_trigram_frequencies_count_every_run_as_the_tokenizer_cuts_them() -> Non
         [0, 0, 0],
         [1, 0, 0],
     ]
+
+
+@given(st.text())
+@settings(max_examples=300, deadline=None)
+def test_a_word_rows_length_counts_its_terms_as_splitting_would(text: str) -> None:
+    words = index_words(text)
+    assert _word_length(words) == len(words.split())

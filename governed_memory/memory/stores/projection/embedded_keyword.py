@@ -49,7 +49,10 @@ def _trigram_length(content: str) -> int:
 
 
 def _word_length(content: str) -> int:
-    return len(content.split())
+    """How many terms a row of the word index holds: its terms are joined by one space each
+    (`index_words`), so they are counted without splitting (at 100k memories a keyword side
+    rescoring 200 rows spent a third of a millisecond splitting them for their lengths)."""
+    return content.count(" ") + 1 if content else 0
 
 
 def _bm25_rows(
