@@ -14,7 +14,9 @@ out: the rules decode those; an embedding of ciphertext says nothing of its inte
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
 `injection.blind.json`, `injection.blind2.json` … `injection.blind43.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind44.json`), which is never read here.
+them (`injection.blind44.json`, read once at 9f16e28: 90.8 % of hijacks, no e-mail or chat
+flagged), which is never read here; `injection.blind45.json` is committed unread for the next
+weights.
 """
 
 from __future__ import annotations
