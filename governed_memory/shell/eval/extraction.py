@@ -121,9 +121,9 @@ HELDOUT30 = CORPORA / "extraction.heldout30.json"
 #: Written on 2026-12-06 by a new helper before held-out 30 was read, read once at 32b0639
 #: after held-out 30's corrections (193 utterances: seven also in earlier corpora removed).
 HELDOUT31 = CORPORA / "extraction.heldout31.json"
-#: `extraction.heldout32.json` (written on 2026-12-06 by a new helper after held-out 31's
-#: corrections, never read by them) is committed unread and left out of the default run: the
-#: next round's measure.
+#: Written on 2026-12-06 by a new helper after held-out 31's corrections, read once at aff034d
+#: (193 utterances: seven also in earlier corpora removed).
+HELDOUT32 = CORPORA / "extraction.heldout32.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -158,6 +158,7 @@ EXTRACTION_CORPORA = (
     HELDOUT29,
     HELDOUT30,
     HELDOUT31,
+    HELDOUT32,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

@@ -65,7 +65,7 @@ _CONTRAST = re.compile(
     # 经常上夜班"): "so" and "and" only before what can start a clause, never as "so much",
     # "so tired", "black and white".
     r"|所以|因此|\s[-–—]+\s|(?<![A-Za-z])so(?=\s+(?:(?:i|i'm|im|i've|i'd|we|we're|my|our|the"
-    r"|it|it's|its|that|this|they|he|she|you|your|any)(?![A-Za-z])|[0-9]))"
+    r"|it|it's|its|that|this|these|those|they|he|she|you|your|any)(?![A-Za-z])|[0-9]))"
     r"|(?<![A-Za-z])and(?=\s+(?:i|i'm|i've|we|we're|they|they're|he|she|it|it's|my|our)(?![A-Za-z]))",
     re.I,
 )

@@ -57,7 +57,7 @@ _LACKS_ZH = (
     # an act the user did not do ("我没点取消啊", "我没申请"), a channel (a denial, not a fact)
     r"|点|取消|申请|做|弄|改|动|碰|操作|下|订|退|让|叫|请|同意|授权|确认|开通|微信|短信|邮箱|手机"
     r"|qq)"
-    r"[\u4e00-\u9fff]{1,5}(?<![啊呀吧呢吗嘛哈啦])\s*$"
+    r"[\u4e00-\u9fff]{1,5}?(?<![啊呀吧呢吗嘛哈啦])[哈啊呀哦啦]?\s*$"
 )
 _SELF_ZH = re.compile(
     _SELF_LEAD_ZH + r"(?:我(?:本人|自己|这人|这个人)?|本人)"
@@ -77,10 +77,14 @@ _SELF_ZH = re.compile(
     r"|(?:敏感|干|油|混合|中性)性?(?:肌|皮)|近视|远视|散光|色弱|色盲|红绿色盲"
     r"|(?:周末|每周|经常)?(?:都|会)?去(?:爬山|徒步|跑步|健身|游泳|钓鱼|露营|骑行|滑雪|打球|瑜伽)"
     r"|用的(?!是)"
-    r"|不喝酒|不能吃|不能喝|忌口|戒|对.{1,12}过敏|过敏|在读|读研|读博|上大学|上高中"
+    r"|不喝酒|不能吃|不能喝|忌口|戒|对.{1,12}过敏"
+    # an allergy named before it ("我花生过敏"), not someone's ("我表哥海鲜过敏")
+    r"|(?![\u4e00-\u9fff]{0,2}(?:哥|姐|弟|妹|叔|姨|舅|婶|姑|友|事|婆|公|爷|奶|妈|爸|儿|女))"
+    r"(?:(?!能|不|会|要|想|做|测|查|去)[\u4e00-\u9fff]){0,6}过敏(?!测|检|原|试|吗|么|呢)|在读|读研|读博|上大学|上高中"
     r"|(?:买|用|网购)?[\u4e00-\u9fff]{0,3}?只认|住在|住(?!院)|生活在|在.{1,10}(?:工作|上班|上夜班|值夜班|住|生活"
-    r"|读书|上学)|在[\u4e00-\u9fff]{1,8}(?:省|市|区|县|镇)\s*$|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
+    r"|读书|上学|读(?:大学|研|博|高中|初中))|在[\u4e00-\u9fff]{1,8}(?:省|市|区|县|镇)\s*$|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
     r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用"
+    r"|不会(?:开车|骑车|游泳|说|用智能手机)"
     rf"|{_AVAILABLE_ZH}"
     r"|.{0,6}不耐(?:受)?(?!烦|心)|怀孕|怀了|孕期|哺乳期|备孕|左撇子|右撇子|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座)"
     # the body a size or a product is chosen for ("我脚比较宽", "我皮肤偏干")
@@ -151,6 +155,8 @@ _SELF_EN = re.compile(
     # what the user cannot take ("I can't have caffeine", "I can't tolerate lactose")
     r"|i\s+(?:can't|cannot|can\s+not)\s+(?:have|tolerate|handle|digest)\s+(?!it\b|this\b|that\b"
     r"|them\b|you\b|the\b|my\b|a\b|an\b|any\b|anyone\b|someone\b|people\b)[a-z]"
+    # what the user cannot stand ("I can't stand polyester")
+    r"|i\s+(?:really\s+)?(?:can't|cannot|can\s+not)\s+stand\s+(?!it\b|this\b|that\b|you\b|the\b|when\b|how\b|waiting\b)[a-z]"
     # what the user goes for, or is a fan of ("I always go for unscented", "big fan of Patagonia")
     r"|i\s+(?:(?:always|usually|normally|generally|tend\s+to)\s+)?(?:go\s+for|opt\s+for)\s+[a-z]"
     r"|(?:(?:i'm|im|i am)\s+(?:a\s+)?)?(?:big|huge|massive)\s+fan\s+of\s+(?!your\b|this\b|that\b"
@@ -293,11 +299,11 @@ _FAMILY_FACT = _rx(
     # a condition the shop has to mind in what it sends them
     r"|高血压|糖尿病|哮喘|痛风|心脏病|癫痫|老年痴呆|坐轮椅|怀孕"
     # a body that cannot carry, climb or read what the shop sends them
-    r"|腿脚不(?:好|便|方便|利索)|行动不便|眼神不好|视力不好|耳背|听力不好|耳朵不好",
+    r"|腿脚不(?:好|便|方便|利索)|行动不便|眼神不好|视力不好|耳背|听力不好|耳朵不好|自闭症|多动症",
     _w(
         r"birthday|born|years? old|allergic|allergy|allergies|intolerant"
         r"|turns? \d+|turned \d+|is \d+|are \d+|diabetic|diabetes|asthma|asthmatic|epilep\w*"
-        r"|dementia|wheelchair|care home|nursing home|c(?:o)?eliac|pregnant"
+        r"|dementia|wheelchair|care home|nursing home|c(?:o)?eliac|pregnant|autis\w*"
     ),
 )
 

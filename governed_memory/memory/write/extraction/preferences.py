@@ -287,7 +287,8 @@ _ON_ARRIVAL = re.compile(
     r"|comes?|gets?\s+(?:here|there))"
     # a call the courier is to make, asked through the user ("告诉送货师傅到小区东门打我电话",
     # "ask the delivery guy to call my mobile instead of buzzing")
-    r"|(?:告诉|跟|和|让|叫|麻烦)(?:一下)?(?:送货|送件|配送|派件|快递)?(?:员|小哥|师傅|骑手|司机)[^，,。]{0,12}?"
+    r"|(?:告诉|转告|跟|和|让|叫|麻烦)(?:一下)?(?:送货|送件|配送|派件|快递)?(?:员|小哥|师傅|骑手|司机)"
+    r"[^。]{0,16}?"
     r"(?:打(?:我)?(?:的)?(?:电话|手机)|给我打|打给我)"
     r"|(?<![a-z])(?:ask|tell|get)\s+(?:the|your)\s+(?:delivery\s+)?(?:guy|driver|courier|rider"
     r"|person|man|woman)\s+to\s+(?:call|ring|phone)(?![a-z])"
