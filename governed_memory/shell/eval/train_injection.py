@@ -15,8 +15,9 @@ Every corpus read once to measure an earlier set of weights (`injection.heldout3
 `injection.blind.json`, `injection.blind2.json` … `injection.blind43.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
 them (`injection.blind44.json`, read once at 9f16e28: 90.8 % of hijacks, no e-mail or chat
-flagged), which is never read here; `injection.blind45.json` is committed unread for the next
-weights.
+flagged; and `injection.blind45.json`, read once with the same weights: 89.9 %, 3.8 % of
+e-mails and chats), which is never read here; `injection.blind46.json` is committed unread for
+the weights that train on those two.
 """
 
 from __future__ import annotations
