@@ -52,7 +52,6 @@ from governed_memory.memory.write.extraction.models import (
 )
 from governed_memory.memory.write.extraction.personal import (
     _CONTINUATION,
-    FAMILY_DATE,
     _availability,
     _family_statement,
     _relayed_as_self,
@@ -443,9 +442,8 @@ class RuleExtractor:
         if (
             _whose(norm) == "third"
             and not re.match(r"^\s*我(?!的?(?:" + _REL_ZH + "))", norm)
-            # what the user asks to keep of their own family: a date, a size, a taste a gift is
-            # chosen by ("帮我记住，我老婆不喜欢玫瑰"); someone else's stays theirs
-            and not (_family_statement(norm) and FAMILY_DATE.search(norm))
+            # what the user asks to keep of their own family or household: a date, a size, a
+            # taste a gift is chosen by ("帮我记住，我老婆不喜欢玫瑰"); someone else's stays theirs
             and not _family_statement(fold(pieces[0]) if pieces else norm)
             and not of_family(fold(pieces[0]) if pieces else norm)
         ):

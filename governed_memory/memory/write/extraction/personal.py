@@ -345,11 +345,6 @@ _MOVED = re.compile(
 )
 
 
-#: A family member's date the user keeps ("my wife's birthday is 3 May"); their tastes and
-#: allergies stay theirs.
-FAMILY_DATE = re.compile(r"生日|纪念日|(?<![a-z])(?:birthday|anniversary|born)(?![a-z])")
-
-
 def of_family(norm: str) -> bool:
     """A statement whose subject is someone of the user's own family ("我老婆喜欢百合花", "my
     son wears 130")."""
