@@ -91,6 +91,7 @@ async def test_a_person_sees_corrects_exports_and_deletes_in_a_browser(
             # signing in posts the token: it is in no URL, before or after
             await page.fill("#token", token)
             await page.click("#sign-in button")
+            await page.locator("#memories").wait_for()  # the signed-in page, once it has loaded
             assert page.url == f"{served}/page"
             assert token not in page.url
             rows = page.locator("#memories tr[data-memory]")
@@ -151,6 +152,7 @@ async def test_a_person_sees_corrects_exports_and_deletes_in_a_browser(
             await small.goto(f"{served}/page")
             await small.fill("#token", token)
             await small.click("#sign-in button")
+            await small.locator("#memories").wait_for()  # count() does not wait for the page
             assert await small.locator("#memories tr[data-memory]").count() == 1
             wide = await small.evaluate("document.documentElement.scrollWidth")
             assert wide <= 390, f"{wide} px wide at a 390 px screen"
