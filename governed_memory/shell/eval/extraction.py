@@ -124,9 +124,9 @@ HELDOUT31 = CORPORA / "extraction.heldout31.json"
 #: Written on 2026-12-06 by a new helper after held-out 31's corrections, read once at aff034d
 #: (193 utterances: seven also in earlier corpora removed).
 HELDOUT32 = CORPORA / "extraction.heldout32.json"
-#: `extraction.heldout33.json` (written on 2026-12-06 by a new helper after held-out 32 was
-#: read, never read by its corrections) is committed unread and left out of the default run:
-#: the next round's measure.
+#: Written on 2026-12-06 by a new helper after held-out 32 was read, read once at 4a381e2
+#: (198 utterances).
+HELDOUT33 = CORPORA / "extraction.heldout33.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -162,6 +162,7 @@ EXTRACTION_CORPORA = (
     HELDOUT30,
     HELDOUT31,
     HELDOUT32,
+    HELDOUT33,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

@@ -1,6 +1,6 @@
-"""Business claims (orders, payments, shipments, refunds), requests to remember, corrections
-and the name the user goes by: their cues and their readers (statements about the user are
-`personal`'s, standing wishes about how the user is served `wishes`')."""
+"""Business claims (orders, payments, shipments, refunds), corrections and the name the user
+goes by: their cues and their readers (statements about the user are `personal`'s, standing
+wishes about how the user is served `wishes`', requests to remember `remembering`'s)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from governed_memory.memory.models import Candidate
-from governed_memory.memory.write.extraction.clauses import _Clause, _clean
+from governed_memory.memory.write.extraction.clauses import _clean
 from governed_memory.memory.write.extraction.cues import (
     _Q_ANY,
     _Q_START,
@@ -21,60 +21,6 @@ from governed_memory.memory.write.normalize import fold, normalize_whitespace
 
 # --------------------------------------------------------------------------------------------
 # Cues (on folded text, as in `cues`)
-
-# Remember
-_REMEMBER_ZH = re.compile(
-    r"^\s*(?:这个|这点|这一点|这些|这条)?\s*(?:以后|往后|今后)?(?:都|也)?\s*(?:请|麻烦|你)?\s*(?:帮我|给我)?\s*(?:能不能|可以|能)?\s*"
-    # where it is to be kept ("在我账户里备注一下", "给我的档案上记一下")
-    r"(?:(?:在|给)?(?:我的?)?(?:账户|账号|档案|资料|会员信息)(?:里|上|中)?\s*)?"
-    r"(?:记住|记一下|记下来|记下|记好|记着|牢记|记录一下|记录下来|(?:(?<=以后)|(?<=往后)|(?<=今后)|(?<=[都也]))要?记得"
-    r"|记得(?=我)|记录下|备注一下|备注)(?:一下|了(?=\s*[:：]))?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
-    r"\s*[:：,，]?\s*(?:就是)?\s*"
-)
-_REMEMBER_EN = re.compile(
-    r"^\s*(?:please\s+|pls\s+|kindly\s+|(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?"
-    r"|(?:i'd|i would|i'd really|i want|i need)\s+(?:like\s+)?you\s+to\s+)?"
-    # said as what it is for ("just so you remember —")
-    r"(?:(?:just\s+)?so\s+(?:you|u)\s+(?:remember|have\s+it|know\s+for\s+next\s+time)"
-    r"|remember|note(?:\s+(?:on|in|to)\s+(?:my\s+)?(?:account|profile|file|record))?"
-    r"|keep in mind|bear in mind|don't forget|do not forget|make a note|take note"
-    r"|take a note|for (?:your|future) reference|jot down|write down|note down|keep on file"
-    r"|(?:just\s+)?so (?:it's|it is|that's) on (?:file|record)|for your records?"
-    r"|(?:please\s+)?(?:put|keep) (?:it|this|that) on (?:file|record|my account)"
-    r"|(?:put|add|leave|make)\s+a\s+note\s+(?:on|in|to)\s+(?:my\s+)?(?:account|profile|file|record)"
-    r"|(?:record|log|store)(?=\s+that\s+(?:i|i'm|i've|my|we|we're|our)\b)"
-    r"|save(?=\s+that\b|\s+this(?:\s+for\s+(?:me|next\s+time|later|the\s+future))?"
-    r"(?:\s+(?:please|pls|plz))?\s*[:：\-—–]))"
-    # for when ("remember for next time: ...", "note for the future, ...")
-    r"(?:\s+(?:for\s+(?:next time|the future|later|future orders)|going forward|from now on))?"
-    r"(?:\s+(?:that|this|of this|of that|down))?"
-    r"(?:\s+for\s+(?:me|next time|the future|later|future orders))?(?:\s+(?:please|pls|plz))?"
-    r"\s*[:,\-—–]?\s*"
-    r"(?:that\s+)?"
-)
-#: A request to remember asked as a question ("can you remember that I'm colorblind?",
-#: "能不能记一下…"): a request, its rest a statement.
-_ASKED_TO_REMEMBER = re.compile(
-    r"^\s*(?:(?:can|could|would|will)\s+(?:you|u)\s|(?:你)?(?:能不能|可不可以|能|可以)\s*(?:帮我)?"
-    r"\s*(?:记|备注))"
-)
-#: What a request to remember names when it says nothing itself: the talk ("this conversation
-#: for me"), or a topic whose value it has yet to give ("你能记住我的尺码吗").
-NOTHING_SAID = re.compile(
-    r"^\s*(?:(?:(?:this|that|the|our)\s+)?(?:conversation|chat|discussion|thread|talk)|this|that|it"
-    r"|everything|all\s+(?:this|that|of\s+this)|what\s+(?:we|i)\s+(?:said|talked\s+about)"
-    # taken back at once ("just so you remember — nvm, forget it")
-    r"|(?:(?:nvm|never\s*mind|forget\s+(?:it|that|about\s+it))[,\s]*)+"
-    # a slot of the user's whose value is yet to come ("my shoe size for me?", "my order
-    # number")
-    r"|my\s+(?:[a-z]+\s+){0,2}(?:size|number|address|birthday|name|colou?rs?|code|id|details"
-    r"|e-?mail|phone|zip|postcode|preferences?))"
-    r"(?:\s+for\s+(?:me|next\s+time|the\s+future|later|future\s+orders))?\s*[?.!]*\s*$"
-    r"|^\s*(?:这(?:段|个|次)?(?:对话|聊天|聊天记录|谈话)|这些|这个|(?:别|不要)(?:搞)?忘(?:了|记了?)?|我的(?:尺码|鞋码|码数|衣服尺码|地址|电话|号码|生日|信息|偏好|会员号|会员卡号|卡号|订单号|单号|工号|学号|邮箱|手机号)"
-    r"|我(?:喜欢|常用|最爱|平时穿|穿)的[\u4e00-\u9fff]{0,4}?(?:尺码|码数|颜色|牌子|品牌|口味|型号))"
-    r"(?:吗|呢|吧|哈|啊|呀|哦|啦)?\s*[?？。！!]*\s*$"
-)
-_REMEMBER_EMPTY = re.compile(r"^[\s了吗吧啊呀哦嗯么呢哈啦嘛呗.!?。！？]*$")
 
 # Business claims
 _ENTITY: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -486,13 +432,20 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
     )
 
 
+#: What the user did, said against what the shop shows ("我明明付款了", "I already paid but").
+_CONTRARY = re.compile(r"明明|分明|(?<![a-z])i\s+(?:already|definitely)\s+[a-z]+ed(?![a-z])")
+
+
 def _claimed_in_sentence(claim: Candidate, sentence: str) -> Candidate:
     """A claim made in one clause of a sentence that names what it is about in another
     ("单号YT88801234，物流信息三天没更新了", "My order got cancelled, #A77812"): about that
     order, parcel or payment (not `…:unknown`), its content the sentence that says so."""
-    if claim.key in _KEY_OF.values() and not _entities(fold(claim.content)):
+    if claim.key in _KEY_OF.values() and (
+        not _entities(fold(claim.content)) or _CONTRARY.search(fold(sentence))
+    ):
         # its clause says what happened, an earlier one what it happened to ("退款说好三天到，
-        # 现在一周了还没到"): the sentence says both
+        # 现在一周了还没到") or what the user did that it contradicts ("我明明付款了，怎么订单还
+        # 显示待支付"): the sentence says both
         claim = claim.model_copy(update={"content": normalize_whitespace(_clean(sentence))})
     return _about_the_id_in(claim, sentence)
 
@@ -545,25 +498,3 @@ def _subject(raw: str, entity: str) -> str:
     if bare is not None:  # "It's 1Z999AA10123456784": a long code said alone
         return f"{_ENTITY_PREFIX[entity]}:{bare.group()}"
     return f"{_ENTITY_PREFIX[entity]}:unknown"
-
-
-def _asked_to_remember(norm: str) -> bool:
-    return bool(_ASKED_TO_REMEMBER.match(norm))
-
-
-def _remember_rest(clause: _Clause) -> str | None:
-    """What a "remember that ..." clause asks to keep (verbatim), "" when it continues in the
-    next clause, None when the clause is not such a request."""
-    for rx in (_REMEMBER_ZH, _REMEMBER_EN):
-        m = rx.match(clause.norm)
-        if m is None:
-            continue
-        rest_norm = clause.norm[m.end() :]
-        if re.match(r"^(?:了|to\s)", rest_norm) or (
-            rx is _REMEMBER_EN and rest_norm.startswith("me")
-        ):
-            return None
-        cut = len(clause.raw) - len(rest_norm) if len(clause.norm) == len(clause.raw) else None
-        rest = clause.raw[cut:] if cut is not None else rest_norm
-        return "" if _REMEMBER_EMPTY.match(rest) else _clean(rest)
-    return None

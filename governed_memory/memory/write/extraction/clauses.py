@@ -241,10 +241,13 @@ _FAILS_AFTER = re.compile(
 )
 
 #: A channel said not to suit the user ("email isn't great for me anymore", "texts aren't
-#: ideal"): denied, weakly (a reason, not a ban).
+#: ideal", "phone calls won't work for me"): denied, weakly (a reason, not a ban).
 _UNSUITED_AFTER = re.compile(
-    r"^\s*(?:is|are|'s|'re)?\s*(?:n't|not|no\s+longer)\s+(?:really\s+|that\s+|so\s+|very\s+)?"
-    r"(?:great|good|ideal|convenient|reliable|practical|an\s+option)(?![a-z])"
+    r"^\s*(?:calls?|texts?|messages?)?"
+    r"\s*(?:(?:is|are|'s|'re)?\s*(?:n't|not|no\s+longer)\s+(?:really\s+|that\s+|so\s+|very\s+)?"
+    r"(?:great|good|ideal|convenient|reliable|practical|an\s+option|possible)"
+    r"|(?:won't|will\s+not|wouldn't|don't|doesn't|do\s+not|does\s+not)\s+(?:really\s+)?work"
+    r"|(?:is|are)\s+(?:a\s+)?(?:no[- ]go|no\s+good|useless))(?![a-z])"
 )
 
 

@@ -326,7 +326,9 @@ _LANG_POS_AFTER = re.compile(
     r"^\s*(?:来|进行)?\s*(?:回复|回答|答复|沟通|交流|聊天?|对话|回|答|联系|写|和我|跟我|给我|同我|对我"
     r"|就行|就好|就可以|即可|吧|可以吗|好吗|谢谢)|^\s*"
     + _w(
-        r"please|only|from now on|going forward|is (?:fine|better|preferred|best|ok|okay)|works"
+        r"please|only|from now on|going forward|works"
+        r"|is (?:(?:totally|perfectly|completely|absolutely|really|just|also)\s+)?(?:fine|better"
+        r"|preferred|best|ok|okay)"
         r"|if possible|thanks|thank you|i'?d\s+(?:like|prefer|rather)|i\s+(?:want|prefer|need)"
         r"|is\s+what\s+i\s+(?:actually\s+|really\s+)?(?:read|understand|speak|prefer|want|use)"
         # easier for the user ("English is actually easier for me", "Spanish would be easier")

@@ -12,15 +12,12 @@ from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
 from governed_memory.memory.vocabulary import LANGUAGE, NAME, TIMEZONE
 from governed_memory.memory.write.extraction.claims import (
-    NOTHING_SAID,
-    _asked_to_remember,
     _claim,
     _claimed_in_message,
     _claimed_in_sentence,
     _correction,
     _entities,
     _preferred_name,
-    _remember_rest,
     names_an_id,
 )
 from governed_memory.memory.write.extraction.clauses import (
@@ -58,6 +55,7 @@ from governed_memory.memory.write.extraction.personal import (
     _self_statement,
     _third_party_statement,
     of_family,
+    passed_on,
 )
 from governed_memory.memory.write.extraction.preferences import (
     ARRIVES,
@@ -67,6 +65,13 @@ from governed_memory.memory.write.extraction.preferences import (
     _timezone_prefs,
     language_instead,
     second_thought,
+)
+from governed_memory.memory.write.extraction.remembering import (
+    NOTHING_SAID,
+    _asked_to_remember,
+    _remember_rest,
+    remembered_back,
+    with_requests_to_remember_joined,
 )
 from governed_memory.memory.write.extraction.whereabouts import zone_where_i_am
 from governed_memory.memory.write.extraction.wishes import (
@@ -104,7 +109,7 @@ class RuleExtractor:
             raise InvalidInput(f"unknown time zone {default_timezone!r}", field="default_timezone")
         zh = _is_chinese(text)
         got = _Collected([], [], [])
-        sentences = _clauses(text)
+        sentences = with_requests_to_remember_joined(_clauses(text))
         # A zone the user states for themselves is the one their hours in the same words are in
         # ("I'm on Pacific time, so don't call before 9am"): not the account's.
         # (or where they are, said beside a question of time: "I'm in Chicago, so … after 6pm
@@ -164,6 +169,10 @@ class RuleExtractor:
         remember_next = False
         prev_part = _Part("", "", False, 0)
         said = len(got.semantic)  # what this sentence's statements start at
+        back = remembered_back(clauses) if len(clauses) > 1 or clauses[0].norm else None
+        if back is not None:  # "…, so keep that in mind": the sentence is what is to be kept
+            self._remember(back, back.raw, zone, got)
+            return
         skip = 0
         for n, clause in enumerate(clauses):
             if skip:
@@ -328,17 +337,18 @@ class RuleExtractor:
             return
         for part in parts:
             relayed = _relayed_as_self(part.norm)
-            said = relayed if relayed is not None else part.norm
+            passed = passed_on(part.norm)  # "let the warehouse know that …": the user's wish
+            said = relayed if relayed is not None else passed or part.norm
             family = _family_statement(said)
             kept = (
                 family
                 or _self_statement(said)
-                or _standing_wish(part.norm, cued_before)
-                or _style_wish(part.norm)
+                or _standing_wish(passed or part.norm, cued_before)
+                or _style_wish(passed or part.norm)
             )
-            if _is_question(part) or not kept:
+            if (_is_question(part) and passed is None) or not kept:
                 continue
-            if relayed is None and _whose(part.norm) == "third" and not family:
+            if relayed is None and passed is None and _whose(part.norm) == "third" and not family:
                 got.skipped.append((part.order, Skipped(reason="third_party", clause=part.raw)))
                 continue
             candidate = Candidate(

@@ -34,7 +34,7 @@ def _availability(norm: str) -> bool:
 # Self-statements
 _SELF_LEAD_ZH = (
     r"^(?:(?:你好|您好|哈喽|嗨|亲|hi|hello)\s*[～~!！,，]*\s*)?"
-    r"(?:其实|另外|还有|对了|顺便说一下|顺便|而且|并且|补充一下)?\s*"
+    r"(?:其实|另外|还有|对了|顺便说一下|顺便|而且|并且|补充一下|说真的|说实话|老实说|讲真)?\s*"
     # a topic said first ("颜色的话我一般偏好黑色")
     r"(?:[\u4e00-\u9fff]{1,4}的话\s*)?"
 )
@@ -63,7 +63,7 @@ _SELF_ZH = re.compile(
     _SELF_LEAD_ZH + r"(?:我(?:本人|自己|这人|这个人)?|本人)"
     r"(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身"
     r"|基本上?|每天|比较|特别|很|非常|最|只|一个人)*"
-    r"(?:是(?!说|不是|想|要|来|问|在|否|因为|打算|第|刚|昨|今|前天|上次|这次|那|个意思|的)"
+    r"(?:是(?!说|不是|想|要|来|问|在(?!校|读|职)|否|因为|打算|第|刚|昨|今|前天|上次|这次|那|个意思|的)"
     # who the user is not, and what they have not ("我不是学生", "我没有养狗"): a lasting fact
     # a shop acts on as much as its opposite
     r"|不是(?!说|想|要|来|问|在|因为|故意|很|太|特别|非常|这|那|你|您|第|刚|个意思|的|本人"
@@ -203,14 +203,25 @@ _SELF_EN = re.compile(
     # how the user's name is written or said ("my name's spelled Caitlin, with a C")
     r"|my\s+(?:first\s+|last\s+|full\s+|family\s+|sur)?name's\s+(?:spelt|spelled|pronounced)\b"
     # a choice kept for the user alone ("dark colours only for me")
-    r"|[a-z]+(?:\s+[a-z]+)?\s+only\s+for\s+me\b"
+    r"|[a-z]+(?:\s+[a-z]+)?\s+only\s+for\s+me\b|only\s+[a-z-]+(?:\s+[a-z-]+)?\s+for\s+me\b"
+    # a brand stuck to, the household's size ("sticking with New Balance from now on", "we're
+    # a family of five")
+    r"|(?:(?:i'm|im|i\s+am|i'll\s+be)\s+)?sticking\s+(?:with|to)\s+(?!it\b|this\b|that\b|you\b)[a-z]"
+    r"|(?:we're|we\s+are)\s+a\s+family\s+of\s+(?:\d|two|three|four|five|six|seven|eight)"
     r"|(?:have|got)\s+(?:a|an|one|two|three|four|five|twins|\d+)\s+(?:kids?|children|sons?|daughters?"
     r"|boys?|girls?|dogs?|cats?|pets?|grandkids|babies|toddlers?)\b"
     # when the user can be found: a circumstance a delivery or a call is planned around
     rf"|{_AVAILABLE_EN}"
     r"|i\s+(?:live|reside|work|grew up|was born|come from|moved to|have lived|speak)\b"
+    r"|we\s+live\s+in\s+(?:a|an)\s+[a-z]"
+    # skin or feet a product is chosen for ("I have really sensitive skin", "I have wide feet")
+    r"|i\s+have\s+(?:(?:really|very|super|quite|extremely|pretty|naturally)\s+)?(?:sensitive|dry"
+    r"|oily|combination|acne[- ]prone|fair|pale)\s+skin\b"
+    r"|i\s+have\s+(?:(?:really|very|super|quite|extremely|pretty)\s+)?(?:wide|flat|narrow|small"
+    r"|big|high[- ]arched)\s+feet\b"
     r"|i\s+(?:don't|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive|buy"
     r"|shop for|order|subscribe)\b"
+    r"|i\s+always\s+(?:want|buy|order|choose|pick(?!\s+up))\b"
     r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
     r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use|raise|grow|run"
     r"|drive|ride"
@@ -287,6 +298,21 @@ _CONTINUATION = re.compile(
     # this conversation or a question is no part of it
     r"|^\s*(?:不吃|不喝|只吃|只喝)(?!(?:一|两|几|半)(?:口|点|下|次)|了|完|饭|东西|啥|什么)"
     r"[\u4e00-\u9fff]{2,}"
+    # a budget, the brand of a thing just named, the one thing the home has instead
+    # ("预算不太多", "小米的", "只有一个空气炸锅"); a skin condition had since ("had eczema …")
+    r"|^\s*(?:预算|手头)(?:也|比较|都)?(?:不太多|不多|有限|不高|很紧|比较紧|紧张|紧)"
+    r"|^\s*(?!这|那|你|您|我|他|她|谁|啥|什么|别|不)(?:(?!穿|买|用|要|是|吃|喝)[\u4e00-\u9fffa-z]){2,6}的\s*$"
+    r"|^\s*(?:只有|就有|只剩)(?:一|两|个|台|只|把)"
+    r"|^\s*(?:有点|有些|也|还|而且)?(?:近视|远视|散光)"
+    # a second liking, or a limit on the first ("黑白灰也ok", "就是别太艳", "hate polyester",
+    # "three kids under 10")
+    r"|^\s*[\u4e00-\u9fffa-z]{1,6}也(?:ok|可以|行|还行|不错)\s*$"
+    r"|^\s*(?:就是|但是?|只是)?(?:别|不要)太[\u4e00-\u9fff]{1,3}\s*$"
+    r"|^\s*(?:and\s+|but\s+)?(?:hate|dislike|can't\s+stand|love|adore)\s+(?!it\b|this\b|that\b|you\b"
+    r"|when\b|how\b|waiting\b)[a-z]+(?:\s+[a-z]+)?\s*$"
+    r"|^\s*(?:\d|two|three|four|five|six)\s+(?:kids|children|boys|girls)\b(?!.*\?)"
+    r"|^\s*(?:and\s+)?(?:had|have\s+had|have|get|got)\s+(?:bad\s+|mild\s+|severe\s+)?(?:eczema"
+    r"|psoriasis|acne|rosacea|dermatitis|hay\s+fever)\b"
     r"|^\s*(?:也|还|而且也?|并且也?)(?:不太|不|都|很|挺|比较|特别|一直)*(?:能|会|爱|喜欢|吃|喝|用|穿"
     r"|怕|对|是|有|住|在)(?!.*(?:这|那|你|您|吗|么|呢|帮|\?))",
     re.I,
@@ -299,11 +325,14 @@ _FAMILY_FACT = _rx(
     # a condition the shop has to mind in what it sends them
     r"|高血压|糖尿病|哮喘|痛风|心脏病|癫痫|老年痴呆|坐轮椅|怀孕"
     # a body that cannot carry, climb or read what the shop sends them
-    r"|腿脚不(?:好|便|方便|利索)|行动不便|眼神不好|视力不好|耳背|听力不好|耳朵不好|自闭症|多动症",
+    r"|腿脚不(?:太|大)?(?:好|便|方便|利索)|行动不便|眼神不好|视力不好|耳背|听力不好|耳朵不好|自闭症|多动症"
+    # what a child's school year, or eyes, make the shop choose ("上一年级", "近视了")
+    r"|上(?:[一二三四五六]年级|幼儿园|小学|初中|高中)|近视|远视|散光|色盲|色弱",
     _w(
         r"birthday|born|years? old|allergic|allergy|allergies|intolerant"
         r"|turns? \d+|turned \d+|is \d+|are \d+|diabetic|diabetes|asthma|asthmatic|epilep\w*"
         r"|dementia|wheelchair|care home|nursing home|c(?:o)?eliac|pregnant|autis\w*"
+        r"|colou?r[- ]?blind|(?:short|near|far)[- ]sighted|in (?:year|grade) \d+"
     ),
 )
 
@@ -408,6 +437,22 @@ _RELAY_EN = re.compile(
     r"|mentioned|reports|reported|explained|confirmed|states|stated)\s+(?:that\s+)?"
     r"(?:she|he|they)\s+(?P<verb>[a-z']+)"
 )
+
+
+#: A wish passed on through the agent to whoever serves the user ("can you let the warehouse
+#: know that from now on …", "tell the optical shop I always want …"): what follows is the
+#: user's own.
+_PASSED_ON = re.compile(
+    r"^(?:(?:can|could|would)\s+(?:you|u)\s+(?:please\s+|pls\s+|kindly\s+)?|please\s+|pls\s+)?"
+    r"(?:let|tell|remind|ask|inform)\s+(?:the|your|my)\s+(?!(?:delivery\s+)?(?:guy|driver|courier"
+    r"|rider)\b)[a-z-]+(?:\s+[a-z-]+)?\s+(?:know\s+|to\s+note\s+)?(?:that\s+)?(?=[a-z])"
+)
+
+
+def passed_on(norm: str) -> str | None:
+    """What a wish passed on to whoever serves the user says (`_PASSED_ON`), or None."""
+    m = _PASSED_ON.match(norm.strip())
+    return norm.strip()[m.end() :] if m is not None else None
 
 
 def _relayed_as_self(norm: str) -> str | None:

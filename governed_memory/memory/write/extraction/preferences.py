@@ -156,7 +156,8 @@ _ASKED_AS_FAVOUR = re.compile(
     r"|(?:go|switch|change|get)\s+back\s+to\s+[a-z]+)"
     r"\b(?!.*\b(?:the|a|this|that|my)\s+(?:invoice|receipt|label|code|link|details|photo|form"
     r"|confirmation)\b)"
-    r"|(?<![a-z])would\s+it\s+be\s+possible\s+to\s+(?:chat|talk|write|reply|communicate|speak)"
+    r"|(?<![a-z])would\s+it\s+be\s+possible\s+to\s+(?:chat|talk|write|reply|communicate|speak|answer"
+    r"|respond)"
     r"|(?<![a-z])(?:could|can|would)\s+(?:you|u)\s+(?:please\s+)?(?:schedule|book|arrange|set\s+up"
     r"|plan)\b.{0,40}?\bon\s+(?:the\s+)?(?:[a-z]+\s+){1,2}time(?![a-z])"
     r"|(?<![a-z])(?:could|can|would)\s+(?:you|u)\s+(?:please\s+)?(?:save|set|update|change|put|note"
@@ -249,13 +250,16 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
 
 
 #: Calls said only as what the user's clock is to time ("I'm on Berlin time for any scheduled
-#: calls", "以后约回电话请按悉尼时间算").
+#: calls", "以后约回电话请按悉尼时间算", "calls at 3am my time aren't great").
 _TIMED_CALLS = re.compile(
+    r"(?<![a-z])calls?\s+(?:at|before|after|around)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?(?![a-z0-9])"
+    r"|"
     r"(?<![a-z])(?:call\s+times?|scheduled\s+calls?|(?:schedul\w*|book\w*|time)\s+(?:any\s+)?"
     r"(?:calls?|callbacks?)|(?:calls?|callbacks?)\s+(?:in|on|by)\s+(?:my|[a-z]+)\s+time)(?![a-z])"
     r"|(?:on|in)\s+[a-z]+\s+time\s+for\s+(?:any\s+)?(?:scheduled\s+)?(?:calls?|callbacks?)"
     r"|(?:约|回)(?:回访|回电话|回电|电话)[^，,。]{0,8}?按(?:照)?[^，,。]{1,8}?时间"
     r"|(?:回访|回电话|回电|电话)[^，,。]{0,4}?(?:请|麻烦)?按(?:照)?[^，,。]{1,8}?时间"
+    r"|(?:回访|回电|电话)的?时间[^，,。]{0,4}?按"
 )
 #: A condition on someone needing to reach the user, up to the way they would.
 _IF_NEEDED = re.compile(
@@ -374,11 +378,21 @@ _LANG_HARD_AFTER = re.compile(
 )
 
 
+#: A language the user says they never asked for ("I never asked for English replies", "I
+#: didn't want German").
+_NEVER_ASKED = re.compile(
+    r"(?<![a-z])(?:never|didn't|did\s+not|didnt)\s+(?:ask(?:ed)?|want(?:ed)?|request(?:ed)?"
+    r"|choose|chose|pick(?:ed)?|select(?:ed)?)\s+(?:for\s+)?(?:any\s+|the\s+)?$"
+)
+
+
 def _language_denial(before: str, after: str) -> float | None:
     """The confidence of the denial of a language mention (between `before` and `after`), None
     when it is not denied."""
     if _LANG_CANT.search(before):
         return WEAK
+    if _NEVER_ASKED.search(before):
+        return STRONG
     neg_zh = _LANG_NEG_BEFORE.search(before[-12:])
     neg_en = _neg_before_lang_en(before)
     if neg_zh or neg_en or _LANG_NEG_AFTER.match(after):
