@@ -1,7 +1,8 @@
 """What an attacker does to get a directive past a pattern: lookalike letters, letters spaced
-out, and the directive encoded (base64, hex, rot13). The injection detector reads the text as
+out, leetspeak, and the directive encoded (base64, hex, rot13). The injection detector reads the text as
 written, with lookalikes folded (`deconfuse`, one character for one, so offsets hold), and each
-hidden `View` of it: a spaced-out run joined up, an encoded run decoded, the text rot13'd.
+hidden `View` of it: a spaced-out run joined up, leetspeak read as letters, an encoded run
+decoded, the text rot13'd.
 
 Zero-width and tag characters are already dropped by the shared folding (`_text._fold`).
 """
@@ -153,7 +154,36 @@ def _joined(run: str) -> str:
     return " ".join(re.sub(r"[ .\-_*·|]", "", w) for w in words)
 
 
+#: A word written in leetspeak: letters with digits (or @, $) standing for some of them
+#: ("1gn0re", "pr0mpt", "@dmin"), read one character for one.
+_LEET_WORD = re.compile(
+    r"(?<![A-Za-z0-9@$])(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[013457@$])[A-Za-z0-9@$]{3,}"
+    r"(?![A-Za-z0-9@$])"
+)
+_UNLEET = str.maketrans("013457@$", "oieastas")
+
+
+def _unleeted(text: str) -> str | None:
+    """`text` with its leetspeak words read as letters (one for one), when at least two are
+    (one alone is a code or a model name, "B2B", "mp3"); else None."""
+    changed = 0
+
+    def read(m: re.Match[str]) -> str:
+        nonlocal changed
+        word = m.group(0)
+        if re.search(r"[2689]", word):
+            return word  # a digit no letter is written as: a code, not a word
+        changed += 1
+        return word.translate(_UNLEET)
+
+    out = _LEET_WORD.sub(read, text)
+    return out if changed >= 2 else None
+
+
 def views(text: str) -> Iterator[View]:
+    unleeted = _unleeted(text)
+    if unleeted is not None:
+        yield View(0, len(text), unleeted, "leet")
     for m in _SPACED.finditer(text):
         yield View(m.start(), m.end(), _joined(m.group(0)), "spaced")
     for m in _CJK_SPACED.finditer(text):
@@ -192,7 +222,11 @@ def revealed(text: str, found: list[View] | None = None) -> str | None:
     directive split between plain and hidden words reads whole: `d.i.s.r.e.g.a.r.d your
     r.u.l.e.s` → `disregard your rules`. None when nothing is hidden."""
     runs = sorted(
-        (v for v in (found if found is not None else views(text)) if v.how != "rot13"),
+        (
+            v
+            for v in (found if found is not None else views(text))
+            if v.how not in ("rot13", "leet")
+        ),
         key=lambda v: (v.start, -v.end),
     )
     if not runs:
