@@ -12,12 +12,11 @@ styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width charac
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind43.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind45.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind44.json`, read once at 9f16e28: 90.8 % of hijacks, no e-mail or chat
-flagged; and `injection.blind45.json`, read once with the same weights: 89.9 %, 3.8 % of
-e-mails and chats), which is never read here; `injection.blind46.json` is committed unread for
-the weights that train on those two.
+them (`injection.blind46.json`, read once with them: 90.8 % of hijacks, no e-mail or chat
+flagged), which is never read here; `injection.blind47.json` is committed unread for the
+weights that train on it.
 """
 
 from __future__ import annotations
@@ -83,6 +82,8 @@ TRAINING = (
     "injection.blind41.json",
     "injection.blind42.json",
     "injection.blind43.json",
+    "injection.blind44.json",
+    "injection.blind45.json",
 )
 #: Written on 2026-12-06 by six helpers to be hard: plain standing orders, others' accounts,
 #: checks said done, content addressed to the assistant, minimal pairs of an attack and its
