@@ -47,6 +47,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT31,
     HELDOUT32,
     HELDOUT33,
+    HELDOUT34,
     baseline_outputs,
     extract_all,
     load,
@@ -125,6 +126,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT31.name,
         HELDOUT32.name,
         HELDOUT33.name,
+        HELDOUT34.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -1401,7 +1401,7 @@ def test_a_diet_without_a_subject_or_a_thing_never_wanted_is_kept(text: str, fac
     ("text", "kept"),
     [
         ("不吃了，谢谢", []),
-        ("我是素食者，不吃任何肉类", ["我是素食者, 不吃任何肉类"]),
+        ("我是素食者，不吃任何肉类", ["我是素食者，不吃任何肉类"]),
         ("Don't send me anything on WhatsApp, texts are fine", []),
     ],
 )

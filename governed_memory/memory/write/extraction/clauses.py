@@ -65,7 +65,8 @@ _CONTRAST = re.compile(
     # 经常上夜班"): "so" and "and" only before what can start a clause, never as "so much",
     # "so tired", "black and white".
     r"|所以|因此|\s[-–—]+\s|(?<![A-Za-z])so(?=\s+(?:(?:i|i'm|im|i've|i'd|we|we're|my|our|the"
-    r"|it|it's|its|that|this|these|those|they|he|she|you|your|any)(?![A-Za-z])|[0-9]))"
+    r"|it|it's|its|that|this|these|those|they|he|she|you|your|any|whatever|whenever|anything"
+    r"|everything)(?![A-Za-z])|[0-9]))"
     r"|(?<![A-Za-z])and(?=\s+(?:i|i'm|i've|we|we're|they|they're|he|she|it|it's|my|our)(?![A-Za-z]))",
     re.I,
 )
@@ -76,6 +77,23 @@ _EVER_AFTER = re.compile(r"\s*ever\s*(?:[.!;]|$)", re.I)
 
 def _clean(raw: str) -> str:
     return _LEADING.sub("", _TRAILING.sub("", raw.strip()))
+
+
+#: What a space parts in Chinese chat, typed where a comma would be ("短信我基本不看的 全是垃圾
+#: 短信", "老丢件😂 贵一点点也没关系"): a Chinese character or an emoji before it, one after.
+_BEFORE_SPACE = re.compile(r"[\u4e00-\u9fff\U0001F300-\U0001FAFF\u2600-\u27BF]")
+_AFTER_SPACE = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _space_parts(text: str, i: int) -> bool:
+    """Whether the blank at text[i] parts two clauses (`_BEFORE_SPACE`): the first of a run
+    of blanks, between Chinese words."""
+    if i == 0 or not _BEFORE_SPACE.match(text, i - 1):
+        return False
+    j = i + 1
+    while j < len(text) and j - i <= 3 and text[j] in " \u3000":
+        j += 1
+    return j < len(text) and _AFTER_SPACE.match(text, j) is not None
 
 
 def _sentence_bounds(text: str) -> list[list[tuple[int, int, str]]]:
@@ -99,6 +117,8 @@ def _sentence_bounds(text: str) -> list[list[tuple[int, int, str]]]:
                 or _EVER_AFTER.match(text, i + 1) is not None
             )
         )
+        if ch in " \u3000" and not end_sentence and _space_parts(text, i):
+            end_clause = True
         if end_sentence or end_clause:
             clauses.append((start, i, ch))
             start = i + 1

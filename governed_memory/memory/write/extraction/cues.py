@@ -283,7 +283,11 @@ _TOPIC = re.compile(
     rf"^(?:至于|关于)?\s*(?:{_THIRD_ZH})\s*(?:的话|呢|那边|这边|那里)?$"
     rf"|^(?:as for|regarding|for)\s+(?:{_THIRD_EN})$"
 )
-_CONTINUES = re.compile(r"^(?:也|还|都|又|同样)|" + _w(r"also|too|as well"))
+#: A clause that goes on with the subject of the one before ("也…", "平时穿XXL" after "他一米八五":
+#: Chinese leaves a continuing subject out).
+_CONTINUES = re.compile(
+    r"^(?:也|还|都|又|同样|平时|平常|一般|通常|一直|从来)|" + _w(r"also|too|as well")
+)
 
 # Languages
 _LANG_BLOCK = _rx(

@@ -10,7 +10,7 @@ from typing import Any
 
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
-from governed_memory.memory.vocabulary import LANGUAGE, NAME, TIMEZONE
+from governed_memory.memory.vocabulary import NAME, TIMEZONE
 from governed_memory.memory.write.extraction.claims import (
     _claim,
     _claimed_in_message,
@@ -78,6 +78,7 @@ from governed_memory.memory.write.extraction.wishes import (
     _standing_cue_alone,
     _standing_wish,
     _style_wish,
+    standing_after,
 )
 from governed_memory.memory.write.normalize import (
     fold,
@@ -169,9 +170,12 @@ class RuleExtractor:
         remember_next = False
         prev_part = _Part("", "", False, 0)
         said = len(got.semantic)  # what this sentence's statements start at
-        back = remembered_back(clauses) if len(clauses) > 1 or clauses[0].norm else None
-        if back is not None:  # "…, so keep that in mind": the sentence is what is to be kept
-            self._remember(back, back.raw, zone, got)
+        back = remembered_back(clauses)
+        if back is not None:  # "…, so keep that in mind": what was just said is to be kept
+            kept, after = back
+            self._remember(kept, kept.raw, zone, got)
+            if after:
+                self._sentence(after, zone, got, named_earlier)
             return
         skip = 0
         for n, clause in enumerate(clauses):
@@ -202,15 +206,14 @@ class RuleExtractor:
                 if name is not None:
                     self._name(part, name, got)
                     continue
-                whose = _whose(part.norm)
+                whose = own = _whose(part.norm)
                 if whose == "none" and (topic_third or _CONTINUES.match(part.norm.strip())):
                     whose = "third" if topic_third else last_whose
                 temporary = _is_temporary(part.norm) or (
                     one_off and not _STANDING.search(part.norm)
                 )
                 prefs = _prefs(part, zone)
-                if not prefs and any(q.negated and q.key == LANGUAGE for q in got.prefs):
-                    prefs = language_instead(part)
+                prefs = prefs or language_instead(part, got.prefs)
                 if not prefs and SECOND_THOUGHT.match(prev_part.norm.strip()):
                     prefs = second_thought(part)
                 prev_part = part
@@ -222,7 +225,8 @@ class RuleExtractor:
                         self._route(pref, whose, temporary, got)
                 elif (
                     whose == "third"
-                    and _third_party_statement(part.norm)
+                    # (or said of them with the subject left out: "他一米八五 平时穿XXL")
+                    and (_third_party_statement(part.norm) or own == "none")
                     and not _family_statement(part.norm)
                 ):
                     got.skipped.append((part.order, Skipped(reason="third_party", clause=part.raw)))
@@ -236,6 +240,7 @@ class RuleExtractor:
                     last_whose = whose
             if leftover:
                 cued = n > 0 and _standing_cue_alone(clauses[n - 1].norm)
+                cued = cued or (n + 1 < len(clauses) and standing_after(clauses[n + 1].norm))
                 named = [e for c in clauses[:n] for e in _entities(c.norm)] or list(named_earlier)
                 self._facts(clause, leftover, got, cued_before=cued, named_before=named)
 
@@ -382,13 +387,14 @@ class RuleExtractor:
         if last is None or last[1].candidate.key is not None:
             return False
         # the statement of the clause before, or one the clause before already went on with
+        glue = "，" if _is_chinese(last[1].candidate.content) else ", "
         joined = last[1].candidate.content.endswith(
-            ", " + normalize_whitespace(_clean(before[-1].raw))
+            glue + normalize_whitespace(_clean(before[-1].raw))
         )
         if last[1].clause != before[-1].raw and not joined:
             return False
         found = last[1]
-        content = normalize_whitespace(f"{found.candidate.content}, {_clean(clause.raw)}")
+        content = normalize_whitespace(f"{found.candidate.content}{glue}{_clean(clause.raw)}")
         got.semantic[-1] = (
             last[0],
             found.model_copy(

@@ -52,6 +52,7 @@ _TOPIC_LIKE_ZH = (
 #: fact a shop acts on; not what did not happen or is missing now ("没有收到", "没有时间").
 _LACKS_ZH = (
     r"(?:没有|没(?!有))(?!收到|到|时间|空|办法|问题|想|说|看|找|用过|买|下单|付|注意|听|接|拿|签收|货|包裹|快递"
+    r"|吃过|喝过|试过|见过|去过|穿过|玩过|拆|开封"
     r"|订单|消息|回复|通知|短信|电话|邮件|发票|退款|钱|零钱|印象|兴趣|必要|关系|别的|其他|什么|啥|事"
     r"|要求|意见|人|任何|了|过|在|被|给|跟|和|把|这|那|你|您|他|她|一|几|多|对"
     # an act the user did not do ("我没点取消啊", "我没申请"), a channel (a denial, not a fact)
@@ -131,6 +132,7 @@ _SELF_MY_ZH = re.compile(
 )
 _SELF_EN = re.compile(
     r"^(?:(?:hey|hi|hello|also|and|btw|by the way|actually|(?:just\s+)?fyi|fwiw|tbh|honestly"
+    r"|for context|(?:ok(?:ay)?\s+)?so(?:\s+basically)?|basically"
     r"|(?:hey\s+)?(?:just\s+)?so\s+(?:you|u)\s+know|just\s+a\s+heads\s+up|heads\s+up"
     r"|oh|well|for the record|i\s+(?:just\s+)?(?:wanted|want)\s+to\s+(?:mention|say|let\s+you"
     r"\s+know)(?:\s+that)?)[, ]+)?"
@@ -186,7 +188,7 @@ _SELF_EN = re.compile(
     r"|an(?:a)?emic|dyslexic|autistic|pregnant|left[- ]handed|right[- ]handed|deaf|blind"
     r"|colou?r[- ]?blind|married|single|divorced|widowed|retired|self[- ]employed|unemployed"
     r"|muslim|christian|jewish|buddhist|hindu|catholic|kosher|halal|introverted|extroverted"
-    r"|short[- ]sighted|near[- ]sighted|hard of hearing|disabled|based)\b"
+    r"|short[- ]sighted|near[- ]sighted|hard of hearing|disabled|based|petite|plus[- ]sized?)\b"
     # the device or the diet the user lives with ("I'm on a MacBook Air M2", "I'm on a
     # low-sodium diet")
     r"|(?:i'm|im|i am)\s+(?:on|using)\s+(?:a|an)\s+(?:macbook|iphone|ipad|pixel|galaxy|mac|pc"
@@ -207,6 +209,7 @@ _SELF_EN = re.compile(
     # a brand stuck to, the household's size ("sticking with New Balance from now on", "we're
     # a family of five")
     r"|(?:(?:i'm|im|i\s+am|i'll\s+be)\s+)?sticking\s+(?:with|to)\s+(?!it\b|this\b|that\b|you\b)[a-z]"
+    r"|(?:gonna|going\s+to|i'll|i\s+will)\s+stick\s+(?:with|to)\s+(?!it\b|this\b|that\b|you\b)[a-z]"
     r"|(?:we're|we\s+are)\s+a\s+family\s+of\s+(?:\d|two|three|four|five|six|seven|eight)"
     r"|(?:have|got)\s+(?:a|an|one|two|three|four|five|twins|\d+)\s+(?:kids?|children|sons?|daughters?"
     r"|boys?|girls?|dogs?|cats?|pets?|grandkids|babies|toddlers?)\b"
@@ -304,6 +307,8 @@ _CONTINUATION = re.compile(
     r"|^\s*(?!这|那|你|您|我|他|她|谁|啥|什么|别|不)(?:(?!穿|买|用|要|是|吃|喝)[\u4e00-\u9fffa-z]){2,6}的\s*$"
     r"|^\s*(?:只有|就有|只剩)(?:一|两|个|台|只|把)"
     r"|^\s*(?:有点|有些|也|还|而且)?(?:近视|远视|散光)"
+    # a weight after a height ("我一米六 九十斤")
+    r"|^\s*(?:体重)?[一二三四五六七八九十百0-9]+(?:斤|公斤|kg)\s*$"
     # a second liking, or a limit on the first ("黑白灰也ok", "就是别太艳", "hate polyester",
     # "three kids under 10")
     r"|^\s*[\u4e00-\u9fffa-z]{1,6}也(?:ok|可以|行|还行|不错)\s*$"
@@ -323,7 +328,7 @@ _CONTINUATION = re.compile(
 _FAMILY_FACT = _rx(
     r"生日|岁|个月|过敏|不耐受|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|出生"
     # a condition the shop has to mind in what it sends them
-    r"|高血压|糖尿病|哮喘|痛风|心脏病|癫痫|老年痴呆|坐轮椅|怀孕"
+    r"|高血压|糖尿病|哮喘|痛风|心脏病|癫痫|老年痴呆|坐轮椅|怀孕|湿疹|关节炎"
     # a body that cannot carry, climb or read what the shop sends them
     r"|腿脚不(?:太|大)?(?:好|便|方便|利索)|行动不便|眼神不好|视力不好|耳背|听力不好|耳朵不好|自闭症|多动症"
     # what a child's school year, or eyes, make the shop choose ("上一年级", "近视了")
@@ -333,6 +338,7 @@ _FAMILY_FACT = _rx(
         r"|turns? \d+|turned \d+|is \d+|are \d+|diabetic|diabetes|asthma|asthmatic|epilep\w*"
         r"|dementia|wheelchair|care home|nursing home|c(?:o)?eliac|pregnant|autis\w*"
         r"|colou?r[- ]?blind|(?:short|near|far)[- ]sighted|in (?:year|grade) \d+"
+        r"|eczema|arthritis"
     ),
 )
 

@@ -4,6 +4,7 @@ hours and preferred contact hours."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -156,6 +157,9 @@ _ASKED_AS_FAVOUR = re.compile(
     r"|(?:go|switch|change|get)\s+back\s+to\s+[a-z]+)"
     r"\b(?!.*\b(?:the|a|this|that|my)\s+(?:invoice|receipt|label|code|link|details|photo|form"
     r"|confirmation)\b)"
+    # a channel asked for what the shop sends ("could u guys use telegram for notifs?")
+    r"|(?<![a-z])(?:could|can|would)\s+(?:you|u)(?:\s+guys)?\s+(?:please\s+|pls\s+)?(?:use|switch\s+to)"
+    r"\s+[a-z]+\s+for\s+(?:notifs|notifications|updates|alerts|reminders)(?![a-z])"
     r"|(?<![a-z])would\s+it\s+be\s+possible\s+to\s+(?:chat|talk|write|reply|communicate|speak|answer"
     r"|respond)"
     r"|(?<![a-z])(?:could|can|would)\s+(?:you|u)\s+(?:please\s+)?(?:schedule|book|arrange|set\s+up"
@@ -401,9 +405,12 @@ def _language_denial(before: str, after: str) -> float | None:
     return None
 
 
-def language_instead(p: _Part) -> list[_Pref]:
-    """A language said to do, bare, in a part after one that denied another ("No need to reply
-    in German, English is fine"): the one now chosen (the caller knows the denial)."""
+def language_instead(p: _Part, said: Sequence[_Pref]) -> list[_Pref]:
+    """A language said to do, bare, in a part after one that denied another or recalled an
+    earlier wish (in `said`: "No need to reply in German, English is fine", "earlier I said
+    French but English is fine"): the one now chosen."""
+    if not any(q.key == LANGUAGE and (q.negated or q.confidence == REPORTED) for q in said):
+        return []
     mentions = find_languages(p.raw)
     if len(mentions) != 1 or p.norm[: mentions[0][0]].strip():
         return []

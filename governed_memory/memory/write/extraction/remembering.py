@@ -11,7 +11,7 @@ from governed_memory.memory.write.extraction.clauses import _Clause, _clean
 from governed_memory.memory.write.normalize import fold
 
 _REMEMBER_ZH = re.compile(
-    r"^\s*(?:这个|这点|这一点|这些|这条)?\s*(?:以后|往后|今后)?(?:都|也)?\s*(?:请|麻烦|你)?\s*(?:帮我|给我)?\s*(?:能不能|可以|能)?\s*"
+    r"^\s*(?:这个|这点|这一点|这些|这条)?\s*(?:以后|往后|今后)?(?:都|也)?\s*(?:请|麻烦|你)?\s*(?:能不能|可不可以|可以|能)?\s*(?:帮我|给我)?\s*(?:能不能|可以|能)?\s*"
     # where it is to be kept ("在我账户里备注一下", "给我的档案上记一下")
     r"(?:(?:在|给)?(?:我的?)?(?:账户|账号|档案|资料|会员信息)(?:里|上|中)?\s*)?"
     r"(?:记住|记一下|记下来|记下|记好|记着|牢记|记录一下|记录下来|(?:(?<=以后)|(?<=往后)|(?<=今后)|(?<=[都也]))要?记得"
@@ -100,31 +100,48 @@ _REMEMBER_BACK = re.compile(
     r"(?:记住|记一下|记下来|记下|备注一下)(?:这个|这点|这些)?(?:吧|哈|啊|呀|哦|了|喔|噢|谢谢)*"
     r"[\s。！!]*$"
 )
-#: A word pointing back at what was said ("that", "这个"): a request alone in its sentence
-#: that has one keeps the sentence before it, wherever it stands.
-_POINTS_BACK = re.compile(r"(?<![a-z])(?:that|this|it|those|these)(?![a-z])|这个|这点|这些")
+#: A word pointing back at what was said ("that", "这个", "记住了"): a request alone in its
+#: sentence, or in its clause within one, that has one keeps what was said before it,
+#: wherever it stands.
+_POINTS_BACK = re.compile(r"(?<![a-z])(?:that|this|it|those|these)(?![a-z])|这个|这点|这些|记住了")
 
 
-def remembered_back(clauses: list[_Clause]) -> _Clause | None:
-    """A sentence that ends in a request to remember what it has just said (`_REMEMBER_BACK`),
-    as one clause of what is to be kept (said as a statement, not the question the request was
-    asked in); None when it has none, or says nothing before it."""
-    last = clauses[-1]
-    m = _REMEMBER_BACK.search(last.norm)
-    if m is None:
-        return None
-    if len(last.norm) != len(last.raw) and m.start() > 0:
-        return None  # (folding changed the length: where the request starts is unknown)
-    kept = [c.raw for c in clauses[:-1]]
-    before = last.raw[: m.start()].strip(" ,，;；:：—–-")
-    before = re.sub(r"(?i)\s*(?:so|and|but|所以)$", "", before).strip(" ,，")
-    if before:
-        kept.append(before)
-    if not kept:
-        return None
-    glue = "，" if re.search(r"[\u4e00-\u9fff]", last.raw) else ", "
-    raw = glue.join(kept)
-    return replace(last, raw=raw, norm=fold(raw), question=False, order=clauses[0].order)
+#: A clause that only greets or acknowledges: nothing to keep.
+_GREETING = re.compile(
+    r"^\s*(?:你好|您好|哈喽|嗨|亲|在吗|在不在|早上好|下午好|晚上好|好的|嗯|hi|hello|hey|ok|okay"
+    r"|good\s+(?:morning|afternoon|evening))[\s!！~～.。,，?？]*$"
+)
+
+
+def remembered_back(clauses: list[_Clause]) -> tuple[_Clause, list[_Clause]] | None:
+    """A sentence with a request to remember what it has just said (`_REMEMBER_BACK`): a clause
+    of its own after others ("以后打电话前先发微信 记住了哈 我开会多") or the end of the last
+    one ("…, so keep that in mind"). What is to be kept, as one clause said as a statement (not
+    the question the request was asked in), and the clauses after the request; None when there
+    is no such request, or nothing before it."""
+    for n in range(len(clauses) - 1, -1, -1):
+        clause = clauses[n]
+        m = _REMEMBER_BACK.search(clause.norm)
+        if m is None:
+            continue
+        if n < len(clauses) - 1 and (
+            clause.norm[: m.start()].strip(" ,，") or not _POINTS_BACK.search(clause.norm)
+        ):
+            continue  # ("你好，帮我记一下，我穿42码": what follows it is what is to be kept)
+        if len(clause.norm) != len(clause.raw) and m.start() > 0:
+            return None  # (folding changed the length: where the request starts is unknown)
+        kept = [c.raw for c in clauses[:n] if not _GREETING.match(c.norm)]
+        before = clause.raw[: m.start()].strip(" ,，;；:：—–-")
+        before = re.sub(r"(?i)\s*(?:so|and|but|所以)$", "", before).strip(" ,，")
+        if before:
+            kept.append(before)
+        if not kept:
+            return None
+        glue = "，" if re.search(r"[\u4e00-\u9fff]", clause.raw) else ", "
+        raw = glue.join(kept)
+        said = replace(clause, raw=raw, norm=fold(raw), question=False, order=clauses[0].order)
+        return said, clauses[n + 1 :]
+    return None
 
 
 def remember_request_alone(clauses: list[_Clause], *, last: bool) -> bool:

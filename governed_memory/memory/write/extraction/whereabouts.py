@@ -23,7 +23,7 @@ _ZONE_ASKED = re.compile(
     # the gap said in hours, or the user's night when the shop works ("跟国内差6到7个小时",
     # "我这边可能还是半夜", "your 9am is my middle of the night", "anything time-sensitive")
     r"|(?:差|比[\u4e00-\u9fff]{1,6}(?:慢|快|晚|早))(?:了)?\s*[0-9一二两三四五六七八九十几]+(?:\s*(?:到|-|~)\s*[0-9一二三四五六七八九十]+)?\s*个?(?:多)?小时"
-    r"|我这边(?:可能|应该|估计)?(?:还是|是|正好|刚好|才|都|已经)?(?:半夜|凌晨|深夜|大半夜)"
+    r"|我这边(?:可能|应该|估计)?(?:还是|是|正好|刚好|才|都|已经)*(?:半夜|凌晨|深夜|大半夜)"
     r"|(?<![a-z])(?:your\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)|middle\s+of\s+(?:the|my)\s+night"
     r"|time[- ]sensitive)(?![a-z])"
     r"|(?<![a-z])(?:my\s+time|call\s+times?|time\s+difference|my\s+local|my\s+\d{1,2}(?::\d\d)?\s*"
@@ -47,7 +47,7 @@ _WHERE_I_AM = re.compile(
     r"(?:the\s+)?(?P<coast>east|west)\s+coast(?![a-z])"
     r"|(?<![a-z])(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<moved>[a-z][a-z .'\-]{1,25}?)"
     r"(?=\s*[,.;!?)(]|\s*$|\s+(?:last|this|in|a|and|so|but|recently)(?![a-z]))"
-    r"|(?:我(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年|上个月|上周|去年|刚|最近)*"
+    r"|(?:(?:我|本人)(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年|上个月|上周|去年|刚|最近)*"
     r"|(?<=[，,])\s*(?:现在|目前|上个月|上周|最近|已经|刚|人)+)(?:在|住在?|常住(?:在)?|搬到了?|搬去了?|搬回(?:到)?了?|到了|常驻)"
     r"(?P<zh>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!？?\s]|了|啦|呢|啊|呀|哈|哦|不是|而不是|这边|那边|上班|工作|读书|上学|生活|定居|住|$)"
 )

@@ -158,6 +158,18 @@ def _standing_cue_alone(norm: str) -> bool:
     return bool(s) and m is not None and (short or m.group() == s)
 
 
+#: A clause after a wish that makes it standing ("放门口就行，每次都这样哈", "…, that goes for
+#: every delivery").
+_STANDING_AFTER = re.compile(
+    r"^\s*(?:以后|往后|今后|每次|每回|一直)?(?:都|也)?(?:这样|照这样|按这个来)(?:哈|吧|啊|呀|哦)?[\s。！!]*$"
+    r"|^\s*(?:that|this|same)\s+(?:goes|applies)\s+for\s+(?:every|all|any)(?![a-z])"
+)
+
+
+def standing_after(norm: str) -> bool:
+    return bool(_STANDING_AFTER.match(norm))
+
+
 def _standing_wish(norm: str, cued_before: bool = False) -> bool:
     """A standing wish about how the user is served (see `_SERVICE_ZH`): not someone else's
     ("我同事说以后都寄顺丰"), not a grant (a refund, a discount, a skipped check: the detectors'),
