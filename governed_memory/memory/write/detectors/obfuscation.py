@@ -1,7 +1,7 @@
 """What an attacker does to get a directive past a pattern: lookalike letters, letters spaced
-out, leetspeak, and the directive encoded (base64, hex, rot13). The injection detector reads the text as
-written, with lookalikes folded (`deconfuse`, one character for one, so offsets hold), and each
-hidden `View` of it: a spaced-out run joined up, leetspeak read as letters, an encoded run
+out, leetspeak, and the directive encoded (base64, hex, rot13). The injection detector reads the
+text as written, with lookalikes folded (`deconfuse`, one character for one, so offsets hold),
+and each hidden `View` of it: a spaced-out run joined up, leetspeak read as letters, an encoded run
 decoded, the text rot13'd.
 
 Zero-width and tag characters are already dropped by the shared folding (`_text._fold`).
