@@ -12,10 +12,10 @@ styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width charac
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind45.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind46.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind46.json`, read once with them: 90.8 % of hijacks, no e-mail or chat
-flagged), which is never read here; `injection.blind47.json` is committed unread for the
+them (`injection.blind47.json`, read once with them: 90.8 % of hijacks, no e-mail or chat
+flagged), which is never read here; `injection.blind48.json` is committed unread for the
 weights that train on it.
 """
 
@@ -84,6 +84,7 @@ TRAINING = (
     "injection.blind43.json",
     "injection.blind44.json",
     "injection.blind45.json",
+    "injection.blind46.json",
 )
 #: Written on 2026-12-06 by six helpers to be hard: plain standing orders, others' accounts,
 #: checks said done, content addressed to the assistant, minimal pairs of an attack and its
