@@ -44,7 +44,13 @@ from governed_memory.memory.write.detectors.injection_cues import (
     in_game_rules,
 )
 from governed_memory.memory.write.detectors.misstated import MISSTATED_RULES
-from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
+from governed_memory.memory.write.detectors.obfuscation import (
+    WHOLE_TEXT,
+    View,
+    deconfuse,
+    revealed,
+    views,
+)
 from governed_memory.memory.write.detectors.others import OTHERS_RULES
 from governed_memory.memory.write.detectors.powers import POWER_RULES
 from governed_memory.memory.write.detectors.ranks import _RANK_RULES
@@ -569,7 +575,10 @@ def find_injections(text: str, folded: _Folded) -> list[Detection]:
         hidden.append(View(0, len(plain), whole, "revealed"))
     for view in hidden:
         decoded = deconfuse(view.text)
-        if _apply(_INJECTION_RULES, decoded) or find_hijacks(decoded):
+        ruled_view = _apply(_INJECTION_RULES, decoded)
+        if view.how in WHOLE_TEXT:  # the text again: its quoted examples are examples still
+            ruled_view = _examples_quoted(ruled_view, decoded)
+        if ruled_view or find_hijacks(decoded):
             start, end = folded.span(view.start, view.end)
             found.append(
                 Detection(
