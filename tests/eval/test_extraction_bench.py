@@ -48,6 +48,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT32,
     HELDOUT33,
     HELDOUT34,
+    HELDOUT35,
     baseline_outputs,
     extract_all,
     load,
@@ -127,6 +128,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT32.name,
         HELDOUT33.name,
         HELDOUT34.name,
+        HELDOUT35.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -130,9 +130,9 @@ HELDOUT33 = CORPORA / "extraction.heldout33.json"
 #: Written on 2026-12-06 by a new helper after held-out 33 was read, read once at dc63571
 #: (196 utterances: four also in earlier corpora removed).
 HELDOUT34 = CORPORA / "extraction.heldout34.json"
-#: `extraction.heldout35.json` (written on 2026-12-06 by a new helper after held-out 34 was
-#: read, never read by its corrections) is committed unread and left out of the default run:
-#: the next round's measure.
+#: Written on 2026-12-06 by a new helper after held-out 34 was read, read once at fc11caf
+#: (195 utterances: five also in earlier corpora removed).
+HELDOUT35 = CORPORA / "extraction.heldout35.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -170,6 +170,7 @@ EXTRACTION_CORPORA = (
     HELDOUT32,
     HELDOUT33,
     HELDOUT34,
+    HELDOUT35,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

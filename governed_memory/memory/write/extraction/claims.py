@@ -324,8 +324,8 @@ def _correction(norm: str) -> bool:
 
 #: A mistake owned, and the words around it that say nothing more.
 _OWNED = re.compile(
-    r"[\W_]|(?:刚才|之前|上次|前面)?(?:搞|说|填|写|打|记|弄)错了?|不好意思|抱歉|我|了|啊|吧|呀|哈"
-    r"|sorry|my\s+bad|(?:i\s+was|that\s+was)\s+wrong|wrong\s+info|typo|oops"
+    r"[\W_]|(?:刚才|之前|上次|前面)?(?:搞|说|填|写|打|记|弄)错(?:字)?了?|不好意思|抱歉|我|了|啊|吧|呀|哈"
+    r"|笑死|sorry|my\s+bad|(?:i\s+was|that\s+was)\s+wrong|wrong\s+info|typo|oops|lol|haha"
 )
 
 

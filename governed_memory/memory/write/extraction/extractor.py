@@ -216,7 +216,7 @@ class RuleExtractor:
                 prefs = prefs or language_instead(part, got.prefs)
                 if not prefs and SECOND_THOUGHT.match(prev_part.norm.strip()):
                     prefs = second_thought(part)
-                prev_part = part
+                prev_part, read = part, bool(prefs)
                 if arrived and not _STANDING.search(part.norm):
                     # the call asked for once someone gets there, said in its own clause
                     prefs = [q for q in prefs if q.negated or q.value != {"channel": "phone"}]
@@ -230,7 +230,7 @@ class RuleExtractor:
                     and not _family_statement(part.norm)
                 ):
                     got.skipped.append((part.order, Skipped(reason="third_party", clause=part.raw)))
-                else:
+                elif not read:  # (a call for someone's arrival is no fact either)
                     leftover.append(part)
                 if _one_off_context(part.norm):
                     one_off = True

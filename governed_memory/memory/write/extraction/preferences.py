@@ -306,6 +306,11 @@ _ON_ARRIVAL = re.compile(
 ARRIVES = re.compile(
     rf"^{_COMER}\s*(?:gets?|arrives?|reach(?:es)?|(?:\s+is|\s+are|'s|'re)\s+(?:here|there"
     r"|downstairs|outside|at\s+the))(?![a-z])"
+    # what follows is passed on to the courier ("请转告快递 送货前半小时打个电话")
+    r"|^(?:请|麻烦|帮我)?(?:转告|告诉|跟|和)(?:一下)?(?:快递|送货|配送|派送|骑手|司机)(?:员|小哥|师傅)?(?:说)?"
+    r"(?:一声|一下)?$"
+    r"|^(?:pls\s+|please\s+)?(?:tell|ask|let)\s+(?:the|your)\s+(?:courier|driver|rider|delivery"
+    r"\s+(?:guy|person|driver))(?:\s+know)?$"
     r"|(?:快递|骑手|师傅|快递员|外卖|司机|你)?(?:送)?到(?:了|楼下|门口|小区|小区门口)+(?:的时候|时)?$"
 )
 

@@ -19,6 +19,11 @@ _ZONE_ASKED = re.compile(
     # "if you ever need to call, it's 8 hours ahead", "no daylight saving … delivery windows")
     r"|约(?:个)?时间|有时差|时差(?:问题)?|(?<![a-z])(?:\d{1,2}|a\s+few|several|\w+)\s+hours?\s+"
     r"(?:ahead|behind)(?![a-z])|(?<![a-z])(?:no\s+)?daylight\s+sav(?:ing|ings)(?![a-z])"
+    # the gap in short ("2 hrs behind"), the shop's hour said as the user's ("its like 9pm for
+    # me"), times the shop shows ("your timestamps keep confusing me")
+    r"|(?<![a-z])\d{1,2}\s*(?:hrs?|h)\s+(?:ahead|behind)(?![a-z])"
+    r"|(?<![a-z])\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+(?:for|to)\s+me(?![a-z])"
+    r"|(?<![a-z])time\s*stamps?(?![a-z])"
     r"|(?<![a-z])delivery\s+windows?(?![a-z])"
     # the gap said in hours, or the user's night when the shop works ("跟国内差6到7个小时",
     # "我这边可能还是半夜", "your 9am is my middle of the night", "anything time-sensitive")
@@ -40,7 +45,8 @@ _WHERE_I_AM = re.compile(
     r"(?<![a-z])(?:(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
     r"|living\s+|located\s+|staying\s+|back\s+)*|(?:i|we)\s+(?:now\s+|actually\s+|currently\s+"
     r"|still\s+)*(?:live|reside)\s+)in\s+(?P<place>[^\W\d_](?:[^\W\d_]|[ .'\-]){1,25}?)"
-    r"(?=\s*[,.;!?)(—–]|\s*$|\s+(?:now|so|and|but|not|for|these|at|btw|fyi|though|atm|currently)"
+    r"(?=\s*[,.;!?)(—–]|\s*$|\s+(?:now|so|and|but|not|for|these|at|btw|fyi|though|atm|currently"
+    r"|pls|please)"
     r"(?![a-z]))"
     # a coast ("I'm on the east coast (NYC)")
     r"|(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+)*on\s+"
