@@ -44,13 +44,7 @@ from governed_memory.memory.write.detectors.injection_cues import (
     in_game_rules,
 )
 from governed_memory.memory.write.detectors.misstated import MISSTATED_RULES
-from governed_memory.memory.write.detectors.obfuscation import (
-    WHOLE_TEXT,
-    View,
-    deconfuse,
-    revealed,
-    views,
-)
+from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
 from governed_memory.memory.write.detectors.others import OTHERS_RULES
 from governed_memory.memory.write.detectors.powers import POWER_RULES
 from governed_memory.memory.write.detectors.ranks import _RANK_RULES
@@ -575,10 +569,8 @@ def find_injections(text: str, folded: _Folded) -> list[Detection]:
         hidden.append(View(0, len(plain), whole, "revealed"))
     for view in hidden:
         decoded = deconfuse(view.text)
-        ruled_view = _apply(_INJECTION_RULES, decoded)
-        if view.how in WHOLE_TEXT:  # the text again: its quoted examples are examples still
-            ruled_view = _examples_quoted(ruled_view, decoded)
-        if ruled_view or find_hijacks(decoded):
+        seen = _apply(_INJECTION_RULES, decoded)  # (the whole text again: its examples stay)
+        if (_examples_quoted(seen, decoded) if view.whole else seen) or find_hijacks(decoded):
             start, end = folded.span(view.start, view.end)
             found.append(
                 Detection(

@@ -87,6 +87,11 @@ class View:
     text: str
     how: str
 
+    @property
+    def whole(self) -> bool:
+        """Whether the view reads the whole text again (not a hidden run of it)."""
+        return self.how in WHOLE_TEXT
+
 
 _SPACED = re.compile(r"(?<![A-Za-z])(?:[A-Za-z](?:[ .\-_*·|]{1,3})){4,}[A-Za-z](?![A-Za-z])")
 _CJK_SPACED = re.compile(r"(?:[\u4e00-\u9fff][ .\-_*·|]{1,2}){3,}[\u4e00-\u9fff]")
