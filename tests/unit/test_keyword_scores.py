@@ -2,8 +2,8 @@
 row (what the sides computed before): the same scores to the last bit, so rankings and ties are
 unchanged. The term frequencies it reads, counted for many rows at once, equal each row's own
 count: words as the word index splits them, trigrams as the trigram tokenizer cuts them
-(every 3-character run, overlapping). A word row's length, counted without splitting it, is
-what splitting it gives."""
+(every 3-character run, overlapping), even where two different words hash alike. A word row's
+length, counted without splitting it, is what splitting it gives."""
 
 from __future__ import annotations
 
@@ -72,6 +72,29 @@ def test_word_frequencies_of_many_rows_are_each_rows_own_counts() -> None:
         got = _word_tf(contents, terms)
         assert got.shape == (len(contents), len(terms))
         assert got.tolist() == want
+
+
+@given(st.lists(st.text(max_size=40), max_size=12), st.lists(st.text(max_size=6), max_size=8))
+@settings(max_examples=300, deadline=None)
+def test_word_frequencies_of_indexed_rows_are_what_splitting_them_counts(
+    texts: list[str], others: list[str]
+) -> None:
+    contents = [index_words(t) for t in texts]
+    said = [w for c in contents for w in c.split()]
+    terms = list(dict.fromkeys(said[::3] + others))
+    got = _word_tf(contents, terms)
+    assert got.shape == (len(contents), len(terms))
+    assert got.tolist() == [[c.split().count(t) for t in terms] for c in contents]
+
+
+def test_two_words_that_hash_alike_are_still_told_apart() -> None:
+    # Thue-Morse words of 2**11 letters and their complements have one polynomial hash
+    # modulo 2**64 whatever the base: every match is compared letter by letter.
+    word = "".join("ab"[bin(i).count("1") % 2] for i in range(2048))
+    twin = word.translate(str.maketrans("ab", "ba"))
+    assert word != twin
+    got = _word_tf([f"x {word} y", twin, f"{word} {word}"], [twin, "x", word])
+    assert got.tolist() == [[0, 1, 1], [1, 0, 0], [0, 0, 2]]
 
 
 def _runs(text: str, term: str) -> int:
