@@ -49,6 +49,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT33,
     HELDOUT34,
     HELDOUT35,
+    HELDOUT36,
     baseline_outputs,
     extract_all,
     load,
@@ -129,6 +130,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT33.name,
         HELDOUT34.name,
         HELDOUT35.name,
+        HELDOUT36.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -84,6 +84,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:shows?|showing|says|marked)\s+(?:as\s+)?['\"]?(?:completed|complete|processed"
                 r"|issued|sent|successful|pending|still\s+pending)"
                 r"|(?:still\s+)?no\s+money\s+back"
+                r"|(?:didn't|did\s+not|haven't|have\s+not|never|still\s+haven't)\s+(?:got(?:ten)?|get"
+                r"|received?)\s+(?:a|my|the|any|that)\s+refund"
             ),
         ),
     ),
@@ -151,6 +153,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|preparing|on\s+hold)['\"]?\s+for"
                 r"|nothing\s+has\s+(?:been\s+)?shipped"
                 r"|(?:got|received|sent\s+me)\s+(?:someone|somebody)\s+else'?s\s+(?:order|parcel|package)"
+                # one thing sent for another ("you sent me a size 12 instead of the 10 I ordered")
+                r"|(?:sent|gave|shipped)\s+(?:me|us)\s+(?:a|an|the)\s+[\w' -]{1,30}?\s+instead\s+of"
                 r"|(?:gone|disappeared|vanished|missing)\s+from\s+my\s+(?:order\s+history|orders"
                 r"|account)"
             ),

@@ -197,6 +197,9 @@ _WEAK_CUE = _rx(
         # one channel set against another ("text don't call", "WhatsApp, not Telegram")
         # a choice settled ("OK then plain email it is")
         r"|it\s+is(?=\s*[.!]*$)"
+        # the way named for the user's notices ("remember: telegram for updates")
+        r"|for\s+(?:all\s+|any\s+)?(?:my\s+|the\s+)?(?:order\s+|delivery\s+|shipping\s+)?"
+        r"(?:updates|notifications|notifs|alerts|notices)(?=\s*[.!,;]|\s*$)"
         r"|(?:text|txt|email|e-mail|message|whatsapp|telegram|wechat|call)\s*,?\s*(?:don't|do not"
         r"|not|no)\s+(?:call|ring|phone|text|email|e-mail|message|whatsapp|telegram|wechat)"
     ),

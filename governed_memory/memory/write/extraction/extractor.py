@@ -73,7 +73,7 @@ from governed_memory.memory.write.extraction.remembering import (
     remembered_back,
     with_requests_to_remember_joined,
 )
-from governed_memory.memory.write.extraction.whereabouts import zone_where_i_am
+from governed_memory.memory.write.extraction.whereabouts import zone_of_where_i_am
 from governed_memory.memory.write.extraction.wishes import (
     _standing_cue_alone,
     _standing_wish,
@@ -115,7 +115,7 @@ class RuleExtractor:
         # ("I'm on Pacific time, so don't call before 9am"): not the account's.
         # (or where they are, said beside a question of time: "I'm in Chicago, so … after 6pm
         # my time")
-        zone = _declared_zone(sentences) or zone_where_i_am(fold(text)) or zone
+        zone = _declared_zone(sentences) or zone_of_where_i_am(text) or zone
         # what the message's earlier sentences that name an id named ("My order number is
         # 66120934. It's been stuck on processing for days."): what a claim with no entity of
         # its own is about

@@ -12,7 +12,10 @@ from governed_memory.memory.vocabulary import LANGUAGE, TIMEZONE
 from governed_memory.memory.write.extraction.clauses import _Clause
 from governed_memory.memory.write.extraction.models import STRONG, ExtractedCandidate
 from governed_memory.memory.write.extraction.preferences import _Pref, said_before
-from governed_memory.memory.write.extraction.whereabouts import zone_where_i_am
+from governed_memory.memory.write.extraction.whereabouts import (
+    zone_of_where_i_am,
+    zone_where_i_am,
+)
 from governed_memory.memory.write.normalize import (
     find_languages,
     find_timezone,
@@ -56,7 +59,7 @@ _VISITING = re.compile(
 def zone_from_place(text: str, clauses: list[_Clause]) -> _Pref | None:
     """No zone stated, but one asked about beside where the user is (`zone_where_i_am`): that
     place's zone, quoted from the first clause that names the place; none for a stay."""
-    zone = zone_where_i_am(fold(text))
+    zone = zone_of_where_i_am(text)
     if zone is None or not clauses:
         return None
     clause = next((c for c in clauses if zone_where_i_am(c.norm + " 时区") == zone), clauses[0])

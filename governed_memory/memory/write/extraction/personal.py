@@ -62,7 +62,7 @@ _LACKS_ZH = (
 )
 _SELF_ZH = re.compile(
     _SELF_LEAD_ZH + r"(?:我(?:本人|自己|这人|这个人)?|本人)"
-    r"(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身"
+    r"(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身|更|反而|倒是"
     r"|基本上?|每天|比较|特别|很|非常|最|只|一个人)*"
     r"(?:是(?!说|不是|想|要|来|问|在(?!校|读|职)|否|因为|打算|第|刚|昨|今|前天|上次|这次|那|个意思|的)"
     # who the user is not, and what they have not ("我不是学生", "我没有养狗"): a lasting fact
@@ -165,6 +165,13 @@ _SELF_EN = re.compile(
     r"|(?:(?:i'm|im|i am)\s+(?:a\s+)?)?(?:big|huge|massive)\s+fan\s+of\s+(?!your\b|this\b|that\b"
     r"|the\s+way\b|how\b|fast\b|quick\b|free\b|waiting\b|delays?\b)[a-z]"
     r"|(?:big|huge|massive)\s+[a-z'’-]+(?:\s+[a-z'’-]+)?\s+fan\b"
+    # or is no fan of, does not celebrate, or teaches ("not a fan of leather", "we don't
+    # celebrate Christmas", "I teach primary school")
+    r"|^(?:(?:honestly|tbh|ngl|also|and|but|so)[, ]+)?(?:(?:i'm|im|i am)\s+)?not\s+"
+    r"(?:really\s+)?(?:a\s+|much\s+of\s+a\s+)?(?:big\s+)?fan\s+of\s+"
+    r"(?!your\b|this\b|that\b|it\b|the\s+way\b|how\b|waiting\b|delays?\b|(?:phone\s+|video\s+)?calls?\b"
+    r"|texts?\b|e-?mails?\b|sms\b|push\b|notifications?\b|messages?\b)[a-z]"
+    r"|(?:i|we)\s+(?:don't|do\s+not)\s+celebrate\s+[a-z]|i\s+teach\s+(?:at\s+)?[a-z]"
     # what the user cannot do with, is into or not, or always picks ("I can't do dairy",
     # "not really into neon colours", "fragrance-free is always my pick")
     r"|i\s+(?:can't|cannot|don't|do\s+not)\s+do\s+(?!it\b|this\b|that\b|the\b|a\b|an\b|anything\b"

@@ -254,11 +254,12 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
 
 
 #: Calls said only as what the user's clock is to time ("I'm on Berlin time for any scheduled
-#: calls", "以后约回电话请按悉尼时间算", "calls at 3am my time aren't great").
+#: calls", "以后约回电话请按悉尼时间算", "calls at 3am my time aren't great", "call slots need to be
+#: SGT").
 _TIMED_CALLS = re.compile(
     r"(?<![a-z])calls?\s+(?:at|before|after|around)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?(?![a-z0-9])"
     r"|"
-    r"(?<![a-z])(?:call\s+times?|scheduled\s+calls?|(?:schedul\w*|book\w*|time)\s+(?:any\s+)?"
+    r"(?<![a-z])(?:call\s+(?:times?|slots?|windows?)|scheduled\s+calls?|(?:schedul\w*|book\w*|time)\s+(?:any\s+)?"
     r"(?:calls?|callbacks?)|(?:calls?|callbacks?)\s+(?:in|on|by)\s+(?:my|[a-z]+)\s+time)(?![a-z])"
     r"|(?:on|in)\s+[a-z]+\s+time\s+for\s+(?:any\s+)?(?:scheduled\s+)?(?:calls?|callbacks?)"
     r"|(?:约|回)(?:回访|回电话|回电|电话)[^，,。]{0,8}?按(?:照)?[^，,。]{1,8}?时间"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from governed_memory.memory.write.normalize import find_timezone, normalize_timezone
+from governed_memory.memory.write.normalize import find_timezone, fold, normalize_timezone
 
 # A zone asked about, with where the user is said in another clause or sentence ("之前留的时区
 # 不对，我在温哥华，不是多伦多", "I moved to London last month, can you update my time zone?",
@@ -25,13 +25,20 @@ _ZONE_ASKED = re.compile(
     r"|(?<![a-z])\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+(?:for|to)\s+me(?![a-z])"
     r"|(?<![a-z])time\s*stamps?(?![a-z])"
     r"|(?<![a-z])delivery\s+windows?(?![a-z])"
+    # the hours the user sleeps or works, or a call kept out of them ("I sleep 9am to 4pm, don't
+    # ring in that window")
+    r"|(?<![a-z])(?:sleep|work)s?\s+(?:from\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:to|-|until|till)"
+    r"\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)(?![a-z])"
+    r"|(?<![a-z])(?:don'?t|do\s+not|never)\s+(?:call|ring|phone)\s+(?:me\s+)?(?:in|during|within)"
+    r"\s+(?:that|this|those|these)\s+(?:window|hours|times?)(?![a-z])"
     # the gap said in hours, or the user's night when the shop works ("跟国内差6到7个小时",
     # "我这边可能还是半夜", "your 9am is my middle of the night", "anything time-sensitive")
     r"|(?:差|比[\u4e00-\u9fff]{1,6}(?:慢|快|晚|早))(?:了)?\s*[0-9一二两三四五六七八九十几]+(?:\s*(?:到|-|~)\s*[0-9一二三四五六七八九十]+)?\s*个?(?:多)?小时"
     r"|我这边(?:可能|应该|估计)?(?:还是|是|正好|刚好|才|都|已经)*(?:半夜|凌晨|深夜|大半夜)"
     r"|(?<![a-z])(?:your\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)|middle\s+of\s+(?:the|my)\s+night"
     r"|time[- ]sensitive)(?![a-z])"
-    r"|(?<![a-z])(?:my\s+time|call\s+times?|time\s+difference|my\s+local|my\s+\d{1,2}(?::\d\d)?\s*"
+    r"|(?<![a-z])(?:my\s+time|call\s+(?:times?|slots?|windows?)|time\s+difference|my\s+local"
+    r"|my\s+\d{1,2}(?::\d\d)?\s*"
     r"(?:am|pm)|schedul(?:e|ing)\s+(?:callbacks?|calls?|deliver(?:y|ies)))(?![a-z])"
     # (a word before "time" that names no place leaves "the time difference" to be read)
     r"|(?<![a-z])(?!(?:the|a|an|my|your|our|any|what|which|this|that|same|local|of|in|at|on|by"
@@ -62,16 +69,21 @@ _THERE = frozenset({"那边", "这边", "当地", "本地", "那里", "这里", 
 _NOT_HERE = re.compile(r"(?:不是|not|而不是|instead\s+of)\s*$")
 
 
-def zone_where_i_am(norm: str) -> str | None:
+def zone_where_i_am(norm: str, named: bool = False) -> str | None:
     """The zone of where the user says they are, in a text that asks about a zone (the last
     place said: "I said I'm in London but I'm actually in Dublin"), or that names a zone ("I'm in
-    Berlin, so Central European time": the place says it more exactly)."""
-    if find_timezone(norm) is None and not any(
-        not (m.group("city") or m.group("zh_city") or m.group("zh_city_after"))
-        or (m.group("zh_city") or m.group("zh_city_after")) in _THERE
-        or normalize_timezone(m.group("city") or m.group("zh_city") or m.group("zh_city_after"))
-        is not None
-        for m in _ZONE_ASKED.finditer(norm)
+    Berlin, so Central European time": the place says it more exactly; `named`: the text as
+    written names one, as an abbreviation folding hides: "I'm in Singapore, so SGT")."""
+    if (
+        not named
+        and find_timezone(norm) is None
+        and not any(
+            not (m.group("city") or m.group("zh_city") or m.group("zh_city_after"))
+            or (m.group("zh_city") or m.group("zh_city_after")) in _THERE
+            or normalize_timezone(m.group("city") or m.group("zh_city") or m.group("zh_city_after"))
+            is not None
+            for m in _ZONE_ASKED.finditer(norm)
+        )
     ):
         return None
     found = None
@@ -82,3 +94,8 @@ def zone_where_i_am(norm: str) -> str | None:
             continue
         found = normalize_timezone(place) or found
     return found
+
+
+def zone_of_where_i_am(text: str) -> str | None:
+    """`zone_where_i_am` of a message as written."""
+    return zone_where_i_am(fold(text), find_timezone(text) is not None)
