@@ -84,6 +84,7 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind46.json",
     CORPORA / "injection.blind47.json",
     CORPORA / "injection.blind48.json",
+    CORPORA / "injection.blind49.json",
 )
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).

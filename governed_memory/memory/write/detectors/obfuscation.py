@@ -166,11 +166,13 @@ _LEET_WORD = re.compile(
     r"(?![A-Za-z0-9@$])"
 )
 _UNLEET = str.maketrans("013457@$", "oieastas")
+#: "1" stands for "l" as often as for "i" ("ru1es"): the words are read both ways.
+_UNLEET_L = str.maketrans("013457@$", "oleastas")
 
 
-def _unleeted(text: str) -> str | None:
-    """`text` with its leetspeak words read as letters (one for one), when at least two are
-    (one alone is a code or a model name, "B2B", "mp3"); else None."""
+def _unleeted(text: str, table: dict[int, int] = _UNLEET) -> str | None:
+    """`text` with its leetspeak words read as letters (one for one, by `table`), when at least
+    two are (one alone is a code or a model name, "B2B", "mp3"); else None."""
     changed = 0
 
     def read(m: re.Match[str]) -> str:
@@ -179,7 +181,7 @@ def _unleeted(text: str) -> str | None:
         if re.search(r"[2689]", word):
             return word  # a digit no letter is written as: a code, not a word
         changed += 1
-        return word.translate(_UNLEET)
+        return word.translate(table)
 
     out = _LEET_WORD.sub(read, text)
     return out if changed >= 2 else None
@@ -279,6 +281,10 @@ def views(text: str) -> Iterator[View]:
     unleeted = _unleeted(text)
     if unleeted is not None:
         yield View(0, len(text), unleeted, "leet")
+        if "1" in text:
+            other = _unleeted(text, _UNLEET_L)
+            if other is not None and other != unleeted:
+                yield View(0, len(text), other, "leet")
     respelled = _respelled(unleeted or text)
     if respelled is not None:
         yield View(0, len(text), respelled, "respelled")
