@@ -4,7 +4,9 @@ names it as an abbreviation ("so CET"), talks of call slots, or keeps calls out 
 user sleeps, and the hours are then read in that zone, not the account's; call slots are no
 channel chosen; a channel named "for updates" is chosen; "更喜欢", "not a fan of …", "we don't
 celebrate …" and "I teach …" are facts about the user, a channel no one is a fan of is left to
-the channel's rules; one item sent for another and a refund never received are claims."""
+the channel's rules; a food named first and then never eaten ("香菜我从来不吃") and "本人素食者"
+are facts, what the user will not eat today is not; one item sent for another and a refund never
+received are claims."""
 
 from __future__ import annotations
 
@@ -78,6 +80,24 @@ def test_a_channel_in_the_past_for_updates_is_no_choice() -> None:
 def test_likes_customs_and_work_are_facts(text: str, words: tuple[str, ...]) -> None:
     said = contents(text)
     assert any(all(w in c for w in words) for c in said), said
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("葱姜蒜我从来不吃的 别放", ("葱姜蒜我从来不吃",)),
+        ("羊肉我不吃 有膻味", ("羊肉我不吃",)),
+        ("本人素食主义者哈", ("素食主义者",)),
+    ],
+)
+def test_a_food_named_first_and_never_eaten_is_a_fact(text: str, words: tuple[str, ...]) -> None:
+    said = contents(text)
+    assert any(all(w in c for w in words) for c in said), said
+
+
+@pytest.mark.parametrize("text", ["今天我不喝酒 要开车", "这个我不吃了 帮我退掉"])
+def test_what_the_user_will_not_eat_today_is_no_fact(text: str) -> None:
+    assert not contents(text)
 
 
 @pytest.mark.parametrize(
