@@ -313,6 +313,22 @@ def _postings(conn: sqlite3.Connection, table: str, term: str) -> npt.NDArray[np
     return np.fromstring(joined or "", np.int64, sep=" ")
 
 
+def _placed(
+    rids: npt.NDArray[np.int64], places: Sequence[tuple[str, _Matrix]], filters: SearchFilters
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """For each of `rids` (sorted, unique), which of the namespaces (`places`) holds it and at
+    which row of its columns, where the filters pass it; -1 and -1 elsewhere."""
+    place = np.full(len(rids), -1, np.int64)
+    row = np.full(len(rids), -1, np.int64)
+    for n, (_, m) in enumerate(places):
+        at = m.rows_of(rids)
+        inside = at >= 0
+        passed = np.zeros(len(rids), np.bool_)
+        passed[inside] = m.mask(filters, at[inside])
+        place[passed], row[passed] = n, at[passed]
+    return place, row
+
+
 def _texts(conn: sqlite3.Connection, table: str, rids: Sequence[int]) -> dict[int, str]:
     """The indexed text of each row of `rids`, from the index's content table (FTS5's
     `%_content`, a plain table keyed by rowid): 200 rows read there cost half what they cost
@@ -350,14 +366,7 @@ def _newest(
         ).fetchone()
         newest = np.fromstring(joined or "", np.int64, sep=" ")
         rids = np.sort(newest)
-        place = np.full(len(rids), -1, np.int64)
-        row = np.full(len(rids), -1, np.int64)
-        for n, (_, m) in enumerate(places):
-            at = m.rows_of(rids)
-            inside = at >= 0
-            passed = np.zeros(len(rids), np.bool_)
-            passed[inside] = m.mask(filters, at[inside])
-            place[passed], row[passed] = n, at[passed]
+        place, row = _placed(rids, places, filters)
         kept = np.flatnonzero(place >= 0)[::-1][:_NEWEST_ROWS]  # newest first
         if len(kept) == _NEWEST_ROWS or len(newest) < depth:
             break
@@ -395,16 +404,11 @@ def _ranked(
     rids, inverse = np.unique(np.concatenate(lists), return_inverse=True)
     if not len(rids):
         return []
-    place = np.full(len(rids), -1, np.int64)
-    row = np.full(len(rids), -1, np.int64)
+    place, row = _placed(rids, places, filters)
     length = np.zeros(len(rids))
     for n, (_, m) in enumerate(places):
-        at = m.rows_of(rids)
-        inside = at >= 0
-        passed = np.zeros(len(rids), np.bool_)
-        passed[inside] = m.mask(filters, at[inside])
-        place[passed], row[passed] = n, at[passed]
-        length[passed] = (m.words if words else m.trigrams)[at[passed]]
+        here = place == n
+        length[here] = (m.words if words else m.trigrams)[row[here]]
     norm = _K1 * (1.0 - _B + _B * length / average) if average > 0 else np.full(len(rids), _K1)
     weight = np.repeat(np.array(weights), [len(x) for x in lists])
     score = np.bincount(inverse, weight * (_K1 + 1.0) / (1.0 + norm[inverse]), len(rids))
