@@ -78,14 +78,26 @@ class Keyring:
 
     @classmethod
     def load(cls, path: Path) -> Keyring:
-        """The key file, created (0600, a new key) if there is none."""
+        """The key file, created (0600, a new key) if there is none. Processes started together
+        (a worker and an MCP server on a first run) may both find none: each writes its key to
+        a file of its own and links it into place, which only the first does; the others read
+        that one. The file is never seen half written."""
         if not path.exists():
             private_dir(path.parent)
             ring = cls.new()
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with open(fd, "w", encoding="utf-8") as f:
-                json.dump({"keys": ring.spec()}, f)
-            return ring
+            mine = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+            fd = os.open(mine, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                with open(fd, "w", encoding="utf-8") as f:
+                    json.dump({"keys": ring.spec()}, f)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.link(mine, path)
+                return ring
+            except FileExistsError:
+                pass  # another process's key came first: it is everyone's
+            finally:
+                mine.unlink(missing_ok=True)
         return cls.parse(json.loads(path.read_text(encoding="utf-8"))["keys"])
 
     def subject_key(self, tenant: str, subject: str) -> str:

@@ -71,6 +71,41 @@ def test_the_embedded_default_makes_a_private_key_file(tmp_path: object) -> None
     assert Keyring.load(path) == first  # made once, then read
 
 
+def test_processes_started_together_share_the_key_made_first(tmp_path: object) -> None:
+    """A worker and an MCP server started together on a first run both find no key file: one
+    key is made, and everyone reads it (none fails, none reads a half-written file)."""
+    import threading
+    from pathlib import Path
+
+    for attempt in range(20):
+        path = Path(str(tmp_path)) / str(attempt) / "codec-keys.json"
+        start = threading.Barrier(12)
+        rings: list[Keyring] = []
+        failures: list[BaseException] = []
+
+        def load(
+            path: Path = path,
+            start: threading.Barrier = start,
+            rings: list[Keyring] = rings,
+            failures: list[BaseException] = failures,
+        ) -> None:
+            start.wait()
+            try:
+                rings.append(Keyring.load(path))
+            except BaseException as exc:  # what a loser of the race raised
+                failures.append(exc)
+
+        threads = [threading.Thread(target=load) for _ in range(12)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not failures, failures
+        assert len({r.spec() for r in rings}) == 1
+        assert Keyring.load(path) == rings[0]
+        assert [p.name for p in path.parent.iterdir()] == ["codec-keys.json"]
+
+
 async def test_a_failure_quoting_what_was_said_is_encrypted_too(client: MemoryClient) -> None:
     """An error message can quote the request ("could not tell what '…' asks to forget"): it
     travels encrypted, and the caller still reads it."""
