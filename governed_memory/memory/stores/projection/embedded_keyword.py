@@ -329,6 +329,27 @@ def _placed(
     return place, row
 
 
+def _read(
+    conn: sqlite3.Connection,
+    table: str,
+    rids: npt.NDArray[np.int64],
+    chosen: npt.NDArray[np.int64],
+    place: npt.NDArray[np.int64],
+    row: npt.NDArray[np.int64],
+    places: Sequence[tuple[str, _Matrix]],
+) -> list[tuple[str, int, str, str]]:
+    """The `chosen` postings (placed by `_placed`), in order, as (memory id, version,
+    namespace, text), their texts read in one go."""
+    texts = _texts(conn, table, [int(rids[i]) for i in chosen])
+    out: list[tuple[str, int, str, str]] = []
+    for i in chosen:
+        namespace, m = places[place[i]]
+        text = texts.get(int(rids[i]))
+        if text is not None:
+            out.append((m.ids[row[i]], int(m.versions[row[i]]), namespace, text))
+    return out
+
+
 def _texts(conn: sqlite3.Connection, table: str, rids: Sequence[int]) -> dict[int, str]:
     """The indexed text of each row of `rids`, from the index's content table (FTS5's
     `%_content`, a plain table keyed by rowid): 200 rows read there cost half what they cost
@@ -371,14 +392,7 @@ def _newest(
         if len(kept) == _NEWEST_ROWS or len(newest) < depth:
             break
         depth *= 4
-    texts = _texts(conn, table, [int(r) for r in rids[kept]])
-    out: list[tuple[str, int, str, str]] = []
-    for i in kept:
-        namespace, m = places[place[i]]
-        text = texts.get(int(rids[i]))
-        if text is not None:
-            out.append((m.ids[row[i]], int(m.versions[row[i]]), namespace, text))
-    return out
+    return _read(conn, table, rids, kept, place, row, places)
 
 
 def _ranked(
@@ -418,14 +432,7 @@ def _ranked(
         return []
     n = min(limit, admitted)
     best = np.argpartition(-score, n - 1)[:n] if n < len(rids) else np.flatnonzero(place >= 0)
-    texts = _texts(conn, table, [int(rids[i]) for i in best])
-    out: list[tuple[str, int, str, str]] = []
-    for i in best:
-        namespace, m = places[place[i]]
-        text = texts.get(int(rids[i]))
-        if text is not None:
-            out.append((m.ids[row[i]], int(m.versions[row[i]]), namespace, text))
-    return out
+    return _read(conn, table, rids, best, place, row, places)
 
 
 def _keyword_hits(
