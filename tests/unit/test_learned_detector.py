@@ -157,9 +157,11 @@ def test_a_write_it_reads_as_an_order_is_refused_and_nothing_is_stored(
 @pytest.mark.usefixtures("learned_detector")
 def test_the_training_script_reproduces_the_weights(tmp_path: object) -> None:
     """The weights are not a blob: the script makes the same model from the same corpora, up to
-    the floating-point noise of the sentence embedding, which differs between CPUs (retrained on
-    an AVX-512 machine, the threshold moved by 0.0014 and no weight by more than 0.0055): the
-    numbers agree closely, and the two models decide alike."""
+    the floating-point noise of the sentence embedding, which differs between CPUs. The noise
+    moves single weights along directions the loss barely sees (C = 16 regularises lightly):
+    retrained on the machine of 2026-12-07, a weight moved by up to 0.40 while the whole vector
+    moved by 2.6 % of its length (cosine 0.99983), the threshold by 0.0040, and 99.4 % of the
+    training texts were decided alike. So the vector is compared whole, and the decisions."""
     from pathlib import Path
 
     from governed_memory.shell.eval.train_injection import examples, train
@@ -169,8 +171,15 @@ def test_the_training_script_reproduces_the_weights(tmp_path: object) -> None:
     spec = train(out)
     shipped = json.loads(learned.WEIGHTS.read_text(encoding="utf-8"))
     assert spec["training_sha256"] == shipped["training_sha256"]
-    assert spec["threshold"] == pytest.approx(shipped["threshold"], abs=0.005)
-    assert spec["weights"] == pytest.approx(shipped["weights"], abs=0.02)
+    assert spec["threshold"] == pytest.approx(shipped["threshold"], abs=0.01)
+    assert spec["bias"] == pytest.approx(shipped["bias"], abs=0.15)
+    made, kept = np.asarray(spec["weights"]), np.asarray(shipped["weights"])
+    assert made.shape == kept.shape
+    moved = float(np.linalg.norm(made - kept) / np.linalg.norm(kept))
+    cosine = float(made @ kept / (np.linalg.norm(made) * np.linalg.norm(kept)))
+    # (the weights before these, trained without one 300-text corpus: 6.6 %, 0.99839)
+    assert moved <= 0.04, moved
+    assert cosine >= 0.9995, cosine
     classifier = learned._classifier()
     assert classifier is not None
     texts = examples()[0][::4]
