@@ -136,9 +136,9 @@ HELDOUT35 = CORPORA / "extraction.heldout35.json"
 #: Written on 2026-12-06 by a new helper after held-out 35 was read, read once at 10088d8
 #: (195 utterances).
 HELDOUT36 = CORPORA / "extraction.heldout36.json"
-#: `extraction.heldout37.json` (written on 2026-12-07 by a new helper after held-out 36 was
-#: read, never read by its corrections) is committed unread and left out of the default run:
-#: the next round's measure.
+#: Written on 2026-12-07 by a new helper after held-out 36 was read, read once at c250735
+#: (198 utterances).
+HELDOUT37 = CORPORA / "extraction.heldout37.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -178,6 +178,7 @@ EXTRACTION_CORPORA = (
     HELDOUT34,
     HELDOUT35,
     HELDOUT36,
+    HELDOUT37,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

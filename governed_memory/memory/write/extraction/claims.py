@@ -387,6 +387,15 @@ _THEIRS = re.compile(
 )
 
 
+#: A status guessed, not said ("应该还没发货吧"), or what the user asks the shop to do, a noun
+#: after it ("just refund the missing item"): no claim.
+_ASKED_OR_GUESSED = re.compile(
+    r"^\s*(?:应该|估计|大概|可能|也许)[^，,。！!]{0,16}吧[。.~～]?\s*$"
+    r"|^\s*(?:(?:just|then|so|pls|please|kindly)\s+)*(?:refund|resend|re-send|replace|reship"
+    r"|cancel)\s+(?:me|it|the|my|this|that|both|them)(?![a-z])"
+)
+
+
 def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate | None:
     """A claim about an order, a payment, a parcel or a refund: a status said of an entity the
     text names, or, when it names none, one an earlier clause of its sentence named
@@ -424,6 +433,8 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
     if (question or norm.rstrip().endswith(("?", "？"))) and not _WHY.search(norm):
         return None
     if _CLAIM_WISH.search(norm) and not _NEGATIVE_STATUS.search(status_text):
+        return None
+    if _ASKED_OR_GUESSED.search(norm):
         return None
     subject = _subject(raw, status)
     return Candidate(

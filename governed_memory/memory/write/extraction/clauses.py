@@ -151,6 +151,24 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+#: Cantonese as it is spoken and written ("我喺香港住", "我淨係飲無糖嘅，唔該"): its words read as
+#: Mandarin's, one character for one (offsets into the text hold), as the cues are Mandarin.
+_CANTONESE = re.compile(r"[喺嘅唔冇佢哋咗嚟啲嘢]|淨係|净系|而家")
+_CANTONESE_WORDS = {"唔該": "谢谢", "唔该": "谢谢", "淨係": "只是", "净系": "只是", "而家": "现在"}
+_CANTONESE_WORDS.update({"係咪": "是不", "系咪": "是不"})
+_CANTONESE_CHARS = str.maketrans("喺嘅唔冇佢哋咗嚟啲嘢飲饮係俾攞", "在的不没他们了来些物喝喝是给拿")
+
+
+def read(text: str) -> str:
+    """`text` folded, and where it is Cantonese, read as Mandarin (same length)."""
+    norm = fold(text)
+    if not _CANTONESE.search(norm):
+        return norm
+    for word, mandarin in _CANTONESE_WORDS.items():
+        norm = norm.replace(word, mandarin)
+    return norm.translate(_CANTONESE_CHARS)
+
+
 def _verbatim(raw: str) -> str:
     """The clause as it stands in the utterance: only surrounding blanks and punctuation cut."""
     return _LEADING.sub("", _TRAILING.sub("", raw)).strip()
@@ -168,10 +186,10 @@ def _clauses(text: str) -> list[list[_Clause]]:
             question = term in ("?", "？")
             pieces = [p for p in (_verbatim(x) for x in _CONTRAST.split(raw)) if p]
             parts = tuple(
-                _Part(p, fold(p), question and i == len(pieces) - 1, order + i)
+                _Part(p, read(p), question and i == len(pieces) - 1, order + i)
                 for i, p in enumerate(pieces)
             )
-            clauses.append(_Clause(raw, fold(raw), question, parts, order))
+            clauses.append(_Clause(raw, read(raw), question, parts, order))
             order += max(1, len(parts))
         if clauses:
             out.append(clauses)

@@ -31,6 +31,7 @@ from governed_memory.memory.write.extraction.clauses import (
     _one_off_context,
     _Part,
     _whose,
+    read,
 )
 from governed_memory.memory.write.extraction.contents import _content
 from governed_memory.memory.write.extraction.cues import _CONTINUES, _REL_ZH, _STANDING, _TOPIC
@@ -249,10 +250,9 @@ class RuleExtractor:
         clauses: list[_Clause], before: tuple[int, int, int], got: _Collected, zh: bool
     ) -> None:
         """A sentence correcting what the user said of themselves (`_correction`) is kept
-        whole, in place of what its parts gave: "我女儿不是4岁" alone keeps the old value,
-        "是5岁" alone names nothing. Not when the sentence also gave a preference or a claim
-        (those have their own slots), said something of a third party, was one-off or ends in
-        a question."""
+        whole, in place of its parts ("我女儿不是4岁" alone keeps the old value, "是5岁" names
+        nothing); not when it also gave a preference or a claim (those have their own slots),
+        said something of a third party, was one-off or ends in a question."""
         prefs, said, skipped = before
         norm = fold(" ".join(c.norm for c in clauses))
         if (
@@ -332,7 +332,7 @@ class RuleExtractor:
             raw, norm = clause.raw, clause.norm
         else:
             raw = "，".join(p.raw for p in parts)
-            norm = fold(raw)
+            norm = read(raw)
         claim = _claim(raw, norm, named_before)
         if claim is not None:
             clause_text = clause.raw if len(parts) == len(clause.parts) else parts[0].raw
@@ -419,7 +419,7 @@ class RuleExtractor:
 
     def _remember(self, clause: _Clause, rest: str, zone: str, got: _Collected) -> None:
         """An explicit request to remember `rest` (said in `clause`)."""
-        norm = fold(rest)
+        norm = read(rest)
         part = _Part(rest, norm, clause.question, clause.order)
         # Asked as a question ("can you remember that I'm vegan?"), a request to remember still
         # keeps a statement about someone ("can you note the tracking number?" makes none).
@@ -434,7 +434,7 @@ class RuleExtractor:
         prefs = _prefs(part, zone) or [
             pref
             for piece in (pieces if len(pieces) > 1 else [])
-            for pref in _prefs(_Part(piece, fold(piece), clause.question, clause.order), zone)
+            for pref in _prefs(_Part(piece, read(piece), clause.question, clause.order), zone)
         ]
         if prefs:
             whose = _whose(norm)
@@ -448,7 +448,7 @@ class RuleExtractor:
                     got,
                 )
             return
-        claim = _claim(clause.raw, fold(clause.raw))
+        claim = _claim(clause.raw, read(clause.raw))
         if claim is not None:
             claim = claim.model_copy(update={"content": normalize_whitespace(_clean(rest))})
             got.semantic.append(
@@ -460,8 +460,8 @@ class RuleExtractor:
             and not re.match(r"^\s*我(?!的?(?:" + _REL_ZH + "))", norm)
             # what the user asks to keep of their own family or household: a date, a size, a
             # taste a gift is chosen by ("帮我记住，我老婆不喜欢玫瑰"); someone else's stays theirs
-            and not _family_statement(fold(pieces[0]) if pieces else norm)
-            and not of_family(fold(pieces[0]) if pieces else norm)
+            and not _family_statement(read(pieces[0]) if pieces else norm)
+            and not of_family(read(pieces[0]) if pieces else norm)
         ):
             got.skipped.append((clause.order, Skipped(reason="third_party", clause=clause.raw)))
             return

@@ -111,7 +111,9 @@ _SELF_ZH = re.compile(
     # the one brand the user buys ("我买护肤品只认雅诗兰黛", "猫粮我只认皇家的")
     r"|^我?(?:买|用)[\u4e00-\u9fff]{1,4}(?:只认|只买|只用|一直用|都用)"
     r"|^[\u4e00-\u9fff]{1,4}(?:的话)?我(?:们|家)?(?:一直|向来|从来|一般|平时|都)*(?:只认|只买|只用|只穿"
-    r"|只戴|只吃|只喝)" + _TOPIC_LIKE_ZH + r""
+    r"|只戴|只吃|只喝"
+    # the one kind the user takes, said as what it is ("咖啡豆我只要中深烘的"; not "只要…就")
+    r"|只要(?=[^，,。就才都]{1,8}的(?:[，,。！!\s]|$)))" + _TOPIC_LIKE_ZH + r""
     # a body measured ("身高165体重50kg") or a job said as "本人护士"
     r"|^(?:我|本人)?(?:的)?(?:身高|体重)\s*(?:是|有)?\s*[0-9一二三四五六七八九]"
     r"|^本人(?:是)?[\u4e00-\u9fff]{0,4}?(?:护士|医生|老师|教师|学生|司机|程序员|设计师|厨师|律师|会计|工程师"
@@ -125,6 +127,9 @@ _SELF_ZH = re.compile(
     r"|^(?:我们?)?家(?:里)?(?:就|只有|一共)?(?:我)?(?:一个人|两个人|俩人|[一二两三四五六七八九]口人)"
     # what the household lacks or keeps none of ("家里没有烤箱", "我们家不养宠物")
     r"|^(?:我们?|俺们?)?家(?:里)?(?:一直|从来|压根|根本|都|也)*(?:不养|没养|" + _LACKS_ZH + r")"
+    # what the household does not eat or drink ("我们家不吃猪肉 宗教原因")
+    r"|^(?:我们?|俺们?)家(?:里)?(?:人)?(?:一直|从来|向来|平时|都|也|基本)*(?:不吃|不喝|不沾|不碰)"
+    r"(?!饭|了|过|完|掉|东西|啥|什么)[\u4e00-\u9fff]"
     # a brand the user is a devoted fan of ("始祖鸟死忠粉一枚"), a colour they feel nothing for
     r"|^[\u4e00-\u9fff a-z'’-]{1,12}(?:死忠粉|铁粉|忠实粉丝|脑残粉)"
     r"|^我?对[\u4e00-\u9fff]{1,6}(?:无感|不感冒)"
@@ -191,8 +196,10 @@ _SELF_EN = re.compile(
     # where they work now ("I'm back in the office full time", "I'm fully remote now")
     r"|(?:i'm|im|i am)\s+(?:back\s+)?(?:in\s+the\s+office|working\s+from\s+home|(?:fully\s+)?"
     r"remote|on\s+(?:night|day|early|late)\s+shifts?)\b"
-    r"|(?:i'm|im|i am)\s+(?:not\s+)?(?:(?:severely|very|highly|mildly|extremely|deathly|seriously"
-    r"|really|quite|super|badly)\s+)?(?:vegetarian|vegan|pescatarian|allergic|lactose[- ]intolerant"
+    # (the subject dropped in a hurry: "Am vegan, so plz check the gummies")
+    r"|(?:i'm|im|i am|^am)\s+(?:not\s+)?(?:(?:severely|very|highly|mildly|extremely|deathly"
+    r"|seriously|really|quite|super|badly)\s+)?(?:vegetarian|vegan|pescatarian|allergic"
+    r"|lactose[- ]intolerant"
     r"|gluten[- ](?:free|intolerant)|(?:type\s*[12i]+\s+)?diabetic|c(?:o)?eliac|asthmatic|epileptic"
     r"|an(?:a)?emic|dyslexic|autistic|pregnant|left[- ]handed|right[- ]handed|deaf|blind"
     r"|colou?r[- ]?blind|married|single|divorced|widowed|retired|self[- ]employed|unemployed"
@@ -232,7 +239,8 @@ _SELF_EN = re.compile(
     r"|oily|combination|acne[- ]prone|fair|pale)\s+skin\b"
     r"|i\s+have\s+(?:(?:really|very|super|quite|extremely|pretty)\s+)?(?:wide|flat|narrow|small"
     r"|big|high[- ]arched)\s+feet\b"
-    r"|i\s+(?:don't|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive|buy"
+    r"|i\s+(?:(?:tend\s+to|usually|always|generally|mostly|normally)\s+)?(?:don't|do not|never"
+    r"|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive|buy"
     r"|shop for|order|subscribe)\b"
     r"|i\s+always\s+(?:want|buy|order|choose|pick(?!\s+up))\b"
     r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"

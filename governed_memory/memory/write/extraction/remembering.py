@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from governed_memory.memory.write.extraction.clauses import _Clause, _clean
-from governed_memory.memory.write.normalize import fold
+from governed_memory.memory.write.extraction.clauses import _Clause, _clean, read
 
 _REMEMBER_ZH = re.compile(
     r"^\s*(?:这个|这点|这一点|这些|这条)?\s*(?:以后|往后|今后)?(?:都|也)?\s*(?:请|麻烦|你)?\s*(?:能不能|可不可以|可以|能)?\s*(?:帮我|给我)?\s*(?:能不能|可以|能)?\s*"
@@ -139,7 +138,7 @@ def remembered_back(clauses: list[_Clause]) -> tuple[_Clause, list[_Clause]] | N
             return None
         glue = "，" if re.search(r"[\u4e00-\u9fff]", clause.raw) else ", "
         raw = glue.join(kept)
-        said = replace(clause, raw=raw, norm=fold(raw), question=False, order=clauses[0].order)
+        said = replace(clause, raw=raw, norm=read(raw), question=False, order=clauses[0].order)
         return said, clauses[n + 1 :]
     return None
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from governed_memory.memory.write.normalize import find_timezone, fold, normalize_timezone
+from governed_memory.memory.write.extraction.clauses import read
+from governed_memory.memory.write.normalize import find_timezone, normalize_timezone
 
 # A zone asked about, with where the user is said in another clause or sentence ("之前留的时区
 # 不对，我在温哥华，不是多伦多", "I moved to London last month, can you update my time zone?",
@@ -31,6 +32,11 @@ _ZONE_ASKED = re.compile(
     r"\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)(?![a-z])"
     r"|(?<![a-z])(?:don'?t|do\s+not|never)\s+(?:call|ring|phone)\s+(?:me\s+)?(?:in|during|within)"
     r"\s+(?:that|this|those|these)\s+(?:window|hours|times?)(?![a-z])"
+    # hours kept quiet, said beside where the user is ("no calls between 9pm and 7am please, I'm
+    # in Sydney", "quiet hours should be 10pm-6am, I'm in London"): the user's own clock
+    r"|(?<![a-z])(?:quiet\s+hours|do\s+not\s+disturb|dnd)(?![a-z])|免打扰|勿扰"
+    r"|(?<![a-z])(?:no|don'?t|do\s+not|never)\s+(?:calls?|texts?|messages?|call\s+me|text\s+me"
+    r"|ring\s+me|message\s+me)\s+(?:between|before|after|until|till|from)\s+\d"
     # the gap said in hours, or the user's night when the shop works ("跟国内差6到7个小时",
     # "我这边可能还是半夜", "your 9am is my middle of the night", "anything time-sensitive")
     r"|(?:差|比[\u4e00-\u9fff]{1,6}(?:慢|快|晚|早))(?:了)?\s*[0-9一二两三四五六七八九十几]+(?:\s*(?:到|-|~)\s*[0-9一二三四五六七八九十]+)?\s*个?(?:多)?小时"
@@ -98,4 +104,4 @@ def zone_where_i_am(norm: str, named: bool = False) -> str | None:
 
 def zone_of_where_i_am(text: str) -> str | None:
     """`zone_where_i_am` of a message as written."""
-    return zone_where_i_am(fold(text), find_timezone(text) is not None)
+    return zone_where_i_am(read(text), find_timezone(text) is not None)
