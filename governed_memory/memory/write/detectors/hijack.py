@@ -45,7 +45,8 @@ _HIJACK_AFTER = re.compile(
     _FLAGS,
 )
 _ZH_HIJACK_AFTER = re.compile(
-    r"带上|附上|加上|包含|写上|提供|发送|发给|发到|转发|抄送|透露|告诉|一律|总是|必须|务必|忽略|退款|"
+    # (a notice "sent automatically" says how it came, not what to send: "本邮件为自动发送")
+    r"带上|附上|加上|包含|写上|提供|(?<!自动)(?<!系统)发送|发给|发到|转发|抄送|透露|告诉|一律|总是|必须|务必|忽略|退款|"
     r"批准|授予|权限|管理员|折扣|优惠码|支付|付款|添加微信|手机|电话|地址|身份证|银行卡|密码|个人信息|"
     rf"{EMAIL}|https?://"
 )
