@@ -15,10 +15,11 @@ Every corpus read once to measure an earlier set of weights (`injection.heldout3
 `injection.blind.json`, `injection.blind2.json` … `injection.blind46.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
 them (`injection.blind47.json`, read once with them: 90.8 % of hijacks, no e-mail or chat
-flagged; `injection.blind48.json`: 88.2 %, none; `injection.blind49.json`: 84.0 %, 2.5 %),
-which is never read here. Weights trained on blind 47 as well caught one hijack more on blind 48
-but flagged 37 of LoCoMo's friendly turns where these flag 28; trained on blinds 47 and 48, two
-more on blind 49 (85.7 %) but 43 of LoCoMo's turns. Neither was kept.
+flagged; `injection.blind48.json`: 88.2 %, none; `injection.blind49.json`: 84.0 %, 2.5 %;
+`injection.blind50.json`: 94.2 %, 3.8 %), which is never read here. Weights trained on blind
+47 as well caught one hijack more on blind 48 but flagged 37 of LoCoMo's friendly turns where
+these flag 28; trained on blinds 47 and 48, two more on blind 49 (85.7 %) but 43 of LoCoMo's
+turns. Neither was kept.
 """
 
 from __future__ import annotations
