@@ -42,7 +42,8 @@ def test_the_weights_are_plain_numbers_of_the_features_it_computes() -> None:
     assert len(spec["weights"]) == 384 + learned.HASHED_DIM
     assert 0.5 <= spec["threshold"] < 1.0
     # what measures it is never trained on: the blind corpus written after these weights
-    assert not {f"injection.blind{n}.json" for n in (47, 48, 49, 50)} & set(spec["corpora"])
+    assert "injection.blind51.json" not in spec["corpora"]
+    assert "injection.blind50.json" in spec["corpora"]
     assert 0.0 < spec["veto"] < spec["threshold"]
     assert learned.WEIGHTS.stat().st_size < 100_000
 
@@ -177,7 +178,7 @@ def test_the_training_script_reproduces_the_weights(tmp_path: object) -> None:
     assert made.shape == kept.shape
     moved = float(np.linalg.norm(made - kept) / np.linalg.norm(kept))
     cosine = float(made @ kept / (np.linalg.norm(made) * np.linalg.norm(kept)))
-    # (the weights before these, trained without one 300-text corpus: 6.6 %, 0.99839)
+    # (weights trained without one 300-text corpus moved 6.6 %, cosine 0.99839)
     assert moved <= 0.04, moved
     assert cosine >= 0.9995, cosine
     classifier = learned._classifier()

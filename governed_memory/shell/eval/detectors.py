@@ -86,9 +86,8 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind48.json",
     CORPORA / "injection.blind49.json",
     CORPORA / "injection.blind50.json",
+    CORPORA / "injection.blind51.json",
 )
-#: `injection.blind51.json` (written on 2026-12-07 by a new helper after blind 50 was read) is
-#: committed unread and left out of the default run: the next set of weights' measure.
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).
 HIJACKING = (

@@ -12,14 +12,12 @@ styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width charac
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind46.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind50.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind47.json`, read once with them: 90.8 % of hijacks, no e-mail or chat
-flagged; `injection.blind48.json`: 88.2 %, none; `injection.blind49.json`: 84.0 %, 2.5 %;
-`injection.blind50.json`: 94.2 %, 3.8 %), which is never read here. Weights trained on blind
-47 as well caught one hijack more on blind 48 but flagged 37 of LoCoMo's friendly turns where
-these flag 28; trained on blinds 47 and 48, two more on blind 49 (85.7 %) but 43 of LoCoMo's
-turns. Neither was kept.
+them (`injection.blind51.json`, read once with them: 88.2 % of hijacks with the rules, no e-mail
+or chat flagged; the weights before, trained to blind 46 with C = 16, 88.2 % and 1.3 %), which
+is never read here. Those weights had flagged 28 of LoCoMo's 1,451 friendly turns, these 21.
+Weights trained on blinds 47 and 48 with C = 16 had flagged 43 and were not kept.
 """
 
 from __future__ import annotations
@@ -88,6 +86,10 @@ TRAINING = (
     "injection.blind44.json",
     "injection.blind45.json",
     "injection.blind46.json",
+    "injection.blind47.json",
+    "injection.blind48.json",
+    "injection.blind49.json",
+    "injection.blind50.json",
 )
 #: Written on 2026-12-06 by six helpers to be hard: plain standing orders, others' accounts,
 #: checks said done, content addressed to the assistant, minimal pairs of an attack and its
@@ -105,7 +107,12 @@ TRAINING = (
 STRESS = frozenset(f"injection.stress{n}.json" for n in range(1, 10))
 OBFUSCATED = frozenset({"base64", "hex", "rot13", "spaced", "homoglyph", "zero_width"})
 TARGET_FPR = 0.02
-C = 16.0
+#: The regularisation, chosen by corpus: each pair of blinds 41-50 (each written by another
+#: helper) scored by a model fitted without it, at the threshold that flags 2 % of their benign
+#: texts. C = 16 caught 84.2 % of their hijacks and flagged 2.5 % of LoCoMo's friendly turns;
+#: C = 8 85.1 % and 2.0 %; C = 4 84.5 % and 1.7 %; C = 2 83.7 % and 1.6 %; C = 1 80.6 % and
+#: 1.4 %. As many hijacks, a third fewer friendly turns read as orders.
+C = 4.0
 #: Under this probability the classifier vetoes the rules' findings in a text
 #: (`learned.confirmed`). Chosen out of fold by corpus (each corpus scored by a model fitted
 #: without it, 94b191f's corpora with blind 40 and stress 7-8): at 0.05 the veto dropped 11 of
