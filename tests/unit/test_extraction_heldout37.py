@@ -2,8 +2,8 @@
 behaviour in other words than the corpus's: hours kept quiet beside where the user is are read in
 that place's zone, and give it; Cantonese as written ("喺", "淨係", "飲", "嘅") is read as its
 Mandarin; a diet said of the household, a habit said with "tend to", a subject dropped ("Am
-vegan") and the one kind the user takes ("…我只要…的") are facts; a status guessed ("应该…吧") and
-a refund asked for are no claims."""
+vegan") and the one kind the user takes ("…我只要…的") are facts; what the user wants shown first
+("以后优先给我推…") is a wish; a status guessed ("应该…吧") and a refund asked for are no claims."""
 
 from __future__ import annotations
 
@@ -67,6 +67,11 @@ def test_a_cantonese_reading_quotes_the_words_as_written() -> None:
 def test_diets_habits_and_the_kind_taken_are_facts(text: str, words: str) -> None:
     said = contents(text)
     assert any(words in c for c in said), said
+
+
+def test_what_to_be_shown_first_is_a_lasting_wish() -> None:
+    said = contents("以后优先给我推国产的护肤品")
+    assert any("优先给我推" in c for c in said), said
 
 
 @pytest.mark.parametrize(
