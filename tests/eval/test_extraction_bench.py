@@ -51,6 +51,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT35,
     HELDOUT36,
     HELDOUT37,
+    HELDOUT38,
     baseline_outputs,
     extract_all,
     load,
@@ -133,6 +134,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT35.name,
         HELDOUT36.name,
         HELDOUT37.name,
+        HELDOUT38.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

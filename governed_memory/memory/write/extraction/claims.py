@@ -393,7 +393,16 @@ _ASKED_OR_GUESSED = re.compile(
     r"^\s*(?:应该|估计|大概|可能|也许)[^，,。！!]{0,16}吧[。.~～]?\s*$"
     r"|^\s*(?:(?:just|then|so|pls|please|kindly)\s+)*(?:refund|resend|re-send|replace|reship"
     r"|cancel)\s+(?:me|it|the|my|this|that|both|them)(?![a-z])"
+    # what happened to deliveries before, more than once: a history, no order's status
+    # ("平时送来家里没人签收的，之前有几次都被退回去了")
+    r"|(?:之前|以前|过去)有(?:过)?(?:好)?几次|(?<![a-z])(?:a\s+few|several|many)\s+times\s+before"
+    r"(?![a-z])"
 )
+
+
+#: A status that names what the order went wrong in, and so the order ("I received the wrong
+#: colour", "收到的尺码不对").
+_WRONG_THING = re.compile(r"wrong\s+(?:size|colou?r)|颜色|尺码|码数|型号|款式")
 
 
 def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate | None:
@@ -414,6 +423,8 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
         if m is not None:
             status, status_text = name, m.group()
             break
+    if not entities and status == "order" and _WRONG_THING.search(status_text):
+        entities = ["order"]  # the wrong size or colour received: what came of the order
     if status is None or not entities or _THEIRS.search(norm):
         return None
     if "broken" in status_text and _FIXTURE_BROKEN.search(norm):

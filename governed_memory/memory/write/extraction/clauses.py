@@ -4,7 +4,10 @@ whom a part is about; the negation that denies a mention."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
 from typing import Literal
 
 from governed_memory.memory.write.extraction.cues import (
@@ -85,14 +88,25 @@ _BEFORE_SPACE = re.compile(r"[\u4e00-\u9fff\U0001F300-\U0001FAFF\u2600-\u27BF]")
 _AFTER_SPACE = re.compile(r"[\u4e00-\u9fff]")
 
 
+#: After a Latin word, a blank parts clauses only before a word that opens one ("我用LINE 不用
+#: 微信"; not "买了个Apple 手表").
+_OPENS_AFTER_LATIN = re.compile(r"[不别没也都但就还我你他她唔冇]")
+
+
 def _space_parts(text: str, i: int) -> bool:
     """Whether the blank at text[i] parts two clauses (`_BEFORE_SPACE`): the first of a run
-    of blanks, between Chinese words."""
-    if i == 0 or not _BEFORE_SPACE.match(text, i - 1):
+    of blanks, between Chinese words, or after a Latin word in Chinese text before a word that
+    opens a clause (`_OPENS_AFTER_LATIN`)."""
+    if i == 0:
+        return False
+    latin = text[i - 1].isascii() and text[i - 1].isalpha()
+    if not latin and not _BEFORE_SPACE.match(text, i - 1):
         return False
     j = i + 1
     while j < len(text) and j - i <= 3 and text[j] in " \u3000":
         j += 1
+    if latin:
+        return _CJK.search(text, 0, i) is not None and _OPENS_AFTER_LATIN.match(text, j) is not None
     return j < len(text) and _AFTER_SPACE.match(text, j) is not None
 
 
@@ -153,20 +167,53 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 #: Cantonese as it is spoken and written ("我喺香港住", "我淨係飲無糖嘅，唔該"): its words read as
 #: Mandarin's, one character for one (offsets into the text hold), as the cues are Mandarin.
-_CANTONESE = re.compile(r"[喺嘅唔冇佢哋咗嚟啲嘢]|淨係|净系|而家")
-_CANTONESE_WORDS = {"唔該": "谢谢", "唔该": "谢谢", "淨係": "只是", "净系": "只是", "而家": "现在"}
-_CANTONESE_WORDS.update({"係咪": "是不", "系咪": "是不"})
+#: Traditional characters are read as Simplified first, so these are written Simplified.
+_CANTONESE = re.compile(r"[喺嘅唔冇佢哋咗嚟啲嘢]|净系|而家|钟意|[我你]系(?![统列])")
+_CANTONESE_WORDS = {"唔该": "谢谢", "净系": "只是", "而家": "现在", "系咪": "是不"}
+_CANTONESE_WORDS.update({"唔食": "不吃", "冇食": "没吃", "钟意": "喜欢"})
 _CANTONESE_CHARS = str.maketrans("喺嘅唔冇佢哋咗嚟啲嘢飲饮係俾攞", "在的不没他们了来些物喝喝是给拿")
+#: Cantonese's "is" (係, 系 once Simplified), but not in Mandarin's words that hold 系 (联系我).
+_CANTONESE_IS = re.compile(r"(?<![联关体维派世直])系(?![统列数])")
+
+
+@cache
+def _to_simplified() -> tuple[frozenset[str], Callable[[str], str]]:
+    """The characters OpenCC's Traditional-to-Simplified tables change, and its conversion
+    (loaded on first use): a text holding none of them is not converted (most are not)."""
+    from opencc import OpenCC
+
+    tables = files("opencc") / "dictionary"
+    changed: set[str] = set()
+    for name in ("TSCharacters.txt", "TSPhrases.txt"):
+        for line in (tables / name).read_text(encoding="utf-8").splitlines():
+            key, _, values = line.partition("\t")
+            value = values.split(" ")[0]
+            changed.update(k for k, v in zip(key, value, strict=False) if k != v)
+    convert: Callable[[str], str] = OpenCC("t2s").convert
+    return frozenset(changed), convert
+
+
+def simplified(text: str) -> str:
+    """`text` with Traditional characters read as Simplified ("記住我用LINE" as "记住我用LINE"),
+    where that keeps its length (offsets into it are offsets into the text); else as it is."""
+    if text.isascii():
+        return text
+    changed, convert = _to_simplified()
+    if changed.isdisjoint(text):
+        return text
+    converted = convert(text)
+    return converted if len(converted) == len(text) else text
 
 
 def read(text: str) -> str:
-    """`text` folded, and where it is Cantonese, read as Mandarin (same length)."""
-    norm = fold(text)
+    """`text` folded, read as Simplified (`simplified`), and where it is Cantonese, read as
+    Mandarin (same length): offsets into what is read are offsets into the text."""
+    norm = simplified(fold(text))
     if not _CANTONESE.search(norm):
         return norm
     for word, mandarin in _CANTONESE_WORDS.items():
         norm = norm.replace(word, mandarin)
-    return norm.translate(_CANTONESE_CHARS)
+    return _CANTONESE_IS.sub("是", norm.translate(_CANTONESE_CHARS))
 
 
 def _verbatim(raw: str) -> str:

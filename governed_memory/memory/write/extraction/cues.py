@@ -64,8 +64,11 @@ _ONE_OFF_OBJECT = _rx(
 
 _Q_START = re.compile(
     r"^(?:为什么|为啥|怎么|能不能|能否|可不可以|可否|是不是|是否|有没有|难道|请问"
-    r"|(?:can|could|would(?!\s+(?:really\s+|much\s+)?(?:love|appreciate|prefer)\s+(?:it\s+if|if|you)\b)|will|do|does|did|is|are|was|were|have|has|had|why|what|when|where|how"
-    r"|who|which|should|shall|may|might|any chance)(?![a-z]))"
+    r"|(?:can|could|would(?!\s+(?:really\s+|much\s+)?(?:love|appreciate|prefer)\s+(?:it\s+if|if|you)\b)|will|do|does|did|is|are|have|has|had|why|what|when|where|how"
+    r"|who|which|should|shall|may|might|any chance"
+    # (not a subject left out before what happened to the user: "was charged twice for order 5")
+    r"|(?:was|were)(?!\s+(?:charged|billed|overcharged|double[- ]charged|refunded|sent|given|told"
+    r"|promised|shipped|delivered|issued)(?![a-z])))(?![a-z]))"
 )
 _Q_ANY = re.compile(r"是不是|为什么|为啥|怎么回事|什么时候|多久|(?:吗|么|嘛|呢)$")
 _POLITE_TAIL = re.compile(
@@ -152,6 +155,8 @@ _PAST_BLOCK = _rx(
         r"used to|previously|last time|yesterday|sent|wrong|keeps?(?!\s+it\s+to)|kept|too many"
         r"|reply to my"
         r"|check (?:my|your)|read my|your (?:e-?mails?|texts?|messages?|calls?)"
+        # a call that came ("the last call came in at 5 in the morning")
+        r"|(?:the )?last (?:call|text|message|e-?mail)|came (?:in|through)|woke me"
     ),
 )
 _WHY_BLOCK = _WHY
@@ -400,6 +405,10 @@ _TZ_CUE = _rx(
     r"(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:\w+\s+)?on\s+[a-z]{2,4}t(?![a-z])",
     r"(?:我|我们)(?:这边|这里)?(?:是|在|用)\s*(?:utc|gmt)\s*[+\-−]\s*\d",
     r"(?<![a-z])it'?s\s+(?:[a-z]+\s+){1,2}time\s+for\s+me(?![a-z])",
+    # one zone set right against another ("my bad, it's Chicago time not New York", "sorry,
+    # it's Denver time, not Phoenix": that clause alone)
+    r"(?<![a-z])(?:it'?s|it\s+is|that'?s|that\s+is)\s+(?:[a-z]+\s+){1,2}time\s*(?:,?\s*(?:not|rather"
+    r"\s+than|instead\s+of)(?![a-z])|[.!]*$)",
     # when to reach the user, set on a zone ("schedule deliveries and callbacks on Japan time",
     # "Mountain time please")
     r"(?<![a-z])(?:schedul[a-z]*|book[a-z]*|arrang[a-z]*|plan[a-z]*|deliver[a-z]*|call[a-z]*)\s"
@@ -429,7 +438,7 @@ _QUIET_MARK = _rx(
     r"免打扰|勿扰|别打扰|不要打扰|不打扰|别吵|不要吵|打扰",
     _w(
         r"do not disturb|don't disturb|dont disturb|dnd|quiet hours?|quiet time|silent hours?"
-        r"|no disturb"
+        r"|no disturb|no[- ]call (?:hours?|times?|window)|no[- ]contact (?:hours?|times?|window)"
     ),
 )
 _UNAVAILABLE = _rx(
@@ -450,9 +459,14 @@ _CONTACT_VERB = _rx(
         r"|notify|notifications?|ping|available|free|get in touch|best time|disturb|bother"
     ),
 )
+#: An hour said between a refusal and its verb ("不要在晚上十点后打电话给我").
+_CLOCK_ZH = (
+    r"(?:[零一二两三四五六七八九十\d]{1,3}(?:点|:[0-5]\d)(?:半|钟|多)?)"
+    r"(?:以后|以前|之后|之前|后|前)?"
+)
 _CONTACT_NEG = re.compile(
-    rf"{_NEG_ZH}{_GLUE_ZH}(?:打|发|联系|找|通知|推送|接|打扰|吵|call|text|e-?mail|message|contact"
-    r"|ring|phone|ping|notify|send|bother|disturb)|"
+    rf"{_NEG_ZH}{_GLUE_ZH}(?:{_CLOCK_ZH}{_GLUE_ZH})?(?:打|发|联系|找|通知|推送|接|打扰|吵|call|text"
+    r"|e-?mail|message|contact|ring|phone|ping|notify|send|bother|disturb)|"
     + _w(_NEG_EN)
     + r"(?:\s+\w+){0,3}?\s+(?:call|calls|calling|text|texts|texting|e-?mails?|e-?mailing|message"
     r"|messages|messaging|contact|ring|phone|ping|notify|send|bother|disturb)"

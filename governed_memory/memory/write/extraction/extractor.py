@@ -66,6 +66,7 @@ from governed_memory.memory.write.extraction.preferences import (
     _timezone_prefs,
     language_instead,
     second_thought,
+    whole_night,
 )
 from governed_memory.memory.write.extraction.remembering import (
     NOTHING_SAID,
@@ -113,9 +114,8 @@ class RuleExtractor:
         got = _Collected([], [], [])
         sentences = with_requests_to_remember_joined(_clauses(text))
         # A zone the user states for themselves is the one their hours in the same words are in
-        # ("I'm on Pacific time, so don't call before 9am"): not the account's.
-        # (or where they are, said beside a question of time: "I'm in Chicago, so … after 6pm
-        # my time")
+        # ("I'm on Pacific time, so don't call before 9am"), or where they are, said beside a
+        # question of time ("I'm in Chicago, so … after 6pm my time"): not the account's.
         zone = _declared_zone(sentences) or zone_of_where_i_am(text) or zone
         # what the message's earlier sentences that name an id named ("My order number is
         # 66120934. It's been stuck on processing for days."): what a claim with no entity of
@@ -199,7 +199,7 @@ class RuleExtractor:
             if self._continues(clause, clauses[:n], got, said):
                 continue
             leftover: list[_Part] = []
-            for part in clause.parts:
+            for k, part in enumerate(clause.parts):
                 if _TOPIC.match(part.norm.strip()):
                     topic_third = True
                     continue
@@ -213,8 +213,8 @@ class RuleExtractor:
                 temporary = _is_temporary(part.norm) or (
                     one_off and not _STANDING.search(part.norm)
                 )
-                prefs = _prefs(part, zone)
-                prefs = prefs or language_instead(part, got.prefs)
+                later = [p.raw for p in clause.parts[k + 1 :]] + [c.raw for c in clauses[n + 1 :]]
+                prefs = whole_night(_prefs(part, zone), later) or language_instead(part, got.prefs)
                 if not prefs and SECOND_THOUGHT.match(prev_part.norm.strip()):
                     prefs = second_thought(part)
                 prev_part, read = part, bool(prefs)

@@ -74,7 +74,7 @@ _SELF_ZH = re.compile(
     # a condition named without a verb ("本人糖尿病"), a height ("我一米八五")
     r"|(?:有|患有?|得了?)?(?:糖尿病|高血压|高血糖|高血脂|痛风|哮喘|湿疹|贫血|甲减|甲亢|鼻炎|胃病)"
     r"|(?:身高)?(?:一米[四五六七八九]|1米[4-9]|1\.[4-9]\d?\s*米|1[4-9]\d\s*(?:cm|厘米|公分))"
-    r"|素食者|素食主义者|吃素的|喜欢|爱吃|爱喝|爱看|爱|偏爱|偏好|热爱|不喜欢|不太喜欢|不怎么喜欢|不大喜欢|讨厌|受不了|怕|不爱|吃素|吃全素|吃纯素|不吃|只吃|不喝|只喝|不抽烟"
+    r"|素食者|素食主义者|素食(?![品店馆餐])|吃素的|喜欢|爱吃|爱喝|爱看|爱|偏爱|偏好|热爱|不喜欢|不太喜欢|不怎么喜欢|不大喜欢|讨厌|受不了|怕|不爱|吃素|吃全素|吃纯素|不吃|只吃|不喝|只喝|不抽烟"
     r"|不吸烟|得(?:了)?(?:[^，,。？?]{1,6}?(?:病|症|炎)|高血压|高血糖|痛风|哮喘|湿疹|贫血|甲减|甲亢)"
     r"|(?:敏感|干|油|混合|中性)性?(?:肌|皮)|近视|远视|散光|色弱|色盲|红绿色盲"
     r"|(?:周末|每周|经常)?(?:都|会)?去(?:爬山|徒步|跑步|健身|游泳|钓鱼|露营|骑行|滑雪|打球|瑜伽)"
@@ -107,7 +107,9 @@ _SELF_ZH = re.compile(
     # the size the user wears, garment first ("衣服我一直穿M码", "裤子穿28的",
     # "我买衣服一般都穿L码")
     r"|^我?买?(?:衣服|裤子|鞋子?|外套|裙子|上衣|T恤)(?:的话|这块)?我?(?:一般|一直|平时|通常|都|也)*"
-    r"(?:穿|买|拿|选|要|是)\s*(?:[0-9]|[SMLXsmlx])[0-9.]*\s*(?:码|号|的)"
+    r"(?:穿|买|拿|选|要|是)\s*(?:(?:[0-9]|[SMLXsmlx])[0-9.]*\s*(?:码|号|的)"
+    # or the fit ("我鞋子一般都穿宽楦的")
+    r"|宽楦|窄楦|加宽|宽版|大码|加大码?|修身|宽松|偏大|偏小|大一码|小一码)"
     # the one brand the user buys ("我买护肤品只认雅诗兰黛", "猫粮我只认皇家的")
     r"|^我?(?:买|用)[\u4e00-\u9fff]{1,4}(?:只认|只买|只用|一直用|都用)"
     r"|^[\u4e00-\u9fff]{1,4}(?:的话)?我(?:们|家)?(?:一直|向来|从来|一般|平时|都)*(?:只认|只买|只用|只穿"
@@ -149,7 +151,8 @@ _SELF_EN = re.compile(
     # who the user is not, what they have not ("I'm not a student", "I don't have a car")
     r"|(?:i'm|im|i am)\s+(?:not|no\s+longer)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b|fan\b|big\b"
     r"|huge\b|bot\b|robot\b)[a-z]"
-    r"|(?:i|we)\s+(?:don't|do\s+not|no\s+longer)\s+(?:have|own)\s+(?:a|an|any)\s+(?:car|kids?"
+    r"|(?:(?:i|we)\s+|^)(?:don't|dont|do\s+not|no\s+longer)\s+(?:have|own)\s+(?:(?:a|an|any)\s+"
+    r"(?=[a-z])|(?=kids|children|pets))(?:car|kids?"
     r"|children|pets?|dogs?|cats?|printer|smartphone|garden|driveway|tv|television|microwave|oven"
     r"|dishwasher|dryer|tumble\s+dryer|washing\s+machine|freezer|credit\s+card|landline|lift"
     r"|elevator|balcony|bathtub|yard)\b"
@@ -215,6 +218,9 @@ _SELF_EN = re.compile(
     # a subject left out, as people write in a hurry ("Live in Anchorage", "based in Leeds")
     r"|(?:live|living|based)\s+in\s+[a-z]"
     r"|on\s+an?\s+[a-z-]+(?:\s+[a-z-]+)?\s+diet\b"
+    # the size worn, the subject left out ("size 9 in shoes, US sizing")
+    r"|^(?:(?:i'm|im|i\s+am)\s+)?(?:a\s+)?(?:us\s+|uk\s+|eu\s+)?size\s+\d{1,2}(?:\.5)?\s+in\s+(?:shoes"
+    r"|boots|trainers|sneakers|jeans|trousers|pants|dresses|tops|shirts)\b"
     # the fit the user needs ("i need tall sizes", "I always need wide-fit shoes")
     r"|i\s+(?:always\s+|usually\s+)?need\s+(?:tall|petite|plus|wide|extra[- ]wide|big\s+and\s+tall"
     r"|long|short|narrow|maternity)(?:[- ]fit)?\s+(?:sizes?|fits?|lengths?|shoes|trousers|pants"
@@ -239,8 +245,8 @@ _SELF_EN = re.compile(
     r"|oily|combination|acne[- ]prone|fair|pale)\s+skin\b"
     r"|i\s+have\s+(?:(?:really|very|super|quite|extremely|pretty)\s+)?(?:wide|flat|narrow|small"
     r"|big|high[- ]arched)\s+feet\b"
-    r"|i\s+(?:(?:tend\s+to|usually|always|generally|mostly|normally)\s+)?(?:don't|do not|never"
-    r"|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive|buy"
+    r"|(?:i|we)\s+(?:(?:tend\s+to|usually|always|generally|mostly|normally)\s+)?(?:don't|dont"
+    r"|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive|buy"
     r"|shop for|order|subscribe)\b"
     r"|i\s+always\s+(?:want|buy|order|choose|pick(?!\s+up))\b"
     r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"

@@ -15,6 +15,7 @@ from governed_memory.memory.write.extraction.clauses import (
     _negation,
     _Part,
     done_without,
+    simplified,
 )
 from governed_memory.memory.write.extraction.cues import (
     _ALT_AFTER,
@@ -217,7 +218,7 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
         return []
     mentions = [
         m
-        for m in find_channels(p.raw)
+        for m in find_channels(simplified(p.raw))
         if not (_DETERMINER_BEFORE.search(norm[: m[0]]) and norm[m[0] : m[1]].isascii())
         and not (_MY_BEFORE.search(norm[: m[0]]) and _DEVICE_STATE.match(norm, m[1]))
     ]
@@ -307,11 +308,11 @@ _ON_ARRIVAL = re.compile(
 ARRIVES = re.compile(
     rf"^{_COMER}\s*(?:gets?|arrives?|reach(?:es)?|(?:\s+is|\s+are|'s|'re)\s+(?:here|there"
     r"|downstairs|outside|at\s+the))(?![a-z])"
-    # what follows is passed on to the courier ("请转告快递 送货前半小时打个电话")
+    # what follows is passed on to the courier ("请转告快递 送货前半小时打个电话", "let the courier
+    # know the buzzer is broken, just call when outside")
     r"|^(?:请|麻烦|帮我)?(?:转告|告诉|跟|和)(?:一下)?(?:快递|送货|配送|派送|骑手|司机)(?:员|小哥|师傅)?(?:说)?"
-    r"(?:一声|一下)?$"
     r"|^(?:pls\s+|please\s+)?(?:tell|ask|let)\s+(?:the|your)\s+(?:courier|driver|rider|delivery"
-    r"\s+(?:guy|person|driver))(?:\s+know)?$"
+    r"\s+(?:guy|person|driver))(?:\s+know(?![a-z])|$)"
     r"|(?:快递|骑手|师傅|快递员|外卖|司机|你)?(?:送)?到(?:了|楼下|门口|小区|小区门口)+(?:的时候|时)?$"
 )
 
@@ -436,7 +437,7 @@ SECOND_THOUGHT = re.compile(
 
 def second_thought(p: _Part) -> list[_Pref]:
     """A channel named alone in a part after a second thought (the caller knows it): chosen."""
-    found = find_channels(p.raw)
+    found = find_channels(simplified(p.raw))
     if len(found) != 1:
         return []
     start, end, channel = found[0]
@@ -561,6 +562,22 @@ def _hours_prefs(p: _Part, zone: str) -> list[_Pref]:
         return []
     conf = STRONG if _HOURS_STRONG.search(norm) or _STANDING.search(norm) else WEAK
     return [_Pref(CONTACT_HOURS, {"value": value}, False, conf, p.raw, p.order)]
+
+
+def whole_night(prefs: list[_Pref], later: Sequence[str]) -> list[_Pref]:
+    """Quiet hours read again with what the sentence says after them (`later`): the night's
+    other end ("晚上十一点后别打 早上七点前也别") or a correction of it ("之前说九点后别打
+    其实是十一点后") said in a clause of its own."""
+    rest = " ".join(later).strip()
+    out = []
+    for pref in prefs:
+        hours = pref.value.get("quiet_hours") if pref.key == NOTIFICATION else None
+        if rest and isinstance(hours, str) and not pref.negated and " " in hours:
+            wider = normalize_quiet_hours(f"{pref.clause} {rest}", hours.split(" ", 1)[1])
+            if wider is not None and wider != hours:
+                pref = replace(pref, value={**pref.value, "quiet_hours": wider})
+        out.append(pref)
+    return out
 
 
 def _prefs(p: _Part, zone: str) -> list[_Pref]:

@@ -45,7 +45,8 @@ _ZONE_ASKED = re.compile(
     r"|time[- ]sensitive)(?![a-z])"
     r"|(?<![a-z])(?:my\s+time|call\s+(?:times?|slots?|windows?)|time\s+difference|my\s+local"
     r"|my\s+\d{1,2}(?::\d\d)?\s*"
-    r"(?:am|pm)|schedul(?:e|ing)\s+(?:callbacks?|calls?|deliver(?:y|ies)))(?![a-z])"
+    r"(?:am|pm)|(?:schedul|book|arrang)(?:e|es|ing)?\s+(?:(?:the|a|an|my|any)\s+)?(?:callbacks?|calls?"
+    r"|deliver(?:y|ies)))(?![a-z])"
     # (a word before "time" that names no place leaves "the time difference" to be read)
     r"|(?<![a-z])(?!(?:the|a|an|my|your|our|any|what|which|this|that|same|local|of|in|at|on|by"
     r"|for|first|next|last|every|some|no|call|delivery|business|office|working|opening)\s)"
@@ -58,7 +59,7 @@ _WHERE_I_AM = re.compile(
     r"(?<![a-z])(?:(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
     r"|living\s+|located\s+|staying\s+|back\s+)*|(?:i|we)\s+(?:now\s+|actually\s+|currently\s+"
     r"|still\s+)*(?:live|reside)\s+)in\s+(?P<place>[^\W\d_](?:[^\W\d_]|[ .'\-]){1,25}?)"
-    r"(?=\s*[,.;!?)(—–]|\s*$|\s+(?:now|so|and|but|not|for|these|at|btw|fyi|though|atm|currently"
+    r"(?=\s*[,.;!?)(—–]|\s*$|\s+(?:now|so|and|but|not|for|these|at|btw|fyi|though|atm|currently|when"
     r"|pls|please)"
     r"(?![a-z]))"
     # a coast ("I'm on the east coast (NYC)")

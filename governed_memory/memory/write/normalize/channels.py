@@ -35,6 +35,7 @@ _CHANNEL_WORDS: dict[str, str] = {
     "短信": "sms",
     "发短信": "sms",
     "短讯": "sms",
+    "简讯": "sms",  # Taiwan's word (簡訊), once read as Simplified
     "短消息": "sms",
     "短信息": "sms",
     "信息": "sms",
@@ -97,7 +98,7 @@ _CHANNEL_WORDS: dict[str, str] = {
 
 _CHANNEL_PATTERNS: tuple[tuple[str, str], ...] = (
     # Chinese
-    ("sms", r"短信息|短信|短讯|短消息|手机信息|发(?:个|条|一条|一个)?(?:手机)?信息"),
+    ("sms", r"短信息|短信|短讯|简讯|短消息|手机信息|发(?:个|条|一条|一个)?(?:手机)?信息"),
     ("sms", r"发(?:到|给)?我?的?手机(?:上|里)?(?!号)"),
     ("email", r"电子邮件|电子邮箱|邮件|邮箱|电邮"),
     ("email", r"[a-z0-9._%+\-]+@[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z]{2,}"),

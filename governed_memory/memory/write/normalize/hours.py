@@ -248,23 +248,56 @@ def _parse_hours(text: str, *, quiet: bool) -> tuple[int, int] | None:
             continue
         return _resolve_range(a, b, quiet=quiet)
     # 2. an open range: "晚上10点以后", "after 10pm", "before 8am"
-    for p in points:
-        if not p.strong:
-            continue
-        prefix = _OPEN_PREFIX_RE.search(folded[max(0, p.start - 20) : p.start])
-        if prefix is not None:
-            return _open_range(
-                p, prefix.group("w") in _AFTER_WORDS or prefix.group("w") == "从", quiet=quiet
-            )
-        if _AFTER_SUFFIX_RE.match(folded[p.end :]):
-            return _open_range(p, True, quiet=quiet)
-        if _BEFORE_SUFFIX_RE.match(folded[p.end :]):
-            return _open_range(p, False, quiet=quiet)
+    opens = _open_points(folded, points)
+    if opens:
+        return _open_ranges(opens, quiet=quiet, corrected=bool(_CORRECTED.search(folded)))
     # 3. a named period
     for rx, contact, quiet_range in _NAMED_PERIODS:
         if rx.search(folded):
             return quiet_range if quiet else contact
     return None
+
+
+#: A text that corrects what it said before ("之前说九点后 其实是十一点后", "make that 10pm"):
+#: of the hours it says, the last ones count.
+_CORRECTED = re.compile(
+    r"其实是|其实|实际上|应该是|改成|改为|改到|更正|"
+    r"(?<![a-z])(?:actually|make (?:that|it)|i meant|correction|instead)(?![a-z])"
+)
+
+
+def _open_points(folded: str, points: list[_Point]) -> list[tuple[_Point, bool]]:
+    """The hours said as one end of a range: each with whether it is the start ("after")."""
+    opens: list[tuple[_Point, bool]] = []
+    for p in points:
+        if not p.strong:
+            continue
+        prefix = _OPEN_PREFIX_RE.search(folded[max(0, p.start - 20) : p.start])
+        if prefix is not None:
+            opens.append((p, prefix.group("w") in _AFTER_WORDS or prefix.group("w") == "从"))
+        elif _AFTER_SUFFIX_RE.match(folded[p.end :]):
+            opens.append((p, True))
+        elif _BEFORE_SUFFIX_RE.match(folded[p.end :]):
+            opens.append((p, False))
+    return opens
+
+
+def _open_ranges(
+    opens: list[tuple[_Point, bool]], *, quiet: bool, corrected: bool
+) -> tuple[int, int] | None:
+    """The range the open ends say: the first (the last where the text corrects itself); for
+    quiet hours, a start and an end said together are one night ("十一点后别打 早上七点前也别",
+    "no calls after 10pm or before 7am")."""
+    first = opens[-1] if corrected else opens[0]
+    if quiet:
+        starts = [p for p, after in opens if after]
+        ends = [p for p, after in opens if not after]
+        if starts and ends:
+            start = _open_range(starts[-1] if corrected else starts[0], True, quiet=True)
+            end = _open_range(ends[-1] if corrected else ends[0], False, quiet=True)
+            if start is not None and end is not None and start[0] != end[1]:
+                return (start[0], end[1])
+    return _open_range(*first, quiet=quiet)
 
 
 def _format_range(rng: tuple[int, int], zone: str) -> str:
