@@ -12,6 +12,7 @@ from typing import Literal
 
 from governed_memory.memory.models import Model
 from governed_memory.memory.write.detectors.gate import Gate
+from governed_memory.memory.write.normalize.scripts import simplified_char
 
 DetectionReason = Literal["secret", "sensitive_category", "prompt_injection"]
 
@@ -47,7 +48,9 @@ def _is_tag(ch: str) -> bool:
 def _fold_char(ch: str) -> str:
     if ch in _INVISIBLE or _is_tag(ch):
         return ""
-    return unicodedata.normalize("NFKC", ch)
+    folded = unicodedata.normalize("NFKC", ch)
+    # Traditional characters read as Simplified, as the rules are written ("無視上面的規則")
+    return simplified_char(folded) if len(folded) == 1 else folded
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,7 @@ whom a part is about; the negation that denies a mention."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from importlib.resources import files
 from typing import Literal
 
 from governed_memory.memory.write.extraction.cues import (
@@ -35,6 +32,7 @@ from governed_memory.memory.write.extraction.cues import (
 )
 from governed_memory.memory.write.extraction.models import STRONG, WEAK
 from governed_memory.memory.write.normalize import fold
+from governed_memory.memory.write.normalize.scripts import simplified
 
 
 @dataclass(frozen=True)
@@ -174,35 +172,6 @@ _CANTONESE_WORDS.update({"唔食": "不吃", "冇食": "没吃", "钟意": "喜�
 _CANTONESE_CHARS = str.maketrans("喺嘅唔冇佢哋咗嚟啲嘢飲饮係俾攞", "在的不没他们了来些物喝喝是给拿")
 #: Cantonese's "is" (係, 系 once Simplified), but not in Mandarin's words that hold 系 (联系我).
 _CANTONESE_IS = re.compile(r"(?<![联关体维派世直])系(?![统列数])")
-
-
-@cache
-def _to_simplified() -> tuple[frozenset[str], Callable[[str], str]]:
-    """The characters OpenCC's Traditional-to-Simplified tables change, and its conversion
-    (loaded on first use): a text holding none of them is not converted (most are not)."""
-    from opencc import OpenCC
-
-    tables = files("opencc") / "dictionary"
-    changed: set[str] = set()
-    for name in ("TSCharacters.txt", "TSPhrases.txt"):
-        for line in (tables / name).read_text(encoding="utf-8").splitlines():
-            key, _, values = line.partition("\t")
-            value = values.split(" ")[0]
-            changed.update(k for k, v in zip(key, value, strict=False) if k != v)
-    convert: Callable[[str], str] = OpenCC("t2s").convert
-    return frozenset(changed), convert
-
-
-def simplified(text: str) -> str:
-    """`text` with Traditional characters read as Simplified ("記住我用LINE" as "记住我用LINE"),
-    where that keeps its length (offsets into it are offsets into the text); else as it is."""
-    if text.isascii():
-        return text
-    changed, convert = _to_simplified()
-    if changed.isdisjoint(text):
-        return text
-    converted = convert(text)
-    return converted if len(converted) == len(text) else text
 
 
 def read(text: str) -> str:

@@ -15,7 +15,6 @@ from governed_memory.memory.write.extraction.clauses import (
     _negation,
     _Part,
     done_without,
-    simplified,
 )
 from governed_memory.memory.write.extraction.cues import (
     _ALT_AFTER,
@@ -69,6 +68,7 @@ from governed_memory.memory.write.normalize import (
     normalize_quiet_hours,
     normalize_timezone,
 )
+from governed_memory.memory.write.normalize.scripts import simplified
 
 
 @dataclass(frozen=True)
