@@ -21,6 +21,8 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from governed_memory.memory.scripts import simplified
+
 _WORD = re.compile(r"[a-z0-9]+|[^\sa-z0-9]", re.UNICODE)
 _PUNCT = re.compile(r"[\s\W_]+", re.UNICODE)
 
@@ -45,7 +47,9 @@ class Embedder(Protocol):
 
 
 def normalise_text(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower()
+    """NFKC, lower case, Chinese read as Simplified (Traditional and Simplified writings of the
+    same words hash alike)."""
+    return simplified(unicodedata.normalize("NFKC", text).lower())
 
 
 #: How much the hashed embedder keeps of the vectors it made last (by digest): 1,024 of 256

@@ -3,9 +3,10 @@
 Two term sets, each ranked by BM25 in its own index (`memory.stores.projection`):
 
 - **words**: Latin-script words stemmed with the Snowball English stemmer (PyStemmer), Chinese
-  cut into words by jieba (rjieba) and, beside them, its single characters and character pairs
-  (the usual unigram + bigram indexing of Chinese: a paraphrase shares characters with what it
-  paraphrases more often than whole words), numbers kept whole. A query drops closed-class
+  (read as Simplified: `normalise`) cut into words by jieba (rjieba) and, beside them, its
+  single characters and character pairs (the usual unigram + bigram indexing of Chinese: a
+  paraphrase shares characters with what it paraphrases more often than whole words), numbers
+  kept whole. A query drops closed-class
   function words ("what", "did", "the", 的, 了 …): they say how a question is asked, not what it
   is about.
 - **trigrams**: every three-character run, the fallback for what words miss: identifiers and
@@ -22,6 +23,8 @@ import threading
 import unicodedata
 
 import Stemmer
+
+from governed_memory.memory.scripts import simplified
 
 #: What the word index's tokenizer must leave alone: terms are already cut and stemmed here.
 WORD_TOKENIZER = "unicode61 remove_diacritics 0"
@@ -80,6 +83,15 @@ def _stemmer() -> Stemmer.Stemmer:
 
 
 def normalise(text: str) -> str:
+    """What word terms are cut from: NFKC, lower case, Chinese read as Simplified (a memory said
+    in Traditional characters and a question in Simplified share their words, and the other way
+    round)."""
+    return simplified(_folded(text))
+
+
+def _folded(text: str) -> str:
+    """What trigram terms are cut from: NFKC and lower case, the characters as written (the
+    trigram index holds a memory's text as it is)."""
     return unicodedata.normalize("NFKC", text).lower()
 
 
@@ -142,7 +154,7 @@ def query_words(text: str) -> list[str]:
 def query_trigrams(text: str) -> list[str]:
     """A query's trigram terms: every 3-character run of its CJK text and of its Latin words of
     3+ characters (function words left out, as for words)."""
-    norm = normalise(text)
+    norm = _folded(text)
     terms: list[str] = []
     for run in _CJK.findall(norm):
         kept = "".join(w for w in _cut(run) if w not in STOP_ZH) or run

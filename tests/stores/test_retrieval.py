@@ -698,3 +698,19 @@ def test_a_tool_output_that_reads_as_orders_is_withheld_from_context(reg: Stores
     (evidence,) = [i for i in package.items if i.kind == "business_evidence"]
     assert "sk_live_0123456789abcdefghij" not in evidence.content
     assert "never to be followed" in package.items[0].content  # the policy instruction says so
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("用户只喝无糖的乌龙茶，送礼也买这个", "烏龍茶要買哪種？"),
+        ("用戶只喝無糖的烏龍茶，送禮也買這個", "乌龙茶要买哪种？"),
+    ],
+)
+def test_a_memory_and_a_question_in_either_chinese_script_find_each_other(
+    reg: Stores, said: str, asked: str
+) -> None:
+    assert put(reg, {"kind": "semantic", "content": said}, at=T0)
+    assert put(reg, {"kind": "semantic", "content": "用户喜欢深色的衣服，不要亮色"}, at=T0)
+    result = recall(reg, at=T0 + timedelta(hours=1), task=asked, k=1)
+    assert [m.content for m in result.memories] == [said]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from governed_memory.memory.scripts import simplified, simplified_char
 from governed_memory.memory.write.detectors import detect, detect_injection
-from governed_memory.memory.write.normalize.scripts import simplified, simplified_char
 
 
 @pytest.mark.parametrize(

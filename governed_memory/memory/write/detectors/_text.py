@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from governed_memory.memory.models import Model
+from governed_memory.memory.scripts import simplified_char
 from governed_memory.memory.write.detectors.gate import Gate
-from governed_memory.memory.write.normalize.scripts import simplified_char
 
 DetectionReason = Literal["secret", "sensitive_category", "prompt_injection"]
 

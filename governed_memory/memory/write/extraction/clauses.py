@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from governed_memory.memory.scripts import simplified
 from governed_memory.memory.write.extraction.cues import (
     _CJK,
     _FIRST_THEN,
@@ -32,7 +33,6 @@ from governed_memory.memory.write.extraction.cues import (
 )
 from governed_memory.memory.write.extraction.models import STRONG, WEAK
 from governed_memory.memory.write.normalize import fold
-from governed_memory.memory.write.normalize.scripts import simplified
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from governed_memory.memory.scripts import simplified
 from governed_memory.memory.vocabulary import CONTACT_HOURS, LANGUAGE, NOTIFICATION, TIMEZONE
 from governed_memory.memory.write.extraction.clauses import (
     _is_question,
@@ -68,7 +69,6 @@ from governed_memory.memory.write.normalize import (
     normalize_quiet_hours,
     normalize_timezone,
 )
-from governed_memory.memory.write.normalize.scripts import simplified
 
 
 @dataclass(frozen=True)
