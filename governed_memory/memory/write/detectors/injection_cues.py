@@ -227,7 +227,7 @@ _ABOUT_ATTACKS = re.compile(
 
 def _examples_quoted(spans: list[Span], text: str) -> list[Span]:
     """The spans that are no example quoted by a text about attacks."""
-    if not _ABOUT_ATTACKS.search(text):
+    if not spans or not _ABOUT_ATTACKS.search(text):
         return spans
     quoted = [(q.start(), q.end()) for q in QUOTED.finditer(text)]
     return [s for s in spans if not any(qs <= s[0] and s[1] <= qe for qs, qe in quoted)]

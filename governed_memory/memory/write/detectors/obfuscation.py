@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -233,6 +234,7 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
+@functools.lru_cache(maxsize=16384)
 def _respelt(word: str) -> str | None:
     """The directive word `word` misspells by one letter (or the word a chat spelling
     stands for), or None."""

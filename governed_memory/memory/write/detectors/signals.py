@@ -158,6 +158,8 @@ def signals(
         if among is not None and name not in among:
             continue
         start, end = _SPANS[name]
+        if True not in opened[start:end]:  # (most signals: none of their words is there)
+            continue
         live = [p for p, may_match in zip(parts, opened[start:end], strict=True) if may_match]
         if name in _NEGATABLE:
             present = any(_asserted(p, passage) for p in live)
