@@ -86,26 +86,33 @@ _BEFORE_SPACE = re.compile(r"[\u4e00-\u9fff\U0001F300-\U0001FAFF\u2600-\u27BF]")
 _AFTER_SPACE = re.compile(r"[\u4e00-\u9fff]")
 
 
-#: After a Latin word, a blank parts clauses only before a word that opens one ("我用LINE 不用
-#: 微信"; not "买了个Apple 手表").
-_OPENS_AFTER_LATIN = re.compile(r"[不别没也都但就还我你他她唔冇]")
+#: After a Latin word or a number, a blank parts clauses only before a word that opens one
+#: ("我用LINE 不用微信", "我用的是iPhone 13 这个壳能装吗"; not "买了个Apple 手表").
+_OPENS_AFTER_LATIN = re.compile(r"[不别没也都但就还我你他她唔冇这那能请帮]")
+_OPENS_AFTER_NUMBER = re.compile(r"[这那能请帮]")
+#: What ends a Chinese clause, before a blank and a Latin word ("发email给我就行 app推送太多了").
+_CLAUSE_END_ZH = re.compile(r"(?:就行|就好|就可以|可以了|吧|哈|呢|嘛|呀|啊|哦|谢谢)$")
+_EMOJI = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]")
 
 
 def _space_parts(text: str, i: int) -> bool:
     """Whether the blank at text[i] parts two clauses (`_BEFORE_SPACE`): the first of a run
-    of blanks, between Chinese words, or after a Latin word in Chinese text before a word that
-    opens a clause (`_OPENS_AFTER_LATIN`)."""
+    of blanks, between Chinese words; after an emoji ("I'm vegan 🌱 does this have beeswax");
+    after a Chinese clause's last word (`_CLAUSE_END_ZH`); or after a Latin word or a number in
+    Chinese text before a word that opens a clause (`_OPENS_AFTER_LATIN`)."""
     if i == 0:
-        return False
-    latin = text[i - 1].isascii() and text[i - 1].isalpha()
-    if not latin and not _BEFORE_SPACE.match(text, i - 1):
         return False
     j = i + 1
     while j < len(text) and j - i <= 3 and text[j] in " \u3000":
         j += 1
-    if latin:
-        return _CJK.search(text, 0, i) is not None and _OPENS_AFTER_LATIN.match(text, j) is not None
-    return j < len(text) and _AFTER_SPACE.match(text, j) is not None
+    if j >= len(text):
+        return False
+    if _EMOJI.match(text, i - 1) or _CLAUSE_END_ZH.search(text, max(0, i - 3), i):
+        return True
+    if text[i - 1].isascii() and text[i - 1].isalnum():
+        opens = _OPENS_AFTER_NUMBER if text[i - 1].isdigit() else _OPENS_AFTER_LATIN
+        return _CJK.search(text, 0, i) is not None and opens.match(text, j) is not None
+    return _BEFORE_SPACE.match(text, i - 1) is not None and _AFTER_SPACE.match(text, j) is not None
 
 
 def _sentence_bounds(text: str) -> list[list[tuple[int, int, str]]]:

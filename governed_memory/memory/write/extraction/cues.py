@@ -176,7 +176,9 @@ _STRONG_CUE = _rx(
         r"|best place to (?:reach|find|contact) me|(?:basically|practically) live on"
         r"|if you need (?:me|to reach me)|keep it to|stick to"
     ),
+    # (not the topic of a Chinese clause: "sms我基本不看")
     r"^(?:please |pls |just )?(?:text|txt|sms|e-?mail|call|phone|ring|message|wechat)(?![a-z0-9])"
+    r"(?!\s*[\u4e00-\u9fff])"
     r"(?!\s+(?:is|are|was|were|works?|would|will|seems?|sounds?|should)(?![a-z]))",
 )
 _WEAK_CUE = _rx(
@@ -465,6 +467,8 @@ _CLOCK_ZH = (
     r"(?:以后|以前|之后|之前|后|前)?"
 )
 _CONTACT_NEG = re.compile(
+    # a call not taken ("我晚上10点后不接电话")
+    r"不(?:接|回)(?:电话|听|消息|短信|微信)|"
     rf"{_NEG_ZH}{_GLUE_ZH}(?:{_CLOCK_ZH}{_GLUE_ZH})?(?:打|发|联系|找|通知|推送|接|打扰|吵|call|text"
     r"|e-?mail|message|contact|ring|phone|ping|notify|send|bother|disturb)|"
     + _w(_NEG_EN)

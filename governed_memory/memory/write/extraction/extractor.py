@@ -66,8 +66,8 @@ from governed_memory.memory.write.extraction.preferences import (
     _timezone_prefs,
     language_instead,
     second_thought,
-    whole_night,
 )
+from governed_memory.memory.write.extraction.quiet import quiet_across
 from governed_memory.memory.write.extraction.remembering import (
     NOTHING_SAID,
     _asked_to_remember,
@@ -199,7 +199,7 @@ class RuleExtractor:
             if self._continues(clause, clauses[:n], got, said):
                 continue
             leftover: list[_Part] = []
-            for k, part in enumerate(clause.parts):
+            for part in clause.parts:
                 if _TOPIC.match(part.norm.strip()):
                     topic_third = True
                     continue
@@ -213,8 +213,8 @@ class RuleExtractor:
                 temporary = _is_temporary(part.norm) or (
                     one_off and not _STANDING.search(part.norm)
                 )
-                later = [p.raw for p in clause.parts[k + 1 :]] + [c.raw for c in clauses[n + 1 :]]
-                prefs = whole_night(_prefs(part, zone), later) or language_instead(part, got.prefs)
+                prefs = quiet_across(_prefs(part, zone), part, clause.parts, clauses, zone)
+                prefs = prefs or language_instead(part, got.prefs)
                 if not prefs and SECOND_THOUGHT.match(prev_part.norm.strip()):
                     prefs = second_thought(part)
                 prev_part, read = part, bool(prefs)

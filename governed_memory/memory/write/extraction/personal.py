@@ -64,7 +64,7 @@ _LACKS_ZH = (
 _SELF_ZH = re.compile(
     _SELF_LEAD_ZH + r"(?:我(?:本人|自己|这人|这个人)?|本人)"
     r"(?:现在|目前|一直|平时|平常|一般|通常|向来|从来|从小|也|还|都|其实|本身|更|反而|倒是"
-    r"|基本上?|每天|比较|特别|很|非常|最|只|一个人)*"
+    r"|基本上?|每天|比较|特别|很|非常|挺|蛮|超级|最|只|一个人)*"
     r"(?:是(?!说|不是|想|要|来|问|在(?!校|读|职)|否|因为|打算|第|刚|昨|今|前天|上次|这次|那|个意思|的)"
     # who the user is not, and what they have not ("我不是学生", "我没有养狗"): a lasting fact
     # a shop acts on as much as its opposite
@@ -74,7 +74,7 @@ _SELF_ZH = re.compile(
     # a condition named without a verb ("本人糖尿病"), a height ("我一米八五")
     r"|(?:有|患有?|得了?)?(?:糖尿病|高血压|高血糖|高血脂|痛风|哮喘|湿疹|贫血|甲减|甲亢|鼻炎|胃病)"
     r"|(?:身高)?(?:一米[四五六七八九]|1米[4-9]|1\.[4-9]\d?\s*米|1[4-9]\d\s*(?:cm|厘米|公分))"
-    r"|素食者|素食主义者|素食(?![品店馆餐])|吃素的|喜欢|爱吃|爱喝|爱看|爱|偏爱|偏好|热爱|不喜欢|不太喜欢|不怎么喜欢|不大喜欢|讨厌|受不了|怕|不爱|吃素|吃全素|吃纯素|不吃|只吃|不喝|只喝|不抽烟"
+    r"|素食者|素食主义者|素食(?![品店馆餐])|吃素的|喜欢(?!跟你|和你|与你|你(?!们家)|您)|爱吃|爱喝|爱看|爱|偏爱|偏好|热爱|不喜欢|不太喜欢|不怎么喜欢|不大喜欢|讨厌|受不了|怕|不爱|吃素|吃全素|吃纯素|不吃|只吃|不喝|只喝|不抽烟"
     r"|不吸烟|得(?:了)?(?:[^，,。？?]{1,6}?(?:病|症|炎)|高血压|高血糖|痛风|哮喘|湿疹|贫血|甲减|甲亢)"
     r"|(?:敏感|干|油|混合|中性)性?(?:肌|皮)|近视|远视|散光|色弱|色盲|红绿色盲"
     r"|(?:周末|每周|经常)?(?:都|会)?去(?:爬山|徒步|跑步|健身|游泳|钓鱼|露营|骑行|滑雪|打球|瑜伽)"
@@ -87,7 +87,8 @@ _SELF_ZH = re.compile(
     r"|读书|上学|读(?:大学|研|博|高中|初中))|在[\u4e00-\u9fff]{1,8}(?:省|市|区|县|镇)\s*$|来自|出生在|出生于|老家|做.{1,8}(?:工作|的)|从事|当|上夜班|上晚班|值夜班|夜班|倒班"
     r"|有(?!点|些|一点|问题|个问题|事|空|没有)|养了|养|习惯|穿|身高|体重|会说|只会|用的是|在用"
     r"|不会(?:开车|骑车|游泳|说|用智能手机)"
-    rf"|{_AVAILABLE_ZH}"
+    # (away from home now is no lasting fact: "我现在不在家")
+    rf"|(?<!现在)(?<!今天)(?<!这会儿)(?<!暂时){_AVAILABLE_ZH}"
     r"|.{0,6}不耐(?:受)?(?!烦|心)|怀孕|怀了|孕期|哺乳期|备孕|左撇子|右撇子|坐轮椅|(?:的)?(?:鞋码|尺码|脚码|腰围|胸围|血型|星座)"
     # the body a size or a product is chosen for ("我脚比较宽", "我皮肤偏干")
     r"|(?:脚|脚背|腿|腰|肩膀?|头|脸|皮肤|头发|发质|肤质)(?:比较|很|特别|偏|有点|超级|巨)?"
@@ -218,6 +219,9 @@ _SELF_EN = re.compile(
     # a subject left out, as people write in a hurry ("Live in Anchorage", "based in Leeds")
     r"|(?:live|living|based)\s+in\s+[a-z]"
     r"|on\s+an?\s+[a-z-]+(?:\s+[a-z-]+)?\s+diet\b"
+    # a weakness for a kind ("I'm a sucker for anything matcha flavoured")
+    r"|(?:i'm|im|i\s+am)\s+(?:a\s+|such\s+a\s+)?(?:total\s+|real\s+|huge\s+|big\s+)?sucker\s+for\s+"
+    r"(?!it\b|this\b|that\b|you\b)[a-z]"
     # the size worn, the subject left out ("size 9 in shoes, US sizing")
     r"|^(?:(?:i'm|im|i\s+am)\s+)?(?:a\s+)?(?:us\s+|uk\s+|eu\s+)?size\s+\d{1,2}(?:\.5)?\s+in\s+(?:shoes"
     r"|boots|trainers|sneakers|jeans|trousers|pants|dresses|tops|shirts)\b"

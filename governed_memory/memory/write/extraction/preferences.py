@@ -564,22 +564,6 @@ def _hours_prefs(p: _Part, zone: str) -> list[_Pref]:
     return [_Pref(CONTACT_HOURS, {"value": value}, False, conf, p.raw, p.order)]
 
 
-def whole_night(prefs: list[_Pref], later: Sequence[str]) -> list[_Pref]:
-    """Quiet hours read again with what the sentence says after them (`later`): the night's
-    other end ("晚上十一点后别打 早上七点前也别") or a correction of it ("之前说九点后别打
-    其实是十一点后") said in a clause of its own."""
-    rest = " ".join(later).strip()
-    out = []
-    for pref in prefs:
-        hours = pref.value.get("quiet_hours") if pref.key == NOTIFICATION else None
-        if rest and isinstance(hours, str) and not pref.negated and " " in hours:
-            wider = normalize_quiet_hours(f"{pref.clause} {rest}", hours.split(" ", 1)[1])
-            if wider is not None and wider != hours:
-                pref = replace(pref, value={**pref.value, "quiet_hours": wider})
-        out.append(pref)
-    return out
-
-
 def _prefs(p: _Part, zone: str) -> list[_Pref]:
     """Every profile preference a part states (before temporary / third-party checks)."""
     hours = _hours_prefs(p, zone)

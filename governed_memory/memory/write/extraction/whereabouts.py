@@ -24,6 +24,8 @@ _ZONE_ASKED = re.compile(
     # me"), times the shop shows ("your timestamps keep confusing me")
     r"|(?<![a-z])\d{1,2}\s*(?:hrs?|h)\s+(?:ahead|behind)(?![a-z])"
     r"|(?<![a-z])\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+(?:for|to)\s+me(?![a-z])"
+    # the shop's clock set against the user's ("don't ping me at 3am your time")
+    r"|(?<![a-z])\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+your\s+time(?![a-z])"
     r"|(?<![a-z])time\s*stamps?(?![a-z])"
     r"|(?<![a-z])delivery\s+windows?(?![a-z])"
     # the hours the user sleeps or works, or a call kept out of them ("I sleep 9am to 4pm, don't

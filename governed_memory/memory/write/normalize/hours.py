@@ -305,8 +305,18 @@ def _format_range(rng: tuple[int, int], zone: str) -> str:
     return f"{a // 60:02d}:{a % 60:02d}-{b // 60:02d}:{b % 60:02d} {zone}"
 
 
+#: A North American zone named after the hours by its region alone ("11pm-7am Eastern").
+_REGION_AFTER_HOURS = re.compile(
+    r"\d\s*(?:am|pm|a\.m\.|p\.m\.)?\s+(?P<region>eastern|central|mountain|pacific)\b"
+    r"(?!\s+(?:europe|asia|africa|america|coast|region|side))",
+    re.IGNORECASE,
+)
+
+
 def _hours(text: str, timezone: str, *, quiet: bool) -> str | None:
-    zone = find_timezone(text) or normalize_timezone(timezone)
+    region = _REGION_AFTER_HOURS.search(text)
+    named = find_timezone(f"{region.group('region')} time") if region else None
+    zone = find_timezone(text) or named or normalize_timezone(timezone)
     if zone is None:
         return None
     rng = _parse_hours(without_zone_letters(text), quiet=quiet)
