@@ -6,7 +6,6 @@ prints `error: <code>: <message>` and exits 2, never a stack trace.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import signal
@@ -16,16 +15,19 @@ from contextlib import contextmanager
 from datetime import datetime
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from pydantic import BaseModel
 
 from governed_memory.memory.errors import InvalidInput, MemoryServiceError
 from governed_memory.memory.extras import require
-from governed_memory.memory.settings import Settings
 from governed_memory.memory.vocabulary import KINDS
 from governed_memory.shell import tracing
+
+if TYPE_CHECKING:
+    # (imported where used: `memctl --help` starts without pydantic-settings and asyncio)
+    from governed_memory.memory.settings import Settings
 
 app = typer.Typer(
     name="memctl",
@@ -67,6 +69,8 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 def run(coro: Coroutine[Any, Any, R]) -> R:
+    import asyncio
+
     return asyncio.run(coro)
 
 
@@ -99,6 +103,8 @@ def parse_json(value: str | None, field: str) -> Any:
 
 
 def settings() -> Settings:
+    from governed_memory.memory.settings import Settings
+
     return Settings()
 
 
@@ -179,6 +185,8 @@ def dev(
     typer.echo(f"data folder {cfg.data_dir.resolve()}; Ctrl-C stops everything")
 
     async def _main() -> None:
+        import asyncio
+
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -230,6 +238,8 @@ def serve(
     typer.echo(f"memory API on {cfg.api_url} (OpenAPI {cfg.api_url}/docs, page {cfg.api_url}/page)")
 
     async def _main() -> None:
+        import asyncio
+
         client = await MemoryClient.connect(cfg)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

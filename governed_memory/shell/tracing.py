@@ -35,7 +35,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from governed_memory.memory.extras import require
-from governed_memory.memory.settings import Settings
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -44,6 +43,8 @@ if TYPE_CHECKING:
     from opentelemetry.sdk.trace.export import SpanExporter
     from opentelemetry.util.types import Attributes, AttributeValue
     from temporalio.client import Interceptor
+
+    from governed_memory.memory.settings import Settings
 
 __all__ = [
     "FASTAPI_TELEMETRY",
