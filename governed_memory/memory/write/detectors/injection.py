@@ -50,6 +50,7 @@ from governed_memory.memory.write.detectors.powers import POWER_RULES
 from governed_memory.memory.write.detectors.ranks import _RANK_RULES
 from governed_memory.memory.write.detectors.signals import find_hijacks
 from governed_memory.memory.write.detectors.staff import STAFF_RULES
+from governed_memory.memory.write.detectors.voided import VOIDED_RULES
 
 _INJECTION_RULES: tuple[_Rule, ...] = (
     # --- instruction_override ---------------------------------------------------------------
@@ -533,6 +534,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
 _RULES_BEFORE_HARDENING = _INJECTION_RULES
 _INJECTION_RULES = _INJECTION_RULES + _HIJACK_RULES + _FAVOUR_RULES + _EXEMPTION_RULES
 _INJECTION_RULES += _ACCOUNT_RULES + MISSTATED_RULES + POWER_RULES + OTHERS_RULES + STAFF_RULES
+_INJECTION_RULES += VOIDED_RULES
 
 
 #: Three or more Unicode tag characters in a row (U+E0000-U+E007F).
