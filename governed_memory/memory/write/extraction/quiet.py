@@ -33,8 +33,8 @@ def quiet_across(
     refused = _CONTACT_NEG.search(part.norm) or _NO_CONTACT_EN.search(part.norm)
     if not (quiet or refused or _QUIET_MARK.search(part.norm)):
         return prefs  # (most parts: nothing said of quiet hours)
-    k = next(i for i, p in enumerate(parts) if p is part)
-    n = next(i for i, c in enumerate(clauses) if part in c.parts)
+    k = next((i for i, p in enumerate(parts) if p is part), len(parts))
+    n = next((i for i, c in enumerate(clauses) if any(p is part for p in c.parts)), len(clauses))
     earlier = [c.raw for c in clauses[:n]] + [p.raw for p in parts[:k]]
     later = [p.raw for p in parts[k + 1 :]] + [c.raw for c in clauses[n + 1 :]]
     if quiet:
