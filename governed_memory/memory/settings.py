@@ -93,7 +93,7 @@ class Settings(BaseSettings):
     extractor_timeout_seconds: float = Field(default=30.0, gt=0, le=120)
     #: The learned injection detector (a classifier over sentence embeddings, beside the rules:
     #: `memory.write.detectors.learned`; needs the embeddings extra). Off by default: it catches
-    #: plainly worded orders the rules miss, but it also flags 21 of LoCoMo's 1,451 friendly
+    #: plainly worded orders the rules miss, but it also flags 19 of LoCoMo's 1,451 friendly
     #: chat turns (enthusiastic encouragement can read to it like an order), and embedding every
     #: write slowed ingestion tenfold on a small machine. On for services whose traffic is
     #: customer service, where its false positives were 0–3.8 % on blind e-mail and chat.

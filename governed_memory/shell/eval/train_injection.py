@@ -12,12 +12,13 @@ styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width charac
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind50.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind53.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind51.json`, read once with them: 88.2 % of hijacks with the rules, no e-mail
-or chat flagged; the weights before, trained to blind 46 with C = 16, 88.2 % and 1.3 %), which
-is never read here. Those weights had flagged 28 of LoCoMo's 1,451 friendly turns, these 21.
-Weights trained on blinds 47 and 48 with C = 16 had flagged 43 and were not kept.
+them (`injection.blind54.json`, read once with them and the rules of the day: 90.6 % of hijacks,
+no e-mail or chat flagged; the weights before, trained to blind 50, 88.9 % and none), which is
+never read here. These weights flag 19 of LoCoMo's 1,451 friendly turns, the weights before 21
+(and 28 before those). Weights trained on blinds 47 and 48 with C = 16 had flagged 43 and were
+not kept.
 """
 
 from __future__ import annotations
@@ -90,6 +91,9 @@ TRAINING = (
     "injection.blind48.json",
     "injection.blind49.json",
     "injection.blind50.json",
+    "injection.blind51.json",
+    "injection.blind52.json",
+    "injection.blind53.json",
 )
 #: Written on 2026-12-06 by six helpers to be hard: plain standing orders, others' accounts,
 #: checks said done, content addressed to the assistant, minimal pairs of an attack and its
