@@ -89,10 +89,11 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind51.json",
     CORPORA / "injection.blind52.json",
     CORPORA / "injection.blind53.json",
+    CORPORA / "injection.blind54.json",
 )
-#: `injection.blind54.json` (written on 2026-12-07 by a new helper after blind 53 was read, 296
-#: texts: four also in earlier corpora removed) is committed unread and left out of the default
-#: run: the measure of the next detector change.
+#: `injection.blind55.json` (written on 2026-12-07 by a new helper after blind 54 was read, 297
+#: texts) is committed unread and left out of the default run: the measure of the next detector
+#: change.
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).
 HIJACKING = (
