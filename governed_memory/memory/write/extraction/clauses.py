@@ -95,11 +95,12 @@ _CLAUSE_END_ZH = re.compile(r"(?:就行|就好|就可以|可以了|吧|哈|呢|�
 _EMOJI = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]")
 
 
-def _space_parts(text: str, i: int) -> bool:
+def _space_parts(text: str, i: int, first_cjk: int) -> bool:
     """Whether the blank at text[i] parts two clauses (`_BEFORE_SPACE`): the first of a run
     of blanks, between Chinese words; after an emoji ("I'm vegan 🌱 does this have beeswax");
     after a Chinese clause's last word (`_CLAUSE_END_ZH`); or after a Latin word or a number in
-    Chinese text before a word that opens a clause (`_OPENS_AFTER_LATIN`)."""
+    Chinese text (`first_cjk`: where its first Chinese character stands) before a word that
+    opens a clause (`_OPENS_AFTER_LATIN`)."""
     if i == 0:
         return False
     j = i + 1
@@ -111,7 +112,7 @@ def _space_parts(text: str, i: int) -> bool:
         return True
     if text[i - 1].isascii() and text[i - 1].isalnum():
         opens = _OPENS_AFTER_NUMBER if text[i - 1].isdigit() else _OPENS_AFTER_LATIN
-        return _CJK.search(text, 0, i) is not None and opens.match(text, j) is not None
+        return first_cjk < i and opens.match(text, j) is not None
     return _BEFORE_SPACE.match(text, i - 1) is not None and _AFTER_SPACE.match(text, j) is not None
 
 
@@ -121,6 +122,8 @@ def _sentence_bounds(text: str) -> list[list[tuple[int, int, str]]]:
     clauses: list[tuple[int, int, str]] = []
     start = 0
     n = len(text)
+    cjk = _CJK.search(text)
+    first_cjk = n if cjk is None else cjk.start()  # (looked for once, not at every blank)
     for i, ch in enumerate(text):
         end_sentence = ch in _SENTENCE_END
         if ch == "." and (i + 1 == n or text[i + 1].isspace() or _CJK.match(text[i + 1])):
@@ -136,7 +139,7 @@ def _sentence_bounds(text: str) -> list[list[tuple[int, int, str]]]:
                 or _EVER_AFTER.match(text, i + 1) is not None
             )
         )
-        if ch in " \u3000" and not end_sentence and _space_parts(text, i):
+        if ch in " \u3000" and not end_sentence and _space_parts(text, i, first_cjk):
             end_clause = True
         if end_sentence or end_clause:
             clauses.append((start, i, ch))
