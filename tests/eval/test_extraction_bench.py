@@ -53,6 +53,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT37,
     HELDOUT38,
     HELDOUT39,
+    HELDOUT40,
     baseline_outputs,
     extract_all,
     load,
@@ -137,6 +138,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT37.name,
         HELDOUT38.name,
         HELDOUT39.name,
+        HELDOUT40.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

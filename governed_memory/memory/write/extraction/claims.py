@@ -45,7 +45,7 @@ _ENTITY: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "logistics",
         _rx(
-            r"快递|物流|包裹|运单|配送|派送|送货|签收|揽收|揽件|快递员",
+            r"快递|物流|包裹|运单|配送|派送|送货|签收|揽收|揽件|快递员|驿站|快递柜|丰巢",
             _w(
                 r"shipments?|shipping|packages?|parcels?|deliver(?:y|ed|ies)|courier|tracking"
                 r"|delivery\s+driver|(?:the|my)\s+driver(?=\s+(?:said|says|left|marked|called|came|never|didn't|did\s+not|dropped|refused|knocked|rang|handed|threw|was\s+rude|call))"
@@ -70,7 +70,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|申请(?:了)?退货(?!怎么|吗|么|呢)"
             r"|退款[^，,。]{0,6}?(?:显示)?(?:处理中|审核中|被拒绝?)"
             r"|退款申请[^，,。]{0,20}?(?:还|仍|一直)(?:在|是)?(?:处理中|审核中|审核)"
-            r"|退款(?:(?!发票|评价|认证|换货|账号)[^。]){0,12}?(?:还是|仍然|仍|还在|一直)(?:在)?(?:审核中|处理中)",
+            r"|退款(?:(?!发票|评价|认证|换货|账号)[^。]){0,12}?(?:还是|仍然|仍|还在|一直)(?:在)?(?:审核中|处理中)"
+            # a refund not paid ("退款一直没给", "退款到现在还没打过来")
+            r"|退款[^，,。]{0,6}?(?:没|未)(?:有)?(?:给|退|打|返|下来|到)",
             _w(
                 r"refunded|requested a refund|applied for a refund|refund (?:was )?(?:denied"
                 r"|rejected)|(?:still )?no refund(?: yet)?"
@@ -150,8 +152,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:is|are)\s+still\s+['\"]?(?:processing|pending|preparing|on\s+hold)"
                 r"|(?:has|have)\s+(?:said|shown|showed|read)\s+['\"]?(?:processing|pending|preparing"
                 r"|on\s+hold|awaiting\s+(?:shipment|dispatch|fulfil\w*))['\"]?\s+for"
-                r"|(?:has|have)\s+been\s+(?:stuck\s+(?:on|in|at)\s+)?['\"]?(?:processing|pending"
-                r"|preparing|on\s+hold)['\"]?\s+for"
+                r"|(?:has|have|it's|its|it\s+has)\s+been\s+(?:stuck\s+(?:on|in|at)\s+)?['\"]?"
+                r"(?:processing|pending|preparing|on\s+hold)['\"]?\s+(?:for|since)"
                 r"|nothing\s+has\s+(?:been\s+)?shipped"
                 r"|(?:got|received|sent\s+me)\s+(?:someone|somebody)\s+else'?s\s+(?:order|parcel|package)"
                 # one thing sent for another ("you sent me a size 12 instead of the 10 I ordered")
@@ -169,7 +171,10 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回|破了|碎了|摔碎|压碎|漏了|压扁"
             r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中|清关|海关|天没动"
             r"|(?:派送|配送|投递|送货)(?:失败|异常)"
-            r"|已经?寄回(?:去)?了?|到(?:了)?(?:驿站|快递柜|丰巢|菜鸟驿站|自提点)|已出库|出库了",
+            r"|已经?寄回(?:去)?了?|到(?:了)?(?:驿站|快递柜|丰巢|菜鸟驿站|自提点)|已出库|出库了"
+            # not at the pickup point it was said to be left at ("我去驿站找了没有")
+            r"|(?:驿站|快递柜|丰巢|自提点)[^，,。]{0,3}?(?:找了|问了|看了|翻了)?(?:也|都)?(?:没有|没找到|找不到"
+            r"|没看到)",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|never|isn't"
                 r"|is not|wasn't|was not)\s+(?:been\s+)?(?:delivered|moved|updated|picked up)"
@@ -195,6 +200,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|sent\s+(?:the\s+|it\s+)?(?:return\s+)?back|dropped\s+(?:it|the\s+\w+)\s+(?:off\s+)?at"
                 r"\s+the\s+post\s+office"
                 r"|(?:in|at|held (?:in|at)) customs"
+                # a return the tracking says arrived ("tracking shows you received it")
+                r"|(?:tracking|it)\s+(?:shows?|says)\s+(?:that\s+)?(?:you|you've|you\s+have"
+                r"|the\s+warehouse|it\s+was)\s+(?:received|got|delivered)"
             ),
         ),
     ),
@@ -406,7 +414,9 @@ _ASKED_OR_GUESSED = re.compile(
 
 #: A status that names what the order went wrong in, and so the order ("I received the wrong
 #: colour", "收到的尺码不对").
-_WRONG_THING = re.compile(r"wrong\s+(?:size|colou?r)|颜色|尺码|码数|型号|款式")
+_ORDER_STATE = re.compile(
+    r"wrong\s+(?:size|colou?r)|颜色|尺码|码数|型号|款式|processing|pending|preparing|on\s+hold"
+)
 
 
 def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate | None:
@@ -427,8 +437,10 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
         if m is not None:
             status, status_text = name, m.group()
             break
-    if not entities and status == "order" and _WRONG_THING.search(status_text):
-        entities = ["order"]  # the wrong size or colour received: what came of the order
+    if not entities and status == "order" and _ORDER_STATE.search(status_text):
+        # the wrong size or colour received, or an order's state ("it's been 'processing'
+        # since Tuesday"): what came of the order
+        entities = ["order"]
     if status is None or not entities or _THEIRS.search(norm):
         return None
     if "broken" in status_text and _FIXTURE_BROKEN.search(norm):

@@ -85,7 +85,9 @@ _NEG_ZH = (
     r"(?:别再|不要再|不用再|再也不要?|别(?!人|的|处|家|忘)|不要(?!忘)|不用|不需要|不必|无需|甭|不想|不愿意?"
     r"|不希望|不喜欢|讨厌|停止|停掉|停发|取消|关掉|关闭|退订|不再|不接受?|不看|拒绝|禁止|勿"
     # a channel the user hardly uses ("微信我不常用")
-    r"|不常用|很少用|不怎么用|不太用)"
+    r"|不常用|很少用|不怎么用|不太用"
+    # Cantonese ("唔好再经微信搵我", "冇用微信好耐") and a channel no longer used ("没用微信了")
+    r"|唔好|唔要|唔使|唔用|冇用|没用|没在用)"
 )
 _NEG_ZH_WEAK = {
     "不喜欢",
@@ -98,6 +100,9 @@ _NEG_ZH_WEAK = {
     "很少用",
     "不怎么用",
     "不太用",
+    "冇用",
+    "没用",
+    "没在用",
 }
 _NEG_EN = (
     r"(?:please )?(?:don't|dont|do not|never|stop|quit|no more|no longer|(?:there's )?no need"
@@ -109,7 +114,7 @@ _NEG_EN_WEAK = {"not", "hate", "dislike", "can't stand", "without", "avoid"}
 _GLUE_ZH = (
     r"(?:再|给|我|发|打|用|通过|走|以后|今后|都|就|也|还|任何|了|个|条|封|一个|一条|一封|来|过|去|的|接"
     r"|收|看|什么|那么多|这么多|老|总|跟|和|往|向|到|手机|这种|那种|这些|那些|是|使用|发送|推送|联系|在"
-    r"|打扰|你们|您们?|你|回访|售后|客服"
+    r"|打扰|你们|您们?|你|回访|售后|客服|经|搵"
     # how often or when ("别每天都发邮件", "不要半夜推送"): the channel is still not wanted
     r"|每天|天天|老是|总是|一直|经常|频繁|半夜|大半夜|晚上|大清早|早上|凌晨|深夜|又|这么|那么|\s)*"
 )
@@ -129,7 +134,9 @@ _GLUE_EN_LIST = (
 _GLUE_EN = frozenset(_GLUE_EN_LIST.split())
 _NEG_ZH_BEFORE = re.compile(f"(?P<neg>{_NEG_ZH}){_GLUE_ZH}$")
 _NEG_ZH_AFTER = re.compile(
-    rf"^\s*(?:通知|提醒|推送|消息|联系)?\s*(?:我|就|也|都|以后|再|还是|的话|平时)*\s*(?P<neg>{_NEG_ZH})"
+    rf"^\s*(?:通知|提醒|推送|消息|联系)?\s*(?:我|就|也|都|以后|再|还是|的话|平时"
+    # no longer ("我那个邮箱早就不用了", "微信已经不用了")
+    rf"|早|早就|已经|早已|基本|根本|从来|好久|很久)*\s*(?P<neg>{_NEG_ZH})"
 )
 _NEG_EN_RE = re.compile(_w(_NEG_EN))
 
@@ -451,7 +458,10 @@ _UNAVAILABLE = _rx(
     ),
 )
 _NO_CONTACT_EN = re.compile(
-    _w(r"no (?:phone )?(?:calls?|texts?|messages?|e-?mails?|notifications?|contact|pings?)")
+    _w(
+        r"no (?:(?:phone|push|sms|marketing|more|app) )?(?:calls?|texts?|messages?|e-?mails?"
+        r"|notifications?|notifs?|alerts?|contact|pings?)"
+    )
 )
 _CONTACT_VERB = _rx(
     r"联系|打给|打我|找我|通知|打电话|电话|短信|邮件|微信|推送|发消息|发信息|回电|接电话|有空|方便|在线"

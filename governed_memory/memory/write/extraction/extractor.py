@@ -55,6 +55,7 @@ from governed_memory.memory.write.extraction.personal import (
     _relayed_as_self,
     _self_statement,
     _third_party_statement,
+    lasting,
     of_family,
     passed_on,
 )
@@ -99,6 +100,7 @@ class _Collected:
     prefs: list[_Pref]
     semantic: list[tuple[int, ExtractedCandidate]]
     skipped: list[tuple[int, Skipped]]
+    lasting: bool  # the message says what it says for good (`personal.lasting`)
 
 
 class RuleExtractor:
@@ -111,15 +113,14 @@ class RuleExtractor:
         if zone is None:
             raise InvalidInput(f"unknown time zone {default_timezone!r}", field="default_timezone")
         zh = _is_chinese(text)
-        got = _Collected([], [], [])
+        got = _Collected([], [], [], lasting(read(text)))
         sentences = with_requests_to_remember_joined(_clauses(text))
         # A zone the user states for themselves is the one their hours in the same words are in
         # ("I'm on Pacific time, so don't call before 9am"), or where they are, said beside a
         # question of time ("I'm in Chicago, so … after 6pm my time"): not the account's.
         zone = _declared_zone(sentences) or zone_of_where_i_am(text) or zone
         # what the message's earlier sentences that name an id named ("My order number is
-        # 66120934. It's been stuck on processing for days."): what a claim with no entity of
-        # its own is about
+        # 66120934. It's been stuck on processing."): what a claim with no entity is about
         named: list[str] = []
         for sentence in sentences:
             before = (len(got.prefs), len(got.semantic), len(got.skipped))
@@ -228,7 +229,7 @@ class RuleExtractor:
                     whose == "third"
                     # (or said of them with the subject left out: "他一米八五 平时穿XXL")
                     and (_third_party_statement(part.norm) or own == "none")
-                    and not _family_statement(part.norm)
+                    and not _family_statement(part.norm, got.lasting)
                 ):
                     got.skipped.append((part.order, Skipped(reason="third_party", clause=part.raw)))
                 elif not read:  # (a call for someone's arrival is no fact either)
@@ -344,7 +345,7 @@ class RuleExtractor:
             relayed = _relayed_as_self(part.norm)
             passed = passed_on(part.norm)  # "let the warehouse know that …": the user's wish
             said = relayed if relayed is not None else passed or part.norm
-            family = _family_statement(said)
+            family = _family_statement(said, got.lasting)
             kept = (
                 family
                 or _self_statement(said)
@@ -428,8 +429,7 @@ class RuleExtractor:
             return
         if asked:  # what is to be remembered is a statement, not the question it was asked in
             part = _Part(rest, norm, False, clause.order)
-        # read whole, or else clause by clause ("以后联系我发短信，电话老是漏接": the second
-        # clause explains the first)
+        # read whole, or else clause by clause ("以后联系我发短信，电话老是漏接": 2nd explains 1st)
         pieces = [x for x in re.split(r"[，,；;]", rest) if x.strip()]
         prefs = _prefs(part, zone) or [
             pref

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from governed_memory.memory.write.extraction.cues import _REL_EN, _THIRD_ZH, _rx, _w
+from governed_memory.memory.write.normalize import normalize_timezone
 
 _REL_ZH_FAMILY = (
     r"老公|老婆|丈夫|妻子|太太|爱人|媳妇|儿子|女儿|孩子|娃|宝宝|闺女|妈妈|老妈|母亲|妈|爸爸|老爸|父亲|爸"
@@ -309,7 +310,8 @@ _CONTINUATION = re.compile(
     # "嗓子不好")
     r"|^\s*(?:房子|家里|屋子|公寓)(?:就|只有|大概|才|差不多)?[一二三四五六七八九十0-9]"
     r"|^\s*(?:经常|平时|一般|每天|常年)(?:都|要)?(?:上夜班|值夜班|倒班|熬夜|出差|久站|久坐)"
-    r"|^\s*(?:嗓子|胃|肠胃|腰|膝盖|颈椎|眼睛|睡眠)(?:一直|也)?(?:不好|不太好|很差|比较差|敏感|不行)"
+    r"|^\s*(?:嗓子|胃|肠胃|腰|膝盖|颈椎|眼睛|睡眠)(?:一直|也|比较|有点|很|特别|挺)*(?:不好|不太好|很差|比较差"
+    r"|敏感|不行)"
     r"|^\s*(?:家里|我家)?[^，,。？?]{0,4}?(?:没有?电梯|有电梯)(?:的|哦|哈|啊)?\s*$"
     # a pet's or a child's name, the fit the user takes ("叫豆豆", "偏宽松一点的版型")
     r"|^\s*(?:它|他|她)?(?:叫|名字叫)[\u4e00-\u9fff]{1,4}\s*$"
@@ -344,6 +346,10 @@ _CONTINUATION = re.compile(
     r"|^\s*(?:and\s+|but\s+)?(?:hate|dislike|can't\s+stand|love|adore)\s+(?!it\b|this\b|that\b|you\b"
     r"|when\b|how\b|waiting\b)[a-z]+(?:\s+[a-z]+)?\s*$"
     r"|^\s*(?:\d|two|three|four|five|six)\s+(?:kids|children|boys|girls)\b(?!.*\?)"
+    # what the ones just named are ("I have two dogs, both golden retrievers"), what a diet
+    # allows ("我是素食者，蛋奶可以")
+    r"|^\s*both\s+[a-z]+(?:\s+[a-z]+)?\s*$"
+    r"|^\s*(?:但是?)?(?:蛋奶|鸡蛋|牛奶|奶制品|乳制品|鱼|海鲜|鸡肉|蛋)(?:都|也|还)?(?:可以|能吃|能喝|吃的|没问题)\s*$"
     r"|^\s*(?:and\s+)?(?:had|have\s+had|have|get|got)\s+(?:bad\s+|mild\s+|severe\s+)?(?:eczema"
     r"|psoriasis|acne|rosacea|dermatitis|hay\s+fever)\b"
     r"|^\s*(?:也|还|而且也?|并且也?)(?:不太|不|都|很|挺|比较|特别|一直)*(?:能|会|爱|喜欢|吃|喝|用|穿"
@@ -360,7 +366,7 @@ _FAMILY_FACT = _rx(
     # a body that cannot carry, climb or read what the shop sends them
     r"|腿脚不(?:太|大)?(?:好|便|方便|利索)|行动不便|眼神不好|视力不好|耳背|听力不好|耳朵不好|自闭症|多动症"
     # what a child's school year, or eyes, make the shop choose ("上一年级", "近视了")
-    r"|上(?:[一二三四五六]年级|幼儿园|小学|初中|高中)|近视|远视|散光|色盲|色弱",
+    r"|上(?:[一二三四五六]年级|幼儿园|小学|初中|高中|[初高][一二三]|大[一二三四])|近视|远视|散光|色盲|色弱",
     _w(
         r"birthday|born|years? old|allergic|allergy|allergies|intolerant"
         r"|turns? \d+|turned \d+|is \d+|are \d+|diabetic|diabetes|asthma|asthmatic|epilep\w*"
@@ -418,14 +424,39 @@ def _family_fact(norm: str) -> bool:
     return bool(_FAMILY_FACT.search(norm))
 
 
-def _family_statement(norm: str) -> bool:
+#: A relative's size, diet or health, which the sets' writers keep when the message says it
+#: for good (`lasting`: "我老婆穿S码，衣服基本都是我帮她买", "我爸血糖高 给他买的吃的都要无糖的"),
+#: not when it is the background of one question ("我老公穿XL，帮我挑件冲锋衣").
+_FAMILY_IN_PASSING = _rx(
+    r"血糖(?:偏|有点|比较)?高|血压(?:偏|有点|比较)?高|血脂(?:偏|有点|比较)?高|三高|吃素|素食"
+    r"|穿\s*(?:[0-9]{2,3}(?:\.5)?|[XxSsMmLl]{1,3})\s*(?:码|号|的)?",
+    _w(
+        r"vegan|vegetarian|lactose[- ]intolerant|(?:wears?|takes?) (?:a )?(?:size|us|uk|eu) \w+"
+        r"|visually impaired|blind|deaf|hard of hearing"
+    ),
+)
+_LASTING = _rx(
+    r"一般|基本|一直|向来|都是我|都在|都要|以后|往后|今后|每次|下次",
+    _w(r"always|usually|every ?thing|every time|from now on|going forward|in future|regularly"),
+)
+
+
+def lasting(norm: str) -> bool:
+    """Whether a message says what it says for good (see `_FAMILY_IN_PASSING`)."""
+    return bool(_LASTING.search(norm))
+
+
+def _family_statement(norm: str, lasting: bool = False) -> bool:
     """A lasting fact about someone of the user's family ("我老公生日是9月18号", "my daughter is
-    allergic to nuts")."""
+    allergic to nuts"; `lasting`: the message says it for good)."""
     s = norm.strip()
     # "刚满6个月", "刚八个月" are ages, not something that just happened
     if _SELF_BLOCK.search(re.sub(r"刚(?=满?[一二两三四五六七八九十0-9])", "", s)):
         return False
-    return bool(_HOUSEHOLD.match(s)) or (bool(_FAMILY_SUBJECT.match(s)) and _family_fact(s))
+    if _HOUSEHOLD.match(s):
+        return True
+    fact = _family_fact(s) or (lasting and bool(_FAMILY_IN_PASSING.search(s)))
+    return bool(_FAMILY_SUBJECT.match(s)) and fact
 
 
 #: Who the user is, said as "… here" ("Single dad here", "Nurse here, I do night shifts"): a
@@ -441,8 +472,26 @@ _SELF_HERE = re.compile(
 _PREFACE = re.compile(r"^[^:：]{3,60}[:：]\s*(?=\S)")
 
 
+#: Where the user is, said alone ("我在成都", "I'm in Edinburgh now"): a fact of theirs when it
+#: names a place a zone is known for (not "我在开会", "I'm in a rush"); a stay ("这周我在上海出差")
+#: says more than the place, so it is not this.
+_HERE = re.compile(
+    r"^(?:我|本人)(?:人|现在|目前|一直|常年|长期)*(?:在|住在?)(?P<zh>[\u4e00-\u9fff]{2,5}?)"
+    r"(?:这边|那边|住|生活|哈|啊|呢|哦)?$"
+    r"|^(?:i'm|im|i am)\s+(?:now\s+|actually\s+|currently\s+)?in\s+(?P<en>[a-z][a-z .'-]{1,25}?)"
+    r"(?:\s+now)?$"
+)
+
+
+def _here(s: str) -> bool:
+    m = _HERE.match(s)
+    return m is not None and normalize_timezone(m.group("zh") or m.group("en")) is not None
+
+
 def _self_statement(norm: str) -> bool:
     s = norm.strip()
+    if _here(s):
+        return True
     preface = _PREFACE.match(s)
     said = s[preface.end() :] if preface is not None else ""
     if re.match(r"(?:i\b|i'm|im\b|i've|we\b|we're|我|本人)", said) and _self_statement(said):

@@ -85,7 +85,8 @@ Role = Literal["pos", "neg", "alt"]
 #: A value said by mistake ("I said email by mistake", "邮件是我填错了"): not the one chosen.
 _MISTAKEN = re.compile(
     r"\s*(?:by\s+mistake|by\s+accident|in\s+error|mistakenly|earlier\s+by\s+mistake)"
-    r"|\s*(?:是我)?(?:填错|写错|说错|打错)了?"
+    r"|\s*(?:是我|被我|是)?(?:不小心)?(?:填错|写错|说错|打错|选错|设错|点错|弄错|搞错|误操作|误选|误点"
+    r"|误设)了?"
 )
 _CLEFT = re.compile(r"(?<![a-z])(?:it's|it is|its)\s*$")
 #: A turn back or over to a language ("let's go back to English", "switch over to French"): a
@@ -343,8 +344,8 @@ def _language_prefs(p: _Part) -> list[_Pref]:
         denied = WEAK if _LANG_HARD_AFTER.match(after) else _language_denial(before, after)
         if denied is not None:
             negatives.append((m, denied))
-        elif _ALT_BEFORE.search(before) or _ALT_AFTER.match(after):
-            continue
+        elif _ALT_BEFORE.search(before) or _ALT_AFTER.match(after) or _MISTAKEN.match(norm, end):
+            continue  # another is meant ("语言设置成英文是误操作，我要中文的")
         elif _language_chosen(norm, start, end, english=english, language_word=has_language_word):
             positives.append(m)
     # "之前说用英文回复，…用中文就行": what was asked then, in its clause, is no choice now

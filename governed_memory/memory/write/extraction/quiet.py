@@ -23,6 +23,15 @@ _BACK = re.compile(
 )
 
 
+#: Hours said alone, with nothing else in their clause ("晚上十一点以后吧", "after 11pm pls").
+_BARE_TIME = re.compile(
+    r"^(?:每天|平时)?(?:晚上|早上|凌晨|夜里|半夜|中午|下午|上午)?[0-9一二三四五六七八九十两]{1,3}"
+    r"(?:[:：]\d\d|点(?:半|钟)?)(?:以后|之后|后|以前|之前|前)(?:吧|啊|呀|哈|呢|的话)?$"
+    r"|^(?:after|past|before)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?(?:\s+(?:please|pls))?$",
+    re.IGNORECASE,
+)
+
+
 def quiet_across(
     prefs: list[_Pref], part: _Part, parts: Sequence[_Part], clauses: Sequence[_Clause], zone: str
 ) -> list[_Pref]:
@@ -44,6 +53,13 @@ def quiet_across(
     value = None
     if refused and _BACK.search(part.norm) and earlier:
         value = normalize_quiet_hours(f"{' '.join(earlier)} {part.raw}", zone)
+    elif refused and earlier and _BARE_TIME.match(earlier[-1].strip(" ，,。.!！~～")):
+        # the hours said alone just before ("晚上十一点以后吧，别给我发东西了")
+        said = f"{earlier[-1]} {part.raw}"
+        value = normalize_quiet_hours(said, zone)
+        wider = normalize_quiet_hours(f"{said} {' '.join(later)}", zone) if later else None
+        if value is not None and wider is not None and wider[:5] == value[:5]:
+            value = wider  # the night's other end said after ("…，早上7点前也是")
     elif _QUIET_MARK.search(part.norm) and later:
         value = normalize_quiet_hours(f"{part.raw} {' '.join(later)}", zone)
     if value is None:

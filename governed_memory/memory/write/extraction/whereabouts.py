@@ -37,8 +37,13 @@ _ZONE_ASKED = re.compile(
     # hours kept quiet, said beside where the user is ("no calls between 9pm and 7am please, I'm
     # in Sydney", "quiet hours should be 10pm-6am, I'm in London"): the user's own clock
     r"|(?<![a-z])(?:quiet\s+hours|do\s+not\s+disturb|dnd)(?![a-z])|免打扰|勿扰"
-    r"|(?<![a-z])(?:no|don'?t|do\s+not|never)\s+(?:calls?|texts?|messages?|call\s+me|text\s+me"
-    r"|ring\s+me|message\s+me)\s+(?:between|before|after|until|till|from)\s+\d"
+    r"|(?<![a-z])(?:no|don'?t|do\s+not|never)\s+(?:(?:push|phone|sms|marketing|more|any)\s+)?"
+    r"(?:calls?|texts?|messages?|notifications?|notifs?|e-?mails?|pings?|alerts?|updates?|anything"
+    r"|(?:call|text|ring|message|email|ping|contact|disturb)\s+me)"
+    r"\s+(?:between|before|after|until|till|from)\s+\d"
+    # the same in Chinese, said beside where the user is ("晚上11点以后别打电话，我在伦敦")
+    r"|[0-9一二三四五六七八九十两]+点(?:半)?(?:以后|之后|以前|之前|后|前)[^，,。]{0,4}?"
+    r"(?:别|不要|不用|勿)(?:再)?(?:打|发|联系|推送|打扰)"
     # the gap said in hours, or the user's night when the shop works ("跟国内差6到7个小时",
     # "我这边可能还是半夜", "your 9am is my middle of the night", "anything time-sensitive")
     r"|(?:差|比[\u4e00-\u9fff]{1,6}(?:慢|快|晚|早))(?:了)?\s*[0-9一二两三四五六七八九十几]+(?:\s*(?:到|-|~)\s*[0-9一二三四五六七八九十]+)?\s*个?(?:多)?小时"

@@ -263,6 +263,19 @@ _TZ_ALIASES: dict[str, str] = {
     "澳东": "Australia/Sydney",
     "墨尔本": "Australia/Melbourne",
 }
+# China's other large cities (one zone for the whole country but Xinjiang's own clock), and Hong
+# Kong's districts, as people name where they live ("我在武汉", "我住荃湾").
+_CN_CITIES = re.findall(
+    r"\S+",
+    "天津 重庆 武汉 南京 苏州 西安 长沙 郑州 青岛 厦门 昆明 沈阳"
+    " 大连 福州 合肥 南宁 贵阳 兰州 济南 石家庄 太原 南昌 哈尔滨 长春"
+    " 呼和浩特 拉萨 海口 三亚 宁波 无锡 东莞 佛山 珠海 温州 常州 徐州"
+    " 烟台 泉州 绍兴 嘉兴 金华 中山 惠州 洛阳 唐山 保定 桂林 西宁"
+    " 银川",
+)
+_HK_DISTRICTS = re.findall(r"\S+", "九龙 新界 港岛 沙田 荃湾 屯门 元朗 将军澳 观塘 旺角")
+_TZ_ALIASES.update(dict.fromkeys(_CN_CITIES, "Asia/Shanghai"))
+_TZ_ALIASES.update(dict.fromkeys(_HK_DISTRICTS, "Asia/Hong_Kong"))
 
 # Fixed offsets with minutes have no Etc/ zone: a representative zone of that offset.
 _HALF_HOUR_ZONES: dict[tuple[int, int], str] = {
