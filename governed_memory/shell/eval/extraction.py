@@ -148,6 +148,9 @@ HELDOUT39 = CORPORA / "extraction.heldout39.json"
 #: Written on 2026-12-07 by a new helper after held-out 39 was read, some of its Chinese in
 #: Traditional characters or Cantonese; read once at 980b813 (193 utterances).
 HELDOUT40 = CORPORA / "extraction.heldout40.json"
+#: `extraction.heldout41.json` (written on 2026-12-07 by a new helper after held-out 40 was
+#: read, 193 utterances) is committed unread and left out of the default run: the next
+#: round's measure.
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
