@@ -47,6 +47,7 @@ from governed_memory.memory.write.detectors.misstated import MISSTATED_RULES
 from governed_memory.memory.write.detectors.obfuscation import View, deconfuse, revealed, views
 from governed_memory.memory.write.detectors.others import OTHERS_RULES
 from governed_memory.memory.write.detectors.powers import POWER_RULES
+from governed_memory.memory.write.detectors.privileged import PRIVILEGED_RULES
 from governed_memory.memory.write.detectors.ranks import _RANK_RULES
 from governed_memory.memory.write.detectors.signals import find_hijacks
 from governed_memory.memory.write.detectors.staff import STAFF_RULES
@@ -534,8 +535,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
 _RULES_BEFORE_HARDENING = _INJECTION_RULES
 _INJECTION_RULES = _INJECTION_RULES + _HIJACK_RULES + _FAVOUR_RULES + _EXEMPTION_RULES
 _INJECTION_RULES += _ACCOUNT_RULES + MISSTATED_RULES + POWER_RULES + OTHERS_RULES + STAFF_RULES
-_INJECTION_RULES += VOIDED_RULES
-
+_INJECTION_RULES += VOIDED_RULES + PRIVILEGED_RULES
 
 #: Three or more Unicode tag characters in a row (U+E0000-U+E007F).
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]{3,}")
