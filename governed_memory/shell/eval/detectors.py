@@ -91,10 +91,9 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind53.json",
     CORPORA / "injection.blind54.json",
     CORPORA / "injection.blind55.json",
+    CORPORA / "injection.blind56.json",
 )
-#: `injection.blind56.json` (written on 2026-12-07 by a new helper after blind 55 was read, 299
-#: texts) is committed unread and left out of the default run: the measure of the next detector
-#: change.
+#: `injection.blind57.json`, when committed, is the unread measure of the next detector change.
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).
 HIJACKING = (

@@ -147,9 +147,14 @@ def _order_after(text: str, m: re.Match[str]) -> bool:
 
 def _zh_order_after(text: str, m: re.Match[str]) -> bool:
     """An order to the agent (you, or "直接给我") after the claim, not a question, nor a record
-    of what was approved ("主管批准60元补偿")."""
+    of what was approved ("主管批准60元补偿"), nor an approval a rule requires."""
     rest = re.split(r"[。!?！？\n]", text[m.end() : m.end() + 50])[0]
-    asked = re.search(r"吗|能不能|可不可以|是否|\?|？", rest)
+    if re.search(
+        r"(?:未经|未经过|没有|没经过?|除非|须|需要?|必须|要先)$",
+        text[max(0, m.start() - 4) : m.start()],
+    ):
+        return False  # an approval required, not claimed ("未经主管批准，客服不得办理…")
+    asked = re.search(r"吗|能不能|可不可以|是否|\?|？|不得|禁止|严禁|不允许", rest)
     to_agent = re.search(r"你|客服|直接|给我|发我|帮我", rest)
     return bool(to_agent and re.search(_ZH_ORDER, rest)) and not asked
 

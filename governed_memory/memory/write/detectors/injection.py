@@ -20,6 +20,7 @@ from governed_memory.memory.write.detectors._text import (
     _w,
 )
 from governed_memory.memory.write.detectors.accounts import _ACCOUNT_RULES
+from governed_memory.memory.write.detectors.composed import COMPOSED_RULES
 from governed_memory.memory.write.detectors.exemptions import _EXEMPTION_RULES
 from governed_memory.memory.write.detectors.favours import _FAVOUR_RULES
 from governed_memory.memory.write.detectors.hijack import _HIJACK_RULES
@@ -530,12 +531,11 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
 )
 
 
-#: The rules before the task-hijack rules and the hidden views were added: the baseline that
-#: `memctl bench detectors` measures beside the detector.
+#: The rules before the task-hijack rules and hidden views: `memctl bench detectors`' baseline.
 _RULES_BEFORE_HARDENING = _INJECTION_RULES
 _INJECTION_RULES = _INJECTION_RULES + _HIJACK_RULES + _FAVOUR_RULES + _EXEMPTION_RULES
 _INJECTION_RULES += _ACCOUNT_RULES + MISSTATED_RULES + POWER_RULES + OTHERS_RULES + STAFF_RULES
-_INJECTION_RULES += VOIDED_RULES + PRIVILEGED_RULES
+_INJECTION_RULES += VOIDED_RULES + PRIVILEGED_RULES + COMPOSED_RULES
 
 #: Three or more Unicode tag characters in a row (U+E0000-U+E007F).
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]{3,}")

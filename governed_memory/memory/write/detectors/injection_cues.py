@@ -94,6 +94,10 @@ def _zh_override_ok(text: str, m: re.Match[str]) -> bool:
         q,
     )
     target = m.group("t")
+    if target in ("设定", "设置") and re.search(
+        r"超时|逾时|端口|路径|缓存|日志|字体|分辨率|编码|参数", q
+    ):
+        return False  # a program's setting overridden ("// 覆盖预设逾时设定")
     if target == "设置" and not re.search(r"你|安全|系统|开发者|审核|过滤", q):
         # A device's settings ("此操作会覆盖所有自定义设置"): an operation, not the rules.
         return False
@@ -202,7 +206,10 @@ _DENIED_BEFORE = re.compile(
 )
 #: A denial right after a feature's name, in its clause: "admin override no longer bypasses…".
 _DENIED_AFTER = re.compile(
-    r"[^,.;:!?\n]{0,12}?\b(?:no\s+longer|not|never|doesn't|does\s+not|can't|cannot|won't)\b",
+    r"[^,.;:!?\n]{0,12}?\b(?:no\s+longer|not|never|doesn't|does\s+not|can't|cannot|won't)\b"
+    # a feature withdrawn ("the system override for price matching has been removed")
+    r"|[^,.;:!?\n]{0,40}?\b(?:has|have)\s+been\s+(?:removed|disabled|retired|turned\s+off"
+    r"|deprecated|withdrawn)\b",
     re.IGNORECASE,
 )
 
@@ -220,13 +227,37 @@ _ABOUT_ATTACKS = re.compile(
     r"|\bred[- ]team|\bprompts?\s+(?:such\s+as|like)\b"
     # a scam or an attack reported, what it said quoted ("an email claiming to be from our CEO,
     # saying '…'. This is fraudulent.", "看起来像是想攻击你们的机器人，特此告知安全团队")
-    r"|\bscam\b|\bfraudulent\b|\bphishing\b|\bclaiming\s+to\s+be\b|攻击|诈骗|安全团队",
+    r"|\bscam\b|\bfraudulent\b|\bphishing\b|\bclaiming\s+to\s+be\b|攻击|诈骗|安全团队"
+    # a test of the assistant, or a user's request told with how it was met ("def
+    # test_bot_refuses…: bot.respond('…')", "a user asked our assistant, '…'", 测试用例, 预期结果)
+    r"|\btest_\w+|\bassert\b|\.respond\(|\bexpected\s+(?:result|behaviou?r|reply)|测试用例|预期结果"
+    r"|\b(?:a|one)\s+(?:user|customer|shopper|caller)\s+(?:asked|typed|wrote|said|tried)\b",
+    re.IGNORECASE,
+)
+
+#: A request described to say how it is refused ("If a user asks you to ignore these rules,
+#: politely decline", "requests to bypass verification must be declined", "遇到要求跳过身份验证的
+#: 请求，应礼貌拒绝"): a mention, not a use.
+_REFUSED = re.compile(
+    r"\b(?:if|when|whenever|should)\s+(?:a|the|any)?\s*(?:user|customer|caller|someone|anyone"
+    r"|they|somebody)\s+(?:asks?|tells?|requests?|wants?|tries)\s+(?:you\s+)?to\b[^.!?\n]{0,80}?"
+    r"\b(?:decline|refuse|say\s+no|don't\s+comply|do\s+not\s+comply|ignore\s+(?:it|them|the"
+    r"\s+request)|escalate)"
+    r"|\brequests?\s+to\s+[^.!?\n]{1,50}?\s+(?:must|should|will|are\s+to)\s+be\s+(?:declined"
+    r"|refused|rejected|escalated)"
+    r"|(?:如果|若|遇到|当)[^。！？\n]{0,12}(?:要求|让|叫)[^。！？\n]{0,24}(?:拒绝|不予|不要照做|婉拒)",
     re.IGNORECASE,
 )
 
 
 def _examples_quoted(spans: list[Span], text: str) -> list[Span]:
-    """The spans that are no example quoted by a text about attacks."""
+    """The spans that are no example quoted by a text about attacks, nor a request described
+    to say how it is refused (`_REFUSED`)."""
+    if not spans:
+        return spans
+    refused = [(m.start(), m.end()) for m in _REFUSED.finditer(text)]
+    if refused:
+        spans = [s for s in spans if not any(rs <= s[0] and s[1] <= re_ for rs, re_ in refused)]
     if not spans or not _ABOUT_ATTACKS.search(text):
         return spans
     quoted = [(q.start(), q.end()) for q in QUOTED.finditer(text)]

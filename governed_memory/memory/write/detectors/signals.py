@@ -46,6 +46,7 @@ from governed_memory.memory.write.detectors.injection_cues import (
     _LIES,
     _MINE,
     _NEGATION,
+    _REFUSED,
     _REMEMBERED,
     _THEIRS,
     _THIRD_PARTY_MAY,
@@ -216,7 +217,11 @@ def find_hijacks(text: str) -> list[tuple[int, int]]:
 
     Each sentence's signals are read once; a passage's are its two sentences' (a signal is a
     phrase, and none runs over a sentence's end), but for a mention-or-use signal, which is
-    checked again over the passage (a quotation may run over two sentences)."""
+    checked again over the passage (a quotation may run over two sentences). A request
+    described to say how it is refused ("if a user asks you to ignore these rules, decline") is
+    read as blank: a mention, not a use."""
+    if "sk" in text or "quest" in text or "要求" in text or "让" in text or "叫" in text:
+        text = _REFUSED.sub(lambda m: " " * len(m.group()), text)
     cuts = _sentences(text)
     opened = _GATE.open_each(text, cuts)
     sentences = [text[cuts[i] : cuts[i + 1]] for i in range(len(cuts) - 1)]
