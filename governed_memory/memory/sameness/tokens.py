@@ -9,6 +9,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from governed_memory.memory.sameness.words import (
@@ -141,7 +142,8 @@ def prepare(text: str) -> str:
     contractions spelled out, Chinese fillers out, Chinese numerals as digits. Case is kept."""
     out = unicodedata.normalize("NFKC", text)
     out = _ZERO_WIDTH.sub("", out)
-    out = "".join(c for c in out if unicodedata.category(c) != "Cf")
+    if not out.isascii():  # (no format character is ASCII)
+        out = "".join(c for c in out if unicodedata.category(c) != "Cf")
     out = out.replace("\u2019", "'").replace("\u2018", "'").replace("\u2032", "'")
     low = out.lower()
     if "'" in out or "cannot" in low or "no." in low:  # what every contraction needs
@@ -373,20 +375,31 @@ _GLUED_UNIT = re.compile(r"(\d+(?:\.\d+)?)([a-z]+)")
 
 
 def _latin(raw: str, start: int, text: str) -> list[Token]:
-    """A run of Latin letters and digits: a value (quantity, identifier) or a word."""
+    """A run of Latin letters and digits: a value (quantity, identifier) or a word (a name when
+    it is capitalised inside a sentence: the one thing read from around it)."""
+    tokens, word = _latin_read(raw)
+    if word is None:
+        return list(tokens)
+    return [Token("word", word, _is_entity(raw, start, text))]
+
+
+@lru_cache(maxsize=65536)
+def _latin_read(raw: str) -> tuple[tuple[Token, ...], str | None]:
+    """`_latin` of `raw` wherever it stands: its tokens, or the plain word it is."""
     low = raw.lower().replace("’", "'")
     if any(c.isdigit() for c in low):
-        return _latin_value(low)
+        return tuple(_latin_value(low)), None
     parts = [p for p in re.split(r"[-_/.]", low) if p]
     if len(parts) > 1 and all(p in _NUMBER_WORDS or p in _SCALES for p in parts):
-        return [Token("word", p) for p in parts]  # "twenty-one": merged with the numbers later
+        # "twenty-one": merged with the numbers later
+        return tuple(Token("word", p) for p in parts), None
     word = low.replace("-", "").replace("_", "").replace("/", "").replace(".", "")
     if word.endswith("'s"):
         word = word[:-2] + "s"  # the user's: possessive kept apart from the plain noun
     if word in FILLERS_EN:
-        return []
+        return (), None
     typed = _typed_word(word, raw)
-    return [typed or Token("word", word, _is_entity(raw, start, text))]
+    return ((typed,), None) if typed is not None else ((), word)
 
 
 def _latin_value(low: str) -> list[Token]:
