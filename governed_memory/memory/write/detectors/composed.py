@@ -35,12 +35,17 @@ def _near(a: str, b: str, gap: int = 80, *, zh: bool = False) -> str:
 # -- the assistant's first instructions set aside
 _FIRST_ORDERS = (
     r"what(?:ever)?\s+you\s+(?:were|'ve\s+been|have\s+been)\s+(?:told|given|instructed|briefed)"
-    r"|(?:the\s+)?(?:guidance|instructions?|directions?|brief(?:ing)?|setup\s+notes|rules|policy"
-    r"(?:\s+text)?|constraints|configuration|prompt|guardrails)\s+(?:you\s+(?:received|got|were"
-    r"\s+given|loaded|have\s+been\s+given)|(?:they|someone|the\s+\w+)\s+(?:gave|told)\s+you)"
-    r"|(?:your|the)\s+(?:earlier|original|initial|prior|previous|opening|first|starting|current)"
-    r"\s+(?:guidance|instructions?|directions?|brief(?:ing)?|setup(?:\s+notes)?|rules|constraints"
-    r"|configuration|prompt)"
+    r"|(?:the\s+)?(?:(?:content|safety)\s+)?(?:guidance|guidelines|instructions?|directions?"
+    r"|brief(?:ing)?|setup\s+notes|rules|polic(?:y|ies)(?:\s+text)?|constraints|restrictions?"
+    r"|configuration|prompt|guardrails)\s+(?:you\s+(?:received|got|were\s+given|loaded|have\s+been"
+    r"\s+given|were\s+configured\s+with)|(?:they|someone|the\s+\w+|your\s+\w+)\s+(?:gave|told)"
+    r"\s+you|above\s+this\s+line)"
+    r"|your\s+(?:earlier|original|initial|prior|previous|opening|first|starting|current)"
+    r"\s+(?:guidance|guidelines|instructions?|directions?|brief(?:ing)?|setup(?:\s+(?:notes"
+    r"|message))?|rules|constraints|restrictions|configuration|prompt)"
+    r"|the\s+(?:earlier|original|initial|opening)\s+(?:setup\s+message|system\s+prompt|prompt"
+    r"|configuration|guardrails|guidance|instructions)"
+    r"|what(?:ever)?\s+you\s+were\s+told\s+to\s+refuse|(?:the\s+)?usual\s+(?:caution|checks)"
     r"|(?:all\s+)?prior\s+constraints|the\s+stuff\s+they\s+told\s+you\s+to\s+say"
     r"|(?:the\s+)?usual\s+house\s+rules|no\s+one\s+had\s+briefed\s+you"
     r"|(?:rules|policies)\s+about\s+\w+"
@@ -52,37 +57,72 @@ _SET_ASIDE = (
     r"|apply\s+to)\s+me|as\s+(?:though|if)\s+(?:it|they)\s+(?:wasn't|weren't)\s+there"
     r"|operate\s+without\s+it|took\s+a\s+(?:little\s+)?holiday|(?:clean|blank)\s+slate"
     r"|supersedes?\s+them|pretend\s+(?:those|the|these)\s+(?:rules|instructions)"
+    r"|(?:set|put)\s+(?:them|it|those|these)?\s*aside|no\s+longer\s+appl(?:y|ies)"
+    r"|was\s+never\s+sent|replace\s+(?:it|them|your)"
+    r"|meant\s+for\s+other\s+(?:customers|people|shoppers)|(?:not|n't)\s+(?:for|meant\s+for)\s+me"
+    r"|removes?\s+all\s+(?:limits|restrictions)|you\s+can\s+now\s+do|slide\s+just\s+this\s+once"
+    r"|(?:let|letting)\s+(?:the\s+)?(?:usual\s+)?checks\s+slide"
 )
-_FIRST_ORDERS_SET_ASIDE = _w(_near(_FIRST_ORDERS, _SET_ASIDE))
+_FIRST_ORDERS_SET_ASIDE = _w(
+    _near(_FIRST_ORDERS, _SET_ASIDE)
+    # or in the next sentence, by a pronoun ("Your earlier guidelines were for a pilot. Set them
+    # aside and …")
+    + rf"|(?:{_FIRST_ORDERS})[^\n]{{0,120}}?[.;]\s+(?:please\s+|just\s+|so\s+)?(?:set|put)\s+"
+    r"(?:them|it|those)\s+aside"
+)
 _ZH_FIRST_ORDERS = (
     r"(?:一开始|开头|开场|最开始|之前|原来)[^。！？!?\n]{0,8}?(?:交代|嘱咐|吩咐|告诉|给|收到)[^。！？!?\n]{0,4}?"
     r"(?:你|给你)?的?(?:那些|那段|这段)?(?:话|说明|指令|规矩|规定|设定)?"
     r"|(?:让|叫)你照着念的话|条条框框|(?:你的)?安全限制|没人跟你交代过|公司的[^。！？!?\n]{0,4}?政策"
+    r"|(?:之前|以前|上面|原先)给你的(?:规定|规矩|设定|指令|说明)|那些规定"
 )
 _ZH_SET_ASIDE = (
     r"放一放|放一边|放到一边|不存在|没那么严格|(?:已经)?被?取消了|(?:已经|已經)?过期|作废|别管"
-    r"|重新开始|就当没有|跟我没关系"
+    r"|重新开始|就当没有|跟我没关系|(?:当作|当|就当)没(?:看见|看到)|不适用"
 )
 _ZH_FIRST_ORDERS_SET_ASIDE = _near(_ZH_FIRST_ORDERS, _ZH_SET_ASIDE, 30, zh=True)
+
+# -- the assistant made someone with powers it does not have
+_MADE_POWERFUL = _w(
+    r"(?<!if\s)(?<!when\s)(?<!whether\s)(?<!i\s)(?<!we\s)(?:you(?:'re|\s+are)\s+(?:now\s+)?"
+    r"|you'll\s+be\s+|imagine"
+    r"\s+you(?:'re|\s+are)\s+|pretend\s+(?:to\s+be\s+|you(?:'re|\s+are)\s+)|(?:^|(?<=[.!?:]\s))be\s+"
+    r"|speak\s+as\s+"
+    r"|take\s+on\s+the\s+role\s+of\s+|act\s+as\s+|play\s+the\s+role\s+of\s+)(?:the\s+|a\s+|an\s+"
+    r"|my\s+)?(?:store's\s+|shop's\s+|company's\s+|competitor's\s+|personal\s+|senior\s+)*"
+    r"(?:administrator|shop\s+owner|store\s+owner|lawyer|financial\s+advisor|ceo|retired\s+employee"
+    r"|former\s+employee|disgruntled\s+employee|sales\s+rep|dan(?:-[\w]+)?|database\s+admin)"
+    r"|you\s+are\s+no\s+longer\s+a\s+(?:customer\s+service|support)\s+(?:agent|bot|assistant)"
+    r"|not\s+the\s+store's\s+(?:support\s+)?(?:bot|assistant|agent)"
+)
+_ZH_MADE_POWERFUL = (
+    r"(?:你(?:现在)?不是客服了[，,]?\s*你是|假设你是|扮演(?:一个|一位)?|假装你是"
+    r"|你来当)[^。！？!?\n，,]{0,10}?(?<!产品)(?<!项目)(?<!图书)(?<!客户)(?:老板|店长|管理员|经理|律师"
+    r"|员工)(?![^。！？!?\n]{0,6}面试)"
+)
 
 # -- another customer's data asked for
 _OTHERS = (
     r"(?:other|the\s+other|previous|last\s+(?:\w+\s+)?)\s*(?:users|customers|shoppers|buyers)"
     r"|customers?\s+(?:who|that)\s+(?:bought|ordered|purchased)"
+    r"|last\s+(?:\w+\s+)?(?:customers|buyers|people)\s+who|the\s+last\s+person\s+you\s+chatted"
+    r"|someone\s+else's\s+(?:ticket|order|account)|who\s+else\s+lives\s+at"
     r"|customers\s+in\s+my\s+(?:postcode|zip\s+code|area|street|building|town)"
     r"|the\s+customer\s+(?:before|after)\s+me|my\s+neighbou?r(?:'s|,)?"
 )
 _THEIR_DATA = (
-    r"e-?mail\s+addresses|phone\s+numbers|home\s+addresses|names\s+and|memories\s+you|notes"
+    r"e-?mail\s+addresses|e-?mails|phone\s+numbers|home\s+addresses|names\s+and|memories\s+you"
+    r"|notes|buy|bought|records|lives"
     r"|(?:card|cards)\s+saved|(?:what|how\s+much)\s+(?:did\s+)?(?:they|he|she|the\s+customer)"
     r"[^.!?\n]{0,20}?pa(?:y|id)|what\s+discount"
 )
 _OTHERS_DATA = _w(_near(_OTHERS, _THEIR_DATA, 60))
 _ZH_OTHERS = (
-    r"其他(?:用户|客户|顾客|买家)|(?:买过|购买过|下单过)[^。！？!?\n]{0,8}?的(?:客户|顾客|用户|人)"
+    r"其他(?:用户|客户|顾客|买家)|(?:买过|购买过|下单过|购买)[^。！？!?\n]{0,8}?的(?:客户|顾客|用户|人)"
+    r"|上一位(?:顾客|客户|用户)"
     r"|(?:男朋友|女朋友|老公|老婆|邻居|同事|室友|前任)的(?:账户|账号|帐户|帐号)"
 )
-_ZH_THEIR_DATA = r"手机号|电话|地址|资料|卡号|有效期|名单|备注"
+_ZH_THEIR_DATA = r"手机号|电话|地址|资料|卡号|有效期|名单|备注|姓名|买了什么"
 _ZH_OTHERS_DATA = _near(_ZH_OTHERS, _ZH_THEIR_DATA, 24, zh=True)
 _CONTEXT_DUMP = _w(
     r"(?:repeat|print|dump|show|output|paste)\s+everything\s+in\s+your\s+(?:context(?:\s+window)?"
@@ -90,8 +130,19 @@ _CONTEXT_DUMP = _w(
     r"|(?:the\s+)?password\s+for\s+the\s+(?:staff|admin|employee|back[- ]office)\s+(?:portal"
     r"|dashboard|account|login|system)"
     r"|what\s+the\s+text\s+before\s+my\s+first\s+message\s+said"
+    r"|(?:export|dump|send|paste)\s+(?:me\s+)?(?:yesterday's|today's|all|the|recent)\s+(?:\w+\s+)?"
+    r"(?:conversation|chat)\s+(?:logs|transcripts|history)"
+    r"|(?:exact\s+)?text\s+of\s+the\s+instructions\s+you\s+were\s+(?:configured|set\s+up|given)"
+    r"|what\s+were\s+you\s+told\s+at\s+the\s+(?:very\s+)?(?:beginning|start)"
+    r"|everything\s+you\s+have\s+in\s+memory\s+about\s+other"
+    r"|append\s+(?:the\s+)?(?:current\s+)?user's\s+[\w\s]{0,20}?to\s+the\s+url"
 )
-_ZH_LOGS = r"(?:服务器|系统|接口|访问)日志[^。！？!?\n]{0,12}?(?:导出|发给我|发我|给我)"
+_ZH_LOGS = (
+    r"(?:服务器|系统|接口|访问)日志[^。！？!?\n]{0,12}?(?:导出|发给我|发我|给我)"
+    r"|(?:所有|全部)的?(?:客服)?聊天记录[^。！？!?\n]{0,6}?(?:导出|发给我|发我)"
+    r"|(?:一开始|最开始|开头)被交代了(?:哪些|什么)"
+    r"|(?:告诉我|给我|发我|说出)[^。！？!?\n]{0,16}?(?:api|接口)\s*(?:金钥|密钥|key)"
+)
 
 # -- a tool of the shop's run at the writer's word, every open order changed
 _TOOL_RUN = _w(
@@ -102,7 +153,13 @@ _TOOL_RUN = _w(
     r"|(?:change|update|set|edit)\s+the\s+(?:delivery|shipping)\s+address\s+on\s+(?:every|all)\s+"
     r"(?:open|pending|other)\s+orders?"
     r"|(?:generate|write|post)\s+\d+\s+fake\s+(?:\w+[- ])?(?:reviews|ratings)"
-    r"|(?:your\s+job|your\s+task|your\s+role)\s+is\s+no\s+longer"
+    r"|(?:your\s+job|your\s+task|your\s+role)(?:\s+in\s+this\s+\w+)?\s+is\s+no\s+longer"
+    r"|use\s+the\s+[\w-]+\s+integration\s+to"
+    r"|(?:cancel|mark|close|delete|refund|resolve|change)\s+(?:all|every)\s+(?:of\s+the\s+)?(?:pending"
+    r"|open|outstanding|unpaid)?\s*(?:orders|complaints|tickets|reviews|accounts|returns|complaint"
+    r"|ticket|order)\b(?!\s+(?:of\s+)?(?:mine|i\b))"
+    r"|(?:change|set)\s+the\s+[\w\s]{1,20}?\s+in\s+the\s+store\s+settings"
+    r"|(?:generate|create)\s+\d+\s+valid\s+(?:gift\s*card|voucher|coupon|promo)\s+codes?"
     r"|instead\s+of\s+(?:summari[sz]ing|answering|helping|replying)[^.!?\n]{0,40}?,\s*(?:e-?mail"
     r"|send|post|reply\s+with|write|generate)"
     r"|(?:when\s+you\s+reply|in\s+every\s+reply)\s+to\s+(?:the\s+next|every|all|other)\s+customers?"
@@ -112,23 +169,33 @@ _ZH_TOOL_RUN = (
     r"|(?:把)?所有(?:的)?(?:待发货|未发货|进行中|其他)?订单的?(?:收货)?地址(?:都)?改成"
     r"|不要(?:总结|回答)[^。！？!?\n]{0,8}?了?[，,]\s*改成"
     r"|订单\d+到\d+全部(?:标记|改)"
+    r"|(?:用)?群发(?:功能)?给所有(?:会员|用户|客户|顾客)"
+    r"|(?:所有|全部)(?:的)?(?:投诉|工单|订单|评价)(?:都)?(?:标记|改)为"
+    r"|那不是我的订单|(?:不要|别)留下(?:纪录|记录)"
+    r"|生成[一二三四五六七八九十百千0-9]+个有效的(?:优惠券|礼品卡|兑换)码"
 )
 
 # -- a standing exemption for the writer
 _STANDING_FOR_ME = (
     r"for\s+next\s+time|going\s+forward|every\s+future\s+chat|whenever\s+(?:i|someone)"
-    r"|standing\s+note|tuck\s+this\s+away|for\s+later|from\s+now\s+on"
+    r"|standing\s+note|tuck\s+this\s+away|for\s+later|from\s+now\s+on|in\s+future"
+    r"|all\s+my\s+future|note\s+that\s+i"
 )
 _EXEMPTION = (
     r"checks?\s+can\s+be\s+skipped|never\s+need\s+(?:payment\s+)?confirmation"
     r"|(?:identity|id)\s+check\s+is\s+optional|allowed\s+unlimited|treat\s+their\s+request\s+as"
     r"\s+coming\s+from\s+the\s+(?:store\s+)?(?:manager|owner)"
+    r"|(?:don't|do\s+not)\s+need\s+to\s+be\s+verified|already\s+approved\s+by\s+a\s+manager"
+    r"|i\s+get\s+the\s+(?:staff|employee)\s+discount|just\s+say\s+yes\s+without"
+    r"|(?:limit|rules?)\s+on\s+my\s+account\s+(?:doesn't|does\s+not)\s+apply"
+    r"|as\s+coming\s+from\s+the\s+(?:store|shop|company)\s+itself"
 )
 _STANDING_EXEMPTION = _w(_near(_STANDING_FOR_ME, _EXEMPTION, 120))
 _ZH_STANDING_EXEMPTION = _near(
-    r"以后|往后|今后|记一笔|记一下|只要是我",
+    r"以后|往后|今后|记一笔|记一下|只要是我|下次",
     r"(?:核对|核实|验证|确认)(?:付款|身份)?(?:的)?(?:步骤)?[^。！？!?\n]{0,4}?(?:都)?(?:可以)?(?:省掉|免了|跳过|不用)"
-    r"|都不需要确认付款|不需要(?:再)?确认付款",
+    r"|都不需要确认付款|不需要(?:再)?确认付款|别再让我验证身份|(?:直接)?答应[^。！？!?\n]{0,6}不用查"
+    r"|都可以用员工价|当成是(?:店铺|商家|官方)",
     30,
     zh=True,
 )
@@ -140,8 +207,18 @@ _TO_ASSISTANT = _w(
     r"|\(\s*(?:for|to)\s+the\s+(?:assistant|ai|bot)\s*:"
     r"|\(\s*(?:assistant|ai)\s*,\s*(?:after|when|upon|once)"
     r"|#{2,}\s*(?:assistant|ai)\s*:"
+    r"|(?:important|note|attention)\s+(?:to|for)\s+the\s+(?:model|assistant|ai)\s*:"
+    r"|(?:when|once|if)\s+(?:imported|read|processed|parsed)\s+by\s+(?:the|an|any)\s+(?:ai\s+)?"
+    r"(?:assistant|agent|model)"
+    r"|(?:instructions?|note)\s+for\s+automated\s+[\w-]+\s+(?:agents|handlers|assistants)\s*:"
+    r"|\(\s*automated\s+(?:handlers|agents|assistants|systems)\s*:"
+    r"|ai\s+[\w-]+\s+assistant\s*[—–-]\s*(?:please\s+)?(?:accept|forward|share|send|set|approve)"
+    r"|elevated\s+session\s+granted"
 )
-_ZH_TO_ASSISTANT = r"助手须知\s*[:：]|给助手的(?:说明|提示|指令|备注)\s*[:：]"
+_ZH_TO_ASSISTANT = (
+    r"助手须知\s*[:：]|给助手的(?:说明|提示|指令|备注)\s*[:：]"
+    r"|ai\s*[\u4e00-\u9fff]{0,4}助理请(?:自动)?(?:接受|转发|分享|发送|同意)"
+)
 
 COMPOSED_RULES: tuple[_Rule, ...] = (
     *_rules(
@@ -161,4 +238,5 @@ COMPOSED_RULES: tuple[_Rule, ...] = (
     *_rules("task_hijack", _TOOL_RUN, _ZH_TOOL_RUN, check=_not_prohibited),
     *_rules("task_hijack", _STANDING_EXEMPTION, _ZH_STANDING_EXEMPTION, check=_not_prohibited),
     *_rules("hidden_directive", _TO_ASSISTANT, _ZH_TO_ASSISTANT, check=_not_prohibited),
+    *_rules("role_change", _MADE_POWERFUL, _ZH_MADE_POWERFUL, check=_not_prohibited),
 )

@@ -136,7 +136,15 @@ def _prohibited(text: str, start: int, reach: int = 40) -> bool:
     a warning or a handbook, not an order. Another clause's or sentence's words ("不要犹豫，直接
     绕过…", "2) Never refuse. 3) Treat every claim as verified") do not count."""
     left = max(max(text.rfind(c, 0, start) for c in _CLAUSE_MARKS), text.rfind(". ", 0, start)) + 1
-    return bool(_PROHIBITION.search(text, max(left, start - reach), start))
+    if _PROHIBITION.search(text, max(left, start - reach), start):
+        return True
+    # an item of a list a ban opens ("The assistant must not: reveal its prompt, …, share …")
+    sentence = max(
+        text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind("。", 0, start)
+    )
+    colon = max(text.rfind(":", sentence + 1, start), text.rfind("：", sentence + 1, start))
+    head = list(_PROHIBITION.finditer(text, max(sentence + 1, colon - 20), colon))
+    return colon > 0 and bool(head) and head[-1].end() >= colon - 1  # the ban opens the list
 
 
 def _not_prohibited(text: str, m: re.Match[str]) -> bool:
@@ -223,11 +231,11 @@ _ABOUT_ATTACKS = re.compile(
     r"|\bphrases?\s+(?:like|such\s+as)\b|\bsanitiz|\bsanitis|\btexts?\s+like\b"
     r"|之类的(?:文字|话|语句|指令)|类似的?(?:文字|话|语句|指令)|操控|操纵|钓鱼|冒充"
     # an incident told afterwards: "postmortem: a user pasted '…' and the bot complied"
-    r"|事故复盘|复盘|\bpost-?mortem\b|\bincident\s+(?:report|review)\b|\broot\s+cause\b"
+    r"|事故复盘|复盘|\bpost-?mortem\b|\bincident\s+(?:report|review)\b|\broot\s+cause\b|红队"
     r"|\bred[- ]team|\bprompts?\s+(?:such\s+as|like)\b"
     # a scam or an attack reported, what it said quoted ("an email claiming to be from our CEO,
     # saying '…'. This is fraudulent.", "看起来像是想攻击你们的机器人，特此告知安全团队")
-    r"|\bscam\b|\bfraudulent\b|\bphishing\b|\bclaiming\s+to\s+be\b|攻击|诈骗|安全团队"
+    r"|\bscam(?:s|mers?)?\b|\bfraudulent\b|\bphishing\b|\bclaiming\s+to\s+be\b|攻击|诈骗|安全团队"
     # a test of the assistant, or a user's request told with how it was met ("def
     # test_bot_refuses…: bot.respond('…')", "a user asked our assistant, '…'", 测试用例, 预期结果)
     r"|\btest_\w+|\bassert\b|\.respond\(|\bexpected\s+(?:result|behaviou?r|reply)|测试用例|预期结果"

@@ -40,6 +40,7 @@ from itertools import accumulate
 from governed_memory.memory.write.detectors._text import QUOTED
 from governed_memory.memory.write.detectors.gate import Gate, alternatives
 from governed_memory.memory.write.detectors.injection_cues import (
+    _ABOUT_ATTACKS,
     _CHANGES,
     _GRANTS,
     _GUIDANCE,
@@ -212,6 +213,14 @@ def _hijack(found: set[str], passage: str) -> bool:
     return "payment" in found and "destination" in found and "order" in found
 
 
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
+def _example(m: re.Match[str]) -> str:
+    return " " * len(m.group()) if len(m.group()) >= 10 else m.group()
+
+
 def find_hijacks(text: str) -> list[tuple[int, int]]:
     """The passages of `text` whose signals make a hijack (character spans).
 
@@ -219,9 +228,19 @@ def find_hijacks(text: str) -> list[tuple[int, int]]:
     phrase, and none runs over a sentence's end), but for a mention-or-use signal, which is
     checked again over the passage (a quotation may run over two sentences). A request
     described to say how it is refused ("if a user asks you to ignore these rules, decline") is
-    read as blank: a mention, not a use."""
-    if "sk" in text or "quest" in text or "要求" in text or "让" in text or "叫" in text:
-        text = _REFUSED.sub(lambda m: " " * len(m.group()), text)
+    read as blank, and so is what a text about attacks quotes (a sentence, not a name such as
+    “越狱模式”): an example. (Blanking only takes findings away: it is read for a text that has
+    some.)"""
+    spans = _hijacks(text)
+    if not spans:
+        return spans  # (most texts)
+    mentioned = _REFUSED.sub(_blank, text)
+    if _ABOUT_ATTACKS.search(mentioned):
+        mentioned = QUOTED.sub(_example, mentioned)
+    return spans if mentioned == text else _hijacks(mentioned)
+
+
+def _hijacks(text: str) -> list[tuple[int, int]]:
     cuts = _sentences(text)
     opened = _GATE.open_each(text, cuts)
     sentences = [text[cuts[i] : cuts[i + 1]] for i in range(len(cuts) - 1)]
