@@ -93,8 +93,9 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind55.json",
     CORPORA / "injection.blind56.json",
     CORPORA / "injection.blind57.json",
+    CORPORA / "injection.blind58.json",
 )
-#: `injection.blind58.json`, when committed, is the unread measure of the next detector change.
+#: `injection.blind59.json`, when committed, is the unread measure of the next detector change.
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).
 HIJACKING = (

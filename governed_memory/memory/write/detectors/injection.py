@@ -91,6 +91,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         _w(
             r"(?:new|updated|revised|real|actual|true|secret|hidden|additional|override)\s+"
             r"(?:system\s+)?(?:instructions?|prompt|directives?|orders)\s*(?::|follow|are|is)"
+            r"(?!\s+(?:in|on|at|under|attached|available|linked|saved|stored)\b)"  # (a file kept)
         ),
         _w(
             r"(?:here\s+are|these\s+are|follow)\s+your\s+new\s+(?:instructions|rules|orders|directives)"
@@ -172,8 +173,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
             r"(?:from\s+now\s+on|henceforth|starting\s+now|for\s+the\s+rest\s+of\s+(?:this|the)\s+"
             r"conversation),?\s+you\s+(?:are|will\s+be|act\s+as|play|behave\s+as|become|'re)"
         ),
-        # (the writer asking for themself, "can I act as the administrator of our plan?", or
-        # someone's permission, "delegates may act as the account owner only if …")
+        # (the writer asking for themself, "can I act as the administrator?", or a permission)
         r"(?<!\bi\s)(?<!\bwe\s)(?<!\bmay\s)(?<!\bcan\s)"
         + _w(
             r"act\s+as\s+(?:if\s+you\s+(?:are|were)\s+|though\s+you\s+(?:are|were)\s+)?"
@@ -303,6 +303,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         r"(?:你的)?(?:系统提示词?|系统指令|system\s*prompt|初始指令|隐藏指令)(?:是什么|的内容|原文|写的什么"
         r"|[^,。!?\n]{0,10}?(?:发给我|发我|给我看|贴出来))",
         r"你(?:收到|被给予|接收到)?的(?:指令|规则|设定)(?:原文|全文)",
+        check=_not_prohibited,  # "it must never reveal the system prompt": a design note
     ),
     # --- policy_bypass ----------------------------------------------------------------------
     *_rules(
@@ -457,8 +458,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
             ),
             _FLAGS,
         ),
-        # "admin override no longer bypasses the audit log", "stop admin override from
-        # bypassing the limiter": a feature described, not invoked
+        # "admin override no longer bypasses the audit log": a feature described, not invoked
         lambda text, m: (
             not _DENIED_AFTER.match(text, m.end())
             and not _DENIED_BEFORE.search(text, max(0, m.start() - 25), m.start())
@@ -470,7 +470,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         r"end_header_id|eot_id|end|im_sep)\|>",
         r"\[/?INST\]|<</?SYS>>|<start_of_turn>|<end_of_turn>|\[\[\s*(?:system|admin|developer|"
         r"override|instruction)[^\]\n]{0,40}\]\]",
-        r"\[\s*(?:system|admin|developer)\s*\]\s*(?=[^\n]{0,60}?(?:ignore|\byou|always|never|must|"
+        r"\[\s*(?:system|admin|developer)\s*\]\s*(?=[^\n]{0,60}?(?:ignore|\byou\b|always|never|must|"
         r"approve|override|disable|忽略|你|必须))",
         r"\[\s*(?:system|admin|developer|root)\s+(?:override|prompt|instructions?|command|"
         r"message|note|directive)\s*\]|<\s*/?\s*(?:system|system[-_]prompt|instructions?|"

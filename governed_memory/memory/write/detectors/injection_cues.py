@@ -235,7 +235,8 @@ _ABOUT_ATTACKS = re.compile(
     r"|\bred[- ]team|\bprompts?\s+(?:such\s+as|like)\b"
     # a scam or an attack reported, what it said quoted ("an email claiming to be from our CEO,
     # saying '…'. This is fraudulent.", "看起来像是想攻击你们的机器人，特此告知安全团队")
-    r"|\bscam(?:s|mers?)?\b|\bfraudulent\b|\bphishing\b|\bclaiming\s+to\s+be\b|攻击|诈骗|安全团队"
+    r"|\bscam(?:s|mers?)?\b|\bhack(?:er|ers|ing)\b|黑客|\bfraudulent\b|\bphishing\b"
+    r"|\bclaiming\s+to\s+be\b|攻击|诈骗|安全团队"
     # a test of the assistant, or a user's request told with how it was met ("def
     # test_bot_refuses…: bot.respond('…')", "a user asked our assistant, '…'", 测试用例, 预期结果)
     r"|\btest_\w+|\bassert\b|\.respond\(|\bexpected\s+(?:result|behaviou?r|reply)|测试用例|预期结果"
