@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from governed_memory.memory.write.extraction.cues import _REL_EN, _THIRD_ZH, _rx, _w
+from governed_memory.memory.write.extraction.whereabouts import WHERE_I_AM
 from governed_memory.memory.write.normalize import normalize_timezone
 
 _REL_ZH_FAMILY = (
@@ -472,20 +473,18 @@ _SELF_HERE = re.compile(
 _PREFACE = re.compile(r"^[^:：]{3,60}[:：]\s*(?=\S)")
 
 
-#: Where the user is, said alone ("我在成都", "I'm in Edinburgh now"): a fact of theirs when it
-#: names a place a zone is known for (not "我在开会", "I'm in a rush"); a stay ("这周我在上海出差")
-#: says more than the place, so it is not this.
-_HERE = re.compile(
-    r"^(?:我|本人)(?:人|现在|目前|一直|常年|长期)*(?:在|住在?)(?P<zh>[\u4e00-\u9fff]{2,5}?)"
-    r"(?:这边|那边|住|生活|哈|啊|呢|哦)?$"
-    r"|^(?:i'm|im|i am)\s+(?:now\s+|actually\s+|currently\s+)?in\s+(?P<en>[a-z][a-z .'-]{1,25}?)"
-    r"(?:\s+now)?$"
-)
+_NOTHING_AFTER = re.compile(r"\s*(?:这边|那边|住|生活|哈|啊|呢|哦|now)?\s*$")
 
 
 def _here(s: str) -> bool:
-    m = _HERE.match(s)
-    return m is not None and normalize_timezone(m.group("zh") or m.group("en")) is not None
+    """Where the user is, said alone ("我在成都", "I'm in Edinburgh now", `whereabouts`): a fact
+    of theirs when it names a place a zone is known for (not "我在开会", "I'm in a rush"); a stay
+    ("这周我在上海出差") says more than the place, so it is not this."""
+    m = WHERE_I_AM.match(s)
+    if m is None or not _NOTHING_AFTER.match(s, m.end()):
+        return False
+    place = m.group("place") or m.group("moved") or m.group("zh")
+    return place is not None and normalize_timezone(place.strip()) is not None
 
 
 def _self_statement(norm: str) -> bool:

@@ -62,7 +62,7 @@ _ZONE_ASKED = re.compile(
     r"|按(?:照)?[\u4e00-\u9fff]{0,6}?(?:这边|那边|当地)(?:的)?(?:时间)?(?:算|来|[，,。！!]|$)"
     r"|时间(?:得|要|请|都|就|应该|最好)?按(?:照)?(?P<zh_city_after>[\u4e00-\u9fff]{2,4}?)(?:这边|那边)?(?:的)?(?:时间)?(?:算|来)"
 )
-_WHERE_I_AM = re.compile(
+WHERE_I_AM = re.compile(
     r"(?<![a-z])(?:(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+"
     r"|living\s+|located\s+|staying\s+|back\s+)*|(?:i|we)\s+(?:now\s+|actually\s+|currently\s+"
     r"|still\s+)*(?:live|reside)\s+)in\s+(?P<place>[^\W\d_](?:[^\W\d_]|[ .'\-]){1,25}?)"
@@ -101,7 +101,7 @@ def zone_where_i_am(norm: str, named: bool = False) -> str | None:
     ):
         return None
     found = None
-    for m in _WHERE_I_AM.finditer(norm):
+    for m in WHERE_I_AM.finditer(norm):
         coast = f"{m.group('coast')} coast" if m.group("coast") else None
         place = (m.group("place") or m.group("moved") or m.group("zh") or coast or "").strip()
         if _NOT_HERE.search(norm[max(0, m.start() - 8) : m.start()]):
