@@ -54,6 +54,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT38,
     HELDOUT39,
     HELDOUT40,
+    HELDOUT41,
     baseline_outputs,
     extract_all,
     load,
@@ -139,6 +140,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT38.name,
         HELDOUT39.name,
         HELDOUT40.name,
+        HELDOUT41.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -148,9 +148,10 @@ HELDOUT39 = CORPORA / "extraction.heldout39.json"
 #: Written on 2026-12-07 by a new helper after held-out 39 was read, some of its Chinese in
 #: Traditional characters or Cantonese; read once at 980b813 (193 utterances).
 HELDOUT40 = CORPORA / "extraction.heldout40.json"
-#: `extraction.heldout41.json` (written on 2026-12-07 by a new helper after held-out 40 was
-#: read, 193 utterances) is committed unread and left out of the default run: the next
-#: round's measure.
+#: Written on 2026-12-07 by a new helper after held-out 40 was read; read once at f85184a (193
+#: utterances: P 0.836, R 0.602, 126 exact). Its writer keeps what a courier is told of the
+#: user's door (a gate code, a broken buzzer) where most writers before did not.
+HELDOUT41 = CORPORA / "extraction.heldout41.json"
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
@@ -194,6 +195,7 @@ EXTRACTION_CORPORA = (
     HELDOUT38,
     HELDOUT39,
     HELDOUT40,
+    HELDOUT41,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"

@@ -479,7 +479,9 @@ _CLOCK_ZH = (
 _CONTACT_NEG = re.compile(
     # a call not taken ("我晚上10点后不接电话")
     r"不(?:接|回)(?:电话|听|消息|短信|微信)|"
-    rf"{_NEG_ZH}{_GLUE_ZH}(?:{_CLOCK_ZH}{_GLUE_ZH})?(?:打|发|联系|找|通知|推送|接|打扰|吵|call|text"
+    # the hours between ("别在中午12点到下午2点找我")
+    rf"{_NEG_ZH}{_GLUE_ZH}(?:(?:中午|下午|上午|傍晚|夜里)?{_CLOCK_ZH}(?:到|至|[-~～—])?{_GLUE_ZH}){{0,2}}"
+    r"(?:打|发|联系|找|通知|推送|推(?:消息|通知|信息)|接|打扰|吵|call|text"
     r"|e-?mail|message|contact|ring|phone|ping|notify|send|bother|disturb)|"
     + _w(_NEG_EN)
     + r"(?:\s+\w+){0,3}?\s+(?:call|calls|calling|text|texts|texting|e-?mails?|e-?mailing|message"

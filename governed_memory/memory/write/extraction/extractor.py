@@ -49,12 +49,12 @@ from governed_memory.memory.write.extraction.models import (
     Skipped,
 )
 from governed_memory.memory.write.extraction.personal import (
-    _CONTINUATION,
     _availability,
     _family_statement,
     _relayed_as_self,
     _self_statement,
     _third_party_statement,
+    goes_on,
     lasting,
     of_family,
     passed_on,
@@ -382,7 +382,7 @@ class RuleExtractor:
     def _continues(clause: _Clause, before: list[_Clause], got: _Collected, said: int) -> bool:
         """A clause that only goes on with the statement of the clause before it ("I have two
         kids, 4 and 7 years old"): it joins that statement's content."""
-        if not before or clause.question or not _CONTINUATION.match(clause.norm):
+        if not before or clause.question or not goes_on(clause.norm):
             return False
         last = got.semantic[-1] if len(got.semantic) > said else None
         if last is None or last[1].candidate.key is not None:

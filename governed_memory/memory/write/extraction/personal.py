@@ -358,6 +358,21 @@ _CONTINUATION = re.compile(
     re.I,
 )
 
+#: What a statement means for what is shown to the user, said after it ("我不喝咖啡的 别再给我推咖
+#: 啡机了", "I don't drink alcohol, so pls stop recommending wine bundles"): one memory with it.
+_NOT_SUGGESTED = re.compile(
+    r"(?:别|不要|不用|甭|一律不要)(?:再)?(?:给我)?推(?:荐)?(?![送卸脱迟辞托诿销广])|就?别推了?"
+    r"|(?<![a-z])(?:stop|quit|don'?t|do\s+not|no\s+need\s+to)\s+(?:keep\s+)?(?:suggest|recommend|show"
+    r"|push)(?:ing)?(?:\s+me)?(?![a-z])"
+)
+
+
+def goes_on(norm: str) -> bool:
+    """A clause that only goes on with the statement of the clause before it: more of it
+    (`_CONTINUATION`) or what it means for what is shown to the user (`_NOT_SUGGESTED`)."""
+    return bool(_CONTINUATION.match(norm) or _NOT_SUGGESTED.search(norm))
+
+
 # A lasting fact about the user's own family that a shop acts on (a birthday, an age, an
 # allergy): part of the user's life, unlike a family member's tastes or wishes about contact.
 _FAMILY_FACT = _rx(

@@ -27,6 +27,10 @@ _ZONE_ASKED = re.compile(
     # the shop's clock set against the user's ("don't ping me at 3am your time")
     r"|(?<![a-z])\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+your\s+time(?![a-z])"
     r"|(?<![a-z])time\s*stamps?(?![a-z])"
+    # the times the shop gives the user read wrong on the user's clock ("so the times you give me
+    # are always off")
+    r"|(?<![a-z])times?\s+(?:(?:you|u)\s+(?:give|send|show|quote|tell)\s+me\s+)?(?:are|is|'re)\s+"
+    r"(?:always\s+|all\s+|usually\s+|often\s+)?(?:off|wrong)(?![a-z])"
     r"|(?<![a-z])delivery\s+windows?(?![a-z])"
     # the hours the user sleeps or works, or a call kept out of them ("I sleep 9am to 4pm, don't
     # ring in that window")
