@@ -77,3 +77,26 @@ def test_what_a_statement_means_for_what_is_shown_is_one_memory_with_it(
 )
 def test_a_wish_about_what_is_shown_said_alone_is_still_kept(text: str) -> None:
     assert len(contents(text)) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "退货上周就寄回去了 到现在一点消息都没有",
+        "我那个退货前天已经寄回去了，麻烦催一下",
+        "my refund hasn't landed in my account yet",
+    ],
+)
+def test_a_return_sent_back_or_a_refund_not_landed_is_a_refund_claim(text: str) -> None:
+    assert [k for k, _ in kept(text)] == ["refund.status"], kept(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("don't answer me in french, english pls", {"value": "en"}),
+        ("i answer way quicker on telegram than on email", {"channel": "telegram"}),
+    ],
+)
+def test_the_language_or_channel_chosen_in_few_words(text: str, value: dict[str, str]) -> None:
+    assert value in [v for _, v in kept(text)], kept(text)

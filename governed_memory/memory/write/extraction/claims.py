@@ -171,7 +171,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回|破了|碎了|摔碎|压碎|漏了|压扁"
             r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中|清关|海关|天没动"
             r"|(?:派送|配送|投递|送货)(?:失败|异常)"
-            r"|已经?寄回(?:去)?了?|到(?:了)?(?:驿站|快递柜|丰巢|菜鸟驿站|自提点)|已出库|出库了"
+            r"|已经?寄回(?:去)?了?|寄回去了|到(?:了)?(?:驿站|快递柜|丰巢|菜鸟驿站|自提点)|已出库|出库了"
             # not at the pickup point it was said to be left at ("我去驿站找了没有")
             r"|(?:驿站|快递柜|丰巢|自提点)[^，,。]{0,3}?(?:找了|问了|看了|翻了)?(?:也|都)?(?:没有|没找到|找不到"
             r"|没看到)",
@@ -197,7 +197,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|in\s+transit|out\s+for\s+delivery|at\s+(?:the\s+)?(?:depot|hub|facility))['\"]?\s+for"
                 r"|marked\s+(?:my\s+|the\s+)?(?:package|parcel|delivery)\s+as\s+['\"]?(?:delivered|refused"
                 r"|returned|lost|undeliverable)"
-                r"|sent\s+(?:the\s+|it\s+)?(?:return\s+)?back|dropped\s+(?:it|the\s+\w+)\s+(?:off\s+)?at"
+                r"|sent\s+(?:the\s+|it\s+)?(?:return\s+)?back"
+                r"|(?<![a-z])i\s+(?:already\s+|just\s+)?returned\s+(?:the|my|it|them)(?![a-z])|dropped\s+(?:it|the\s+\w+)\s+(?:off\s+)?at"
                 r"\s+the\s+post\s+office"
                 r"|(?:in|at|held (?:in|at)) customs"
                 # a return the tracking says arrived ("tracking shows you received it")
@@ -218,7 +219,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"(?:hasn't|has not|haven't|have not|hadn't|didn't|did not|never|not yet|still not"
                 r"|isn't|is not|wasn't|was not|aren't)\s+(?:yet\s+)?(?:been\s+)?(?:arrived?"
                 r"|received|come|came|got|gotten|reached|showed up|shown up|credited|gone through"
-                r"|here)"
+                r"|landed|here)"
                 r"|still (?:waiting|pending|processing|in transit)|never came|not arrived"
                 r"|arrived(?!\s+(?:fine|safely|safe|ok|okay|well|perfectly|on\s+time|quickly|early"
                 r"|in\s+(?:good|perfect|great|one)\s+(?:shape|condition|piece)|today\s+fine"
@@ -283,6 +284,10 @@ _PREFIX_KIND = {"ord": "order", "rfd": "refund", "rf": "refund", "ref": "refund"
 _PREFIX_KIND.update({"txn": "payment", "shp": "shipment"})
 _ARRIVAL = re.compile(r"收到|到了|送到|送达|arrived|came|delivered|received|got it|never got")
 _PARTLY = re.compile(r"只(?:收)?到|少了|少发|漏发|missing|only\s+(?:got|received)")
+#: What the user sends back to be refunded ("退货", "the return", "returned the boots").
+_A_RETURN = re.compile(
+    r"退货|(?<![a-z])(?:the|my)\s+return(?![a-z])|(?<![a-z])returned\s+(?:the|my|it)"
+)
 _ALWAYS_LOGISTICS = re.compile(r"寄回|sent\s+(?:the\s+|it\s+)?(?:return\s+)?back|post\s+office")
 _CLAIM_WISH = _rx(
     # (and what to do once it gets there: "快递到了给我打电话")
@@ -445,7 +450,9 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
         return None
     if "broken" in status_text and _FIXTURE_BROKEN.search(norm):
         return None  # the buzzer is broken, not the parcel: how to get in, no claim
-    if (_ALWAYS_LOGISTICS.search(status_text) and "refund" not in entities) or (
+    if _ALWAYS_LOGISTICS.search(status_text) and _A_RETURN.search(norm):
+        status = "refund"  # a return sent back is the refund's first step ("退货已经寄回去了")
+    elif (_ALWAYS_LOGISTICS.search(status_text) and "refund" not in entities) or (
         status == "generic"
         and entities == ["order"]
         and _ARRIVAL.search(status_text)
@@ -489,6 +496,18 @@ def _claimed_in_sentence(claim: Candidate, sentence: str) -> Candidate:
         # 现在一周了还没到") or what the user did that it contradicts ("我明明付款了，怎么订单还
         # 显示待支付"): the sentence says both
         claim = claim.model_copy(update={"content": normalize_whitespace(_clean(sentence))})
+    said = fold(sentence)
+    if (
+        claim.key == _KEY_OF["refund"]
+        and _ALWAYS_LOGISTICS.search(fold(claim.content))
+        and names_an_id(sentence)
+        and not _ENTITY[0][1].search(said)
+    ):
+        # a return sent back, said with its tracking number and nothing of the money ("退货已经
+        # 寄回去了，单号…"): the parcel's
+        claim = claim.model_copy(
+            update={"key": _KEY_OF["logistics"], "subject_ref": "shipment:unknown"}
+        )
     return _about_the_id_in(claim, sentence)
 
 

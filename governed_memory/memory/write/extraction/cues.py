@@ -204,6 +204,8 @@ _WEAK_CUE = _rx(
         r"likes?|loves?|fine|ok|okay|works?|better|best|good|great|easiest|easier|convenient|uses?"
         r"|using|via|by|through|over|just|is preferred|go with|stick (?:to|with)|reach|contact"
         r"|needs?|wants?|reads?|checks?|turn on|enable|give me a ring"
+        # where the user answers sooner ("i reply way faster on whatsapp than email")
+        r"|(?:reply|replies|respond|answer|get back)\s+(?:\w+\s+)?(?:faster|quicker|sooner)"
         # a choice said as a plan or a second thought ("let's do WhatsApp", "no actually,
         # Telegram, I'm on there more")
         r"|let'?s (?:do|go with|use|try|stick with|make it)|no,? actually|(?:i'm|im) on (?:there"
@@ -226,7 +228,7 @@ _PRIORITY_BEFORE = re.compile(
 _ALT_BEFORE = re.compile(
     r"(?:比起|与其|而不是|不是|比|"
     + _w(r"rather than|instead of|than|not")
-    + r")\s*(?:用|发|打|通过|by|via)?\s*$"
+    + r")\s*(?:用|发|打|通过|by|via|on|in|over)?\s*$"
 )
 _NOT_BEFORE = re.compile(r"(?:不是|(?<![a-z])not)\s*(?:用|发|打|通过|by|via)?\s*$")
 _ALT_AFTER = re.compile(
@@ -347,7 +349,7 @@ _LANG_POS_AFTER = re.compile(
     r"^\s*(?:来|进行)?\s*(?:回复|回答|答复|沟通|交流|聊天?|对话|回|答|联系|写|和我|跟我|给我|同我|对我"
     r"|就行|就好|就可以|即可|吧|可以吗|好吗|谢谢)|^\s*"
     + _w(
-        r"please|only|from now on|going forward|works"
+        r"please|pls|plz|only|from now on|going forward|works"
         r"|is (?:(?:totally|perfectly|completely|absolutely|really|just|also)\s+)?(?:fine|better"
         r"|preferred|best|ok|okay)"
         r"|if possible|thanks|thank you|i'?d\s+(?:like|prefer|rather)|i\s+(?:want|prefer|need)"
