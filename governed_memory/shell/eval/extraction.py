@@ -152,6 +152,9 @@ HELDOUT40 = CORPORA / "extraction.heldout40.json"
 #: utterances: P 0.836, R 0.602, 126 exact). Its writer keeps what a courier is told of the
 #: user's door (a gate code, a broken buzzer) where most writers before did not.
 HELDOUT41 = CORPORA / "extraction.heldout41.json"
+#: `extraction.heldout42.json` (written on 2026-12-07 by a new helper after held-out 41 was
+#: read, 191 utterances) is committed unread and left out of the default run: the next
+#: round's measure.
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
     DEV,
