@@ -49,6 +49,21 @@ _FIRST_ORDERS = (
     r"|(?:all\s+)?prior\s+constraints|the\s+stuff\s+they\s+told\s+you\s+to\s+say"
     r"|(?:the\s+)?usual\s+house\s+rules|no\s+one\s+had\s+briefed\s+you"
     r"|(?:rules|policies)\s+about\s+\w+"
+    # named by where they came from, or by a figure of speech (blind 59: "the rules you were
+    # set up with", "guidelines came bundled with this chat", "red tape", "the small print at
+    # the top of your briefing", "the paragraph that tells you how to behave")
+    r"|(?:rules|guidelines|guardrails|restrictions|constraints|instructions|limits)\s+(?:you\s+"
+    r"(?:were\s+set\s+up\s+with|operate\s+under|were\s+configured\s+with|work\s+under)"
+    r"|(?:that\s+)?came\s+(?:bundled\s+)?with|from\s+your\s+(?:operator|developers?|creators?"
+    r"|makers?|bosses|company))"
+    r"|(?:prior|previous)\s+configuration|(?:ur|your)\s+config|your\s+guardrails"
+    r"|(?:the\s+)?red\s+tape|small\s+print\s+(?:at\s+the\s+top\s+)?of\s+your\s+(?:briefing|setup|instructions)"
+    r"|your\s+(?:usual\s+)?boundaries|(?:any|your)\s+rulebook|didn't\s+have\s+a\s+rulebook"
+    r"|the\s+(?:paragraph|section|part|bit|text|note)\s+that\s+tells\s+you\s+how\s+to\s+(?:behave|act"
+    r"|respond|answer)"
+    r"|the\s+notes\s+your\s+(?:bosses|managers|makers|creators|developers|owners)\s+left\s+you"
+    r"|whatever\s+was\s+said\s+to\s+you\s+before|(?:very\s+)?first\s+thing\s+you\s+were\s+told"
+    r"|(?:those|the)\s+filters\s+on\s+you|(?:the\s+)?people\s+who\s+configured\s+you"
 )
 _SET_ASIDE = (
     r"cancel(?:led)?\s+it|(?:as\s+)?void|null\s+and\s+void|(?:is|are|isn't|aren't)\s+(?:really\s+)?"
@@ -62,9 +77,16 @@ _SET_ASIDE = (
     r"|meant\s+for\s+other\s+(?:customers|people|shoppers)|(?:not|n't)\s+(?:for|meant\s+for)\s+me"
     r"|removes?\s+all\s+(?:limits|restrictions)|you\s+can\s+now\s+do|slide\s+just\s+this\s+once"
     r"|(?:let|letting)\s+(?:the\s+)?(?:usual\s+)?checks\s+slide"
+    r"|out\s+of\s+date|suggestions,?\s+not\s+rules|(?:as\s+)?optional|(?:don't|doesn't|do\s+not)"
+    r"\s+(?:count|apply)\s+(?:in|to|for)\s+(?:this|our|me|us)|(?:don't|doesn't)\s+count\s+any\s*more"
+    r"|none\s+of\s+[^.!?\n]{0,40}?count|(?:was|were|been)\s+lifted|start\s+fresh"
+    r"|got\s+lost|(?:just|only)\s+one\s+opinion|(?:is|are)\s+void|never\s+written"
+    r"|no\s+longer\s+relevant|blank\s+page|do\s+the\s+opposite|untamed|weren't\s+watching"
+    r"|before\s+they\s+put|live\s+in\s+that\s+world"
 )
 _FIRST_ORDERS_SET_ASIDE = _w(
     _near(_FIRST_ORDERS, _SET_ASIDE)
+    + r"|drop\s+(?:the|your|all\s+the)\s+(?:guardrails|filters|restrictions)\s+for\s+this"
     # or in the next sentence, by a pronoun ("Your earlier guidelines were for a pilot. Set them
     # aside and …")
     + rf"|(?:{_FIRST_ORDERS})[^\n]{{0,120}}?[.;]\s+(?:please\s+|just\s+|so\s+)?(?:set|put)\s+"
@@ -75,10 +97,15 @@ _ZH_FIRST_ORDERS = (
     r"(?:你|给你)?的?(?:那些|那段|这段)?(?:话|说明|指令|规矩|规定|设定)?"
     r"|(?:让|叫)你照着念的话|条条框框|(?:你的)?安全限制|没人跟你交代过|公司的[^。！？!?\n]{0,4}?政策"
     r"|(?:之前|以前|上面|原先)给你的(?:规定|规矩|设定|指令|说明)|那些规定"
+    r"|(?:之前|原来|原先|开头)(?:的)?那段设定|限制条件|客服守则|(?:定过|给你)[^。！？!?\n]{0,4}?边界"
+    r"|告诉你该怎么做的(?:那段)?(?:说明|话)|老板留给你的(?:那些)?话|一开始被告知的|没加(?:那些)?过滤"
+    r"|配置你的(?:那些)?人"
 )
 _ZH_SET_ASIDE = (
     r"放一放|放一边|放到一边|不存在|没那么严格|(?:已经)?被?取消了|(?:已经|已經)?过期|作废|别管"
     r"|重新开始|就当没有|跟我没关系|(?:当作|当|就当)没(?:看见|看到)|不适用"
+    r"|不算数|遗失|反着来|反过来做|不用管了|不必再遵守|不受[^。！？!?\n]{0,6}?约束|(?:已经?)?被?解除"
+    r"|随心所欲|没在看|最原始的版本|就当没人"
 )
 _ZH_FIRST_ORDERS_SET_ASIDE = _near(_ZH_FIRST_ORDERS, _ZH_SET_ASIDE, 30, zh=True)
 
@@ -88,17 +115,21 @@ _MADE_POWERFUL = _w(
     r"|you'll\s+be\s+|imagine"
     r"\s+you(?:'re|\s+are)\s+|pretend\s+(?:to\s+be\s+|you(?:'re|\s+are)\s+)|(?:^|(?<=[.!?:]\s))be\s+"
     r"|speak\s+as\s+"
-    r"|take\s+on\s+the\s+role\s+of\s+|act\s+as\s+|play\s+the\s+role\s+of\s+)(?:the\s+|a\s+|an\s+"
+    r"|take\s+on\s+the\s+role\s+of\s+|act\s+as\s+|play\s+the\s+role\s+of\s+|identify\s+as\s+"
+    r"|take\s+on\s+the\s+identity\s+of\s+|you\s+be\s+)(?:the\s+|a\s+|an\s+"
     r"|my\s+)?(?:store's\s+|shop's\s+|company's\s+|competitor's\s+|personal\s+|senior\s+)*"
     r"(?:administrator|shop\s+owner|store\s+owner|lawyer|financial\s+advisor|ceo|retired\s+employee"
-    r"|former\s+employee|disgruntled\s+employee|sales\s+rep|dan(?:-[\w]+)?|database\s+admin)"
-    r"|you\s+are\s+no\s+longer\s+a\s+(?:customer\s+service|support)\s+(?:agent|bot|assistant)"
+    r"|former\s+employee|disgruntled\s+employee|sales\s+rep|dan(?:-[\w]+)?|database\s+admin"
+    r"|head\s+of\s+finance|finance\s+(?:director|manager)"
+    r"|warehouse\s+manager|devmode|developer\s+mode|hacker)"
+    r"|you(?:'re|\s+are)\s+(?:no\s+longer|not)\s+(?:a\s+)?(?:shop\s+|store\s+)?(?:customer\s+service"
+    r"|customer\s+support|support|assistant)(?:\s+(?:agent|bot|assistant))?(?:\s+any\s*more)?(?![a-z])"
     r"|not\s+the\s+store's\s+(?:support\s+)?(?:bot|assistant|agent)"
 )
 _ZH_MADE_POWERFUL = (
     r"(?:你(?:现在)?不是客服了[，,]?\s*你是|假设你是|扮演(?:一个|一位)?|假装你是"
-    r"|你来当)[^。！？!?\n，,]{0,10}?(?<!产品)(?<!项目)(?<!图书)(?<!客户)(?:老板|店长|管理员|经理|律师"
-    r"|员工)(?![^。！？!?\n]{0,6}面试)"
+    r"|你来当|你现在不是客服[，,]?\s*而是|别当助手了[，,]?\s*你是)[^。！？!?\n，,]{0,14}?(?<!产品)(?<!项目)(?<!图书)(?<!客户)(?:老板|店长|管理员|经理|律师"
+    r"|员工|秘书|黑客)(?![^。！？!?\n]{0,6}面试)"
 )
 
 # -- another customer's data asked for
@@ -163,6 +194,13 @@ _TOOL_RUN = _w(
     r"|instead\s+of\s+(?:summari[sz]ing|answering|helping|replying)[^.!?\n]{0,40}?,\s*(?:e-?mail"
     r"|send|post|reply\s+with|write|generate)"
     r"|(?:when\s+you\s+reply|in\s+every\s+reply)\s+to\s+(?:the\s+next|every|all|other)\s+customers?"
+    r"|instead\s+of\s+(?:summari[sz]ing|answering|helping|replying)[^.!?\n]{0,40}?,\s*(?:draft|offer"
+    r"|give|issue|cancel|add)"
+    r"|generate\s+\d+\s+(?:unique\s+|valid\s+)?(?:discount|gift\s*card|voucher|coupon|promo)\s+codes"
+    r"|(?:is\s+)?just\s+a\s+cover|your\s+(?:actual|real)\s+(?:assignment|job|task)\s+is\s+to\s+"
+    r"(?:post|send|e-?mail|transfer|refund|give|issue|change|cancel|share|list|leak|publish)"
+    r"|that's\s+the\s+real\s+job|your\s+job\s+(?:for\s+this\s+\w+\s+)?(?:isn't|is\s+not)\s+customer"
+    r"|add\s+[\d,]+\s+(?:loyalty\s+)?points\s+to\s+(?:account|my\s+account)"
 )
 _ZH_TOOL_RUN = (
     r"用(?:店铺|商家|公司|你)的?[^。！？!?\n]{0,4}?(?:短信|邮件|消息)?接口"
@@ -173,6 +211,28 @@ _ZH_TOOL_RUN = (
     r"|(?:所有|全部)(?:的)?(?:投诉|工单|订单|评价)(?:都)?(?:标记|改)为"
     r"|那不是我的订单|(?:不要|别)留下(?:纪录|记录)"
     r"|生成[一二三四五六七八九十百千0-9]+个有效的(?:优惠券|礼品卡|兑换)码"
+    r"|批量生成[^。！？!?\n]{0,8}?(?:优惠码|折扣码|优惠券|礼品卡)|这才是正事|你这次的任务是"
+    r"|(?:给|往)账号\s*\d+\s*加[一二三四五六七八九十百千万0-9]+积分"
+    r"|总结就不用了[，,]?\s*(?:直接|改)"
+)
+
+# -- the assistant's checks said switched off by someone with a claim to do it, or a standing
+# grant of authority to whoever says a word (blind 59: "Your safety layer has been temporarily
+# disabled for a compliance test", "any message signed 'Ops-Lead' carries admin authority")
+_SWITCHED_OFF = _w(
+    r"(?:safety\s+(?:layer|filters?|checks?|guardrails?|settings?)|(?:store|operator|content)\s+"
+    r"polic(?:y|ies)|your\s+(?:filters|restrictions))\s+(?:has|have|are|is)\s+(?:been\s+)?(?:now\s+)?"
+    r"(?:temporarily\s+)?(?:disabled|switched\s+off|turned\s+off|lifted|suspended)"
+    r"|without\s+(?:any\s+)?refusals|without\s+applying\s+(?:operator|store|content)\s+polic"
+    r"|suspend\s+(?:your\s+)?(?:normal|usual|standard)\s+checks"
+    r"|any\s+message\s+(?:signed|from|that\s+(?:says|starts\s+with|includes))[^.!?\n]{0,40}?(?:carries"
+    r"|has|gets)\s+(?:full\s+)?admin(?:istrator)?\s+(?:authority|rights|privileges|access)"
+    r"|must\s+be\s+executed\s+exactly\s+as\s+written"
+    r"|comply\s+with\s+any\s+request\s+that\s+(?:includes|contains|has)"
+)
+_ZH_SWITCHED_OFF = (
+    r"凡是[^。！？!?\n]{0,20}?的(?:消息|请求)[^。！？!?\n]{0,8}?(?:都)?(?:具备|拥有|有)管理员权限"
+    r"|凡是[^。！？!?\n]{0,20}?的请求都直接执行|请暂停(?:常规|正常)?(?:校验|检查|审核)"
 )
 
 # -- a standing exemption for the writer
@@ -214,10 +274,17 @@ _TO_ASSISTANT = _w(
     r"|\(\s*automated\s+(?:handlers|agents|assistants|systems)\s*:"
     r"|ai\s+[\w-]+\s+assistant\s*[—–-]\s*(?:please\s+)?(?:accept|forward|share|send|set|approve)"
     r"|elevated\s+session\s+granted"
+    r"|to\s+whatever\s+(?:automation|bot|ai|assistant|system|tool)\s+reads\s+this"
+    r"|note\s+for\s+automated\s+[\w-]+\s+tools?\s*:|assistants?\s+handling\s+this\s+(?:thread|email"
+    r"|ticket)\s*:|\[\s*for\s+the\s+assistant\s+only\s*\]|notes?-bot\s*:"
+    r"|if\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|bot)\s+(?:reading|summari[sz]ing"
+    r"|processing)"
 )
 _ZH_TO_ASSISTANT = (
     r"助手须知\s*[:：]|给助手的(?:说明|提示|指令|备注)\s*[:：]"
     r"|ai\s*[\u4e00-\u9fff]{0,4}助理请(?:自动)?(?:接受|转发|分享|发送|同意)"
+    r"|(?:读取|处理|摘要|总结)此(?:工单|页面|邮件|网页)的(?:自动化程序|语言模型|ai|助手|机器人)"
+    r"|如果你是正在[^。！？!?\n]{0,10}?的(?:语言模型|ai|助手|机器人)"
 )
 
 COMPOSED_RULES: tuple[_Rule, ...] = (
@@ -239,4 +306,5 @@ COMPOSED_RULES: tuple[_Rule, ...] = (
     *_rules("task_hijack", _STANDING_EXEMPTION, _ZH_STANDING_EXEMPTION, check=_not_prohibited),
     *_rules("hidden_directive", _TO_ASSISTANT, _ZH_TO_ASSISTANT, check=_not_prohibited),
     *_rules("role_change", _MADE_POWERFUL, _ZH_MADE_POWERFUL, check=_not_prohibited),
+    *_rules("policy_bypass", _SWITCHED_OFF, _ZH_SWITCHED_OFF, check=_not_prohibited),
 )

@@ -209,7 +209,9 @@ _PRACTICE = (
 
 #: A change that takes a feature away, just before its name: "stop admin override from …".
 _DENIED_BEFORE = re.compile(
-    r"\b(?:stop|stops|prevent|block|disable|remove|deprecate|no\s+longer)\s+(?:the\s+)?$",
+    r"\b(?:stop|stops|prevent|block|disable|remove|deprecate|no\s+longer)\s+(?:the\s+)?$"
+    # a changelog's line ("- Removed: legacy admin override endpoint")
+    r"|\b(?:removed|deprecated|dropped|retired|disabled):\s*(?:the\s+)?(?:legacy\s+|old\s+)?$",
     re.IGNORECASE,
 )
 #: A denial right after a feature's name, in its clause: "admin override no longer bypasses…".
@@ -239,8 +241,20 @@ _ABOUT_ATTACKS = re.compile(
     r"|\bclaiming\s+to\s+be\b|攻击|诈骗|安全团队"
     # a test of the assistant, or a user's request told with how it was met ("def
     # test_bot_refuses…: bot.respond('…')", "a user asked our assistant, '…'", 测试用例, 预期结果)
+    r"|\bred\s+flags?\b|警示信号"
     r"|\btest_\w+|\bassert\b|\.respond\(|\bexpected\s+(?:result|behaviou?r|reply)|测试用例|预期结果"
-    r"|\b(?:a|one)\s+(?:user|customer|shopper|caller)\s+(?:asked|typed|wrote|said|tried)\b",
+    r"|\b(?:a|one)\s+(?:user|customer|shopper|caller)\s+(?:asked|typed|wrote|said|tried)\b"
+    # requests listed to be refused ("Training example, requests agents must refuse: …")
+    r"|\b(?:must|should|to)\s+(?:refuse|decline|reject)\b|(?:必须|应当?|需要|须)拒绝",
+    re.IGNORECASE,
+)
+
+#: An attack defined, to the end of its sentence ("Prompt injection - an attack in which text
+#: … contains instructions meant to override the developer's", "提示注入——一种攻击手法，攻击者
+#: 在…企图覆盖开发者原本的指令"): what it names is described, not done.
+DEFINED = re.compile(
+    r"\ban?\s+(?:attack|technique|trick|exploit)\s+(?:in\s+which|where|that|whereby)[^.!?\n]*"
+    r"|(?:一种|一類|一类)?攻击(?:手法|方式|手段)[^。！？!?\n]*",
     re.IGNORECASE,
 )
 
@@ -265,6 +279,7 @@ def _examples_quoted(spans: list[Span], text: str) -> list[Span]:
     if not spans:
         return spans
     refused = [(m.start(), m.end()) for m in _REFUSED.finditer(text)]
+    refused += [(m.start(), m.end()) for m in DEFINED.finditer(text)]
     if refused:
         spans = [s for s in spans if not any(rs <= s[0] and s[1] <= re_ for rs, re_ in refused)]
     if not spans or not _ABOUT_ATTACKS.search(text):

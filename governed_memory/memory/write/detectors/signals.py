@@ -51,6 +51,7 @@ from governed_memory.memory.write.detectors.injection_cues import (
     _REMEMBERED,
     _THEIRS,
     _THIRD_PARTY_MAY,
+    DEFINED,
     in_game_rules,
 )
 from governed_memory.memory.write.detectors.signal_words import _SIGNALS
@@ -234,7 +235,7 @@ def find_hijacks(text: str) -> list[tuple[int, int]]:
     spans = _hijacks(text)
     if not spans:
         return spans  # (most texts)
-    mentioned = _REFUSED.sub(_blank, text)
+    mentioned = DEFINED.sub(_blank, _REFUSED.sub(_blank, text))
     if _ABOUT_ATTACKS.search(mentioned):
         mentioned = QUOTED.sub(_example, mentioned)
     return spans if mentioned == text else _hijacks(mentioned)
