@@ -365,14 +365,32 @@ _NOT_NAME = re.compile(
 _NOT_NAME_ZH = re.compile(r"^(?:一声|一下|起床|电话|手机|回来|过去|过来|去|来|打|发|我|你|他|她)")
 
 
-def _preferred_name(raw: str) -> str | None:
-    """The name the user asks to be called by, if the text asks that."""
+#: A name refused, not asked for ("别叫我亲", "don't call me Sweetie").
+_NAME_DENIED = re.compile(
+    r"(?:别再?|不要再?|不用再?|甭|不许|不准|(?<![a-z])(?:don'?t|do\s+not|never|stop))\s*$", re.I
+)
+
+
+def name_asked(raw: str) -> tuple[int, int] | None:
+    """Where "call me …" / "叫我…" in `raw` names what to call the user (asked or refused): no
+    wish about phone calls."""
     m = _NAME_EN.search(raw)
     if m is not None and not _NOT_NAME.fullmatch(m.group("name").split()[-1]):
-        return m.group("name")
+        return m.span()
     z = _NAME_ZH.search(raw)
     if z is not None and not _NOT_NAME_ZH.match(z.group("name")):
-        return z.group("name")
+        return z.span()
+    return None
+
+
+def _preferred_name(raw: str) -> str | None:
+    """The name the user asks to be called by, if the text asks that (not one refused)."""
+    m = _NAME_EN.search(raw)
+    if m is not None and not _NOT_NAME.fullmatch(m.group("name").split()[-1]):
+        return None if _NAME_DENIED.search(raw, 0, m.start()) else m.group("name")
+    z = _NAME_ZH.search(raw)
+    if z is not None and not _NOT_NAME_ZH.match(z.group("name")):
+        return None if _NAME_DENIED.search(raw, 0, z.start()) else z.group("name")
     return None
 
 

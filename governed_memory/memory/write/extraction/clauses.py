@@ -30,6 +30,7 @@ from governed_memory.memory.write.extraction.cues import (
     _TARGET_BEFORE,
     _TEMPORARY,
     _TRAILING,
+    _rx,
 )
 from governed_memory.memory.write.extraction.models import STRONG, WEAK
 from governed_memory.memory.write.normalize import fold
@@ -306,7 +307,7 @@ _FAILS_AFTER = re.compile(
 
 #: A channel said not to suit the user ("email isn't great for me anymore", "texts aren't
 #: ideal", "phone calls won't work for me"): denied, weakly (a reason, not a ban).
-_UNSUITED_AFTER = re.compile(
+_UNSUITED_AFTER = _rx(
     r"^\s*(?:calls?|texts?|messages?)?"
     r"\s*(?:(?:is|are|'s|'re)?\s*(?:n't|not|no\s+longer)\s+(?:really\s+|that\s+|so\s+|very\s+)?"
     r"(?:great|good|ideal|convenient|reliable|practical|an\s+option|possible)"
@@ -340,7 +341,7 @@ _AWKWARD_AFTER = re.compile(
     r"\s*(?:我|的话|也|都|经常|老是|总是|上班|白天|平时)*\s*(?:接|打|看|回)?"
     r"(?:不方便|不太方便|不大方便|不好接|没法接|接不了)"
 )
-_AWKWARD_BEFORE = re.compile(
+_AWKWARD_BEFORE = _rx(
     r"(?:不方便|不太方便|不大方便|没法|没办法)(?:接|打|看|回)?$"
     r"|(?<![a-z])(?:can't|cannot|can\s+not|unable\s+to)\s+(?:take|answer|pick\s+up)\s+$"
 )

@@ -12,12 +12,20 @@ import re
 
 
 def _w(pattern: str) -> str:
-    """An ASCII word pattern bounded by non-letters (works next to CJK text)."""
-    return rf"(?<![a-z0-9'])(?:{pattern})(?![a-z0-9])"
+    """An ASCII word pattern bounded by non-letters (works next to CJK text), its negative
+    contractions also read without their apostrophe (`_unpunctuated`)."""
+    return rf"(?<![a-z0-9'])(?:{_unpunctuated(pattern)})(?![a-z0-9])"
 
 
-def _rx(*parts: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in parts))
+def _rx(*parts: str, flags: int = 0) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{_unpunctuated(p)})" for p in parts), flags)
+
+
+def _unpunctuated(pattern: str) -> str:
+    """`pattern` with each "n't" also matching "nt": people typing fast leave the apostrophe
+    out ("the tracking hasnt moved", "i dont do dairy"). (No pattern here holds one in a
+    lookbehind, where the optional character would not compile.)"""
+    return pattern.replace("n't", "n'?t")
 
 
 _STANDING = _rx(
@@ -365,7 +373,7 @@ _LANG_NEG_BEFORE = re.compile(
     rf"(?P<neg>{_NEG_ZH})(?:再|给我|用|以|说|讲|回复|回答|和我|跟我|跟我说|对我说|我|了|的|\s)*$"
 )
 _LANG_NEG_AFTER = re.compile(r"^\s*(?:就|也|都|的话)*\s*(?:不要|别|不用|不行|不好|不方便)")
-_LANG_CANT = re.compile(
+_LANG_CANT = _rx(
     r"(?:看不懂|听不懂|不懂|不会说|不会讲|不太懂)\s*$|"
     + _w(
         r"don't understand|do not understand|can't read|cannot read|don't speak|do not speak"

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 from governed_memory.memory.vocabulary import LANGUAGE, TIMEZONE
 from governed_memory.memory.write.extraction.clauses import _Clause
+from governed_memory.memory.write.extraction.cues import _rx
 from governed_memory.memory.write.extraction.models import STRONG, ExtractedCandidate
 from governed_memory.memory.write.extraction.preferences import _Pref, said_before
 from governed_memory.memory.write.extraction.whereabouts import (
@@ -107,7 +108,7 @@ def one_claim_per_key(semantic: list[Item], zh: bool) -> list[Item]:
     return out
 
 
-_SKILL = re.compile(
+_SKILL = _rx(
     r"(?<![a-z])my\s+[a-z]+\s+(?:is|isn't|'s|has|skills?|reading)(?![a-z])"
     r"|(?<![a-z])i\s+(?:only\s+|can\s+only\s+)?(?:read|speak|understand|write)\s+[a-z]+\s+(?:well"
     r"|better|fluently|best|ok|okay|a\s+little)(?![a-z])"

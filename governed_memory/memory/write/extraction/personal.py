@@ -142,7 +142,7 @@ _SELF_ZH = re.compile(
 _SELF_MY_ZH = re.compile(
     _SELF_LEAD_ZH + r"我的(?!订单|快递|包裹|退款|运单|物流)\S{1,10}?(?:是|为|叫)"
 )
-_SELF_EN = re.compile(
+_SELF_EN = _rx(
     r"^(?:(?:hey|hi|hello|also|and|btw|by the way|actually|(?:just\s+)?fyi|fwiw|tbh|honestly"
     r"|for context|(?:ok(?:ay)?\s+)?so(?:\s+basically)?|basically"
     r"|(?:hey\s+)?(?:just\s+)?so\s+(?:you|u)\s+know|just\s+a\s+heads\s+up|heads\s+up"
@@ -293,7 +293,7 @@ _THIRD_SUBJECT_EN = re.compile(
 
 # A clause that goes on with what the statement before it said ("I have two kids, 4 and 7
 # years old", "家里俩娃，老大6岁老二才2岁"): numbers, ages, sizes, without a subject of its own.
-_CONTINUATION = re.compile(
+_CONTINUATION = _rx(
     r"^\s*(?:and\s+|both\s+|aged?\s+|(?:about|around|roughly|approximately|only|just)\s+|老大|老二"
     r"|老三|大的|小的|一个|分别)?"
     r"(?:[0-9０-９]|[一二两三四五六七八九十]+(?:岁|个|年))"
@@ -355,7 +355,7 @@ _CONTINUATION = re.compile(
     r"|psoriasis|acne|rosacea|dermatitis|hay\s+fever)\b"
     r"|^\s*(?:也|还|而且也?|并且也?)(?:不太|不|都|很|挺|比较|特别|一直)*(?:能|会|爱|喜欢|吃|喝|用|穿"
     r"|怕|对|是|有|住|在)(?!.*(?:这|那|你|您|吗|么|呢|帮|\?))",
-    re.I,
+    flags=re.I,
 )
 
 #: What a statement means for what is shown to the user, said after it ("我不喝咖啡的 别再给我推咖

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from governed_memory.memory.scripts import simplified
 from governed_memory.memory.vocabulary import CONTACT_HOURS, LANGUAGE, NOTIFICATION, TIMEZONE
+from governed_memory.memory.write.extraction.claims import name_asked
 from governed_memory.memory.write.extraction.clauses import (
     _is_question,
     _neg_confidence,
@@ -57,6 +58,7 @@ from governed_memory.memory.write.extraction.cues import (
     _WEAK_CUE,
     _WHY,
     _WHY_BLOCK,
+    _rx,
     _w,
 )
 from governed_memory.memory.write.extraction.models import REPORTED, STRONG, WEAK
@@ -204,7 +206,7 @@ def _chosen_or_denied(
 #: the user is reached at, said or corrected, is no choice of how.
 _NUMBER_AFTER = re.compile(r"\s*(?:号码|号|尾号|尾號|號碼|號|(?:number|no\.?)(?![a-z]))")
 _MY_BEFORE = re.compile(r"(?:(?<![a-z])my|我的?)\s*$")
-_DEVICE_STATE = re.compile(
+_DEVICE_STATE = _rx(
     r"\s*(?:is|'s|was|keeps|stays|has been|isn't|doesn't|经常|总是|一直|老是|基本)?\s*"
     r"(?:(?:basically|usually|always|often|mostly|permanently|constantly|still|currently"
     r"|pretty much|on and off)\s+)*"
@@ -220,12 +222,14 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
     norm = p.norm
     if _CONTENT_BLOCK.search(norm) or _WHY_BLOCK.search(norm):
         return []
+    named = name_asked(p.raw) or (0, 0)
     mentions = [
         m
         for m in find_channels(simplified(p.raw))
         if not (_DETERMINER_BEFORE.search(norm[: m[0]]) and norm[m[0] : m[1]].isascii())
         and not (_MY_BEFORE.search(norm[: m[0]]) and _DEVICE_STATE.match(norm, m[1]))
         and not _NUMBER_AFTER.match(norm, m[1])
+        and not named[0] <= m[0] < named[1]
     ]
     if not mentions:
         return _phone_verb_denied(p)
@@ -396,7 +400,7 @@ _LANG_HARD_AFTER = re.compile(
 
 #: A language the user says they never asked for ("I never asked for English replies", "I
 #: didn't want German").
-_NEVER_ASKED = re.compile(
+_NEVER_ASKED = _rx(
     r"(?<![a-z])(?:never|didn't|did\s+not|didnt)\s+(?:ask(?:ed)?|want(?:ed)?|request(?:ed)?"
     r"|choose|chose|pick(?:ed)?|select(?:ed)?)\s+(?:for\s+)?(?:any\s+|the\s+)?$"
 )

@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 
 from governed_memory.memory.write.extraction.clauses import _Clause, _clean, read
+from governed_memory.memory.write.extraction.cues import _rx
 
 _REMEMBER_ZH = re.compile(
     r"^\s*(?:这个|这点|这一点|这些|这条)?\s*(?:以后|往后|今后)?(?:都|也)?\s*(?:请|麻烦|你)?\s*(?:能不能|可不可以|可以|能)?\s*(?:帮我|给我)?\s*(?:能不能|可以|能)?\s*"
@@ -17,7 +18,7 @@ _REMEMBER_ZH = re.compile(
     r"|记得(?=我)|记录下|备注一下|备注)(?:一下|了(?=\s*[:：]))?\s*[:：,，]?\s*(?:这个|这点|这一点|以下|下面)?(?:的)?(?:信息|内容)?"
     r"\s*[:：,，]?\s*(?:就是)?\s*"
 )
-_REMEMBER_EN = re.compile(
+_REMEMBER_EN = _rx(
     r"^\s*(?:please\s+|pls\s+|kindly\s+|(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?"
     r"|(?:i'd|i would|i'd really|i want|i need)\s+(?:like\s+)?you\s+to\s+)?"
     # said as what it is for ("just so you remember —")

@@ -7,12 +7,13 @@ from __future__ import annotations
 import re
 
 from governed_memory.memory.write.extraction.clauses import read
+from governed_memory.memory.write.extraction.cues import _rx
 from governed_memory.memory.write.normalize import find_timezone, normalize_timezone
 
 # A zone asked about, with where the user is said in another clause or sentence ("之前留的时区
 # 不对，我在温哥华，不是多伦多", "I moved to London last month, can you update my time zone?",
 # "I'm in Sydney, so … make it Sydney morning"): the place's zone is the user's.
-_ZONE_ASKED = re.compile(
+_ZONE_ASKED = _rx(
     r"(?:不是|不在|不再是)[^，,。]{0,4}?时间|时区|当地时间|本地时间|(?<![a-z])(?:time\s*zone|timezone|local\s+time)(?![a-z])"
     # a time asked, beside where the user is ("I'm in London — what time does your chat close?")
     r"|(?<![a-z])what\s+time\s+(?:does|do|is|will)(?![a-z])|换算成?我这边的?时间|我这边的?时间"

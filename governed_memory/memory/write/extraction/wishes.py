@@ -115,7 +115,7 @@ _STANDING_WISH_CUE = _rx(
 # How the user wants to be written to, said to the agent: a style of reply is a standing wish
 # without a standing cue ("keep your replies short, I read on my watch", "回复简短点",
 # "用中文回复我就行", "no jargon please"). A wish for this once ("this time", "这次") is not.
-_STYLE_EN = re.compile(
+_STYLE_EN = _rx(
     _w(
         r"(?:keep|make)\s+(?:your\s+|the\s+|all\s+|any\s+)?(?:replies|reply|answers?|responses?"
         r"|messages?|e-?mails?|texts?|explanations?|updates?|it|them|things)\s+(?:\w+\s+)?"

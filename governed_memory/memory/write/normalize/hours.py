@@ -313,10 +313,19 @@ _REGION_AFTER_HOURS = re.compile(
 )
 
 
+#: A zone said not to be the user's ("别按北京时间算", "not on UK time"): none the hours are in.
+_ZONE_REFUSED = re.compile(
+    r"(?:不是|并非|别按|不要按|不按|别用|不要用)(?:照)?[^，,。\s]{1,8}?时间"
+    r"|(?<![a-z])(?:not|no\s+longer)\s+(?:on\s+|in\s+)?[a-z]+\s+time(?![a-z])",
+    re.IGNORECASE,
+)
+
+
 def _hours(text: str, timezone: str, *, quiet: bool) -> str | None:
-    region = _REGION_AFTER_HOURS.search(text)
+    said = _ZONE_REFUSED.sub(" ", text)
+    region = _REGION_AFTER_HOURS.search(said)
     named = find_timezone(f"{region.group('region')} time") if region else None
-    zone = find_timezone(text) or named or normalize_timezone(timezone)
+    zone = find_timezone(said) or named or normalize_timezone(timezone)
     if zone is None:
         return None
     rng = _parse_hours(without_zone_letters(text), quiet=quiet)
