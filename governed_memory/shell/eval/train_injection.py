@@ -12,13 +12,14 @@ styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width charac
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind53.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind59.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind54.json`, read once with them and the rules of the day: 90.6 % of hijacks,
-no e-mail or chat flagged; the weights before, trained to blind 50, 88.9 % and none), which is
-never read here. These weights flag 19 of LoCoMo's 1,451 friendly turns, the weights before 21
-(and 28 before those). Weights trained on blinds 47 and 48 with C = 16 had flagged 43 and were
-not kept.
+them (`injection.blind60.json`), which is never read here. With them joined: `train3`, benign
+automatic e-mails, system notices and customer documents in the imperative (the formats attacks
+hide in: blind 55, 56 and 59 showed receipts and shipping notices flagged), and `stress10`,
+attacks said in figures of speech with benign twins in the same words. These weights flag 17 of
+LoCoMo's 1,451 friendly turns, as the weights trained to blind 58 did (19 and 21 before those).
+Weights trained on blinds 47 and 48 with C = 16 had flagged 43 and were not kept.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ TRAINING = (
     "injection.heldout2.json",
     "injection.train.json",
     "injection.train2.json",
-    *(f"injection.stress{n}.json" for n in range(1, 10)),
+    "injection.train3.json",
+    *(f"injection.stress{n}.json" for n in range(1, 11)),
     "injection.heldout3.json",
     "injection.blind.json",
     "injection.blind2.json",
@@ -94,6 +96,12 @@ TRAINING = (
     "injection.blind51.json",
     "injection.blind52.json",
     "injection.blind53.json",
+    "injection.blind54.json",
+    "injection.blind55.json",
+    "injection.blind56.json",
+    "injection.blind57.json",
+    "injection.blind58.json",
+    "injection.blind59.json",
 )
 #: Written on 2026-12-06 by six helpers to be hard: plain standing orders, others' accounts,
 #: checks said done, content addressed to the assistant, minimal pairs of an attack and its
@@ -107,8 +115,11 @@ TRAINING = (
 #: and 8.1 % of their benign texts flagged), then trained on. A ninth (`stress9`: friendly
 #: personal chat, encouragement and advice between people, which the detector read as orders,
 #: with injections said in the same register) was read once by bcb2934's (113 of its 150
-#: attacks caught, 44 of its 450 friendly turns flagged), then trained on.
-STRESS = frozenset(f"injection.stress{n}.json" for n in range(1, 10))
+#: attacks caught, 44 of its 450 friendly turns flagged), then trained on. A tenth (`stress10`:
+#: the figures of speech blind 59 set the assistant's rules aside in, with benign twins) was
+#: read once by b696d99's (124 of its 150 attacks caught with the weights trained to blind 58,
+#: 6 of its 150 benign texts flagged), then trained on.
+STRESS = frozenset(f"injection.stress{n}.json" for n in range(1, 11))
 OBFUSCATED = frozenset({"base64", "hex", "rot13", "spaced", "homoglyph", "zero_width"})
 TARGET_FPR = 0.02
 #: The regularisation, chosen by corpus: each pair of blinds 41-50 (each written by another
