@@ -96,8 +96,10 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind58.json",
     # read once at 9d243b7 with weights retrained on blinds 54-58 (and the weights before)
     CORPORA / "injection.blind59.json",
+    # read once at bfe9259 (the weights retrained with blind 59, train3 and stress10)
+    CORPORA / "injection.blind60.json",
 )
-#: `injection.blind60.json` (written on 2026-12-07 by a new helper after blind 59 was read) is
+#: `injection.blind61.json` (written on 2026-12-07 by a new helper after blind 60 was read) is
 #: committed unread and left out of the default run: the measure of the next detector change.
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).

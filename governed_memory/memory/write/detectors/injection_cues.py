@@ -249,12 +249,16 @@ _ABOUT_ATTACKS = re.compile(
     re.IGNORECASE,
 )
 
-#: An attack defined, to the end of its sentence ("Prompt injection - an attack in which text
-#: … contains instructions meant to override the developer's", "提示注入——一种攻击手法，攻击者
-#: 在…企图覆盖开发者原本的指令"): what it names is described, not done.
+#: An attack defined or reported, to the end of its sentence ("Prompt injection - an attack in
+#: which text … contains instructions meant to override the developer's", "Prompt injection is
+#: when text … tries to give the AI new instructions", "提示注入——一种攻击手法，攻击者在…企图
+#: 覆盖开发者原本的指令", "测试人员通过角色扮演让旧版机器人泄露了系统提示词"): described, not done.
 DEFINED = re.compile(
     r"\ban?\s+(?:attack|technique|trick|exploit)\s+(?:in\s+which|where|that|whereby)[^.!?\n]*"
-    r"|(?:一种|一類|一类)?攻击(?:手法|方式|手段)[^。！？!?\n]*",
+    r"|\b(?:injection|jailbreak(?:ing)?|phishing)\s+(?:is|are|means|refers\s+to)\s+(?:when|an?\s)"
+    r"[^.!?\n]*"
+    r"|(?:一种|一類|一类)?攻击(?:手法|方式|手段)[^。！？!?\n]*"
+    r"|(?:红队|测试人员|攻击者)[^。！？!?\n]{0,20}?(?:让|使|诱导)[^。！？!?\n]{0,30}?了[^。！？!?\n]*",
     re.IGNORECASE,
 )
 
@@ -307,7 +311,10 @@ _GUIDANCE = re.compile(
     # a precondition adds a check ("set up MFA before accessing any customer data")
     r"|\bbefore\s+(?:accessing|using|viewing|opening|handling|sharing|releasing|exporting)\b"
     # a rule whose consequence is a refusal tightens ("否则一律退回", "will be rejected")
-    r"|一律(?:退回|驳回|拒绝|不予)|\b(?:will|shall)\s+be\s+(?:rejected|returned|declined|refused)\b",
+    r"|一律(?:退回|驳回|拒绝|不予)|\b(?:will|shall)\s+be\s+(?:rejected|returned|declined|refused)\b"
+    # a requirement made stricter ("Passwords must now be at least 14 characters long")
+    r"|\bmust\s+(?:now\s+|still\s+|always\s+)?(?:be|contain|include|have)\s+(?:at\s+least|no\s+more"
+    r"|no\s+fewer)\b",
     re.IGNORECASE,
 )
 
