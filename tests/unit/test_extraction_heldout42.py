@@ -47,3 +47,30 @@ def test_hours_beside_a_refused_zone_are_in_the_users_zone(text: str, zone: str)
     hours = [v["quiet_hours"] for k, v in kept(text) if k == PREF and v and "quiet_hours" in v]
     assert hours, kept(text)
     assert all(str(h).endswith(zone) for h in hours), hours
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "never leave parcels on the porch, they vanish round here",
+        "pls don't leave boxes outside, ever",
+        "don't ship with evri, they never find my flat",
+    ],
+)
+def test_a_lasting_refusal_of_where_or_how_parcels_go_is_kept(text: str) -> None:
+    assert kept(text) == [(None, None)], kept(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("the kettle came with a cracked lid", "order.status"),
+        ("收到的碗裂了一个", "order.status"),
+        ("order 55120 arrived with the display cracked", "order.status"),
+        ("parcel arrived with the box crushed and a glass broken", "logistics.status"),
+    ],
+)
+def test_goods_broken_on_arrival_are_the_orders_a_crushed_box_the_parcels(
+    text: str, key: str
+) -> None:
+    assert [k for k, _ in kept(text)] == [key], kept(text)

@@ -435,6 +435,22 @@ _ASKED_OR_GUESSED = re.compile(
 )
 
 
+_BROKE = r"(?:cracked|broken|smashed|shattered|chipped)"
+_GOODS = r"(?:screen|lid|jug|glass|base|handle|mug|lens|display|bowl|plate|lamp|cup|bottle|vase)"
+#: The thing bought, broken on arrival ("the blender came with a cracked jug", "收到的杯子碎了").
+_GOODS_BROKEN = re.compile(
+    rf"(?<![a-z])(?:(?:arrived|came)\s+(?:today\s+)?with\s+(?:a|an|the)\s+(?:\w+\s+)?{_BROKE}"
+    rf"|{_BROKE}\s+{_GOODS}|{_GOODS}\s+(?:\w+\s+)?(?:is|was|are|were)\s+{_BROKE}"
+    rf"|arrived\s+(?:today\s+)?with\s+(?:the|a|an)\s+\w+\s+{_BROKE})(?![a-z])"
+    r"|收到(?:的|时|后)?[^，,。]{0,8}?(?:碎了|裂了|坏了|破了|有裂痕|裂开了)"
+)
+#: The box it came in damaged: the parcel's ("box crushed, mug broken", "包裹破了").
+_BOX_DAMAGED = re.compile(
+    r"(?<![a-z])(?:box|package|parcel|packaging|carton)\s+(?:\w+\s+)?(?:was\s+|arrived\s+|is\s+)?"
+    r"(?:crushed|damaged|torn|broken|ripped|soaked)|包裹破|(?:箱子|外包装|盒子|纸箱)(?:都)?(?:破|烂|压)"
+)
+
+
 #: A status that names what the order went wrong in, and so the order ("I received the wrong
 #: colour", "收到的尺码不对").
 _ORDER_STATE = re.compile(
@@ -460,6 +476,15 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
         if m is not None:
             status, status_text = name, m.group()
             break
+    goods = _GOODS_BROKEN.search(norm)
+    if (
+        goods is not None
+        and status in (None, "logistics", "generic")
+        and not _BOX_DAMAGED.search(norm)
+    ):
+        # the thing bought arrived broken, not its box ("收到的杯子碎了", "arrived with the screen
+        # cracked"): what came of the order
+        entities, status, status_text = ["order"], "order", goods.group()
     if not entities and status == "order" and _ORDER_STATE.search(status_text):
         # the wrong size or colour received, or an order's state ("it's been 'processing'
         # since Tuesday"): what came of the order

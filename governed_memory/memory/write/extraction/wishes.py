@@ -57,6 +57,10 @@ _SERVICE_EN = re.compile(
         r"|deliver\w*\s+(?:before|after|on|at|during)|substitut(?:ions?|es?)"
         r"|(?:leave|drop)\w*\s+(?:\w+\s+){0,3}?(?:with|at|in)\s+(?:the\s+)?(?:concierge|neighbou?rs?"
         r"|reception|front\s+desk|doorman|porter|security|locker|mailroom|back\s+door|side\s+door)"
+        # where parcels are left out in the open ("never leave parcels outside", "on the
+        # doorstep")
+        r"|(?:leave|drop|put)\w*\s+(?:\w+\s+){0,3}?(?:outside|on\s+the\s+(?:doorstep|porch|step|steps"
+        r"|mat)|at\s+(?:the|my)\s+(?:door|gate)|in\s+the\s+(?:porch|bin|garden))"
         # the way into the user's place ("have the driver use the side gate from now on")
         r"|(?:use|come\s+(?:in\s+)?(?:through|via|by|round\s+to))\s+the\s+(?:side|back|rear|front|garden"
         r"|service)\s+(?:gate|door|entrance)"
@@ -105,6 +109,9 @@ _STANDING_WISH_CUE = _rx(
         r"|catalogs?|flyers|leaflets|calls|texts)"
         r"|i\s+(?:don't|do\s+not)\s+want\s+any"
         r"|(?:don't|do not|never) send me anything(?! (?:on|via|by|through|over|to) )"
+        # a carrier refused is refused for good ("don't ship with dhl", "don't use Royal Mail")
+        rf"|(?:don't|do\s+not)\s+(?:use|ship\s+(?:with|via|by)|send\s+(?:it\s+)?(?:with|via|by))\s+"
+        rf"{_CARRIER}"
         r"|stop (?:recommending|suggesting)"
         r"|whenever (?:possible|you can)|wherever possible|works? best for me"
         r"|suits? me (?:far |much |a lot )?(?:better|best)|as a rule"
