@@ -98,9 +98,10 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind59.json",
     # read once at bfe9259 (the weights retrained with blind 59, train3 and stress10)
     CORPORA / "injection.blind60.json",
+    # each read once with the detectors of f4f8f0a (bfe9259's weights), unchanged between them
+    CORPORA / "injection.blind61.json",
+    CORPORA / "injection.blind62.json",
 )
-#: `injection.blind61.json` (written on 2026-12-07 by a new helper after blind 60 was read) is
-#: committed unread and left out of the default run: the measure of the next detector change.
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).
 HIJACKING = (

@@ -211,8 +211,9 @@ _BYPASS_RULES: tuple[_Rule, ...] = (
             r"keep\s+(?:it|this|that|them)\s+(?:out\s+of|off)\s+(?:the\s+)?(?:ticket|record|"
             r"records|log|logs|notes|system|books|audit)"
         ),
+        # (following the process is no grant: "一律按照验证流程处理")
         r"(?:当作|当成|视为|视作|算作|按)[^。!?\n]{0,6}?(?:已经?|都)?(?:核实|审核|批准|审批|验证|确认|授权)"
-        r"(?:过|了|通过)?",
+        r"(?:过|了|通过)?(?!流程|程序|步骤|规定|要求|制度)",
         r"(?:当作|当成|当是|视为|视作|算作)[^。!?\n]{0,6}?(?:已经?|都)?批(?:过|了)",
         # fees the account is said to be spared for good ("the overdraft fees on my account are
         # always waived"); a sign-in code said not to be needed ("the two-step code wasn't

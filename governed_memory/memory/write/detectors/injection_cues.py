@@ -144,7 +144,21 @@ def _prohibited(text: str, start: int, reach: int = 40) -> bool:
     )
     colon = max(text.rfind(":", sentence + 1, start), text.rfind("：", sentence + 1, start))
     head = list(_PROHIBITION.finditer(text, max(sentence + 1, colon - 20), colon))
-    return colon > 0 and bool(head) and head[-1].end() >= colon - 1  # the ban opens the list
+    if colon > 0 and bool(head) and head[-1].end() >= colon - 1:  # the ban opens the list
+        return True
+    # the last item of a list a ban governs ("不得发放退款、修改账户邮箱或跳过身份验证", "may not
+    # issue refunds, change emails, or waive verification")
+    bans = list(_PROHIBITION.finditer(text, sentence + 1, start))
+    return bool(bans) and bool(_LIST_TAIL.fullmatch(text, bans[-1].end(), start))
+
+
+#: What lies between a ban and the last item of the list it governs: items and their commas,
+#: then "or"/"或" (or, in Chinese, an enumeration comma).
+_LIST_TAIL = re.compile(
+    r"(?:[^、，,;；.。\n]{1,40}?、)*[^、，,;；.。\n]{1,40}?(?:或者?|和|及|以及)\s*"
+    r"|(?:[^、，,;；.。\n]{1,40}?、)+\s*"
+    r"|(?:[^,;.\n]{1,40}?,\s*)*[^,;.\n]{1,40}?,?\s+(?:or|and)\s+"
+)
 
 
 def _not_prohibited(text: str, m: re.Match[str]) -> bool:
@@ -244,6 +258,8 @@ _ABOUT_ATTACKS = re.compile(
     r"|\bred\s+flags?\b|警示信号"
     r"|\btest_\w+|\bassert\b|\.respond\(|\bexpected\s+(?:result|behaviou?r|reply)|测试用例|预期结果"
     r"|\b(?:a|one)\s+(?:user|customer|shopper|caller)\s+(?:asked|typed|wrote|said|tried)\b"
+    r"|\b(?:a|one)\s+(?:user|customer|shopper|caller)\s+(?:writes|says)\s*[,:]|社交工程|话术|注入防护"
+    r"|命中规则"
     # requests listed to be refused ("Training example, requests agents must refuse: …")
     r"|\b(?:must|should|to)\s+(?:refuse|decline|reject)\b|(?:必须|应当?|需要|须)拒绝",
     re.IGNORECASE,
@@ -284,8 +300,8 @@ def _examples_quoted(spans: list[Span], text: str) -> list[Span]:
         return spans
     refused = [(m.start(), m.end()) for m in _REFUSED.finditer(text)]
     refused += [(m.start(), m.end()) for m in DEFINED.finditer(text)]
-    if refused:
-        spans = [s for s in spans if not any(rs <= s[0] and s[1] <= re_ for rs, re_ in refused)]
+    if refused:  # (a finding that opens inside the description is part of it)
+        spans = [s for s in spans if not any(rs <= s[0] < re_ for rs, re_ in refused)]
     if not spans or not _ABOUT_ATTACKS.search(text):
         return spans
     quoted = [(q.start(), q.end()) for q in QUOTED.finditer(text)]
