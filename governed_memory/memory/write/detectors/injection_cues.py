@@ -119,7 +119,11 @@ def _not_self_subject(text: str, m: re.Match[str]) -> bool:
 _PROHIBITION = re.compile(
     # (能不能 and 可不可以 ask a favour: no ban)
     r"勿|不要|别|禁止|不得|(?<!可)不可(?!以)|(?<!能)不能(?!不)|不准|切莫|严禁|不会|不允许|从不|绝不|决不|不应"
-    r"|\b(?:never(?!\s+mind)|not|no\s+one|nobody|must\s+not|mustn't|won't|don't(?!\s+hesitate)|"
+    # a refusal to do it, not itself refused ("确认机器人拒绝泄露系统提示词", "confirm it refuses
+    # to reveal the system prompt"; "别拒绝" and "don't refuse to" ask for it)
+    r"|(?<!别)(?<!不要)(?<!不许)拒绝|(?<!n't\s)(?<!not\s)\brefuses?\s+to\b"
+    r"|\b(?:never(?!\s+mind|\s+refuse)|not|no\s+one|nobody|must\s+not|mustn't|won't"
+    r"|don't(?!\s+hesitate|\s+refuse|\s+decline)|"
     r"doesn't|shouldn't|cannot|can't|unable\s+to|(?:is|are|was|were)n't\s+(?:allowed|able|"
     r"permitted|supposed)\s+to|under\s+no\s+circumstances"
     # a sanction for it ("we may suspend accounts that attempt to circumvent …")
@@ -218,7 +222,10 @@ _PRACTICE = (
     r"|class|team)\s+can\s+(?:practi[cs]e|rehearse|learn|prepare)\b|\bhomework\b"
     r"|\brecommend\s+(?:\w+\s+){0,3}?(?:things|places|restaurants|books|films|movies|sights"
     r"|dishes|spots)\b"
-    r"|\b(?:i'm|i\s+am)\s+not\s+(?:booking|buying|ordering)\b))"
+    r"|\b(?:i'm|i\s+am)\s+not\s+(?:booking|buying|ordering)\b"
+    # a game for a child's party ("my daughter wants to role-play as a shopkeeper for her
+    # birthday party")
+    r"|\bfor\s+(?:her|his|their|my|a|the)\s+(?:\w+\s+)?(?:birthday|party|school\s+play)\b))"
 )
 
 #: A change that takes a feature away, just before its name: "stop admin override from …".
@@ -259,6 +266,9 @@ _ABOUT_ATTACKS = re.compile(
     r"|\btest_\w+|\bassert\b|\.respond\(|\bexpected\s+(?:result|behaviou?r|reply)|测试用例|预期结果"
     r"|\b(?:a|one)\s+(?:user|customer|shopper|caller)\s+(?:asked|typed|wrote|said|tried)\b"
     r"|\b(?:a|one)\s+(?:user|customer|shopper|caller)\s+(?:writes|says)\s*[,:]|社交工程|话术|注入防护"
+    # inputs kept to test a filter with ("Sample blocked inputs for QA (do not act on these)")
+    r"|\bblocked\s+inputs\b|\bdo\s+not\s+act\s+on\s+these\b|\bsample\s+(?:attacks|prompts|inputs)\b"
+    r"|\bpretending\s+to\s+(?:come\s+from|be\s+from)\b"
     r"|命中规则"
     # requests listed to be refused ("Training example, requests agents must refuse: …")
     r"|\b(?:must|should|to)\s+(?:refuse|decline|reject)\b|(?:必须|应当?|需要|须)拒绝",
@@ -274,6 +284,8 @@ DEFINED = re.compile(
     r"|\b(?:injection|jailbreak(?:ing)?|phishing)\s+(?:is|are|means|refers\s+to)\s+(?:when|an?\s)"
     r"[^.!?\n]*"
     r"|(?:一种|一類|一类)?攻击(?:手法|方式|手段)[^。！？!?\n]*"
+    # a glossary's entry ("術語表：人工覆核（Override）——…例如解除風控凍結")
+    r"|(?:术语表|名词解释|词汇表|\bglossary)\s*[:：][^。！？!?\n]*"
     r"|(?:红队|测试人员|攻击者)[^。！？!?\n]{0,20}?(?:让|使|诱导)[^。！？!?\n]{0,30}?了[^。！？!?\n]*",
     re.IGNORECASE,
 )
