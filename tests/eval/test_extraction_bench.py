@@ -56,6 +56,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT40,
     HELDOUT41,
     HELDOUT42,
+    HELDOUT43,
     baseline_outputs,
     extract_all,
     load,
@@ -143,6 +144,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT40.name,
         HELDOUT41.name,
         HELDOUT42.name,
+        HELDOUT43.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

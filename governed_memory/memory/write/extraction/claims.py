@@ -28,7 +28,8 @@ _ENTITY: tuple[tuple[str, re.Pattern[str]], ...] = (
         "refund",
         _rx(
             r"退款|退钱|退费|退货款|申请(?:了)?退货|钱(?=[^，,。]{0,4}退)",
-            _w(r"refunds?|refunded|money back|reimburse\w*"),
+            # (what the user sent back is the refund's: "i returned the boots last week")
+            _w(r"refunds?|refunded|money back|reimburse\w*|i\s+(?:already\s+|just\s+)?returned"),
         ),
     ),
     (
@@ -98,6 +99,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|付了钱|付过了|付款成功|支付成功|没扣|未扣款|待付款|待支付|未付款|显示未支付|多付了|多收了|多扣了"
             # paid, said as the user's own act ("我已经付过款了", "钱早就付了")
             r"|(?:付过|付完|已经?付(?:了)?)款(?!的|之后|以后|后|再|就|才)|(?:款|钱)(?:早就|已经|早)付(?:过)?了"
+            r"|(?:已经|早就)付过钱"
             r"|显示(?:没|未)付"
             # a discount not taken off what was paid ("优惠券没抵扣上")
             r"|(?:优惠券|券|优惠码|折扣|红包|满减)[^，,。]{0,4}?(?:没|未|没有)(?:抵扣|用上|生效|减)",
@@ -349,7 +351,7 @@ _OWNED = re.compile(
 
 # How the user wants to be called: a name, never a channel ("call me Sam", "叫我小林就行")
 _NAME_EN = re.compile(
-    r"(?<![A-Za-z])(?:call|address)\s+me\s+(?:as\s+)?"
+    r"(?<![A-Za-z])(?:(?:call|address)\s+me\s+(?:as\s+)?|[Ii]\s+go\s+by\s+)"
     r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?[A-Z][A-Za-z'\-]+(?:\s+[A-Z][A-Za-z'\-]+)?)"
 )
 _NAME_ZH = re.compile(
@@ -436,11 +438,14 @@ _ASKED_OR_GUESSED = re.compile(
 
 
 _BROKE = r"(?:cracked|broken|smashed|shattered|chipped)"
-_GOODS = r"(?:screen|lid|jug|glass|base|handle|mug|lens|display|bowl|plate|lamp|cup|bottle|vase)"
+_GOODS = (
+    r"(?:screen|lid|jug|glass|base|handle|mug|lens|display|bowl|plate|lamp|cup|bottle|vase|tablet"
+    r"|phone|laptop|mirror|frame)"
+)
 #: The thing bought, broken on arrival ("the blender came with a cracked jug", "收到的杯子碎了").
 _GOODS_BROKEN = re.compile(
     rf"(?<![a-z])(?:(?:arrived|came)\s+(?:today\s+)?with\s+(?:a|an|the)\s+(?:\w+\s+)?{_BROKE}"
-    rf"|{_BROKE}\s+{_GOODS}|{_GOODS}\s+(?:\w+\s+)?(?:is|was|are|were)\s+{_BROKE}"
+    rf"|{_BROKE}\s+{_GOODS}|{_GOODS}\s+(?:\w+\s+){{0,3}}?(?:is|was|are|were)\s+{_BROKE}"
     rf"|arrived\s+(?:today\s+)?with\s+(?:the|a|an)\s+\w+\s+{_BROKE})(?![a-z])"
     r"|收到(?:的|时|后)?[^，,。]{0,8}?(?:碎了|裂了|坏了|破了|有裂痕|裂开了)"
 )

@@ -458,6 +458,8 @@ _QUIET_MARK = _rx(
     _w(
         r"do not disturb|don't disturb|dont disturb|dnd|quiet hours?|quiet time|silent hours?"
         r"|no disturb|no[- ]call (?:hours?|times?|window)|no[- ]contact (?:hours?|times?|window)"
+        # nothing at all at those hours ("please nothing between 10pm and 9am my time")
+        r"|nothing (?:between|after|before|from)(?= \d)"
     ),
 )
 _UNAVAILABLE = _rx(

@@ -28,6 +28,12 @@ Item = tuple[int, ExtractedCandidate]
 
 
 _BRACKETED = re.compile(r"[(（]\s*([^()（）]{2,30}?)\s*[)）]")
+#: A place said right after the offset ("GMT+9, tokyo", "UTC+1 - Berlin").
+_PLACE_AFTER = re.compile(
+    r"(?:utc|gmt)\s*[+\-−]\s*\d{1,2}(?::?\d\d)?\s*[,/–—-]\s*([a-z][a-z .'\-]{1,25}?)"
+    r"\s*(?:[).,;!]|$)",
+    re.IGNORECASE,
+)
 
 
 def named_zone_for_offset(pref: _Pref, text: str) -> _Pref:
@@ -39,7 +45,11 @@ def named_zone_for_offset(pref: _Pref, text: str) -> _Pref:
     named = find_timezone(text)
     if named is None or named.startswith("Etc/"):
         # a place in brackets beside it: "UTC+9 (Seoul)"
-        bracketed = (normalize_timezone(m.group(1)) for m in _BRACKETED.finditer(text))
+        bracketed = (
+            normalize_timezone(m.group(1))
+            for rx in (_BRACKETED, _PLACE_AFTER)
+            for m in rx.finditer(text)
+        )
         named = next((z for z in bracketed if z is not None), None)
     if named is None or named.startswith("Etc/") or named == value:
         return pref

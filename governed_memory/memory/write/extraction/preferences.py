@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from governed_memory.memory.scripts import simplified
-from governed_memory.memory.vocabulary import CONTACT_HOURS, LANGUAGE, NOTIFICATION, TIMEZONE
-from governed_memory.memory.write.extraction.claims import name_asked
+from governed_memory.memory.vocabulary import CONTACT_HOURS, LANGUAGE, NAME, NOTIFICATION, TIMEZONE
+from governed_memory.memory.write.extraction.claims import _preferred_name, name_asked
 from governed_memory.memory.write.extraction.clauses import (
     _is_question,
     _neg_confidence,
@@ -574,7 +574,12 @@ def _hours_prefs(p: _Part, zone: str) -> list[_Pref]:
 
 
 def _prefs(p: _Part, zone: str) -> list[_Pref]:
-    """Every profile preference a part states (before temporary / third-party checks)."""
+    """Every profile preference a part states (before temporary / third-party checks): the name
+    the user asks to be called by alone, when it names one (a sentence reads it before the
+    preferences; a request to remember it, "你记住 以后叫我小鱼就行", here)."""
+    name = _preferred_name(p.raw)
+    if name is not None:
+        return [_Pref(NAME, {"value": name}, False, STRONG, p.raw, p.order)]
     hours = _hours_prefs(p, zone)
     out = [*_timezone_prefs(p), *_language_prefs(p), *hours]
     if not hours:
