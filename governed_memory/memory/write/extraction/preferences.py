@@ -200,11 +200,11 @@ def _chosen_or_denied(
     return out
 
 
-#: The user's own phone said to be in a state ("my phone is basically always on do not disturb",
-#: "my phone's on silent", "我的手机经常没信号"): the device, not a way to be reached.
 #: A channel's number, not the channel ("我的電話尾號是6621", "my phone number is 0770…"): what
 #: the user is reached at, said or corrected, is no choice of how.
 _NUMBER_AFTER = re.compile(r"\s*(?:号码|号|尾号|尾號|號碼|號|(?:number|no\.?)(?![a-z]))")
+#: The user's own phone said to be in a state ("my phone is basically always on do not disturb",
+#: "my phone's on silent", "我的手机经常没信号"): the device, not a way to be reached.
 _MY_BEFORE = re.compile(r"(?:(?<![a-z])my|我的?)\s*$")
 _DEVICE_STATE = _rx(
     r"\s*(?:is|'s|was|keeps|stays|has been|isn't|doesn't|经常|总是|一直|老是|基本)?\s*"
