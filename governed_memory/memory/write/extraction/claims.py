@@ -1,6 +1,6 @@
-"""Business claims (orders, payments, shipments, refunds), corrections and the name the user
-goes by: their cues and their readers (statements about the user are `personal`'s, standing
-wishes about how the user is served `wishes`', requests to remember `remembering`'s)."""
+"""Business claims (orders, payments, shipments, refunds) and corrections: their cues and their
+readers (the name the user goes by is `names`'s, statements about the user `personal`'s,
+standing wishes about how the user is served `wishes`', requests to remember `remembering`'s)."""
 
 from __future__ import annotations
 
@@ -347,53 +347,6 @@ _OWNED = re.compile(
     r"[\W_]|(?:刚才|之前|上次|前面)?(?:搞|说|填|写|打|记|弄)错(?:字)?了?|不好意思|抱歉|我|了|啊|吧|呀|哈"
     r"|笑死|sorry|my\s+bad|(?:i\s+was|that\s+was)\s+wrong|wrong\s+info|typo|oops|lol|haha"
 )
-
-
-# How the user wants to be called: a name, never a channel ("call me Sam", "叫我小林就行")
-_NAME_EN = re.compile(
-    r"(?<![A-Za-z])(?:(?:call|address)\s+me\s+(?:as\s+)?|[Ii]\s+go\s+by\s+)"
-    r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?[A-Z][A-Za-z'\-]+(?:\s+[A-Z][A-Za-z'\-]+)?)"
-)
-_NAME_ZH = re.compile(
-    r"(?:叫我|称呼我|喊我|管我叫)(?P<name>[\u4e00-\u9fffA-Za-z]{1,8}?)"
-    r"(?:就行|就好|就可以|即可|吧|好了|$|[\s，,。!！~哈啦呀])"
-)
-#: Words that follow "call me" without being a name ("call me Monday", "call me ASAP").
-_NOT_NAME = re.compile(
-    r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun|To)day|Tomorrow|January|February|March|April|May"
-    r"|June|July|August|September|October|November|December|Back|Later|Again|ASAP|Anytime"
-    r"|Whenever"
-)
-_NOT_NAME_ZH = re.compile(r"^(?:一声|一下|起床|电话|手机|回来|过去|过来|去|来|打|发|我|你|他|她)")
-
-
-#: A name refused, not asked for ("别叫我亲", "don't call me Sweetie").
-_NAME_DENIED = re.compile(
-    r"(?:别再?|不要再?|不用再?|甭|不许|不准|(?<![a-z])(?:don'?t|do\s+not|never|stop))\s*$", re.I
-)
-
-
-def name_asked(raw: str) -> tuple[int, int] | None:
-    """Where "call me …" / "叫我…" in `raw` names what to call the user (asked or refused): no
-    wish about phone calls."""
-    m = _NAME_EN.search(raw)
-    if m is not None and not _NOT_NAME.fullmatch(m.group("name").split()[-1]):
-        return m.span()
-    z = _NAME_ZH.search(raw)
-    if z is not None and not _NOT_NAME_ZH.match(z.group("name")):
-        return z.span()
-    return None
-
-
-def _preferred_name(raw: str) -> str | None:
-    """The name the user asks to be called by, if the text asks that (not one refused)."""
-    m = _NAME_EN.search(raw)
-    if m is not None and not _NOT_NAME.fullmatch(m.group("name").split()[-1]):
-        return None if _NAME_DENIED.search(raw, 0, m.start()) else m.group("name")
-    z = _NAME_ZH.search(raw)
-    if z is not None and not _NOT_NAME_ZH.match(z.group("name")):
-        return None if _NAME_DENIED.search(raw, 0, z.start()) else z.group("name")
-    return None
 
 
 # --------------------------------------------------------------------------------------------

@@ -17,7 +17,6 @@ from governed_memory.memory.write.extraction.claims import (
     _claimed_in_sentence,
     _correction,
     _entities,
-    _preferred_name,
     names_an_id,
 )
 from governed_memory.memory.write.extraction.clauses import (
@@ -48,6 +47,7 @@ from governed_memory.memory.write.extraction.models import (
     Extraction,
     Skipped,
 )
+from governed_memory.memory.write.extraction.names import _preferred_name
 from governed_memory.memory.write.extraction.personal import (
     _availability,
     _family_statement,

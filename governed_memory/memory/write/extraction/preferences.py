@@ -10,7 +10,6 @@ from typing import Any, Literal
 
 from governed_memory.memory.scripts import simplified
 from governed_memory.memory.vocabulary import CONTACT_HOURS, LANGUAGE, NAME, NOTIFICATION, TIMEZONE
-from governed_memory.memory.write.extraction.claims import _preferred_name, name_asked
 from governed_memory.memory.write.extraction.clauses import (
     _is_question,
     _neg_confidence,
@@ -62,6 +61,7 @@ from governed_memory.memory.write.extraction.cues import (
     _w,
 )
 from governed_memory.memory.write.extraction.models import REPORTED, STRONG, WEAK
+from governed_memory.memory.write.extraction.names import _preferred_name, name_asked
 from governed_memory.memory.write.normalize import (
     Mention,
     find_channels,
