@@ -71,6 +71,7 @@ from governed_memory.memory.write.normalize import (
     normalize_quiet_hours,
     normalize_timezone,
 )
+from governed_memory.memory.write.normalize.hours import ZONE_REFUSED
 
 
 @dataclass(frozen=True)
@@ -506,16 +507,9 @@ def _neg_before_lang_en(before: str) -> str | None:
     return None
 
 
-#: A zone said to be no longer the user's ("已经不是北京时间了", "I'm not on China time").
-_ZONE_DENIED = re.compile(
-    r"(?:不是|不在|不再是|不再用|并非|别按|不要按|别用|不要用|别再按)[^，,。]{0,4}?时间"
-    r"|(?<![a-z])(?:not|no\s+longer)\s+(?:on|in|using)\s+(?:[a-z]+\s+){1,2}time(?![a-z])"
-)
-
-
 def _timezone_prefs(p: _Part) -> list[_Pref]:
     norm = p.norm
-    if _ZONE_DENIED.search(norm):
+    if ZONE_REFUSED.search(norm):
         return []
     placed = _placed_zone(norm)
     if placed is not None and _allowed_question(p, negation=False):

@@ -313,16 +313,17 @@ _REGION_AFTER_HOURS = re.compile(
 )
 
 
-#: A zone said not to be the user's ("别按北京时间算", "not on UK time"): none the hours are in.
-_ZONE_REFUSED = re.compile(
-    r"(?:不是|并非|别按|不要按|不按|别用|不要用)(?:照)?[^，,。\s]{1,8}?时间"
-    r"|(?<![a-z])(?:not|no\s+longer)\s+(?:on\s+|in\s+)?[a-z]+\s+time(?![a-z])",
+#: A zone said not to be the user's ("别按北京时间算", "已经不是北京时间了", "not on UK time"): none
+#: the hours are in, nor the user's zone.
+ZONE_REFUSED = re.compile(
+    r"(?:不是|不在|不再是|不再用|并非|别再?按|不要按|不按|别用|不要用)(?:照)?[^，,。\s]{0,8}?时间"
+    r"|(?<![a-z])(?:not|no\s+longer)\s+(?:on\s+|in\s+|using\s+)?(?:[a-z]+\s+){1,2}time(?![a-z])",
     re.IGNORECASE,
 )
 
 
 def _hours(text: str, timezone: str, *, quiet: bool) -> str | None:
-    said = _ZONE_REFUSED.sub(" ", text)
+    said = ZONE_REFUSED.sub(" ", text)
     region = _REGION_AFTER_HOURS.search(said)
     named = find_timezone(f"{region.group('region')} time") if region else None
     zone = find_timezone(said) or named or normalize_timezone(timezone)
