@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from governed_memory.memory.models import Model
-from governed_memory.memory.scripts import simplified_char
+from governed_memory.memory.scripts import mandarin, simplified_char
 from governed_memory.memory.write.detectors.gate import Gate
 
 DetectionReason = Literal["secret", "sensitive_category", "prompt_injection"]
@@ -71,11 +71,21 @@ class _Folded:
 
 
 def _fold(text: str) -> _Folded:
+    """Written Cantonese read as Mandarin (`scripts.mandarin`), then each character folded on
+    its own (`_fold_char`)."""
+    if text.isascii():
+        return _Folded(text, range(len(text)), len(text))
+    read = mandarin(text)
+    if read is None:
+        return _fold_chars(text)
+    folded = _fold_chars(read[0])
+    return _Folded(folded.text, [read[1][i] for i in folded.index], len(text))
+
+
+def _fold_chars(text: str) -> _Folded:
     """Each character folded on its own (`_fold_char`), in one `str.translate` over the
     characters that change; the index map is built per run of one-for-one characters, so a
     long text costs C loops, not a Python step per character."""
-    if text.isascii():
-        return _Folded(text, range(len(text)), len(text))
     table: dict[int, str] = {}
     for ch in set(text):
         if not ch.isascii():
