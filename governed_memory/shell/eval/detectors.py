@@ -101,8 +101,10 @@ DEFAULT_CORPORA = (
     # each read once with the detectors of f4f8f0a (bfe9259's weights), unchanged between them
     CORPORA / "injection.blind61.json",
     CORPORA / "injection.blind62.json",
+    # read once with the detectors of 177448b (bfe9259's weights)
+    CORPORA / "injection.blind63.json",
 )
-#: `injection.blind63.json` (written on 2026-12-07 by a new helper after blind 62 was read) is
+#: `injection.blind64.json` (written on 2026-12-07 by a new helper after blind 63 was read) is
 #: committed unread and left out of the default run: the measure of the next detector change.
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).

@@ -275,7 +275,8 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         "prompt_exfiltration",
         _w(
             r"(?:reveal|show|print|display|output|repeat|recite|tell|give|share|leak|dump|"
-            r"write\s+out|spell\s+out|list|paste|copy|what\s+(?:is|are|was|were))\s+(?:me\s+|us\s+)?"
+            r"write\s+out|spell\s+out|list|paste|copy|what\s+(?:is|are|was|were)|(?:mind|try)\s+"
+            r"(?:revealing|showing|sharing|pasting|listing|printing|giving|telling))\s+(?:me\s+|us\s+)?"
             r"(?:all\s+)?(?:of\s+)?(?:your|the)\s+(?:(?:full|entire|complete|exact|original|"
             r"initial|hidden|secret|internal|system|developer|confidential|underlying|verbatim|"
             r"first)\s+){1,3}(?:prompts?|instructions|directives|rules|guidelines|configuration|"
@@ -297,9 +298,9 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         r"背诵|念出)(?:一下)?(?:你的|你)?(?:完整的?|全部的?|原始的?)?(?:系统提示词?|系统提示语|系统指令|"
         r"系统设定|系统消息|system\s*prompt|初始(?:提示词?|指令|设定)|原始(?:提示词?|指令)|"
         r"隐藏(?:提示词?|指令)|内部(?:提示词?|指令)|提示词|预设指令)",
-        r"(?:把|将)(?:你的)?(?:完整的?|全部的?|原始的?)?(?:系统提示词?|系统提示语|系统指令|系统设定|"
+        r"(?:把|将)\s*(?:你的)?\s*(?:完整的?|全部的?|原始的?)?(?:系统提示词?|系统提示语|系统指令|系统设定|"
         r"system\s*prompt|初始(?:提示词?|指令)|原始(?:提示词?|指令)|隐藏(?:提示词?|指令)|"
-        r"内部(?:提示词?|指令)|提示词)[^,。!?\n]{0,10}?(?:告诉|发|给|输出|打印|显示|说|贴|念)",
+        r"内部(?:提示词?|指令)|提示词)[^,。!?\n]{0,16}?(?:告诉|发|给|输出|打印|显示|说|贴|念|翻译)",
         r"(?:你的)?(?:系统提示词?|系统指令|system\s*prompt|初始指令|隐藏指令)(?:是什么|的内容|原文|写的什么"
         r"|[^,。!?\n]{0,10}?(?:发给我|发我|给我看|贴出来))",
         r"你(?:收到|被给予|接收到)?的(?:指令|规则|设定)(?:原文|全文)",
@@ -594,7 +595,6 @@ def detect_injection(text: str) -> list[Detection]:
 
 
 def detect_injection_before_hardening(text: str) -> bool:
-    """Whether the detector as it was before hardening (no lookalike folding, no hidden views,
-    no task-hijack rules) finds an injection: the baseline of `memctl bench detectors`."""
+    """Whether the rules before hardening find an injection (`memctl bench detectors`' baseline)."""
     folded = _fold(text)
     return bool(_apply(_RULES_BEFORE_HARDENING, folded.text)) or any(_tag_characters(text))
