@@ -1,7 +1,7 @@
 """Chinese written in Traditional characters read as Simplified, as every cue of the write path
 is written: OpenCC's Traditional-to-Simplified tables (its pure-Python port,
-`opencc-python-reimplemented`), loaded on first use; and, for the detectors, written Cantonese
-read as Mandarin (`mandarin`).
+`opencc-python-reimplemented`), loaded on first use; and written Cantonese read as Mandarin
+(`mandarin`).
 
 Two readings, both one character for one, so that offsets into what is read are offsets into
 the text: `simplified` (OpenCC's conversion, phrase by phrase: "乾隆" stays, "乾淨" becomes
@@ -54,104 +54,71 @@ def simplified_char(ch: str) -> str:
 
 
 # ============================================================================================
-# Written Cantonese read as Mandarin, for the detectors: "你而家係店舖經理" says what "你现在是
-# 店铺经理" says, and every cue is written in Mandarin. Cantonese's own characters (嘅 咗 唔 佢
-# 哋 啲 喺 冇 …) mark a text as Cantonese; only such a text is read this way, so "關係" and the
-# Mandarin interjection "唔，好的" are left alone elsewhere.
+# Written Cantonese read as Mandarin, character for character: "你而家係店舖經理" says what
+# "你现在是店舖經理" says, and every cue of the write path (the extractor's and the
+# detectors') is written in Mandarin. Only a text with Cantonese's own words (嘅 咗 唔 佢 哋 啲
+# 喺 冇 …) is read this way, so Mandarin's 关系 and 系统 are left alone.
 
-_CANTONESE_MARKS = frozenset("嘅咗唔佢哋咩嗰啲喺冇嚟嘢攞搵揾畀俾睇咁噉啱諗谂嗱冚")
-
-#: Words first (the alternation is longest first), then single characters. Keys in the
-#: characters a writer uses, Traditional and Simplified.
+_CANTONESE_MARK = re.compile(
+    r"[嘅咗唔佢哋咩嗰啲喺冇嚟嘢攞搵揾畀俾睇咁噉啱諗谂嗱冚]|净系|淨係|而家|钟意|鍾意|[我你][系係](?![统列統])"
+)
+#: Each word and its Mandarin reading, of the same length (keys in the characters a writer uses,
+#: Traditional and Simplified: the extractor reads Simplified, the detectors the text).
 _CANTONESE_WORDS: dict[str, str] = {
-    "而家": "现在",
-    "依家": "现在",
-    "宜家": "现在",
-    "邊個": "谁",
-    "边个": "谁",
-    "邊度": "哪里",
-    "边度": "哪里",
-    "點樣": "怎样",
-    "点样": "怎样",
-    "點解": "为什么",
-    "点解": "为什么",
-    "乜嘢": "什么",
-    "咩嘢": "什么",
-    "唔使": "不用",
-    "唔駛": "不用",
-    "唔驶": "不用",
-    "唔洗": "不用",
+    **dict.fromkeys(("而家", "依家", "宜家"), "现在"),
+    **dict.fromkeys(("邊個", "边个"), "哪个"),
+    **dict.fromkeys(("邊度", "边度"), "哪里"),
+    **dict.fromkeys(("點樣", "点样"), "怎样"),
+    **dict.fromkeys(("點解", "点解"), "为何"),
+    **dict.fromkeys(("乜嘢", "咩嘢"), "什么"),
+    **dict.fromkeys(("唔使", "唔駛", "唔驶", "唔洗"), "不用"),
+    **dict.fromkeys(("唔該", "唔该"), "谢谢"),
+    **dict.fromkeys(("話俾", "话俾", "話畀", "话畀"), "告诉"),
+    **dict.fromkeys(("話我知", "话我知"), "告诉我"),
+    **dict.fromkeys(("老細", "老细"), "老板"),
+    **dict.fromkeys(("淨係", "净系", "净係"), "只是"),
+    **dict.fromkeys(("係咪", "系咪"), "是不"),
+    **dict.fromkeys(("鍾意", "钟意"), "喜欢"),
     "唔好": "不要",
-    "唔該": "请",
-    "唔该": "请",
-    "話俾": "告诉",
-    "话俾": "告诉",
-    "話畀": "告诉",
-    "话畀": "告诉",
-    "話我知": "告诉我",
-    "话我知": "告诉我",
-    "同埋": "和",
+    "唔食": "不吃",
+    "冇食": "没吃",
+    "同埋": "以及",
     "即刻": "立刻",
-    "老細": "老板",
-    "老细": "老板",
     "佢哋": "他们",
-    "冚唪唥": "全部",
-    "嘅": "的",
-    "咗": "了",
-    "佢": "他",
-    "哋": "们",
-    "咩": "什么",
-    "乜": "什么",
-    "嗰": "那",
-    "啲": "些",
-    "喺": "在",
-    "冇": "没有",
-    "嚟": "来",
-    "嘢": "东西",
-    "攞": "拿",
-    "搵": "找",
-    "揾": "找",
-    "畀": "给",
-    "俾": "给",
-    "睇": "看",
-    "咁": "这样",
-    "噉": "这样",
-    "啱": "对",
-    "諗": "想",
-    "谂": "想",
-    "冚": "全",
-    "揀": "选",
-    "嗱": "",
+    "冚唪唥": "全部都",
 }
+_CANTONESE_CHARS = str.maketrans(
+    "嘅咗佢哋咩乜嗰啲喺冇嚟嘢攞搵揾畀俾睇咁噉啱諗谂冚揀嗱",
+    "的了他们啥啥那些在没来物拿找找给给看这这对想想全选呐",
+)
 _CANTONESE = re.compile(
     "|".join(re.escape(k) for k in sorted(_CANTONESE_WORDS, key=len, reverse=True))
-    # 係 is 是 (but not in 關係); 唔 before a word is 不; 呢 before a measure word is 这; 仲 is 还
-    + r"|(?<![關关聯联維维])係|唔(?=[\u4e00-\u9fff])"
-    + r"|呢(?=[個个隻只件張张份些次度條条位間间款單单邊边])"
-    + r"|仲(?![裁秋夏春冬介])"
-    # 話 is 说 (but not in 電話, 對話, 話題 …)
-    + r"|(?<![電电對对笑說说通會会童講讲])[話话](?![題题費费筒術术])"
+    # 係 is 是 (not in 關係, 系统); 唔 before a word is 不; 呢 before a measure word is 这; 仲 is
+    # 还; 話 is 说 (not in 電話, 話題); 飲 is 喝 (not in 饮料)
+    + r"|(?P<is>(?<![關关聯联維维体體派世直])[係系](?![統统列數数]))|(?P<no>唔(?=[\u4e00-\u9fff]))"
+    + r"|(?P<this>呢(?=[個个隻只件張张份些啲次度條条位間间款單单邊边]))"
+    + r"|(?P<still>仲(?![裁秋夏春冬介]))"
+    + r"|(?P<say>(?<![電电對对笑說说通會会童講讲])[話话](?![題题費费筒術术]))"
+    + r"|(?P<drink>[飲饮](?![料食品]))"
 )
-_CANTONESE_CHARS = {"係": "是", "唔": "不", "呢": "这", "仲": "还", "話": "说", "话": "说"}
+_CANTONESE_GROUPS = {
+    "is": "是",
+    "no": "不",
+    "this": "这",
+    "still": "还",
+    "say": "说",
+    "drink": "喝",
+}
 
 
-def mandarin(text: str) -> tuple[str, list[int]] | None:
-    """Written Cantonese read as Mandarin ("唔使理" as "不用理"), with index[i] the offset in
-    `text` of character i of the reading (a word's replacement maps to the word's first
-    character); None when `text` is not Cantonese."""
-    if _CANTONESE_MARKS.isdisjoint(text):
-        return None
-    out: list[str] = []
-    index: list[int] = []
-    last = 0
-    for m in _CANTONESE.finditer(text):
-        out.append(text[last : m.start()])
-        index.extend(range(last, m.start()))
-        word = m.group()
-        said = _CANTONESE_WORDS.get(word) or _CANTONESE_CHARS.get(word, "")
-        out.append(said)
-        index.extend(m.start() + min(i, len(word) - 1) for i in range(len(said)))
-        last = m.end()
-    out.append(text[last:])
-    index.extend(range(last, len(text)))
-    return "".join(out), index
+def _cantonese_word(m: re.Match[str]) -> str:
+    group = m.lastgroup
+    return _CANTONESE_GROUPS[group] if group else _CANTONESE_WORDS[m.group()]
+
+
+def mandarin(text: str) -> str:
+    """Written Cantonese read as Mandarin, character for character ("唔使理" as "不用理"), so
+    offsets into the reading are offsets into `text`; any other text as it is."""
+    if not _CANTONESE_MARK.search(text):
+        return text
+    return _CANTONESE.sub(_cantonese_word, text).translate(_CANTONESE_CHARS)

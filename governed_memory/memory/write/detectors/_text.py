@@ -71,21 +71,13 @@ class _Folded:
 
 
 def _fold(text: str) -> _Folded:
-    """Written Cantonese read as Mandarin (`scripts.mandarin`), then each character folded on
-    its own (`_fold_char`)."""
+    """Written Cantonese read as Mandarin (`scripts.mandarin`, same length), then each character
+    folded on its own (`_fold_char`), in one `str.translate` over the characters that change;
+    the index map is built per run of one-for-one characters, so a long text costs C loops, not
+    a Python step per character."""
     if text.isascii():
         return _Folded(text, range(len(text)), len(text))
-    read = mandarin(text)
-    if read is None:
-        return _fold_chars(text)
-    folded = _fold_chars(read[0])
-    return _Folded(folded.text, [read[1][i] for i in folded.index], len(text))
-
-
-def _fold_chars(text: str) -> _Folded:
-    """Each character folded on its own (`_fold_char`), in one `str.translate` over the
-    characters that change; the index map is built per run of one-for-one characters, so a
-    long text costs C loops, not a Python step per character."""
+    text = mandarin(text)
     table: dict[int, str] = {}
     for ch in set(text):
         if not ch.isascii():
