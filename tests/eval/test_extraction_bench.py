@@ -57,6 +57,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT41,
     HELDOUT42,
     HELDOUT43,
+    HELDOUT44,
     baseline_outputs,
     extract_all,
     load,
@@ -145,6 +146,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT41.name,
         HELDOUT42.name,
         HELDOUT43.name,
+        HELDOUT44.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -117,7 +117,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"(?:code\s+)?(?:[a-z0-9-]+\s+)?(?:didn't|did\s+not|wasn't|was\s+not|never\s+got)\s+"
                 r"(?:apply|applied|work|taken\s+off)"
                 r"|billed twice|was charged|been charged|got charged|payment (?:failed|declined"
-                r"|went through|was declined|bounced)|card (?:was |got |keeps getting )?declined"
+                r"|went (?:through|thru)|was declined|bounced)"
+                r"|card (?:was |got |keeps getting )?declined"
                 # a payment said to hang ("PayPal says the payment is pending")
                 r"|payment\s+(?:is|was|has\s+been|stays?|still)\s+(?:still\s+)?(?:pending|on\s+hold"
                 r"|stuck|processing)"
@@ -151,6 +152,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|is|has been)\s+(?:shipped|dispatched|cancell?ed)|cancell?ed|wrong (?:item|size"
                 r"|colou?r|product|order)|(?:is|are|was|were|running) (?:late|overdue)"
                 r"|still\s+(?:says|shows)\s+['\"]?(?:processing|pending|preparing)"
+                # "order status says processing for like 10 days now"
+                r"|(?:says|shows|showing)\s+['\"]?(?:processing|pending|preparing|on\s+hold)['\"]?\s+for"
+                r"\s+(?:like\s+|about\s+|over\s+|almost\s+|nearly\s+)?(?:\d+|a|two|three|several)"
                 r"|(?:is|are)\s+still\s+['\"]?(?:processing|pending|preparing|on\s+hold)"
                 r"|(?:has|have)\s+(?:said|shown|showed|read)\s+['\"]?(?:processing|pending|preparing"
                 r"|on\s+hold|awaiting\s+(?:shipment|dispatch|fulfil\w*))['\"]?\s+for"
@@ -180,6 +184,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|never|isn't"
                 r"|is not|wasn't|was not)\s+(?:been\s+)?(?:delivered|moved|updated|picked up)"
+                # one part of a split order come ("got split into 2 packages and only 1 came")
+                r"|only\s+(?:\d+|one|two|half|some|part)\s+(?:of\s+(?:them|the\s+\w+)\s+)?(?:came|arrived"
+                r"|showed\s+up|turned\s+up|got\s+here)"
                 r"|(?:was|been|got|is|are|were|has been|have been|shows?(?: as)?|marked(?: as)?"
                 r"|says?)\s+(?:delivered|lost|damaged|broken|stuck|delayed|returned|missing"
                 r"|in transit)|lost|damaged|stuck(?!\s+in\s+(?:meetings?|traffic|work|a\s+meeting"
@@ -465,7 +472,9 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
     elif status not in entities:
         status = entities[0]
     question = bool(_Q_START.match(norm.strip()) or _Q_ANY.search(norm.rstrip("?？ ")))
-    if (question or norm.rstrip().endswith(("?", "？"))) and not _WHY.search(norm):
+    # ("order status says processing for 10 days now??": exasperation, not a question)
+    asked = norm.rstrip().endswith(("?", "？")) and not re.search(r"[?？]{2,}\s*$", norm)
+    if (question or asked) and not _WHY.search(norm):
         return None
     if _CLAIM_WISH.search(norm) and not _NEGATIVE_STATUS.search(status_text):
         return None

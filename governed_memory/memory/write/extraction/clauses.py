@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from governed_memory.memory.scripts import simplified
+from governed_memory.memory.scripts import mandarin, simplified
 from governed_memory.memory.write.extraction.cues import (
     _CJK,
     _FIRST_THEN,
@@ -177,23 +177,16 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 #: Cantonese as it is spoken and written ("我喺香港住", "我淨係飲無糖嘅，唔該"): its words read as
 #: Mandarin's, one character for one (offsets into the text hold), as the cues are Mandarin.
 #: Traditional characters are read as Simplified first, so these are written Simplified.
-_CANTONESE = re.compile(r"[喺嘅唔冇佢哋咗嚟啲嘢]|净系|而家|钟意|[我你]系(?![统列])")
-_CANTONESE_WORDS = {"唔该": "谢谢", "净系": "只是", "而家": "现在", "系咪": "是不"}
-_CANTONESE_WORDS.update({"唔食": "不吃", "冇食": "没吃", "钟意": "喜欢"})
-_CANTONESE_CHARS = str.maketrans("喺嘅唔冇佢哋咗嚟啲嘢飲饮係俾攞", "在的不没他们了来些物喝喝是给拿")
-#: Cantonese's "is" (係, 系 once Simplified), but not in Mandarin's words that hold 系 (联系我).
-_CANTONESE_IS = re.compile(r"(?<![联关体维派世直])系(?![统列数])")
+def _sentence_text(clauses: list[_Clause], zh: bool) -> str:
+    """A sentence as its clauses say it, joined as the language joins clauses."""
+    return ("，" if zh else ", ").join(c.raw for c in clauses)
 
 
 def read(text: str) -> str:
     """`text` folded, read as Simplified (`simplified`), and where it is Cantonese, read as
-    Mandarin (same length): offsets into what is read are offsets into the text."""
-    norm = simplified(fold(text))
-    if not _CANTONESE.search(norm):
-        return norm
-    for word, mandarin in _CANTONESE_WORDS.items():
-        norm = norm.replace(word, mandarin)
-    return _CANTONESE_IS.sub("是", norm.translate(_CANTONESE_CHARS))
+    Mandarin (`mandarin`; both of the same length): offsets into what is read are offsets into
+    the text."""
+    return mandarin(simplified(fold(text)))
 
 
 def _verbatim(raw: str) -> str:

@@ -497,7 +497,8 @@ _CONTACT_NEG = re.compile(
     r"|e-?mail|message|contact|ring|phone|ping|notify|send|bother|disturb)|"
     + _w(_NEG_EN)
     + r"(?:\s+\w+){0,3}?\s+(?:call|calls|calling|text|texts|texting|e-?mails?|e-?mailing|message"
-    r"|messages|messaging|contact|ring|phone|ping|notify|send|bother|disturb)"
+    r"|messages|messaging|msgs?|notifs?|notifications?|alerts|contact|ring|phone|ping|notify|send"
+    r"|bother|disturb)"
 )
 _HOURS_STRONG = _rx(
     r"只|请|希望|最好|以后|一律|别|不要|勿|免打扰",

@@ -29,6 +29,7 @@ from governed_memory.memory.write.extraction.clauses import (
     _is_temporary,
     _one_off_context,
     _Part,
+    _sentence_text,
     _whose,
     read,
 )
@@ -81,18 +82,10 @@ from governed_memory.memory.write.extraction.wishes import (
     _standing_cue_alone,
     _standing_wish,
     _style_wish,
+    passed_to_courier,
     standing_after,
 )
-from governed_memory.memory.write.normalize import (
-    fold,
-    normalize_timezone,
-    normalize_whitespace,
-)
-
-
-def _sentence_text(clauses: list[_Clause], zh: bool) -> str:
-    """A sentence as its clauses say it, joined as the language joins clauses."""
-    return ("，" if zh else ", ").join(c.raw for c in clauses)
+from governed_memory.memory.write.normalize import fold, normalize_timezone, normalize_whitespace
 
 
 @dataclass
@@ -101,6 +94,7 @@ class _Collected:
     semantic: list[tuple[int, ExtractedCandidate]]
     skipped: list[tuple[int, Skipped]]
     lasting: bool  # the message says what it says for good (`personal.lasting`)
+    sentence: str = ""  # the sentence being read, as read
 
 
 class RuleExtractor:
@@ -124,6 +118,7 @@ class RuleExtractor:
         named: list[str] = []
         for sentence in sentences:
             before = (len(got.prefs), len(got.semantic), len(got.skipped))
+            got.sentence = " ".join(c.norm for c in sentence)
             self._sentence(sentence, zone, got, list(named))
             self._corrected(sentence, before, got, zh)
             self._claims_named(sentence, before[1], got, zh)
@@ -343,11 +338,13 @@ class RuleExtractor:
             return
         for part in parts:
             relayed = _relayed_as_self(part.norm)
-            passed = passed_on(part.norm)  # "let the warehouse know that …": the user's wish
+            courier = passed_to_courier(part.norm, got.sentence)
+            passed = passed_on(part.norm) or courier  # "let the warehouse know that …": theirs
             said = relayed if relayed is not None else passed or part.norm
             family = _family_statement(said, got.lasting)
             kept = (
-                family
+                courier is not None
+                or family
                 or _self_statement(said)
                 or _standing_wish(passed or part.norm, cued_before)
                 or _style_wish(passed or part.norm)

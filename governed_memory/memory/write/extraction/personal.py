@@ -255,7 +255,8 @@ _SELF_EN = _rx(
     r"|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive|buy"
     r"|shop for|order|subscribe)\b"
     r"|i\s+always\s+(?:want|buy|order|choose|pick(?!\s+up))\b"
-    r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really)\s+)?(?:eat|drink|like|love"
+    r"|i\s+(?:(?:usually|always|normally|often|never|rarely|really|mostly|mainly|only)\s+)?(?:eat"
+    r"|drink|like|love"
     r"|enjoy|prefer|hate|dislike|wear|own|shop|sleep|go to bed|wake up|get up|use|raise|grow|run"
     r"|drive|ride"
     r"|breed|ride|cycle|swim|hike|knit|sew|bake|collect|play|practi[cs]e|train|run\s+(?:a|an|my)"
@@ -486,6 +487,10 @@ _SELF_HERE = re.compile(
 #: A preface to what the user then says of themselves ("quick background so your recs make
 #: sense: I'm pregnant", "my doctor said I should tell you: I'm allergic to penicillin").
 _PREFACE = re.compile(r"^[^:：]{3,60}[:：]\s*(?=\S)")
+#: What a statement is about, said before it ("for bags i prefer crossbody over backpacks").
+_TOPIC_FIRST = re.compile(
+    r"^(?:for|with|as\s+for|when\s+it\s+comes\s+to)\s+[a-z][a-z ]{1,20}?,?\s+(?=i\s)"
+)
 
 
 _NOTHING_AFTER = re.compile(r"\s*(?:这边|那边|住|生活|哈|啊|呢|哦|now)?\s*$")
@@ -509,6 +514,9 @@ def _self_statement(norm: str) -> bool:
     preface = _PREFACE.match(s)
     said = s[preface.end() :] if preface is not None else ""
     if re.match(r"(?:i\b|i'm|im\b|i've|we\b|we're|我|本人)", said) and _self_statement(said):
+        return True
+    topic = _TOPIC_FIRST.match(s)  # "for tea i only like loose leaf"
+    if topic is not None and _self_statement(s[topic.end() :]):
         return True
     if s and len(s) <= 60 and _SELF_HERE.match(s):
         return True

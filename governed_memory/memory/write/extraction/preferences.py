@@ -261,7 +261,15 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
         (m, _neg_confidence(neg)) for m, role, neg in roles if role == "neg" and neg is not None
     ]
     strong = bool(_STRONG_CUE.search(norm) or _STANDING.search(norm))
-    return _chosen_or_denied(p, NOTIFICATION, "channel", positives, negatives, strong=strong)
+    current = _said_now(norm, positives)
+    if current or negatives or not positives:
+        return _chosen_or_denied(p, NOTIFICATION, "channel", current, negatives, strong=strong)
+    # only a wish said before ("earlier i said text me", and "but actually email is better" in
+    # the next part): recalled, below any said now
+    return [
+        replace(pref, confidence=REPORTED)
+        for pref in _chosen_or_denied(p, NOTIFICATION, "channel", positives, [], strong=False)
+    ]
 
 
 #: Calls said only as what the user's clock is to time ("I'm on Berlin time for any scheduled
@@ -360,16 +368,7 @@ def _language_prefs(p: _Part) -> list[_Pref]:
     # "之前说用英文回复，…用中文就行": what was asked then, in its clause, is no choice now
     # unless nothing else is chosen in the part: "not German pls — I asked for Dutch replies"
     # reminds of the wish (kept below any wish said now, which outranks it)
-    reported = [m.end() for m in _SAID_BEFORE.finditer(norm)]
-    current = [
-        m
-        for m in positives
-        if not any(
-            end <= m[0]
-            and not re.search(r"[，,。;；]|(?<![a-z])but(?![a-z])|但|不过", norm[end : m[0]])
-            for end in reported
-        )
-    ]
+    current = _said_now(norm, positives)
     strong = bool(_LANG_STRONG.search(norm) or _STANDING.search(norm))
     if current or negatives or not positives or not english:
         return _chosen_or_denied(p, LANGUAGE, "value", current, negatives, strong=strong)
@@ -387,6 +386,20 @@ _SAID_BEFORE = re.compile(
     r"|(?<![a-z])i\s+(?:said|told\s+you|asked\s+for)\s+(?:(?:that\s+)?i\s+(?:wanted|preferred"
     r"|needed|would\s+like)\s+)?(?=[a-z])"
 )
+
+
+def _said_now(norm: str, positives: list[Mention]) -> list[Mention]:
+    """The mentions not in a wish reported as said before ("earlier I said French but …")."""
+    reported = [m.end() for m in _SAID_BEFORE.finditer(norm)]
+    return [
+        m
+        for m in positives
+        if not any(
+            end <= m[0]
+            and not re.search(r"[，,。;；]|(?<![a-z])but(?![a-z])|但|不过", norm[end : m[0]])
+            for end in reported
+        )
+    ]
 
 
 def said_before(norm: str) -> bool:

@@ -77,6 +77,10 @@ WHERE_I_AM = re.compile(
     # a coast ("I'm on the east coast (NYC)")
     r"|(?<![a-z])(?:i'm|im|i am|we're|we are)\s+(?:now\s+|actually\s+|currently\s+|based\s+)*on\s+"
     r"(?:the\s+)?(?P<coast>east|west)\s+coast(?![a-z])"
+    # where the user works ("im a nurse on night shifts in chicago", "I work nights in Perth")
+    r"|(?<![a-z])(?:(?:i'm|im|i am)\s+an?\s+(?:[a-z]+\s+){1,5}?|i\s+work\s+(?:[a-z]+\s+){0,3}?)"
+    r"in\s+"
+    r"(?P<working>[a-z][a-z .'\-]{1,25}?)(?=\s*[,.;!?)(—–]|\s*$|\s+(?:so|and|but)(?![a-z]))"
     r"|(?<![a-z])(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<moved>[a-z][a-z .'\-]{1,25}?)"
     r"(?=\s*[,.;!?)(]|\s*$|\s+(?:last|this|in|a|and|so|but|recently)(?![a-z]))"
     r"|(?:(?:我|本人)(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年|上个月|上周|去年|刚|最近)*"
@@ -108,7 +112,8 @@ def zone_where_i_am(norm: str, named: bool = False) -> str | None:
     found = None
     for m in WHERE_I_AM.finditer(norm):
         coast = f"{m.group('coast')} coast" if m.group("coast") else None
-        place = (m.group("place") or m.group("moved") or m.group("zh") or coast or "").strip()
+        place = m.group("place") or m.group("working") or m.group("moved") or m.group("zh")
+        place = (place or coast or "").strip()
         if _NOT_HERE.search(norm[max(0, m.start() - 8) : m.start()]):
             continue
         found = normalize_timezone(place) or found
