@@ -221,10 +221,11 @@ _ONCE = re.compile(
     r"|for\s+this\s+order|just\s+this\s+once)(?![a-z])"
 )
 _STANDING_FOR_GOOD = re.compile(
-    r"(?<![点时号])以后|今后|往后|从现在起|从今以后|每次|一律|统一|默认|每(?:个)?(?:周|星期)"
-    r"|(?:天|周|月|号)(?:开始|起)(?!来|床|飞)"
-    r"|(?<![a-z])(?:from now on|going forward|in (?:the )?future|henceforth"
-    r"|for all (?:future )?orders)"
+    r"(?<![点时号天])以后|今后|往后|从现在起|从今以后|每次|每一单|一律|统一|默认|永远|都这样"
+    r"|每(?:个)?(?:周|星期)|(?:天|周|月|号)(?:开始|起)(?!来|床|飞)|所有(?:的)?(?:快递|件|订单|包裹|单)"
+    r"|(?<![a-z])(?:from now on|going forward|in (?:the )?future|henceforth|every (?:single )?time"
+    r"|each time|for good|for all (?:future )?orders|(?:all|any) (?:of )?my (?:future )?(?:orders"
+    r"|deliveries|parcels|packages|stuff)|(?<!n't )(?<!not )always|ever(?=\s*[.!,]|\s*$))(?![a-z])"
 )
 #: A habit of the shop complained of ("you guys always deliver before 7am", "每次推荐的都是…",
 #: "I always get substitutions even though I ticked no substitutes"): no wish.
@@ -281,13 +282,6 @@ _TO_COURIER_ZH = re.compile(
     r"^[^，,。]{0,12}?(?:跟|和|叫|让|告诉|转告|同)(?:一下)?(?:送货|送件|配送|派件|派送|快递|骑手|司机|师傅"
     r"|仓库|打包)(?:员|小哥|师傅|的|那边)?(?:说|讲)?(?:一下|下)?[，,\s]*(?=\S)"
 )
-_FOR_GOOD = re.compile(
-    r"(?<![点时号天])以后|以後|今后|往后|每次|每一单|一律|永远|都这样"
-    r"|所有(?:的)?(?:快递|件|订单|包裹|单)"
-    r"|(?<![a-z])(?:from now on|going forward|in (?:the )?future|every (?:single )?time|each time"
-    r"|for good|(?:all|any) (?:of )?my (?:future )?(?:orders|deliveries|parcels|packages|stuff)"
-    r"|(?<!n't )(?<!not )always|ever(?=\s*[.!,]|\s*$))(?![a-z])"
-)
 
 
 def passed_to_courier(norm: str, sentence: str) -> str | None:
@@ -295,7 +289,7 @@ def passed_to_courier(norm: str, sentence: str) -> str | None:
     when its sentence says it for good and it names no one delivery; else None."""
     s = norm.strip()
     m = _TO_COURIER_EN.match(s) or _TO_COURIER_ZH.match(s)
-    if m is None or not _FOR_GOOD.search(sentence):
+    if m is None or not _STANDING_FOR_GOOD.search(sentence):
         return None
     rest = s[m.end() :]
     if len(re.sub(r"^(?:一下|下)|[吗呢吧啊呀哈嘛?？!！。.,，\s]", "", rest)) < 2:
