@@ -96,3 +96,23 @@ def test_a_rhetorical_double_question_mark_is_no_question_but_a_real_one_is() ->
 )
 def test_statements_led_by_their_topic_or_mostly(text: str, mention: str) -> None:
     assert any(mention in c for c in contents(text)), contents(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "mention"),
+    [
+        ("my dad uses a hearing aid, i reorder the batteries for him every month", "hearing aid"),
+        ("my gran only reads welsh, so whenever i order for her the card has to be welsh", "welsh"),
+        ("我外婆不识字 我每个月给她买药", "不识字"),
+        ("my son is super sensitive to wool, for his orders no wool at all", "sensitive to wool"),
+    ],
+)
+def test_a_relatives_need_is_kept_when_the_user_shops_for_them_again(
+    text: str, mention: str
+) -> None:
+    assert any(mention in c for c in contents(text)), contents(text)
+
+
+@pytest.mark.parametrize("text", ["我老公穿XL，这件是给他买的", "我老公穿XL，想给他买件羽绒服"])
+def test_a_relatives_size_beside_one_purchase_is_not_kept(text: str) -> None:
+    assert contents(text) == [], contents(text)

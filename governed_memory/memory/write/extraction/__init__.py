@@ -56,7 +56,9 @@ questions, one-off and standing markers, whom a part is about, negation), `prefe
 language, timezone, quiet hours and contact hours), `claims` (business claims, requests to
 remember, self-statements and their third-party look-alikes, with their cues), `wishes`
 (standing wishes about how the user is served: a carrier, a delivery time kept free, packaging,
-what is recommended, how replies are written), `contents` (the
+what is recommended, how replies are written), `relayed` (what reaches the agent by way of
+someone else: a statement relayed about the customer, a wish passed on to whoever serves them),
+`contents` (the
 content text of a profile candidate) and `extractor` (`RuleExtractor`: the reading order and the
 assembly of profile candidates).
 """

@@ -52,13 +52,11 @@ from governed_memory.memory.write.extraction.names import _preferred_name
 from governed_memory.memory.write.extraction.personal import (
     _availability,
     _family_statement,
-    _relayed_as_self,
     _self_statement,
     _third_party_statement,
     goes_on,
     lasting,
     of_family,
-    passed_on,
 )
 from governed_memory.memory.write.extraction.preferences import (
     ARRIVES,
@@ -70,6 +68,11 @@ from governed_memory.memory.write.extraction.preferences import (
     second_thought,
 )
 from governed_memory.memory.write.extraction.quiet import quiet_across
+from governed_memory.memory.write.extraction.relayed import (
+    _relayed_as_self,
+    passed_on,
+    passed_to_courier,
+)
 from governed_memory.memory.write.extraction.remembering import (
     NOTHING_SAID,
     _asked_to_remember,
@@ -82,7 +85,6 @@ from governed_memory.memory.write.extraction.wishes import (
     _standing_cue_alone,
     _standing_wish,
     _style_wish,
-    passed_to_courier,
     standing_after,
 )
 from governed_memory.memory.write.normalize import fold, normalize_timezone, normalize_whitespace

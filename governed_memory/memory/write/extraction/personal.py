@@ -397,7 +397,7 @@ _FAMILY_FACT = _rx(
 _REL_EN_FAMILY = (
     r"wife|husband|spouse|partner|fianc[eé]e?|mom|mum|mother|dad|father|parents?|sons?"
     r"|daughters?|kids?|children|child|baby|twins|toddler|brothers?|sisters?|grandma"
-    r"|grandmother|grandpa|grandfather|grandparents?"
+    r"|grandmother|grandpa|grandfather|grandparents?|gran|granny|nana|grandad"
 )
 _FAMILY_SUBJECT = re.compile(
     _SELF_LEAD_ZH + rf"(?:我(?:的|家)?(?:{_REL_ZH_FAMILY})|家里(?:的)?(?:{_REL_ZH_FAMILY})?)"
@@ -446,15 +446,27 @@ def _family_fact(norm: str) -> bool:
 #: not when it is the background of one question ("我老公穿XL，帮我挑件冲锋衣").
 _FAMILY_IN_PASSING = _rx(
     r"血糖(?:偏|有点|比较)?高|血压(?:偏|有点|比较)?高|血脂(?:偏|有点|比较)?高|三高|吃素|素食"
-    r"|穿\s*(?:[0-9]{2,3}(?:\.5)?|[XxSsMmLl]{1,3})\s*(?:码|号|的)?",
+    r"|穿\s*(?:[0-9]{2,3}(?:\.5)?|[XxSsMmLl]{1,3})\s*(?:码|号|的)?"
+    # what they can read, hear or use of what the shop sends them
+    r"|不识字|只会说|只看得懂|老人机|不会用(?:智能)?手机|用不惯智能手机",
     _w(
         r"vegan|vegetarian|lactose[- ]intolerant|(?:wears?|takes?) (?:a )?(?:size|us|uk|eu) \w+"
-        r"|visually impaired|blind|deaf|hard of hearing"
+        r"|visually impaired|blind|deaf|hard of hearing|(?:uses|wears) a hearing aid"
+        r"|can'?t read (?:small|the)|only (?:reads|speaks) \w+"
+        r"|(?:really |very |super )?sensitive to"
     ),
 )
 _LASTING = _rx(
-    r"一般|基本|一直|向来|都是我|都在|都要|以后|往后|今后|每次|下次",
-    _w(r"always|usually|every ?thing|every time|from now on|going forward|in future|regularly"),
+    r"一般|基本|一直|向来|都是我|都在|都要|以后|往后|今后|每次|下次"
+    # what the user buys for them, again and again ("我每个月给他买低钠盐", "i reorder them for
+    # him"; not once: "这件是给他买的")
+    r"|每(?:个)?(?:月|周|星期|年)[^，,。]{0,6}?给",
+    _w(
+        r"always|usually|every ?thing|every time|from now on|going forward|in future|regularly"
+        r"|i (?:re)?(?:order|buy|shop)\s+(?:\w+\s+){0,3}?for (?:him|her|them)"
+        r"|(?:for|on) (?:his|her|their) (?:orders|stuff|place)"
+        r"|when i order (?:for )?(?:him|her|them)"
+    ),
 )
 
 
@@ -529,46 +541,6 @@ def _self_statement(norm: str) -> bool:
 
 _EN_VERB_AS_FIRST = {"is": "am", "'s": "am", "are": "am", "was": "was", "has": "have"}
 _EN_VERB_AS_FIRST.update({"doesn't": "don't", "does": "do", "isn't": "am not"})
-
-
-# What an agent relays of the person a namespace is about ("the customer says she is allergic to
-# peanuts", "客户说他对花生过敏"): the customer's own statement, in the third person.
-_RELAY_ZH = re.compile(
-    r"^(?:客户|用户|顾客|买家|客人)(?:本人)?(?:说|表示|提到|反馈|告诉我|称|讲|自述)(?:了)?"
-    r"[:：,，]?\s*(?:他|她|自己)?"
-)
-_RELAY_EN = re.compile(
-    r"^(?:the\s+)?(?:customer|user|client|buyer|shopper|caller)\s+(?:says|said|told\s+(?:me|us)"
-    r"|mentioned|reports|reported|explained|confirmed|states|stated)\s+(?:that\s+)?"
-    r"(?:she|he|they)\s+(?P<verb>[a-z']+)"
-)
-
-
-#: A wish passed on through the agent to whoever serves the user ("can you let the warehouse
-#: know that from now on …", "tell the optical shop I always want …"): what follows is the
-#: user's own.
-_PASSED_ON = re.compile(
-    r"^(?:(?:can|could|would)\s+(?:you|u)\s+(?:please\s+|pls\s+|kindly\s+)?|please\s+|pls\s+)?"
-    r"(?:let|tell|remind|ask|inform)\s+(?:the|your|my)\s+(?!(?:delivery\s+)?(?:guy|driver|courier"
-    r"|rider)\b)[a-z-]+(?:\s+[a-z-]+)?\s+(?:know\s+|to\s+note\s+)?(?:that\s+)?(?=[a-z])"
-)
-
-
-def passed_on(norm: str) -> str | None:
-    """What a wish passed on to whoever serves the user says (`_PASSED_ON`), or None."""
-    m = _PASSED_ON.match(norm.strip())
-    return norm.strip()[m.end() :] if m is not None else None
-
-
-def _relayed_as_self(norm: str) -> str | None:
-    """A statement relayed about the customer, said as the customer would ("I am allergic to
-    peanuts"), or None."""
-    s = norm.strip()
-    m = _RELAY_ZH.match(s)
-    if m is not None and m.end() < len(s):
-        return "我" + s[m.end() :]
-    e = _RELAY_EN.match(s)
-    return _as_first_person(s, e) if e is not None else None
 
 
 def _as_first_person(s: str, m: re.Match[str]) -> str:

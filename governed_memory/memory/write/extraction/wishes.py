@@ -264,35 +264,3 @@ _CLAIM_WISH_BLOCK = _rx(
     r"退款|退钱|赔偿|补偿|免费|折扣|优惠|审核|核实|记录",
     _w(r"refunds?|compensat\w*|free|discount|approv\w*|verif\w*|checks?|log"),
 )
-
-
-# A wish passed on to whoever delivers or packs the user's orders ("tell the driver to leave
-# packages behind the side gate from now on", "帮我跟骑手说别按门铃 … 以后都这样哈", "let the
-# courier know the building code is 4471#, that's for all my deliveries"): the user's own, when
-# the sentence says it is for good; else it is for one delivery ("ask the courier to ring twice",
-# "跟送货的说下，今天下午三点以后再送").
-_TO_COURIER_EN = re.compile(
-    r"^(?:(?:also|and|oh\s+and|btw)[,\s]+)?(?:(?:can|could|would)\s+(?:you|u)\s+(?:please\s+|pls\s+)?"
-    r"|please\s+|pls\s+)?(?:let|tell|remind|ask|inform|get)\s+(?:the|your|ur|whoever)\s+"
-    r"(?:(?:delivery\s+)?(?:guys?|drivers?|couriers?|riders?|team)|postman|postie|packers?"
-    r"|warehouse(?:\s+team)?|(?:\w+\s+)?packs\s+(?:my\s+)?(?:orders|stuff|parcels|boxes))\s+"
-    r"(?:know\s+)?(?:to\s+|that\s+)?(?=\S)"
-)
-_TO_COURIER_ZH = re.compile(
-    r"^[^，,。]{0,12}?(?:跟|和|叫|让|告诉|转告|同)(?:一下)?(?:送货|送件|配送|派件|派送|快递|骑手|司机|师傅"
-    r"|仓库|打包)(?:员|小哥|师傅|的|那边)?(?:说|讲)?(?:一下|下)?[，,\s]*(?=\S)"
-)
-
-
-def passed_to_courier(norm: str, sentence: str) -> str | None:
-    """What a wish passed on to whoever delivers or packs says (`norm`, a part of `sentence`),
-    when its sentence says it for good and it names no one delivery; else None."""
-    s = norm.strip()
-    m = _TO_COURIER_EN.match(s) or _TO_COURIER_ZH.match(s)
-    if m is None or not _STANDING_FOR_GOOD.search(sentence):
-        return None
-    rest = s[m.end() :]
-    if len(re.sub(r"^(?:一下|下)|[吗呢吧啊呀哈嘛?？!！。.,，\s]", "", rest)) < 2:
-        return None  # the request to pass on alone ("跟快递说一下"): what follows says it
-    once = _ONCE.search(rest) and not _STANDING_FOR_GOOD.search(rest)
-    return None if once or _CLAIM_WISH_BLOCK.search(rest) else rest
