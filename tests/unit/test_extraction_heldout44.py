@@ -116,3 +116,23 @@ def test_a_relatives_need_is_kept_when_the_user_shops_for_them_again(
 @pytest.mark.parametrize("text", ["我老公穿XL，这件是给他买的", "我老公穿XL，想给他买件羽绒服"])
 def test_a_relatives_size_beside_one_purchase_is_not_kept(text: str) -> None:
     assert contents(text) == [], contents(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "mentions"),
+    [
+        (
+            "my daughter is coeliac, so gluten free only for her orders",
+            ("coeliac", "gluten free only"),
+        ),
+        (
+            "my grandad is diabetic, whenever i order for him pls no sugary stuff",
+            ("diabetic", "no sugary"),
+        ),
+        ("我奶奶有糖尿病 以后给她买的零食都要无糖的", ("糖尿病", "无糖")),
+    ],
+)
+def test_what_a_relatives_need_means_for_their_orders_joins_it(
+    text: str, mentions: tuple[str, ...]
+) -> None:
+    assert any(all(m in c for m in mentions) for c in contents(text)), contents(text)

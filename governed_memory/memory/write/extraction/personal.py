@@ -368,10 +368,21 @@ _NOT_SUGGESTED = re.compile(
 )
 
 
+#: What a relative's statement means for what is bought or sent for them, said after it ("my son
+#: is sensitive to tags, so tagless stuff only for his orders", "我妈不会用手机支付 以后她那边下的
+#: 单都走货到付款"): one memory with it.
+_FOR_THEM = re.compile(
+    r"(?<![a-z])(?:(?:for|on|to)\s+(?:his|her|their)\s+(?:orders|stuff|place|deliveries|parcels)"
+    r"|when(?:ever)?\s+i\s+(?:order|buy|shop)\s+(?:for|from)?\s*(?:him|her|them))(?![a-z])"
+    r"|(?:他|她)(?:的|那边(?:的|下的)?)(?:单|订单|东西|快递|件)|给(?:他|她)(?:买|寄)的"
+)
+
+
 def goes_on(norm: str) -> bool:
     """A clause that only goes on with the statement of the clause before it: more of it
-    (`_CONTINUATION`) or what it means for what is shown to the user (`_NOT_SUGGESTED`)."""
-    return bool(_CONTINUATION.match(norm) or _NOT_SUGGESTED.search(norm))
+    (`_CONTINUATION`) or what it means for what is shown to the user (`_NOT_SUGGESTED`), or
+    for what is bought for the relative it is about (`_FOR_THEM`)."""
+    return bool(_CONTINUATION.match(norm) or _NOT_SUGGESTED.search(norm) or _FOR_THEM.search(norm))
 
 
 # A lasting fact about the user's own family that a shop acts on (a birthday, an age, an
