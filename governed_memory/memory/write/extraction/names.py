@@ -10,7 +10,9 @@ _NAME_EN = re.compile(
     r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?[A-Z][A-Za-z'\-]+(?:\s+[A-Z][A-Za-z'\-]+)?)"
 )
 _NAME_ZH = re.compile(
-    r"(?:叫我|称呼我|喊我|管我叫)(?P<name>[\u4e00-\u9fffA-Za-z]{1,8}?)"
+    # ("我叫阿May就行": the name that will do is what to call the user)
+    r"(?:叫我|称呼我|喊我|管我叫|(?<![你他她])我叫(?=[\u4e00-\u9fffA-Za-z]{1,8}?(?:就行|就好|就可以|即可)))"
+    r"(?P<name>[\u4e00-\u9fffA-Za-z]{1,8}?)"
     r"(?:就行|就好|就可以|即可|吧|好了|$|[\s，,。!！~哈啦呀])"
 )
 #: Words that follow "call me" without being a name ("call me Monday", "call me ASAP").

@@ -32,7 +32,7 @@ _ZONE_ASKED = _rx(
     # are always off")
     r"|(?<![a-z])times?\s+(?:(?:you|u)\s+(?:give|send|show|quote|tell)\s+me\s+)?(?:are|is|'re)\s+"
     r"(?:always\s+|all\s+|usually\s+|often\s+)?(?:off|wrong)(?![a-z])"
-    r"|(?<![a-z])delivery\s+windows?(?![a-z])"
+    r"|(?<![a-z])delivery\s+(?:windows?|times?)(?![a-z])"
     # the hours the user sleeps or works, or a call kept out of them ("I sleep 9am to 4pm, don't
     # ring in that window")
     r"|(?<![a-z])(?:sleep|work)s?\s+(?:from\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:to|-|until|till)"
@@ -85,7 +85,7 @@ WHERE_I_AM = re.compile(
     r"(?=\s*[,.;!?)(]|\s*$|\s+(?:last|this|in|a|and|so|but|recently)(?![a-z]))"
     r"|(?:(?:我|本人)(?:人|现在|目前|已经|其实|这边|们|长期|一直|平时|常年|上个月|上周|去年|刚|最近)*"
     r"|(?<=[，,])\s*(?:现在|目前|上个月|上周|最近|已经|刚|人)+)(?:在|住在?|常住(?:在)?|搬到了?|搬去了?|搬回(?:到)?了?|到了|常驻)"
-    r"(?P<zh>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!？?\s]|了|啦|呢|啊|呀|哈|哦|不是|而不是|这边|那边|上班|工作|读书|上学|生活|定居|住|$)"
+    r"(?P<zh>[\u4e00-\u9fff]{2,7}?)(?=[，,。！!？?\s]|了|啦|呢|啊|呀|哈|哦|不是|而不是|这边|那边|上班|工作|读书|上学|生活|定居|住|$)"
 )
 #: "按那边时间来": the place said before.
 _THERE = frozenset({"那边", "这边", "当地", "本地", "那里", "这里", "我这边", "我那边"})
@@ -116,8 +116,16 @@ def zone_where_i_am(norm: str, named: bool = False) -> str | None:
         place = (place or coast or "").strip()
         if _NOT_HERE.search(norm[max(0, m.start() - 8) : m.start()]):
             continue
-        found = normalize_timezone(place) or found
+        found = _zone_of_place(place) or found
     return found
+
+
+def _zone_of_place(place: str) -> str | None:
+    """The zone of a place, or of its last words when a country leads it ("美国西雅图")."""
+    zone = normalize_timezone(place)
+    if zone is None and len(place) > 3 and "\u4e00" <= place[0] <= "\u9fff":
+        zone = normalize_timezone(place[2:]) or normalize_timezone(place[3:])
+    return zone
 
 
 def zone_of_where_i_am(text: str) -> str | None:

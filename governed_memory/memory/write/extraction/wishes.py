@@ -51,7 +51,7 @@ _SERVICE_EN = re.compile(
         r"|(?:delivery|weekend|weekday|morning|evening|afternoon|time)\s+slots?"
         # a carrier ("always ship with DHL", "Always DPD please")
         rf"|(?:ship|send|deliver|post)\w*\s+(?:\w+\s+){{0,2}}?(?:with|via|by|through|using)\s+{_CARRIER}"
-        rf"|(?<=always\s){_CARRIER}"
+        rf"|(?<=always\s){_CARRIER}|(?:use|using)\s+{_CARRIER}"
         r"|(?:paper|plastic|reusable|cloth)\s+bags?|receipts?\s+(?:left\s+out|removed)|price\s+tags?"
         r"|gift\s+(?:orders?|receipts?|notes?|cards?|messages?)"
         r"|deliver\w*\s+(?:before|after|on|at|during)|substitut(?:ions?|es?)"
@@ -77,6 +77,10 @@ _STANDING_WISH_CUE = _rx(
     r"|(?:不要|别|不用|不必)再|再也(?:别|不要)|(?:就|都)?(?:别|不要)推(?:荐)?了|永远(?:不要|别|不)"
     # a carrier refused is refused for good ("不要用中通发我这边")
     r"|(?:不要|别)(?:再)?(?:用|走|发)(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS|极兔|德邦|百世|天天)"
+    # a locker or pickup point parcels are never to go to ("不要放快递柜"), as "never leave
+    # parcels outside"
+    r"|(?:不要|别|千万别|千万不要|不能)(?:再)?(?:放|扔|丢|送)(?:到|在)?(?:快递柜|丰巢|驿站|菜鸟驿站"
+    r"|自提点|代收点|快递点)"
     r"|(?:天|周|月|号)(?:开始|起)(?!来|床|飞)"
     # what never to send the user ("别给我寄纸质发票"; "别放发票" alone is a gift's, once)
     r"|(?:不要|别|不用)给我(?:寄|放|附|塞|夹)(?:纸质的?|纸)?(?:发票|小票|传单|宣传单|宣传册|塑料袋"
@@ -162,7 +166,8 @@ def _standing_cue_alone(norm: str) -> bool:
     m = _STANDING_WISH_CUE.search(s)
     # (or the cue whole, however long: "For all my future deliveries")
     short = len(s.split()) <= 3 and len(s) <= 20
-    return bool(s) and m is not None and (short or m.group() == s)
+    # (a wish for this once is no cue: "这单先别放快递柜了，放门口就行")
+    return bool(s) and m is not None and (short or m.group() == s) and not _ONCE.search(s)
 
 
 #: A clause after a wish that makes it standing ("放门口就行，每次都这样哈", "…, that goes for
