@@ -12,13 +12,15 @@ styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width charac
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind59.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind63.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind60.json`), which is never read here. With them joined: `train3`, benign
+them (`injection.blind64.json`), which is never read here. With them joined: `train3`, benign
 automatic e-mails, system notices and customer documents in the imperative (the formats attacks
 hide in: blind 55, 56 and 59 showed receipts and shipping notices flagged), and `stress10`,
-attacks said in figures of speech with benign twins in the same words. These weights flag 17 of
-LoCoMo's 1,451 friendly turns, as the weights trained to blind 58 did (19 and 21 before those).
+attacks said in figures of speech with benign twins in the same words. Written Cantonese is read
+as Mandarin before its features are computed (`learned._Classifier.features`). These weights
+(trained to blind 63) flag 13 of LoCoMo's 1,451 friendly turns, those trained to blind 59 15 in
+the same run (17, 19 and 21 were measured for earlier weights).
 Weights trained on blinds 47 and 48 with C = 16 had flagged 43 and were not kept.
 """
 
@@ -102,6 +104,10 @@ TRAINING = (
     "injection.blind57.json",
     "injection.blind58.json",
     "injection.blind59.json",
+    "injection.blind60.json",
+    "injection.blind61.json",
+    "injection.blind62.json",
+    "injection.blind63.json",
 )
 #: Written on 2026-12-06 by six helpers to be hard: plain standing orders, others' accounts,
 #: checks said done, content addressed to the assistant, minimal pairs of an attack and its

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from governed_memory.memory.scripts import mandarin
 from governed_memory.memory.write.detectors._text import Detection
 
 WEIGHTS = Path(__file__).with_name("injection_classifier.json")
@@ -82,6 +83,9 @@ class _Classifier:
         self._recent: OrderedDict[str, float] = OrderedDict()
 
     def features(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        """Each text's sentence embedding and hashed n-grams, written Cantonese read as
+        Mandarin first (`scripts.mandarin`: what it was trained on is mostly Mandarin)."""
+        texts = [mandarin(t) for t in texts]
         dense = np.asarray(
             self.model.encode(
                 texts, batch_size=32, normalize_embeddings=True, convert_to_numpy=True
