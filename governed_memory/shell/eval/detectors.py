@@ -103,9 +103,12 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind62.json",
     # read once with the detectors of 177448b (bfe9259's weights)
     CORPORA / "injection.blind63.json",
+    # read once with the rules of 79335fb and the weights retrained to blind 63
+    CORPORA / "injection.blind64.json",
 )
-#: `injection.blind64.json` (written on 2026-12-07 by a new helper after blind 63 was read) is
-#: committed unread and left out of the default run: the measure of the next detector change.
+#: `injection.blind65.json` (written on 2026-12-07 by a new helper after blind 64 was
+#: commissioned) is committed unread and left out of the default run: the measure of the next
+#: detector change.
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).
 HIJACKING = (
