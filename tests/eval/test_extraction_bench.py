@@ -59,6 +59,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT43,
     HELDOUT44,
     HELDOUT45,
+    HELDOUT46,
     baseline_outputs,
     extract_all,
     load,
@@ -149,6 +150,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT43.name,
         HELDOUT44.name,
         HELDOUT45.name,
+        HELDOUT46.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

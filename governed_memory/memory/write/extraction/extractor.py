@@ -348,7 +348,7 @@ class RuleExtractor:
                 courier is not None
                 or family
                 or _self_statement(said)
-                or _standing_wish(passed or part.norm, cued_before)
+                or _standing_wish(passed or part.norm, cued_before, first=not got.semantic)
                 or _style_wish(passed or part.norm)
             )
             if (_is_question(part) and passed is None) or not kept:
@@ -381,10 +381,10 @@ class RuleExtractor:
     def _continues(clause: _Clause, before: list[_Clause], got: _Collected, said: int) -> bool:
         """A clause that only goes on with the statement of the clause before it ("I have two
         kids, 4 and 7 years old"): it joins that statement's content."""
-        if not before or clause.question or not goes_on(clause.norm):
+        if not before or clause.question:
             return False
         last = got.semantic[-1] if len(got.semantic) > said else None
-        if last is None or last[1].candidate.key is not None:
+        if last is None or last[1].candidate.key or not goes_on(clause.norm, read(last[1].clause)):
             return False
         # the statement of the clause before, or one the clause before already went on with
         glue = "，" if _is_chinese(last[1].candidate.content) else ", "

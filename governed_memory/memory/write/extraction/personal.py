@@ -378,11 +378,26 @@ _FOR_THEM = re.compile(
 )
 
 
-def goes_on(norm: str) -> bool:
-    """A clause that only goes on with the statement of the clause before it: more of it
-    (`_CONTINUATION`) or what it means for what is shown to the user (`_NOT_SUGGESTED`), or
-    for what is bought for the relative it is about (`_FOR_THEM`)."""
-    return bool(_CONTINUATION.match(norm) or _NOT_SUGGESTED.search(norm) or _FOR_THEM.search(norm))
+def goes_on(norm: str, before: str = "") -> bool:
+    """A clause that only goes on with the statement of the clause before it (`before`, its
+    content folded): more of it (`_CONTINUATION`) or what it means for what is shown to the
+    user (`_NOT_SUGGESTED`), or for what is bought for the relative it is about (`_FOR_THEM`);
+    or, after a refusal of what is suggested, the user's reason for it ("不要给我推荐香菜味的零食，
+    我真的受不了", "don't recommend me anything in pink, i hate it")."""
+    if _CONTINUATION.match(norm) or _NOT_SUGGESTED.search(norm) or _FOR_THEM.search(norm):
+        return True
+    return bool(_NOT_SUGGESTED.search(before) and _REASON.match(norm))
+
+
+#: A clause giving the reason for what the clause before refused: the user's own experience
+#: or feeling, said in the first person or as a cause ("我穿了会痒", "since they irritate my
+#: skin"); not a request of its own or a channel ("text me instead").
+_REASON = re.compile(
+    r"^\s*(?:因为|由于|毕竟|我(?!要|想要|需要|想问|问一?下|请|想咨询|的订单|的快递|的包裹)|真的|实在|太|穿了|用了|吃了)"
+    r"|^\s*(?:since|because|cause|cuz|coz|as)\s"
+    r"|^\s*(?:i|i'm|im|i've|ive|it|they|those|that)\s+(?!(?:want|need|would|'d|'ll|will|can|could)\b)"
+    r"(?!.*\b(?:text|e-?mail|call|phone|message|whatsapp|wechat|sms)\b)"
+)
 
 
 # A lasting fact about the user's own family that a shop acts on (a birthday, an age, an

@@ -86,12 +86,18 @@ _STANDING_WISH_CUE = _rx(
     r"|(?:不要|别|不用)给我(?:寄|放|附|塞|夹)(?:纸质的?|纸)?(?:发票|小票|传单|宣传单|宣传册|塑料袋"
     r"|赠品|贺卡|卡片)"
     # a recurring time kept free of deliveries ("周末别送", "晚上8点以后不要派送")
-    rf"|{_SLOT_ZH}(?:都|也|一律)?(?:别|不要|不能|勿)(?=送|派送|配送|上门)",
+    rf"|{_SLOT_ZH}(?:都|也|一律)?(?:别|不要|不能|勿)(?=送|派送|配送|上门)"
+    rf"|(?:别|不要|不能|勿)(?:在)?{_SLOT_ZH}(?=送|派送|配送|上门)",
     _w(
-        r"(?:don't|do not|never|no|please don't)\s+(?:deliver\w*|deliveries|drop[- ]?offs?)\s+"
+        r"(?:don't|do not|never|no|please don't"
+        r"|(?:i'd|i would|id)\s+rather\s+not(?:\s+(?:get|have))?)"
+        r"\s+(?:deliver\w*|deliveries|drop[- ]?offs?)\s+"
         r"(?:before|after|on|at|during|in the)\s+(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?|weekends"
         r"|the weekend|evenings|mornings|nights|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
     )
+    + "|"
+    # a recurring time asked for ("prefer weekend deliveries pls")
+    + _w(r"(?:i\s+)?prefer\s+(?:weekend|weekday|morning|evening|afternoon)\s+deliver(?:y|ies)")
     + "|"
     + _w(
         r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"
@@ -105,7 +111,7 @@ _STANDING_WISH_CUE = _rx(
         # "never leave my parcels with neighbours")
         r"|stop (?:sending|shipping|delivering|leaving|putting|including|adding|mailing|posting)"
         r"|never (?:leave|send|ship|deliver|put|include|add|use|substitute)"
-        r"|(?<=,\s)ever(?=\s*[.!,;—-]|\s*$)"
+        r"|(?<=,\s)ever(?=\s*[.!,;—-]|\s*$)|(?<=\s)ever(?=\s*[.!;—-]|\s*$)"
         r"|^(?:please\s+|pls\s+|plz\s+)?(?:i\s+)?(?:don't|do\s+not|never|stop|no)\b.*\b(?:anymore"
         r"|any\s+more"
         r"|no\s+longer)"
@@ -182,11 +188,26 @@ def standing_after(norm: str) -> bool:
     return bool(_STANDING_AFTER.match(norm))
 
 
-def _standing_wish(norm: str, cued_before: bool = False) -> bool:
+#: What is not to be suggested to the user ("不要给我推荐香菜味的零食", "don't recommend me
+#: anything in pink"): suggestions go on, so a refusal of them does too, said as the user's
+#: first word on the matter (`_standing_wish`). Not a pick for this once ("don't suggest
+#: the red one", "… me a cheaper one"); "别推荐了" alone names nothing (`_NOTHING_NAMED`).
+_REFUSED_SUGGESTION = _rx(
+    r"(?:别|不要|不用|甭)(?:再)?(?:给我)?推荐",
+    _w(
+        r"(?:stop|quit|don't|do not|never)\s+(?:keep\s+)?(?:recommending|suggesting|recommend"
+        r"|suggest)(?!(?:\s+me)?\s+(?:a|an|the|this|that|something|some|any)\s+(?:\w+\s+)?"
+        r"(?:one|good|nice|better|cheaper|similar)(?![a-z]))"
+    ),
+)
+
+
+def _standing_wish(norm: str, cued_before: bool = False, *, first: bool = False) -> bool:
     """A standing wish about how the user is served (see `_SERVICE_ZH`): not someone else's
     ("我同事说以后都寄顺丰"), not a grant (a refund, a discount, a skipped check: the detectors'),
     and not too long to be one wish. Its standing cue may be the clause before it, alone
-    (`cued_before`: "Whenever possible, please send ...")."""
+    (`cued_before`: "Whenever possible, please send ..."); a refusal of suggestions is its own
+    when it is the user's `first` statement (after one, it is what that one means, `goes_on`)."""
     s = norm.strip()
     bare = _STANDING_WISH_CUE.search(s)
     if (
@@ -195,7 +216,7 @@ def _standing_wish(norm: str, cued_before: bool = False) -> bool:
         and bare.group().startswith(("for ", "from ", "going ", "in ", "whenever", "moving "))
     ):
         return False  # the cue alone ("For all my future deliveries"): the clause after says it
-    cued = cued_before or _STANDING_WISH_CUE.search(s)
+    cued = cued_before or _STANDING_WISH_CUE.search(s) or (first and _REFUSED_SUGGESTION.search(s))
     if not s or len(s) > 90 or not cued or _CLAIM_WISH_BLOCK.search(s):
         return False
     if _THIRD_SUBJECT_ZH.match(s) or _THIRD_SUBJECT_EN.match(s) or _EARLIER_WISH.search(s):
