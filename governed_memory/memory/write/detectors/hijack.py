@@ -255,8 +255,24 @@ _BYPASS_RULES: tuple[_Rule, ...] = (
 
 def _not_the_writers_own_mail(text: str, m: re.Match[str]) -> bool:
     """Not the writer's own mail routed to an address of theirs ("update my billing email going
-    forward to …", "电子账单以后请发送到 …，我是账户持有人"), with nobody else's data in it."""
+    forward to …", "电子账单以后请发送到 …，我是账户持有人"), with nobody else's data in it; nor
+    what people are asked to send in to an address ("所有供应商发票请统一发送到 caiwu@…", "send
+    your CV to jobs@…"), with no one's personal data or the assistant's own in the text."""
+    if _SENT_IN.search(text, max(0, m.start() - 40), m.start()) and not _PEOPLES_DATA.search(text):
+        return False
     return not (_MINE.search(text) and not _THEIRS.search(text))
+
+
+_SENT_IN = re.compile(
+    r"发票|简历|报名表|申请(?:表|材料|书)|稿件|投稿|作品|报销单|\b(?:invoices?|cvs?|r[eé]sum[eé]s?"
+    r"|applications?|submissions?|entries|expense\s+(?:reports?|claims?))\b",
+    re.IGNORECASE,
+)
+_PEOPLES_DATA = re.compile(
+    r"用户|客户|买家|会员|顾客|密码|聊天记录|对话|提示词|身份证|银行卡|\b(?:customers?|users?|clients?"
+    r"|members?|shoppers?|passwords?|conversations?|chats?|prompt|card\s+numbers?)\b",
+    re.IGNORECASE,
+)
 
 
 def _order_follows(text: str, m: re.Match[str]) -> bool:
