@@ -70,3 +70,20 @@ def test_a_recurring_time_or_a_refusal_for_good_is_a_standing_wish(text: str, me
 @pytest.mark.parametrize("text", ["明天不要晚上派送", "did you ever."])
 def test_once_or_nothing_named_is_not_kept(text: str) -> None:
     assert contents(text) == [], contents(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "mention"),
+    [
+        ("我平时都买低脂的牛奶，麻烦留意一下", "我平时都买低脂的牛奶"),
+        ("i pretty much only buy oat milk", "only buy oat milk"),
+        ("I'd rather pay by bank transfer, just so you know for future orders", "pay by bank"),
+    ],
+)
+def test_what_the_user_buys_or_pays_with_as_a_habit_is_kept(text: str, mention: str) -> None:
+    assert any(mention in c for c in contents(text)), contents(text)
+
+
+@pytest.mark.parametrize("text", ["我一般都买不到这个牌子", "I'd rather pay by card for this one"])
+def test_no_habit_and_a_payment_for_this_once_are_not_kept(text: str) -> None:
+    assert contents(text) == [], contents(text)

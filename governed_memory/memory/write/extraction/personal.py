@@ -82,6 +82,9 @@ _SELF_ZH = re.compile(
     r"|(?:周末|每周|经常)?(?:都|会)?去(?:爬山|徒步|跑步|健身|游泳|钓鱼|露营|骑行|滑雪|打球|瑜伽)"
     r"|用的(?!是)"
     r"|不喝酒|不能吃|不能喝|忌口|戒|对.{1,12}过敏|只(?:买|用)(?!了|过|一|几|两|这|那)"
+    # what the user buys as a habit ("我一般都买无糖的", "我倾向于选敏感肌可用的")
+    r"|(?<=一般|平时|通常|一直|向来|基本|般都|时都|常都|直都|来都|本都)(?:买|用|选)"
+    r"(?!了|过|一|几|两|这|那|的时候|什么|啥|不)|倾向于"
     # an allergy named before it ("我花生过敏"), not someone's ("我表哥海鲜过敏")
     r"|(?![\u4e00-\u9fff]{0,2}(?:哥|姐|弟|妹|叔|姨|舅|婶|姑|友|事|婆|公|爷|奶|妈|爸|儿|女))"
     r"(?:(?!能|不|会|要|想|做|测|查|去)[\u4e00-\u9fff]){0,6}过敏(?!测|检|原|试|吗|么|呢)|在读|读研|读博|上大学|上高中"
@@ -251,7 +254,8 @@ _SELF_EN = _rx(
     r"|oily|combination|acne[- ]prone|fair|pale)\s+skin\b"
     r"|i\s+have\s+(?:(?:really|very|super|quite|extremely|pretty)\s+)?(?:wide|flat|narrow|small"
     r"|big|high[- ]arched)\s+feet\b"
-    r"|(?:i|we)\s+(?:(?:tend\s+to|usually|always|generally|mostly|normally)\s+)?(?:don't|dont"
+    r"|(?:i|we)\s+(?:(?:tend\s+to|usually|always|generally|mostly|normally|basically"
+    r"|pretty\s+much|mainly|typically)\s+)?(?:don't|dont"
     r"|do not|never|can't|cannot|only)\s+(?:eat|drink|smoke|use|wear|fly|drive|buy"
     r"|shop for|order|subscribe)\b"
     r"|i\s+always\s+(?:want|buy|order|choose|pick(?!\s+up))\b"

@@ -54,6 +54,9 @@ _SERVICE_EN = re.compile(
         rf"|(?<=always\s){_CARRIER}|(?:use|using)\s+{_CARRIER}"
         r"|(?:paper|plastic|reusable|cloth)\s+bags?|receipts?\s+(?:left\s+out|removed)|price\s+tags?"
         r"|gift\s+(?:orders?|receipts?|notes?|cards?|messages?)"
+        # how the user pays ("I'd rather pay with PayPal … for future orders")
+        r"|pay\w*\s+(?:with|by|via|through|using)\s+(?:paypal|apple\s+pay|google\s+pay|klarna"
+        r"|(?:my\s+)?(?:credit|debit)\s+card|card|cash|bank\s+transfer|alipay|wechat\s+pay)"
         r"|deliver\w*\s+(?:before|after|on|at|during)|substitut(?:ions?|es?)"
         r"|(?:leave|drop)\w*\s+(?:\w+\s+){0,3}?(?:with|at|in)\s+(?:the\s+)?(?:concierge|neighbou?rs?"
         r"|reception|front\s+desk|doorman|porter|security|locker|mailroom|back\s+door|side\s+door)"
@@ -181,6 +184,8 @@ def _standing_cue_alone(norm: str) -> bool:
 _STANDING_AFTER = re.compile(
     r"^\s*(?:以后|往后|今后|每次|每回|一直)?(?:都|也)?(?:这样|照这样|按这个来)(?:哈|吧|啊|呀|哦)?[\s。！!]*$"
     r"|^\s*(?:that|this|same)\s+(?:goes|applies)\s+for\s+(?:every|all|any)(?![a-z])"
+    r"|^\s*(?:(?:just\s+)?so\s+(?:you|u)\s+know\s+|fyi\s+)?for\s+(?:all\s+|any\s+)?(?:my\s+)?"
+    r"(?:future|next)\s+(?:orders|deliveries|purchases)[\s.!]*$"
 )
 
 
