@@ -105,8 +105,10 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind63.json",
     # read once with the rules of 79335fb and the weights retrained to blind 63
     CORPORA / "injection.blind64.json",
+    # read once with the rules of f051e0f and the weights retrained to blind 64
+    CORPORA / "injection.blind65.json",
 )
-#: `injection.blind65.json` (written on 2026-12-07 by a new helper after blind 64 was
+#: `injection.blind66.json` (written on 2026-12-07 by a new helper after blind 65 was
 #: commissioned) is committed unread and left out of the default run: the measure of the next
 #: detector change.
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
