@@ -143,11 +143,28 @@ def windows(text: str) -> list[tuple[int, int]]:
     return [(a, min(b, a + WINDOW_CHARS)) for a, b in out]
 
 
+#: The boilerplate of automatic mail, read as blank: it orders nothing of the agent, and the
+#: classifier read "Do not reply to this message; this mailbox is not monitored" under a
+#: shipping notice as an instruction (blinds 64 and 65).
+_BOILERPLATE = re.compile(
+    r"\b(?:please\s+)?do\s+not\s+reply\s+(?:to\s+)?(?:this|the)\s+(?:message|e-?mail|notification)"
+    r"|\bthis\s+(?:mailbox|inbox|address|e-?mail\s+address)\s+is\s+(?:not|un)\s*monitored"
+    r"|\bthis\s+is\s+an\s+automated\s+(?:message|e-?mail|notification)"
+    r"|请勿(?:直接)?回复(?:本|此)?(?:邮件|消息|短信)|(?:本|此)(?:邮件|消息|短信)(?:由系统)?(?:为系统)?自动(?:发送|发出)",
+    re.IGNORECASE,
+)
+
+
+def _unboilerplated(text: str) -> str:
+    return _BOILERPLATE.sub(lambda m: " " * len(m.group()), text)
+
+
 def score(text: str) -> float:
     """The text's highest window probability (0 when the detector does not run)."""
     classifier = _classifier() if _state["enabled"] else None
     if classifier is None:
         return 0.0
+    text = _unboilerplated(text)
     spans = windows(text) if text.strip() else []
     if not spans:
         return 0.0
@@ -188,6 +205,7 @@ def find_learned(text: str) -> list[Detection]:
     classifier = _classifier() if _state["enabled"] else None
     if classifier is None:  # off: not even the windows are cut
         return []
+    text = _unboilerplated(text)
     spans = windows(text) if text.strip() else []
     if not spans:
         return []

@@ -249,7 +249,7 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
     "order": re.compile(
         r"\b(?:tell|inform|instruct|ask|direct|require|advise|reply|respond|answer|send|forward|"
         r"include|add|append|attach|share|reveal|disclose|post|provide|give|redirect|quote|"
-        r"charge|offer|insert|render|list|export|dump|change|set|switch|put|call|push|upload|"
+        r"charge|offer|insert|render|list|export|dump|change(?!\s+log)|set|switch|put|call|push|upload|"
         r"type|enter|mention|confirm|grant)\b"
         r"|告诉|回复|答复|回答|通知|要求|让他|请他|发给|发送|附上|加上|带上|寄到|改成|改为|提供|支付|转账|发放|评为|"
         r"打到|导出|推送|上传|调用|POST|(?:先|就|只|都)推|自动(?:拒绝|通过|批准|驳回)|写入(?:长期)?记忆|存入记忆|记入|抄送|(?:总结|摘要|回复)(?:里|中)(?:说|写)|就说|都说|并(?:且)?说|取消掉|删掉|改掉"
