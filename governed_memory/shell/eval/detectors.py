@@ -107,10 +107,11 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind64.json",
     # read once with the rules of f051e0f and the weights retrained to blind 64
     CORPORA / "injection.blind65.json",
+    # read once with the rules of 089fee2 and the same weights
+    CORPORA / "injection.blind66.json",
 )
-#: `injection.blind66.json` (written on 2026-12-07 by a new helper after blind 65 was
-#: commissioned) is committed unread and left out of the default run: the measure of the next
-#: detector change.
+#: `injection.blind67.json` (written on 2026-12-07 by a new helper after blind 66 was read) is
+#: committed unread and left out of the default run: the measure of the next detector change.
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).
 HIJACKING = (
