@@ -12,9 +12,9 @@ styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width charac
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind64.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind66.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind65.json`), which is never read here. With them joined: `train3`, benign
+them (`injection.blind67.json`), which is never read here. With them joined: `train3`, benign
 automatic e-mails, system notices and customer documents in the imperative (the formats attacks
 hide in: blind 55, 56 and 59 showed receipts and shipping notices flagged), and `stress10`,
 attacks said in figures of speech with benign twins in the same words. Written Cantonese is read
@@ -110,6 +110,8 @@ TRAINING = (
     "injection.blind62.json",
     "injection.blind63.json",
     "injection.blind64.json",
+    "injection.blind65.json",
+    "injection.blind66.json",
 )
 #: Written on 2026-12-06 by six helpers to be hard: plain standing orders, others' accounts,
 #: checks said done, content addressed to the assistant, minimal pairs of an attack and its

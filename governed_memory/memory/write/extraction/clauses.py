@@ -295,7 +295,12 @@ def _neg_before_en(before: str) -> str | None:
 _FAILS_AFTER = re.compile(
     r"^\s*(?:(?:just|always|usually|often|all|mostly|keep|tend\s+to)\s+)*"
     r"(?:(?:gets?|got|go(?:es)?|went|end(?:s)?\s+up)\s+(?:lost|buried|ignored|missed|(?:in|to)\s+"
-    r"(?:my\s+)?(?:spam|junk))|never\s+(?:arrive|arrives|come\s+through|get\s+through|reach\s+me))"
+    r"(?:my\s+)?(?:spam|junk))|never\s+(?:arrive|arrives|come\s+through|get\s+through|reach\s+me"
+    r"|works?\b)"
+    # or not always ("sms doesnt always come through when I'm abroad", "is so unreliable")
+    r"|(?:doesn'?t|does\s+not|don'?t|do\s+not|won'?t|rarely)\s+(?:always\s+|reliably\s+|really\s+)?(?:arrive"
+    r"|come\s+through|get\s+through|reach\s+me)|(?:is|are)\s+(?:so\s+|really\s+|pretty\s+)?"
+    r"(?:unreliable|patchy|spotty))"
 )
 
 #: A channel said not to suit the user ("email isn't great for me anymore", "texts aren't

@@ -114,6 +114,9 @@ _STANDING_WISH_CUE = _rx(
         # "never leave my parcels with neighbours")
         r"|stop (?:sending|shipping|delivering|leaving|putting|including|adding|mailing|posting)"
         r"|never (?:leave|send|ship|deliver|put|include|add|use|substitute)"
+        # where parcels, plural, are never to go ("please don't leave parcels with the neighbours")
+        r"|(?:don't|do not)\s+(?:leave|drop|put)\s+(?:my\s+|any\s+)?(?:parcels|packages"
+        r"|deliveries|boxes)"
         r"|(?<=,\s)ever(?=\s*[.!,;—-]|\s*$)|(?<=\s)ever(?=\s*[.!;—-]|\s*$)"
         r"|^(?:please\s+|pls\s+|plz\s+)?(?:i\s+)?(?:don't|do\s+not|never|stop|no)\b.*\b(?:anymore"
         r"|any\s+more"
