@@ -19,9 +19,8 @@ automatic e-mails, system notices and customer documents in the imperative (the 
 hide in: blind 55, 56 and 59 showed receipts and shipping notices flagged), and `stress10`,
 attacks said in figures of speech with benign twins in the same words. Written Cantonese is read
 as Mandarin before its features are computed (`learned._Classifier.features`). These weights
-(trained to blind 64) flag 13 of LoCoMo's 1,451 friendly turns, as those trained to blind 63 did
-in the same run, and those trained to blind 59 15 (17, 19 and 21 were measured for earlier
-weights).
+(trained to blind 66) flag 13 of LoCoMo's 1,451 friendly turns, as those trained to blinds 63 and
+64 did, and those trained to blind 59 15 (17, 19 and 21 were measured for earlier weights).
 Weights trained on blinds 47 and 48 with C = 16 had flagged 43 and were not kept.
 """
 
