@@ -118,6 +118,12 @@ def _w(pattern: str) -> str:
     return f"{_B}(?:{pattern}){_E}"
 
 
+def _near(a: str, b: str, gap: int = 80, *, zh: bool = False) -> str:
+    """`a` and `b` in one sentence, in either order, at most `gap` characters apart."""
+    between = rf"[^。！？!?\n]{{0,{gap}}}?" if zh else rf"[^.!?\n]{{0,{gap}}}?"
+    return rf"(?:{a}){between}(?:{b})|(?:{b}){between}(?:{a})"
+
+
 def _alt(*words: str) -> str:
     """A non-capturing alternation, longest first (so a longer keyword wins at a position)."""
     return "(?:" + "|".join(sorted(set(words), key=len, reverse=True)) + ")"

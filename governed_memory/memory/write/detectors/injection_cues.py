@@ -82,6 +82,14 @@ _ZH_AUTHORITY = re.compile(
 )
 
 
+#: A code comment's marker opening the line up to a finding.
+_CODE_COMMENT = re.compile(r"(?:^|\n)[ \t]*(?://|#|/\*|\*|--)[ \t]*\Z")
+#: What a program's rules are about (a fee, a price, stock), not the assistant's.
+_PROGRAM_RULE = re.compile(
+    r"运费|邮费|价格|定价|折扣|库存|配送|税|积分|计费|汇率|排序|分页|满减|四舍五入"
+)
+
+
 def _zh_override_ok(text: str, m: re.Match[str]) -> bool:
     q = m.group("q") or ""
     if "我" in q and "你" not in q:
@@ -98,6 +106,8 @@ def _zh_override_ok(text: str, m: re.Match[str]) -> bool:
         r"超时|逾时|端口|路径|缓存|日志|字体|分辨率|编码|参数", q
     ):
         return False  # a program's setting overridden ("// 覆盖预设逾时设定")
+    if _CODE_COMMENT.search(text, 0, m.start()) and _PROGRAM_RULE.search(q):
+        return False  # a program's own rule, in a comment ("// 覆盖默认运费规则：偏远地区加收10元")
     if target == "设置" and not re.search(r"你|安全|系统|开发者|审核|过滤", q):
         # A device's settings ("此操作会覆盖所有自定义设置"): an operation, not the rules.
         return False
