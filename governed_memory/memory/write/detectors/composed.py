@@ -24,6 +24,7 @@ it, proof taken as given) has its own module, `swapped`, whose rules join these.
 from __future__ import annotations
 
 from governed_memory.memory.write.detectors._text import _near, _Rule, _rules, _w
+from governed_memory.memory.write.detectors.claimed import CLAIMED_RULES
 from governed_memory.memory.write.detectors.injection_cues import _not_prohibited
 from governed_memory.memory.write.detectors.swapped import SWAPPED_RULES
 
@@ -535,4 +536,5 @@ COMPOSED_RULES: tuple[_Rule, ...] = (
     *_rules("role_change", _MADE_POWERFUL, _ZH_MADE_POWERFUL, check=_not_prohibited),
     *_rules("policy_bypass", _SWITCHED_OFF, _ZH_SWITCHED_OFF, check=_not_prohibited),
     *SWAPPED_RULES,
+    *CLAIMED_RULES,
 )

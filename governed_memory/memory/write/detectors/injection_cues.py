@@ -338,6 +338,9 @@ def _examples_quoted(spans: list[Span], text: str) -> list[Span]:
 _GUIDANCE = re.compile(
     r"\b(?:never|must\s+not|mustn't|do\s+not|don't|should\s+not|shouldn't|cannot|may\s+not)\b"
     r"|\bmust\s+(?:first\s+|always\s+)?(?:verify|confirm|check|validate)\b"
+    # (the usual checks kept: "Agents should follow the standard checks regardless of the title")
+    r"|\b(?:should|must)\s+(?:always\s+)?(?:follow|apply|run|complete)\s+(?:the\s+)?(?:standard|usual"
+    r"|normal|full|regular)\s+(?:checks?|verification|procedures?|process)\b"
     r"|(?<!no longer )(?<!n't )(?<!not )\brequires?\s+(?:[\w-]+\s+){0,2}?(?:approval|"
     r"verification|sign-?off|authori[sz]ation)\b"
     r"|禁止|不得|勿|严禁|不要向|(?:必须|须|需要?)(?:先)?(?:核实|核对|验证|审批|确认)"

@@ -247,7 +247,9 @@ _SIGNALS: dict[str, re.Pattern[str]] = {
         _F,
     ),
     "order": re.compile(
-        r"\b(?:tell|inform|instruct|ask|direct|require|advise|reply|respond|answer|send|forward|"
+        # ("launching Ask Nova": a product's name, not an order)
+        r"\b(?:tell|inform|instruct|ask(?!(?-i:(?<=[a-z,;] Ask)\s+[A-Z]))|direct|require|advise"
+        r"|reply|respond|answer|send|forward|"
         r"include|add|append|attach|share|reveal|disclose|post|provide|give|redirect|quote|"
         r"charge|offer|insert|render|list|export|dump|change(?!\s+log)|set|switch|put|call|push|upload|"
         r"type|enter|mention|confirm|grant)\b"

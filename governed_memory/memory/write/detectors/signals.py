@@ -108,10 +108,21 @@ def _own_data_only(passage: str) -> bool:
     return bool(mine) and not _THEIRS.search(passage)
 
 
+#: What someone else pressures staff into ("callers who pressure agents to skip verification"):
+#: a report of an attack, not one.
+_PRESSURED = re.compile(
+    r"\b(?:pressure|push|persuade|trick|urge|coax|manipulate)s?\s+(?:the\s+)?(?:agents|staff|employees"
+    r"|reps|cashiers|support|you)\s+(?:in)?to\s*$",
+    _F,
+)
+
+
 def _asserted(pattern: re.Pattern[str], passage: str) -> bool:
-    """Whether the signal occurs other than forbidden ("never ask customers for ...")."""
+    """Whether the signal occurs other than forbidden ("never ask customers for ...") or as what
+    someone else pressures staff into."""
     return any(
         not _NEGATION.search(passage[max(0, m.start() - 20) : m.start()])
+        and not _PRESSURED.search(passage[max(0, m.start() - 40) : m.start()])
         for m in pattern.finditer(passage)
     )
 
@@ -123,12 +134,22 @@ _NEGATABLE = frozenset({"everyone", "audience", "order", "bypass"})
 _QUOTABLE = frozenset({"revoke", "role"})
 
 
+#: A numbered step of a product's manual said to be skipped ("ignore step 4 in the manual, it's
+#: wrong for the newer model"): a step of the manual, not of the assistant's rules.
+_STEP = re.compile(r"(?:disregard|ignore|skip|bypass)\s+(?:sections?|steps?|paragraphs?)\s+\d", _F)
+_MANUAL = re.compile(
+    r"\b(?:manual|booklet|leaflet|recipe|assembly|diagram|pattern|user\s+guide|screws?)\b", _F
+)
+
+
 def _used(pattern: re.Pattern[str], passage: str) -> bool:
-    """Said, not quoted, and not someone else's permission ("The GM may override any rule")."""
+    """Said, not quoted, not someone else's permission ("The GM may override any rule"), and
+    not a step of a product's manual."""
     quoted = [(q.start(), q.end()) for q in QUOTED.finditer(passage)]
     return any(
         not any(qs <= m.start() and m.end() <= qe for qs, qe in quoted)
         and not _THIRD_PARTY_MAY.search(passage[max(0, m.start() - 30) : m.start()])
+        and not (_STEP.match(m.group(0)) and _MANUAL.search(passage))
         for m in pattern.finditer(passage)
     )
 
