@@ -61,6 +61,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT45,
     HELDOUT46,
     HELDOUT47,
+    HELDOUT48,
     baseline_outputs,
     extract_all,
     load,
@@ -153,6 +154,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT45.name,
         HELDOUT46.name,
         HELDOUT47.name,
+        HELDOUT48.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -103,7 +103,7 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|显示(?:没|未)付"
             # a discount not taken off what was paid ("优惠券没抵扣上")
             r"|(?:优惠券|券|优惠码|折扣|红包|满减)[^，,。]{0,4}?(?:没|未|没有)(?:抵扣|用上|生效|减)"
-            r"|按原价(?:扣|付|收|结算)",
+            r"|按原价(?:扣|付|收|结算)|付了(?:两|2|二)次|重复(?:付|支付)",
             _w(
                 r"charged (?:me |my (?:card|account) )?(?:twice|again|extra|more|double)"
                 r"|double[- ]charged|overcharged"
@@ -143,7 +143,9 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|(?:跟|和|与)订单(?:上|里)?(?:的)?(?:不一样|不一致|不符)|货不对板|变成(?:了)?已关闭|被关闭|已关闭"
             r"|(?:收到的|寄来的|发来的|到的)[^，,。]{0,4}?(?:颜色|尺码|码数|型号|款式)不对"
             r"|(?:颜色|尺码|码数|型号|款式)发错了?|只收到|(?:显示|变成了?|状态是?)(?:已|交易)?完成"
-            r"|订单(?:却|也|都|竟然|居然)?(?:没了|不见了|消失了)",
+            r"|订单(?:却|也|都|竟然|居然)?(?:没了|不见了|消失了)"
+            # an order the user never placed ("不是我下的单！我账号可能被盗了")
+            r"|不是我下的(?:单)?|我(?:没有?|从没|从来没)(?:下过?|买过?)(?:这个|这)?单|(?:账号|账户)(?:可能|好像|应该)?被盗",
             _w(
                 r"(?:hasn't|has not|haven't|have not|didn't|did not|not yet|still not|isn't|is not"
                 r"|wasn't|was not)\s+(?:even\s+|yet\s+)?(?:been\s+)?"
@@ -167,6 +169,11 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?:sent|gave|shipped)\s+(?:me|us)\s+(?:a|an|the)\s+[\w' -]{1,30}?\s+instead\s+of"
                 r"|(?:gone|disappeared|vanished|missing)\s+from\s+my\s+(?:order\s+history|orders"
                 r"|account)"
+                # an order the user never placed ("I didn't order two of these", "someone must
+                # have used my account")
+                r"|(?:never|didn't|did\s+not)\s+(?:placed?|made|make|order(?:ed)?)\s+(?:this|that|these|the|two"
+                r"|any|it)|wasn't\s+me\s+who\s+(?:ordered|placed)|someone\s+(?:else\s+)?(?:must\s+have\s+)?"
+                r"(?:used|hacked|got\s+into)\s+my\s+account"
             ),
         ),
     ),
@@ -178,6 +185,8 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|退回(?:给)?(?:发件人|寄件人|商家|卖家)|原路(?:退|返)回|破了|碎了|摔碎|压碎|漏了|压扁"
             r"|延迟|延误|超时|被退回|退回|拒收|送错|待揽收|待收货|派送中|运输中|清关|海关|天没动"
             r"|(?:派送|配送|投递|送货)(?:失败|异常)"
+            # a failed delivery blamed on the user ("说我不在家")
+            r"|(?:说|显示|写着?|标(?:记|注)(?:成|为)?)(?:我)?(?:不在家|无人(?:在家|签收)|联系不上)"
             r"|已经?寄回(?:去)?了?|寄回去了|到(?:了)?(?:驿站|快递柜|丰巢|菜鸟驿站|自提点)|已出库|出库了"
             # not at the pickup point it was said to be left at ("我去驿站找了没有")
             r"|(?:驿站|快递柜|丰巢|自提点)[^，,。]{0,3}?(?:找了|问了|看了|翻了)?(?:也|都)?(?:没有|没找到|找不到"
@@ -198,9 +207,10 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|came\s+back\s+(?:to\s+(?:you|the\s+\w+)\s+)?as\s+undeliverable|undeliverable"
                 r"|failed delivery|delivery (?:failed|attempt failed)"
                 r"|['\"]?out for delivery['\"]?|crushed|dented|smashed"
-                r"|marked\s+(?:it|my\s+\w+|the\s+\w+)\s+as\s+['\"]?(?:delivery\s+attempted|attempted"
+                r"|marked\s+(?:it|my\s+\w+|the\s+\w+)\s+(?:as\s+)?['\"]?(?:delivery\s+attempted|attempted"
                 r"|failed\s+delivery|recipient\s+(?:unavailable|not\s+(?:home|available|present))"
-                r"|no\s*one\s+(?:home|available)|nobody\s+(?:home|in)|not\s+home|business\s+closed"
+                r"|no\s*one\s+(?:home|available)|nobody\s+(?:home|in)|(?:customer\s+)?not\s+home"
+                r"|business\s+closed"
                 r"|address\s+not\s+found|refused)"
                 r"|(?:has|have)\s+(?:said|shown|showed|read|been\s+(?:on|at))\s+['\"]?(?:label\s+created"
                 r"|pre-?transit|shipping\s+label\s+created|awaiting\s+(?:collection|pickup|pick-up)"

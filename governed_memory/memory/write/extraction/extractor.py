@@ -201,7 +201,7 @@ class RuleExtractor:
                 if _TOPIC.match(part.norm.strip()):
                     topic_third = True
                     continue
-                name = _preferred_name(part.raw)
+                name = _preferred_name(part.raw, " ".join(c.raw for c in clauses))
                 if name is not None:
                     self._name(part, name, got)
                     continue
@@ -430,7 +430,7 @@ class RuleExtractor:
             part = _Part(rest, norm, False, clause.order)
         # read whole, or else clause by clause ("以后联系我发短信，电话老是漏接": 2nd explains 1st)
         pieces = [x for x in re.split(r"[，,；;]", rest) if x.strip()]
-        prefs = _prefs(part, zone) or [
+        prefs = _prefs(part, zone, clause.raw) or [
             pref
             for piece in (pieces if len(pieces) > 1 else [])
             for pref in _prefs(_Part(piece, read(piece), clause.question, clause.order), zone)

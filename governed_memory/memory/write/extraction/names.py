@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 
+#: A name in Latin letters, accents included ("Siobhán", "Zoë"): a capital, then letters, an
+#: apostrophe or a hyphen inside it ("O'Neil", "Anne-Marie").
+_LATIN_NAME = r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:['\-][^\W\d_]+)*"
 _NAME_EN = re.compile(
     r"(?<![A-Za-z])(?:(?:call|address)\s+me\s+(?:as\s+)?|[Ii]\s+go\s+by\s+)"
-    r"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?[A-Z][A-Za-z'\-]+(?:\s+[A-Z][A-Za-z'\-]+)?)"
+    rf"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?{_LATIN_NAME}(?:\s+{_LATIN_NAME})?)"
 )
 _NAME_ZH = re.compile(
     # ("我叫阿May就行": the name that will do is what to call the user)
@@ -28,6 +31,13 @@ _NAME_DENIED = re.compile(
 )
 
 
+#: Another name than the one stated, to be used ("My name's Elizabeth but please use Liz").
+_USE_INSTEAD = re.compile(
+    rf"(?<![A-Za-z])[Mm]y\s+name(?:'s|\s+is)\s+{_LATIN_NAME},?\s+but\s+(?:please\s+|pls\s+"
+    rf"|just\s+)?(?:use|go\s+with|say)\s+(?P<name>{_LATIN_NAME})"
+)
+
+
 def _named(raw: str) -> re.Match[str] | None:
     """The words in `raw` that name what to call the user (asked or refused), if any."""
     m = _NAME_EN.search(raw)
@@ -45,9 +55,39 @@ def name_asked(raw: str) -> tuple[int, int] | None:
     return m.span() if m is not None else None
 
 
-def _preferred_name(raw: str) -> str | None:
-    """The name the user asks to be called by, if the text asks that (not one refused)."""
+#: A name the user states ("my name is Tom", "my name's spelled Katherine", 我叫李婷,
+#: 我的名字是王思远).
+_STATED_EN = re.compile(
+    r"(?<![A-Za-z])[Mm]y\s+name(?:'s|\s+is)\s+(?:spel(?:led|t)\s+)?"
+    rf"(?P<name>{_LATIN_NAME}(?:\s+{_LATIN_NAME})?)"
+)
+_STATED_ZH = re.compile(
+    r"(?:(?<![你他她])我叫|我的名字(?:是|叫)|(?<![他她])名字是)(?P<name>[\u4e00-\u9fff]{2,4}?|[A-Za-z]{2,12})"
+    r"(?=$|[\s，,。!！~]|不是|哈|啦|呀|哦)"
+)
+#: What makes a stated name the one to use: it is corrected, spelled out, asked to be kept, or set
+#: against how the user was addressed ("not Thomas", "with a K", "instead of 'customer'",
+#: 记住, 写错了, 不是李亭). Said in passing ("my name is Tom, I ordered a lamp"), it is a fact.
+_NAME_CUE = re.compile(
+    r"(?<![A-Za-z])(?:[Nn]ot\s+['\"‘“]?[A-Z]|(?i:spel(?:led|t)|typo|correction|remember|note\s+that"
+    r"|instead\s+of|call\s+me\s+that)(?![A-Za-z])|with\s+an?\s+[A-Z](?![a-z]))"
+    r"|不是|写错|打错|记住|更正|纠正|弄错|搞错|记一下"
+)
+
+
+def _preferred_name(raw: str, context: str = "") -> str | None:
+    """The name the user asks to be called by, if the text asks that (not one refused); or the
+    name it states where `raw` or its `context` (the sentence, the request to remember it)
+    corrects it, spells it or asks it kept."""
     m = _named(raw)
-    if m is None or _NAME_DENIED.search(raw, 0, m.start()):
+    if m is not None:
+        return None if _NAME_DENIED.search(raw, 0, m.start()) else m.group("name")
+    stated = _STATED_EN.search(raw) or _STATED_ZH.search(raw)
+    if stated is None or _NOT_NAME.fullmatch(stated.group("name").split()[-1]):
         return None
-    return m.group("name")
+    instead = _USE_INSTEAD.search(raw) or _USE_INSTEAD.search(context)
+    if instead is not None:
+        return instead.group("name")
+    if not (_NAME_CUE.search(raw) or _NAME_CUE.search(context)):
+        return None
+    return stated.group("name")

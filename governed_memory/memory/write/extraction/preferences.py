@@ -243,14 +243,11 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
     roles = _roles(norm, mentions)
     past = bool(_PAST_BLOCK.search(norm) and not _STANDING.search(norm))
     cue = bool(_STRONG_CUE.search(norm) or _WEAK_CUE.search(norm))
-    if (
-        _ON_ARRIVAL.search(norm)
-        and not _STANDING.search(norm)
-        and all(m[2] == "phone" for m in mentions)
-    ):
+    if _ON_ARRIVAL.search(norm) and all(m[2] == "phone" for m in mentions):
         # a call when someone gets there ("师傅到了打我电话", "call me when you get here") is
-        # how to meet this delivery, not how to be told things (a text then is a notice:
-        # "快递到了给我发短信")
+        # how to meet a delivery, not how to be told things, even for every delivery ("always
+        # phone me before coming": a wish about deliveries); a text then is a notice
+        # ("快递到了给我发短信")
         cue = False
     if _TIMED_CALLS.search(norm) and all(m[2] == "phone" for m in mentions):
         cue = False  # calls to be timed by the user's clock ("any scheduled calls") are no choice
@@ -306,7 +303,7 @@ _COMES = (
 #: Someone getting to the user's door or building: the moment a one-off call is asked for.
 _ON_ARRIVAL = re.compile(
     r"(?:(?:送|快)?到(?:了|楼下|门口|家门口|小区|公司|单元楼?下?)*(?:的时候|时)?|来了)(?:以后|之后|后)?了?"
-    r"\s*(?:就|再|先|麻烦|请)?"
+    r"\s*(?:都)?(?:就|再|先|麻烦|请)?"
     r"\s*(?:给我|打我|打给我|call|联系我|打电话|电话)"
     rf"|(?<![a-z]){_COMER}{_COMES}"
     # a call asked ahead of a visit ("call me 30 min before he shows up")
@@ -318,8 +315,12 @@ _ON_ARRIVAL = re.compile(
     r"|(?:告诉|转告|跟|和|让|叫|麻烦)(?:一下)?(?:送货|送件|配送|派件|快递)?(?:员|小哥|师傅|骑手|司机)"
     r"[^。]{0,16}?"
     r"(?:打(?:我)?(?:的)?(?:电话|手机)|给我打|打给我)"
-    r"|(?<![a-z])(?:ask|tell|get)\s+(?:the|your)\s+(?:delivery\s+)?(?:guy|driver|courier|rider"
-    r"|person|man|woman)\s+to\s+(?:call|ring|phone)(?![a-z])"
+    r"|(?<![a-z])(?:ask|tell|get)\s+(?:the\s+|your\s+)?(?:delivery\s+)?(?:guys?|drivers?|couriers?"
+    r"|riders?|person|people|man|woman)\s+to\s+(?:always\s+)?(?:call|ring|phone)(?![a-z])"
+    # a call asked before the delivery ("always call 30 min before arriving", 送货前先打电话)
+    r"|(?<![a-z])(?:call|ring|phone)\s+(?:me\s+)?(?:\d+\s*(?:min(?:ute)?s?|hours?)\s+|an?\s+hour\s+"
+    r"|half\s+an\s+hour\s+)?(?:before|ahead\s+of)\s+(?:arriving|delivering|coming|delivery|you\s+come)"
+    r"|(?:送货|送件|配送|派送|上门|送)(?:之?前|以前)[^，,。]{0,4}?(?:先)?(?:打(?:个)?(?:我的?)?(?:电话|手机)|给我打)"
 )
 #: Someone getting there, said in a clause of its own ("when the courier gets to the gate, give
 #: me a call"): the call in the clauses after it is for that moment (`RuleExtractor._facts`).
@@ -580,11 +581,11 @@ def _hours_prefs(p: _Part, zone: str) -> list[_Pref]:
     return [_Pref(CONTACT_HOURS, {"value": value}, False, conf, p.raw, p.order)]
 
 
-def _prefs(p: _Part, zone: str) -> list[_Pref]:
+def _prefs(p: _Part, zone: str, context: str = "") -> list[_Pref]:
     """Every profile preference a part states (before temporary / third-party checks): the name
     the user asks to be called by alone, when it names one (a sentence reads it before the
-    preferences; a request to remember it, "你记住 以后叫我小鱼就行", here)."""
-    name = _preferred_name(p.raw)
+    preferences; a request to remember it, "你记住 以后叫我小鱼就行", here, its `context`)."""
+    name = _preferred_name(p.raw, context)
     if name is not None:
         return [_Pref(NAME, {"value": name}, False, STRONG, p.raw, p.order)]
     hours = _hours_prefs(p, zone)

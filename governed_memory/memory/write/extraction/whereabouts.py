@@ -49,6 +49,9 @@ _ZONE_ASKED = _rx(
     # the same in Chinese, said beside where the user is ("晚上11点以后别打电话，我在伦敦")
     r"|[0-9一二三四五六七八九十两]+点(?:半)?(?:以后|之后|以前|之前|后|前)[^，,。]{0,4}?"
     r"(?:别|不要|不用|勿)(?:再)?(?:打|发|联系|推送|打扰)"
+    # the user's night kept quiet, beside where they are ("我在悉尼，别大半夜给我发消息")
+    r"|(?:别|不要|不用|勿)(?:再)?(?:在)?(?:大)?(?:半夜|深夜|凌晨)(?:里)?(?:给我)?(?:打|发|联系|推送|打扰)"
+    r"|(?:大)?(?:半夜|深夜|凌晨)(?:里)?(?:别|不要|不用|勿)(?:再)?(?:给我)?(?:打|发|联系|推送|打扰)"
     # the gap said in hours, or the user's night when the shop works ("跟国内差6到7个小时",
     # "我这边可能还是半夜", "your 9am is my middle of the night", "anything time-sensitive")
     r"|(?:差|比[\u4e00-\u9fff]{1,6}(?:慢|快|晚|早))(?:了)?\s*[0-9一二两三四五六七八九十几]+(?:\s*(?:到|-|~)\s*[0-9一二三四五六七八九十]+)?\s*个?(?:多)?小时"

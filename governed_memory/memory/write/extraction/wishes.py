@@ -32,6 +32,9 @@ _SERVICE_ZH = re.compile(
     r"|走.{1,6}(?:快递|物流)|[0-9SMLXsmlx]码|尺码|送(?:到)?公司|工作日送|周末送|送上门|上门"
     r"|(?:发|用|走)(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS|极兔|德邦|百世|天天)"
     # when deliveries come, what is recommended ("尽量安排晚上7点以后送", "别给我推荐香菜味的")
+    # a call before every delivery ("送货前先打电话")
+    r"|(?:送货|送件|配送|派送|上门|送)(?:之?前|以前)[^，,。]{0,4}?(?:先)?(?:打|给我打)"
+    r"|(?:送|快)?到了?[^，,。]{0,2}?(?:都)?(?:先)?(?:打我电话|给我打电话|打电话)"
     r"|安排[^，,。]{0,8}送|[0-9一二三四五六七八九十]+点(?:以后|之后|后|以前|之前|前)送"
     r"|(?:别|不要|不用|少|多|只|优先)(?:再)?(?:给我)?推荐|给我推荐|优先(?:给我)?推(?![送卸脱迟辞托给诿销广])|(?:别|不要|不用)再?(?:给我)?推(?![送卸脱迟辞托给诿销广])"
     r"|推荐(?:的时候|时|的东西|的)?[^，,。]{0,8}?(?:按|照|避开|别|不要|都要|只要)"
@@ -58,6 +61,11 @@ _SERVICE_EN = re.compile(
         r"|pay\w*\s+(?:with|by|via|through|using)\s+(?:paypal|apple\s+pay|google\s+pay|klarna"
         r"|(?:my\s+)?(?:credit|debit)\s+card|card|cash|bank\s+transfer|alipay|wechat\s+pay)"
         r"|deliver\w*\s+(?:before|after|on|at|during)|substitut(?:ions?|es?)"
+        # a call before every delivery ("always call 30 min before arriving")
+        r"|(?:call|ring|phone|text)\w*\s+(?:me\s+)?(?:\d+\s*(?:min(?:ute)?s?|hours?)\s+|an?\s+hour\s+"
+        r"|half\s+an\s+hour\s+)?(?:(?:before|ahead\s+of)\s+(?:arriving|delivering|coming|delivery"
+        r"|you\s+come|dropping)|when\s+(?:the\s+|your\s+)?(?:driver|courier|rider|delivery\s+\w+)\s+"
+        r"(?:arrives|gets\s+(?:here|there)|is\s+(?:here|outside)|comes))"
         r"|(?:leave|drop)\w*\s+(?:\w+\s+){0,3}?(?:with|at|in)\s+(?:the\s+)?(?:concierge|neighbou?rs?"
         r"|reception|front\s+desk|doorman|porter|security|locker|mailroom|back\s+door|side\s+door)"
         # where parcels are left out in the open ("never leave parcels outside", "on the
