@@ -4,7 +4,8 @@ correct it, spell it, ask it kept or set it against how they were addressed (and
 but use Y" is Y), in any Latin letters; a call asked before every delivery is how to meet the
 courier, kept as a standing wish, never the channel for being told things; a night kept quiet is
 kept on the clock of where the user says they are; an order the user never placed, a payment
-made twice and a delivery failed on the user's account are business claims."""
+made twice and a delivery failed on the user's account are business claims; a status feared
+("nervous about it going missing", 怕快递丢了) or to come (到了记得签收) is none."""
 
 from __future__ import annotations
 
@@ -96,3 +97,21 @@ def test_an_order_never_placed_a_double_payment_a_failed_delivery_are_claims(
     text: str, key: str
 ) -> None:
     assert key in [c.candidate.key for c in extract(text).candidates]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm a bit nervous about the package going missing, it's a gift",
+        "worried the parcel might get lost on the way",
+        "担心快递丢了，这单帮我保价吧",
+        "帮我跟我妈说一声：快递到了记得自己签收",
+    ],
+)
+def test_a_status_feared_or_to_come_is_no_claim(text: str) -> None:
+    assert [c.candidate.key for c in extract(text).candidates if c.candidate.key] == []
+
+
+@pytest.mark.parametrize("text", ["my parcel went missing last week", "快递到了，但是摔坏了"])
+def test_a_status_said_to_be_so_is_still_a_claim(text: str) -> None:
+    assert "logistics.status" in [c.candidate.key for c in extract(text).candidates]
