@@ -62,6 +62,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT46,
     HELDOUT47,
     HELDOUT48,
+    HELDOUT49,
     baseline_outputs,
     extract_all,
     load,
@@ -155,6 +156,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT46.name,
         HELDOUT47.name,
         HELDOUT48.name,
+        HELDOUT49.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

@@ -58,6 +58,7 @@ remember, self-statements and their third-party look-alikes, with their cues), `
 (standing wishes about how the user is served: a carrier, a delivery time kept free, packaging,
 what is recommended, how replies are written), `relayed` (what reaches the agent by way of
 someone else: a statement relayed about the customer, a wish passed on to whoever serves them),
+`arrivals` (how a delivery is met: a call when the courier gets there, what the courier is told),
 `contents` (the
 content text of a profile candidate) and `extractor` (`RuleExtractor`: the reading order and the
 assembly of profile candidates).

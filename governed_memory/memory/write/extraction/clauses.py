@@ -334,10 +334,12 @@ def done_without(norm: str, start: int) -> bool:
 
 
 #: A channel the user cannot easily take, said after it or before it ("上班接电话不方便",
-#: "我不太方便接电话", "I can't take calls at work"): denied, weakly (a reason, not a ban).
+#: "我不太方便接电话", "电话不行", "I can't take calls at work"): denied, weakly (a reason, not a
+#: ban).
 _AWKWARD_AFTER = re.compile(
     r"\s*(?:我|的话|也|都|经常|老是|总是|上班|白天|平时)*\s*(?:接|打|看|回)?"
-    r"(?:不方便|不太方便|不大方便|不好接|没法接|接不了)"
+    # (or not at all: "其实微信可以，电话不行")
+    r"(?:不方便|不太方便|不大方便|不好接|没法接|接不了|不行|不可以|不太行|不好使)"
 )
 _AWKWARD_BEFORE = _rx(
     r"(?:不方便|不太方便|不大方便|没法|没办法)(?:接|打|看|回)?$"

@@ -209,7 +209,9 @@ _WEAK_CUE = _rx(
     r"|有事(?:情)?(?:的话|就|请|可以)?(?=\s*(?:发|用|走)?\s*(?:短信|微信|邮件|钉钉|qq|whatsapp|telegram"
     r"|line|消息)\s*(?:说|讲|聊|留言|告诉|通知|找))",
     _w(
-        r"likes?|loves?|fine|ok|okay|works?|better|best|good|great|easiest|easier|convenient|uses?"
+        # ("whatsapp works for me"; "I work from home" is the user's job, no cue)
+        r"likes?|loves?|fine|ok|okay|(?<!i\s)(?<!we\s)works?|better|best|good|great|easiest|easier"
+        r"|convenient|uses?"
         r"|using|via|by|through|over|just|is preferred|go with|stick (?:to|with)|reach|contact"
         r"|needs?|wants?|reads?|checks?|turn on|enable|give me a ring"
         # where the user answers sooner ("i reply way faster on whatsapp than email")

@@ -11,6 +11,7 @@ from typing import Any
 from governed_memory.memory.errors import InvalidInput
 from governed_memory.memory.models import Candidate, ExtractorInfo
 from governed_memory.memory.vocabulary import NAME, TIMEZONE
+from governed_memory.memory.write.extraction.arrivals import ARRIVES
 from governed_memory.memory.write.extraction.claims import (
     _claim,
     _claimed_in_message,
@@ -59,7 +60,6 @@ from governed_memory.memory.write.extraction.personal import (
     of_family,
 )
 from governed_memory.memory.write.extraction.preferences import (
-    ARRIVES,
     SECOND_THOUGHT,
     _Pref,
     _prefs,

@@ -9,7 +9,7 @@ import re
 #: apostrophe or a hyphen inside it ("O'Neil", "Anne-Marie").
 _LATIN_NAME = r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:['\-][^\W\d_]+)*"
 _NAME_EN = re.compile(
-    r"(?<![A-Za-z])(?:(?:call|address)\s+me\s+(?:as\s+)?|[Ii]\s+go\s+by\s+)"
+    r"(?<![A-Za-z])(?:(?:[Cc]all|[Aa]ddress)\s+me\s+(?:as\s+)?|[Ii]\s+go\s+by\s+)"
     rf"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?{_LATIN_NAME}(?:\s+{_LATIN_NAME})?)"
 )
 _NAME_ZH = re.compile(

@@ -65,7 +65,7 @@ _SERVICE_EN = re.compile(
         r"|(?:call|ring|phone|text)\w*\s+(?:me\s+)?(?:\d+\s*(?:min(?:ute)?s?|hours?)\s+|an?\s+hour\s+"
         r"|half\s+an\s+hour\s+)?(?:(?:before|ahead\s+of)\s+(?:arriving|delivering|coming|delivery"
         r"|you\s+come|dropping)|when\s+(?:the\s+|your\s+)?(?:driver|courier|rider|delivery\s+\w+)\s+"
-        r"(?:arrives|gets\s+(?:here|there)|is\s+(?:here|outside)|comes))"
+        r"(?:arrives|gets\s+(?:here|there)|is\s+(?:here|outside)|comes)|on\s+arrival)"
         r"|(?:leave|drop)\w*\s+(?:\w+\s+){0,3}?(?:with|at|in)\s+(?:the\s+)?(?:concierge|neighbou?rs?"
         r"|reception|front\s+desk|doorman|porter|security|locker|mailroom|back\s+door|side\s+door)"
         # where parcels are left out in the open ("never leave parcels outside", "on the

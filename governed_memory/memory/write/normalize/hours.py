@@ -49,7 +49,9 @@ _POINT_RE = re.compile(
 )
 _SPECIAL_POINT_RE = re.compile(r"(?<![a-z])(?P<w>noon|midday|midnight)(?![a-z])|午夜|子夜")
 _RANGE_SEP_RE = re.compile(
-    r"^\s*(?:-|–|—|~|〜|～|－|到|至|to|until|till|thru|through|and)\s*(?:第二天|次日|隔天)?\s*$"
+    # ("十一点以后到早上七点": the start said open, then its end)
+    r"^\s*(?:(?:以后|之后|起)\s*(?=到|至))?(?:-|–|—|~|〜|～|－|到|至|to|until|till|thru|through|and)\s*"
+    r"(?:第二天|次日|隔天)?\s*$"
 )
 _RANGE_FRAME_RE = re.compile(r"(?:between|from|从)\s*$")
 _NOT_A_TIME_AFTER = re.compile(
