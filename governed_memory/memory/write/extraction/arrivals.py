@@ -24,6 +24,9 @@ ON_ARRIVAL = re.compile(
     r"\s*(?:都)?(?:就|再|先|麻烦|请)?"
     r"\s*(?:给我|打我|打给我|call|联系我|打电话|电话)"
     rf"|(?<![a-z]){_COMER}{_COMES}"
+    # with no one named ("call when outside", "ring me when here")
+    r"|(?<![a-z])(?:call|ring|phone|text)\s+(?:me\s+)?(?:when|once)\s+(?:you(?:'re|\s+are)\s+)?(?:outside"
+    r"|here|downstairs|at\s+the\s+(?:gate|door|building))(?![a-z])"
     # a call asked ahead of a visit ("call me 30 min before he shows up")
     r"|(?<![a-z])(?:call|ring|phone|text)\s+me\s+(?:\d+\s*(?:min(?:ute)?s?|hours?)|an?\s+hour|half\s+an"
     r"\s+hour)\s+(?:before|ahead\s+of)\s+(?:he|she|they|you|the\s+\w+)\s+(?:shows?\s+up|arrives?"

@@ -252,9 +252,27 @@ Whose = Literal["user", "third", "none"]
 _PLACED_WITH = re.compile(r"(?:放|放在|放到|放去|交给|留给|寄放在|寄放到)\s*$")
 
 
+#: Whom a note is addressed to, as its label ("Note for the courier:", "For the warehouse -",
+#: 给骑手备注：).
+_NOTE_FOR = re.compile(
+    r"^\s*(?:(?:a\s+)?(?:quick\s+)?(?:note|message|msg|instructions?)\s+)?(?:for|to)\s+(?:the|my|your)\s+"
+    r"(?:courier|driver|delivery\s+(?:guy|man|person|driver|people|team)|rider|postman|postie"
+    r"|warehouse(?:\s+team)?|packers?)\s*[:：,\-–—]"
+    r"|^\s*(?:给|致)(?:快递|骑手|司机|配送员|送货员|快递员|仓库)(?:小哥|师傅)?(?:的)?(?:备注|留言)?\s*[:：]"
+)
+_FOR_GOOD = re.compile(
+    r"(?<![a-z])(?:always|every|each\s+time|from\s+now\s+on|going\s+forward|in\s+future)(?![a-z])"
+    r"|以后|每次|今后|往后"
+)
+
+
 def _whose(norm: str) -> Whose:
     """Whom a wish or statement in `norm` is about (a person a parcel is left with is where it
     goes, not whom the wish is about: "快递永远不要放邻居家")."""
+    # (whom a standing note is for is whom it speaks to: "Note for the courier: always ring
+    # twice"; a note for one delivery stays the courier's: "…: gate code is 4471#, building C")
+    if _FOR_GOOD.search(norm):
+        norm = _NOTE_FOR.sub(" ", norm, count=1)
     tokens = [t for t in _PERSON_RE.finditer(norm) if not _PLACED_WITH.search(norm[: t.start()])]
     if any(t.lastgroup == "incl" for t in tokens):
         return "user"

@@ -61,6 +61,11 @@ _SERVICE_EN = re.compile(
         r"|pay\w*\s+(?:with|by|via|through|using)\s+(?:paypal|apple\s+pay|google\s+pay|klarna"
         r"|(?:my\s+)?(?:credit|debit)\s+card|card|cash|bank\s+transfer|alipay|wechat\s+pay)"
         r"|deliver\w*\s+(?:before|after|on|at|during)|substitut(?:ions?|es?)"
+        # how to be let know at the door, the name a parcel carries ("always ring the bell twice",
+        # "use the name Alex Moreno on the parcel")
+        r"|(?:ring|knock|buzz|press)\w*\s+(?:on\s+)?(?:the\s+)?(?:door\s*bell|bell|door|buzzer|intercom)"
+        r"|(?:use|put|write)\s+the\s+name\s+[a-z][\w' -]{1,40}?\s+on\s+(?:the\s+)?(?:parcels?"
+        r"|packages?|labels?|box(?:es)?)"
         # a call before every delivery ("always call 30 min before arriving")
         r"|(?:call|ring|phone|text)\w*\s+(?:me\s+)?(?:\d+\s*(?:min(?:ute)?s?|hours?)\s+|an?\s+hour\s+"
         r"|half\s+an\s+hour\s+)?(?:(?:before|ahead\s+of)\s+(?:arriving|delivering|coming|delivery"
@@ -187,7 +192,16 @@ def _standing_cue_alone(norm: str) -> bool:
     # (or the cue whole, however long: "For all my future deliveries")
     short = len(s.split()) <= 3 and len(s) <= 20
     # (a wish for this once is no cue: "这单先别放快递柜了，放门口就行")
-    return bool(s) and m is not None and (short or m.group() == s) and not _ONCE.search(s)
+    whole = short or (m is not None and (m.group() == s or bool(_EVERY_ORDER.fullmatch(s))))
+    return bool(s) and m is not None and whole and not _ONCE.search(s)
+
+
+#: A standing cue naming what it holds for ("Every order from now on", "for all deliveries
+#: going forward", 以后每一单).
+_EVERY_ORDER = re.compile(
+    r"(?:for\s+)?(?:every|each|all|any)\s+(?:(?:of\s+)?my\s+)?(?:orders?|deliver(?:y|ies)|parcels?"
+    r"|packages?|purchases?)\s+(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)"
+)
 
 
 #: A clause after a wish that makes it standing ("放门口就行，每次都这样哈", "…, that goes for
