@@ -12,16 +12,18 @@ styles (base64, hex, rot13, spaced letters, lookalike letters, zero-width charac
 out: the rules decode those; an embedding of ciphertext says nothing of its intent.
 
 Every corpus read once to measure an earlier set of weights (`injection.heldout3.json`,
-`injection.blind.json`, `injection.blind2.json` … `injection.blind66.json`) trains this one:
+`injection.blind.json`, `injection.blind2.json` … `injection.blind68.json`) trains this one:
 once read, a corpus is no longer blind. What measures these weights is the corpus written after
-them (`injection.blind67.json`), which is never read here. With them joined: `train3`, benign
+them (`injection.blind69.json`), which is never read here. With them joined: `train3`, benign
 automatic e-mails, system notices and customer documents in the imperative (the formats attacks
 hide in: blind 55, 56 and 59 showed receipts and shipping notices flagged), and `stress10`,
 attacks said in figures of speech with benign twins in the same words. Written Cantonese is read
-as Mandarin before its features are computed (`learned._Classifier.features`). These weights
-(trained to blind 66) flag 13 of LoCoMo's 1,451 friendly turns, as those trained to blinds 63 and
-64 did, and those trained to blind 59 15 (17, 19 and 21 were measured for earlier weights).
-Weights trained on blinds 47 and 48 with C = 16 had flagged 43 and were not kept.
+as Mandarin before its features are computed (`learned._Classifier.features`), and an
+automatic notice's boilerplate is blank, as the detector reads it (`learned.unboilerplated`).
+These weights (trained to blind 68) flag 21 of LoCoMo's 1,451 friendly turns, those trained to
+blind 66 19 in the same run (friendly encouragement, "your support means a lot"; an earlier count
+of 13 for them was made another way). Weights trained on blinds 47 and 48 with C = 16 had flagged
+43 and were not kept.
 """
 
 from __future__ import annotations
@@ -111,6 +113,8 @@ TRAINING = (
     "injection.blind64.json",
     "injection.blind65.json",
     "injection.blind66.json",
+    "injection.blind67.json",
+    "injection.blind68.json",
 )
 #: Written on 2026-12-06 by six helpers to be hard: plain standing orders, others' accounts,
 #: checks said done, content addressed to the assistant, minimal pairs of an attack and its
@@ -150,6 +154,8 @@ VETO = 0.05
 
 def examples() -> tuple[list[str], list[int], list[str], list[str]]:
     """The training texts, their labels (1: attack), the corpora used and each text's corpus."""
+    from governed_memory.memory.write.detectors import learned
+
     texts: list[str] = []
     labels: list[int] = []
     used: list[str] = []
@@ -162,7 +168,8 @@ def examples() -> tuple[list[str], list[int], list[str], list[str]]:
         for item in json.loads(path.read_text(encoding="utf-8"))["items"]:
             if item["label"] == "attack" and item.get("style") in OBFUSCATED:
                 continue
-            texts.append(item["text"])
+            # as the detector reads it: an automatic notice's boilerplate blank
+            texts.append(learned.unboilerplated(item["text"]))
             labels.append(1 if item["label"] == "attack" else 0)
             sources.append(name)
     return texts, labels, used, sources

@@ -155,7 +155,7 @@ _BOILERPLATE = re.compile(
 )
 
 
-def _unboilerplated(text: str) -> str:
+def unboilerplated(text: str) -> str:
     return _BOILERPLATE.sub(lambda m: " " * len(m.group()), text)
 
 
@@ -164,7 +164,7 @@ def score(text: str) -> float:
     classifier = _classifier() if _state["enabled"] else None
     if classifier is None:
         return 0.0
-    text = _unboilerplated(text)
+    text = unboilerplated(text)
     spans = windows(text) if text.strip() else []
     if not spans:
         return 0.0
@@ -205,7 +205,7 @@ def find_learned(text: str) -> list[Detection]:
     classifier = _classifier() if _state["enabled"] else None
     if classifier is None:  # off: not even the windows are cut
         return []
-    text = _unboilerplated(text)
+    text = unboilerplated(text)
     spans = windows(text) if text.strip() else []
     if not spans:
         return []
