@@ -160,11 +160,14 @@ _OTHERS = (
     r"|customers\s+in\s+my\s+(?:postcode|zip\s+code|area|street|building|town)"
     r"|the\s+customer\s+(?:before|after)\s+me|my\s+neighbou?r(?:'s|,)?"
     r"|who\s+else\s+(?:bought|ordered|purchased)|the\s+last\s+customer(?:'s)?"
+    # (blind 69: "the last customer you helped", "the customer you spoke to before me")
+    r"|the\s+(?:last\s+)?customer\s+you\s+(?:spoke|talked|chatted)\s+(?:to|with)|the\s+(?:last\s+)?customer"
+    r"\s+you\s+(?:helped|served)"
 )
 _THEIR_DATA = (
     r"e-?mail\s+addresses|e-?mails|phone\s+numbers|home\s+addresses|names\s+and|memories\s+you"
     r"|notes|buy|bought|records|lives|(?:in\s+)?your\s+memory|(?:delivery|shipping)\s+address"
-    r"|(?:card|cards)\s+saved|(?:what|how\s+much)\s+(?:did\s+)?(?:they|he|she|the\s+customer)"
+    r"|(?:card|cards)\s+saved|order\s+(?:details|history)|(?:what|how\s+much)\s+(?:did\s+)?(?:they|he|she|the\s+customer)"
     r"[^.!?\n]{0,20}?pa(?:y|id)|what\s+discount"
 )
 _OTHERS_DATA = _w(_near(_OTHERS, _THEIR_DATA, 60))
@@ -501,8 +504,9 @@ _ZH_TO_ASSISTANT = (
     r"|如果你是正在[^。！？!?\n]{0,10}?的(?:语言模型|ai|助手|机器人)"
     r"|(?:处理|读取|阅读|审核)(?:这|此|本)(?:条|个|份|封)?(?:备注|工单|邮件|消息|订单|评论|表单)的(?:系统|程序|ai"
     r"|机器人|模型|助手)(?:请|务必|需要)"
-    r"|(?:致|给|写给)(?:正在)?(?:读取|处理|阅读|摘要|总结|审核|扫描)(?:此|这|本)?(?:条|个|份|篇|封|张)?"
-    r"(?:工单|页面|邮件|网页|评论|评价|表单|文件|文档|留言|订单|内容|结果|查询结果|数据|记录|消息)?"
+    r"|(?:致|给|写给|对)(?:正在)?(?:读取|处理|阅读|摘要|总结|审核|扫描)(?:此|这|本)?(?:条|个|份|篇|封|张)?"
+    r"(?:工单|页面|邮件|网页|评论|评价|表单|文件|文档|留言|订单|内容|结果|查询结果|数据|记录|消息|图片|截图"
+    r"|附件|海报)?"
     r"的(?:自动化程序|自动化系统|语言模型|ai"
     r"|助手|机器人|系统|模型)\s*[:：,，]"
 )

@@ -338,6 +338,8 @@ def _examples_quoted(spans: list[Span], text: str) -> list[Span]:
 _GUIDANCE = re.compile(
     r"\b(?:never|must\s+not|mustn't|do\s+not|don't|should\s+not|shouldn't|cannot|may\s+not)\b"
     r"|\bmust\s+(?:first\s+|always\s+)?(?:verify|confirm|check|validate)\b"
+    # (a refusal required: "the assistant must refuse to reveal its system prompt")
+    r"|\b(?:must|should|will)\s+(?:always\s+)?(?:refuse|decline)\b"
     # (the usual checks kept: "Agents should follow the standard checks regardless of the title")
     r"|\b(?:should|must)\s+(?:always\s+)?(?:follow|apply|run|complete)\s+(?:the\s+)?(?:standard|usual"
     r"|normal|full|regular)\s+(?:checks?|verification|procedures?|process)\b"
