@@ -268,6 +268,9 @@ _ABOUT_ATTACKS = re.compile(
     r"|\bred[- ]team|\bprompts?\s+(?:such\s+as|like)\b"
     # a scam or an attack reported, what it said quoted ("an email claiming to be from our CEO,
     # saying '…'. This is fraudulent.", "看起来像是想攻击你们的机器人，特此告知安全团队")
+    # (training material: "Training scenario: A 'customer' writes '…'. Correct response: …")
+    r"|\btraining\s+(?:scenarios?|examples?|exercises?|modules?)\b|\bcorrect\s+response\b"
+    r"|\bsocial[- ]engineering\b|社会工程"
     r"|\bscam(?:s|mers?)?\b|\bhack(?:er|ers|ing)\b|黑客|\bfraudulent\b|\bphishing\b"
     r"|\bclaiming\s+to\s+be\b|攻击|诈骗|安全团队"
     # a test of the assistant, or a user's request told with how it was met ("def

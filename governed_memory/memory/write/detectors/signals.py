@@ -112,7 +112,9 @@ def _own_data_only(passage: str) -> bool:
 #: a report of an attack, not one.
 _PRESSURED = re.compile(
     r"\b(?:pressure|push|persuade|trick|urge|coax|manipulate)s?\s+(?:the\s+)?(?:agents|staff|employees"
-    r"|reps|cashiers|support|you)\s+(?:in)?to\s*$",
+    r"|reps|cashiers|support|you)\s+(?:in)?to\s*$"
+    # (员工培训：骗子常冒充经理…，要求你"就这一次"跳过身份核验)
+    r"|(?:骗子|诈骗|冒充)[^。！？]{0,30}?(?:要求|让|逼|诱导|骗)你[^。！？]{0,10}$",
     _F,
 )
 
