@@ -64,6 +64,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT48,
     HELDOUT49,
     HELDOUT50,
+    HELDOUT51,
     baseline_outputs,
     extract_all,
     load,
@@ -159,6 +160,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT48.name,
         HELDOUT49.name,
         HELDOUT50.name,
+        HELDOUT51.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])

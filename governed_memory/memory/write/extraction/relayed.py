@@ -62,7 +62,7 @@ def _relayed_as_self(norm: str) -> str | None:
 # "跟送货的说下，今天下午三点以后再送").
 _TO_COURIER_EN = re.compile(
     r"^(?:(?:also|and|oh\s+and|btw)[,\s]+)?(?:(?:can|could|would)\s+(?:you|u)\s+(?:please\s+|pls\s+)?"
-    r"|please\s+|pls\s+)?(?:let|tell|remind|ask|inform|get)\s+(?:the|your|ur|whoever)\s+"
+    r"|please\s+|pls\s+)?(?:let|tell|remind|ask|inform|get)\s+(?:the|your|ur|whoever|every|all)\s+"
     r"(?:(?:delivery\s+)?(?:guys?|drivers?|couriers?|riders?|team)|postman|postie|packers?"
     r"|warehouse(?:\s+team)?|(?:\w+\s+)?packs\s+(?:my\s+)?(?:orders|stuff|parcels|boxes))\s+"
     r"(?:know\s+)?(?:to\s+|that\s+)?(?=\S)"
@@ -78,7 +78,10 @@ def passed_to_courier(norm: str, sentence: str) -> str | None:
     when its sentence says it for good and it names no one delivery; else None."""
     s = norm.strip()
     m = _TO_COURIER_EN.match(s) or _TO_COURIER_ZH.match(s)
-    if m is None or not _STANDING_FOR_GOOD.search(sentence):
+    # ("tell every delivery driver to …": said to all of them, for good)
+    if m is None or not (
+        _STANDING_FOR_GOOD.search(sentence) or re.search(r"\b(?:every|all)\s", m[0])
+    ):
         return None
     rest = s[m.end() :]
     if len(re.sub(r"^(?:一下|下)|[吗呢吧啊呀哈嘛?？!！。.,，\s]", "", rest)) < 2:

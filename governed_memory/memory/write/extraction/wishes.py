@@ -56,6 +56,7 @@ _SERVICE_EN = re.compile(
         rf"|(?:ship|send|deliver|post)\w*\s+(?:\w+\s+){{0,2}}?(?:with|via|by|through|using)\s+{_CARRIER}"
         rf"|(?<=always\s){_CARRIER}|(?:use|using)\s+{_CARRIER}"
         r"|(?:paper|plastic|reusable|cloth)\s+bags?|receipts?\s+(?:left\s+out|removed)|price\s+tags?"
+        r"|bubble\s+wrap|(?:air\s+)?pillows|padding|packing\s+(?:peanuts|material)"
         r"|gift\s+(?:orders?|receipts?|notes?|cards?|messages?)"
         # how the user pays ("I'd rather pay with PayPal … for future orders")
         r"|pay\w*\s+(?:with|by|via|through|using)\s+(?:paypal|apple\s+pay|google\s+pay|klarna"
@@ -117,6 +118,7 @@ _STANDING_WISH_CUE = _rx(
     + "|"
     + _w(
         r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"
+        r"|whenever\s+(?:there(?:'s|\s+is)\s+a\s+choice|you\s+can)"
         r"|for (?:all |any )?(?:my |our )?future (?:orders|deliveries|purchases|parcels|packages)"
         r"|in every (?:package|order|parcel|box|delivery)"
         # what is never to come ("I never want substitutions", "don't send me anything with
@@ -201,6 +203,8 @@ def _standing_cue_alone(norm: str) -> bool:
 _EVERY_ORDER = re.compile(
     r"(?:for\s+)?(?:every|each|all|any)\s+(?:(?:of\s+)?my\s+)?(?:orders?|deliver(?:y|ies)|parcels?"
     r"|packages?|purchases?)\s+(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)"
+    r"|for\s+(?:every|each|all|any)\s+(?:(?:of\s+)?my\s+)?(?:orders?|deliver(?:y|ies)|parcels?|packages?"
+    r"|purchases?)"
 )
 
 
@@ -209,6 +213,7 @@ _EVERY_ORDER = re.compile(
 _STANDING_AFTER = re.compile(
     r"^\s*(?:以后|往后|今后|每次|每回|一直)?(?:都|也)?(?:这样|照这样|按这个来)(?:哈|吧|啊|呀|哦)?[\s。！!]*$"
     r"|^\s*(?:that|this|same)\s+(?:goes|applies)\s+for\s+(?:every|all|any)(?![a-z])"
+    r"|^\s*(?:every|each)\s+(?:single\s+)?time[\s.!]*$"
     r"|^\s*(?:(?:just\s+)?so\s+(?:you|u)\s+know\s+|fyi\s+)?for\s+(?:all\s+|any\s+)?(?:my\s+)?"
     r"(?:future|next)\s+(?:orders|deliveries|purchases)[\s.!]*$"
 )
