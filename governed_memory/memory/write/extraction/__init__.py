@@ -59,6 +59,7 @@ remember, self-statements and their third-party look-alikes, with their cues), `
 what is recommended, how replies are written), `relayed` (what reaches the agent by way of
 someone else: a statement relayed about the customer, a wish passed on to whoever serves them),
 `arrivals` (how a delivery is met: a call when the courier gets there, what the courier is told),
+`unclaimed` (a status feared, to come, or what keeps happening: no claim),
 `contents` (the
 content text of a profile candidate) and `extractor` (`RuleExtractor`: the reading order and the
 assembly of profile candidates).

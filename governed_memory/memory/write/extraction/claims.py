@@ -17,6 +17,7 @@ from governed_memory.memory.write.extraction.cues import (
     _w,
 )
 from governed_memory.memory.write.extraction.models import CLAIM
+from governed_memory.memory.write.extraction.unclaimed import said_to_be_so
 from governed_memory.memory.write.normalize import fold, normalize_whitespace
 
 # --------------------------------------------------------------------------------------------
@@ -314,26 +315,6 @@ _CLAIM_WISH = _rx(
     r"希望|(?<![申邀])请|麻烦|能不能|可以|尽快|最好|帮我|到了?[^，,。]{0,6}?(?:的时候|时)?(?:就|再|先)?(?:给我(?:打|发|回|来)|打我|联系我|叫我)",
     _w(r"please|hope|could you|can you|make sure|asap"),
 )
-#: A status feared or foreseen, not said to be so ("I'm nervous about it going missing",
-#: "怕快递丢了", "这单到了记得签收一下"): read in what comes before the status.
-_FEARED = _rx(
-    r"怕|担心|万一|生怕|以免|免得|会不会",
-    _w(r"worried|worries|worry|nervous|afraid|scared|anxious|in\s+case|what\s+if"),
-)
-#: A status that keeps happening to deliveries in general, said as the reason for a wish
-#: ("parcels keep getting sent back to the depot", "stuff has gone missing there before",
-#: 柜子老是超时收费): no claim about an order.
-_HABITUAL = _rx(
-    r"老是|总是|经常|(?<!一)动不动就?|每次都",
-    _w(
-        r"(?:parcels|packages|deliveries|stuff|things)\s+(?:\w+\s+){0,2}?(?:keep|kept|always|often"
-        r"|tend\s+to)|keeps?\s+(?:getting|going|being)(?=\s+\w+\s+(?:back|missing|lost|stolen))"
-        r"|(?:has|have)\s+(?:gone|went)\s+missing\s+(?:\w+\s+){0,2}?before"
-    ),
-)
-#: What to do once the status comes about ("这单到了记得自己签收一下"): a status to come.
-_THEN_DO = _rx(r"^[^，,。]{0,6}?(?:记得|别忘了?)", _w(r"^\s*,?\s*(?:remember|don't\s+forget)\s+to"))
-_FORESEEN = _rx(r"(?:可能|也许)?会$", _w(r"(?:will|might|could|may|would)\s+(?:\w+\s+)?$"))
 _MONEY_IN = re.compile(
     r"到账|credited|(?:hit|reached|back\s+(?:in|on))\s+my\s+(?:card|account|bank)"
 )
@@ -511,12 +492,7 @@ def _claim(raw: str, norm: str, named_before: Sequence[str] = ()) -> Candidate |
         return None
     if _ASKED_OR_GUESSED.search(norm):
         return None
-    at = norm.find(status_text)
-    if _FEARED.search(norm[max(0, at - 40) : at]) or _FORESEEN.search(norm[max(0, at - 16) : at]):
-        return None
-    if _THEN_DO.search(norm[at + len(status_text) :]):
-        return None
-    if _HABITUAL.search(norm[max(0, at - 30) : at + len(status_text) + 20]):
+    if not said_to_be_so(norm, status_text):
         return None
     subject = _subject(raw, status)
     return Candidate(
