@@ -23,3 +23,8 @@ def kept(text: str) -> list[tuple[str | None, dict[str, object] | None]]:
 
 def contents(text: str) -> list[str]:
     return [c.candidate.content for c in extract(text).candidates if not c.negated]
+
+
+def values(text: str, key: str) -> list[dict[str, object] | None]:
+    """The structured value of each candidate kept for `key`."""
+    return [value for k, value in kept(text) if k == key]

@@ -10,15 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.extracting import extract
-
-
-def _keyed(text: str, key: str) -> list[object]:
-    return [
-        c.candidate.structured_value
-        for c in extract(text).candidates
-        if c.candidate.key == key and not c.negated
-    ]
+from tests.unit.extracting import extract, values
 
 
 @pytest.mark.parametrize(
@@ -26,8 +18,8 @@ def _keyed(text: str, key: str) -> list[object]:
     [("Call me Bea, not Beatrice", "Bea"), ("Address me as Dr Okafor", "Dr Okafor")],
 )
 def test_a_name_asked_at_the_start_of_a_sentence(text: str, name: str) -> None:
-    assert _keyed(text, "profile.name") == [{"value": name}]
-    assert _keyed(text, "notification.preference") == []
+    assert values(text, "profile.name") == [{"value": name}]
+    assert values(text, "notification.preference") == []
 
 
 @pytest.mark.parametrize(
@@ -38,7 +30,7 @@ def test_a_name_asked_at_the_start_of_a_sentence(text: str, name: str) -> None:
     ],
 )
 def test_a_channel_said_not_to_do_is_refused(text: str, channel: str) -> None:
-    assert _keyed(text, "notification.preference") == [{"channel": channel}]
+    assert values(text, "notification.preference") == [{"channel": channel}]
 
 
 @pytest.mark.parametrize(
@@ -49,20 +41,20 @@ def test_a_channel_said_not_to_do_is_refused(text: str, channel: str) -> None:
     ],
 )
 def test_what_the_courier_is_told_is_no_channel(text: str) -> None:
-    assert _keyed(text, "notification.preference") == []
+    assert values(text, "notification.preference") == []
     assert extract(text).candidates  # kept as how deliveries are met
 
 
 def test_where_the_user_works_is_no_cue_for_a_channel() -> None:
     assert (
-        _keyed("I work from home and I'm on calls most of the day", "notification.preference") == []
+        values("I work from home and I'm on calls most of the day", "notification.preference") == []
     )
-    assert _keyed("whatsapp works for me", "notification.preference") == [{"channel": "whatsapp"}]
+    assert values("whatsapp works for me", "notification.preference") == [{"channel": "whatsapp"}]
 
 
 def test_hours_kept_quiet_beside_where_the_user_lives() -> None:
     text = "晚上十一点以后到早上七点别给我推送，我住东京"
-    (value,) = _keyed(text, "notification.preference")
+    (value,) = values(text, "notification.preference")
     assert isinstance(value, dict)
     assert value["quiet_hours"] == "23:00-07:00 Asia/Tokyo"
-    assert _keyed(text, "profile.timezone") == [{"value": "Asia/Tokyo"}]
+    assert values(text, "profile.timezone") == [{"value": "Asia/Tokyo"}]
