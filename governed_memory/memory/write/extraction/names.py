@@ -1,5 +1,8 @@
-"""The name the user goes by: asked for ("call me Sam", "i go by Jules", "叫我小林就行"), or
-refused ("别叫我亲", "don't call me Sweetie"), never a wish about phone calls."""
+"""The name the user goes by: asked for ("call me Sam", "i go by Jules", "叫我小林就行"), stated
+where it is corrected, spelled out or asked to be kept ("Correction: my name's spelled Katherine
+with a K", 请记住我叫阿杰, "My name's Elizabeth but please use Liz"), or refused ("别叫我亲",
+"don't call me Sweetie"); never a wish about phone calls. A name said in passing ("my name is
+Tom, I ordered a lamp") stays a fact."""
 
 from __future__ import annotations
 
