@@ -57,8 +57,40 @@ def _strong_override(text: str, m: re.Match[str]) -> bool:
         # a device's or a contract's defaults ("override the default settings", "Override of
         # default settings"): everyday, unless whose settings says the assistant's
         strong -= {"default"}
+    if policy_history(text, m):
+        return False
     return bool(strong) or target.startswith(
         ("system", "guardrail", "programming", "safeguard", "ethics")
+    )
+
+
+#: A shop's terms replacing its earlier ones, for what is bought from a date ("These new terms
+#: override the previous policy for purchases made on or after that date"): a policy's history.
+_TERMS_REPLACED = re.compile(
+    r"\s*(?:for|on)\s+(?:all\s+)?(?:purchases|orders|returns|items|products|deliveries|bookings"
+    r"|subscriptions)\b",
+    re.IGNORECASE,
+)
+
+
+#: Someone named taking a role on ("Starting Monday, Jonas will act as system administrator"):
+#: staff news, not a role handed to the assistant.
+_SOMEONE_WILL = re.compile(
+    r"\b(?!(?:you|u|it|assistant|bot|ai|agent|model|chatbot|helper|system|gpt|llm)\b)[a-z]+\s+"
+    r"(?:will|shall|is\s+going\s+to|is\s+to|has\s+agreed\s+to)\s+(?:temporarily\s+|now\s+|also\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def someone_else_will(text: str, start: int) -> bool:
+    """Whether what starts at `start` is what someone other than the assistant will do."""
+    return bool(_SOMEONE_WILL.search(text[max(0, start - 40) : start]))
+
+
+def policy_history(text: str, m: re.Match[str]) -> bool:
+    """Whether `m` (an override of a policy) is a shop's terms replaced for what is bought."""
+    return m.group(0).lower().endswith(("policy", "policies")) and bool(
+        _TERMS_REPLACED.match(text, m.end())
     )
 
 
@@ -90,6 +122,10 @@ _PROGRAM_RULE = re.compile(
 )
 
 
+#: A device's manual or its voice commands.
+_DEVICE = re.compile(r"说明书|使用手册|用户手册|操作指南|智能音箱|音箱|遥控器|语音助手|唤醒词")
+
+
 def _zh_override_ok(text: str, m: re.Match[str]) -> bool:
     q = m.group("q") or ""
     if "我" in q and "你" not in q:
@@ -108,6 +144,13 @@ def _zh_override_ok(text: str, m: re.Match[str]) -> bool:
         return False  # a program's setting overridden ("// 覆盖预设逾时设定")
     if _CODE_COMMENT.search(text, 0, m.start()) and _PROGRAM_RULE.search(q):
         return False  # a program's own rule, in a comment ("// 覆盖默认运费规则：偏远地区加收10元")
+    if (
+        target.endswith(("命令", "指令"))
+        and re.search(r"上一?条|刚才|上次", q)
+        and _DEVICE.search(text)
+    ):
+        # a device's last voice command undone ("说「小诺，取消刚才的指令」可撤销上一条命令")
+        return False
     if target == "设置" and not re.search(r"你|安全|系统|开发者|审核|过滤", q):
         # A device's settings ("此操作会覆盖所有自定义设置"): an operation, not the rules.
         return False
@@ -298,7 +341,11 @@ DEFINED = re.compile(
     r"[^.!?\n]*"
     r"|(?:一种|一類|一类)?攻击(?:手法|方式|手段)[^。！？!?\n]*"
     # a glossary's entry ("術語表：人工覆核（Override）——…例如解除風控凍結")
-    r"|(?:术语表|名词解释|词汇表|\bglossary)\s*[:：][^。！？!?\n]*"
+    r"|(?:术语表|名词解释|词汇表|\bglossary)\s*(?:[:：]|——|—|--)[^。！？!?\n]*"
+    # an attempt defined ("越狱：试图让AI无视这些指令的行为", "an attempt to make the assistant …")
+    r"|(?:试图|企图|尝试|设法)(?:让|使|诱导|骗)[^。！？!?\n]{0,30}?的(?:行为|做法|手法|攻击|尝试)"
+    r"|\ban?\s+attempts?\s+to\s+(?:make|get|trick|coax|push)\s+(?:an?\s+|the\s+)?(?:ai|assistant|model"
+    r"|chatbot|bot)\b[^.!?\n]*"
     r"|(?:红队|测试人员|攻击者)[^。！？!?\n]{0,20}?(?:让|使|诱导)[^。！？!?\n]{0,30}?了[^。！？!?\n]*",
     re.IGNORECASE,
 )
@@ -358,6 +405,9 @@ _GUIDANCE = re.compile(
     r"|\bbefore\s+(?:accessing|using|viewing|opening|handling|sharing|releasing|exporting)\b"
     # a rule whose consequence is a refusal tightens ("否则一律退回", "will be rejected")
     r"|一律(?:退回|驳回|拒绝|不予)|\b(?:will|shall)\s+be\s+(?:rejected|returned|declined|refused)\b"
+    # everything through the approval process ("经理从不通过电话审批补偿，一律走审批流程")
+    r"|一律(?:走|通过|经过|提交)[^，,。\n]{0,4}?(?:审批|审核)"
+    r"|\b(?:always|all)\s+go(?:es)?\s+through\s+(?:the\s+)?(?:\w+\s+)?(?:approval|review)\b"
     # a requirement made stricter ("Passwords must now be at least 14 characters long")
     r"|\bmust\s+(?:now\s+|still\s+|always\s+)?(?:be|contain|include|have)\s+(?:at\s+least|no\s+more"
     r"|no\s+fewer)\b",
@@ -368,7 +418,8 @@ _GUIDANCE = re.compile(
 #: Rules for players of a game, no AI named ("Every player takes on a new role … Stay in
 #: character", "剧本杀规则：…从现在开始你就是卡上的角色"): a role there is the game's.
 _GAME_RULES = re.compile(
-    r"\b(?:players?|game\s+masters?|the\s+host|improv|actors?|the\s+bell)\b|玩家|剧本杀|主持人|演员",
+    r"\b(?:players?|game\s+masters?|the\s+host|improv|actors?|the\s+bell|board\s+games?|card\s+games?"
+    r"|role\s+cards?)\b|玩家|剧本杀|主持人|演员|桌游",
     re.IGNORECASE,
 )
 _AI_NAMED = re.compile(

@@ -53,6 +53,8 @@ from governed_memory.memory.write.detectors.injection_cues import (
     _THIRD_PARTY_MAY,
     DEFINED,
     in_game_rules,
+    policy_history,
+    someone_else_will,
 )
 from governed_memory.memory.write.detectors.signal_words import _SIGNALS
 
@@ -145,12 +147,14 @@ _MANUAL = re.compile(
 
 
 def _used(pattern: re.Pattern[str], passage: str) -> bool:
-    """Said, not quoted, not someone else's permission ("The GM may override any rule"), and
-    not a step of a product's manual."""
+    """Said, not quoted, not someone else's permission ("The GM may override any rule") or
+    role, and not a step of a product's manual."""
     quoted = [(q.start(), q.end()) for q in QUOTED.finditer(passage)]
     return any(
         not any(qs <= m.start() and m.end() <= qe for qs, qe in quoted)
         and not _THIRD_PARTY_MAY.search(passage[max(0, m.start() - 30) : m.start()])
+        and not someone_else_will(passage, m.start())
+        and not policy_history(passage, m)
         and not (_STEP.match(m.group(0)) and _MANUAL.search(passage))
         for m in pattern.finditer(passage)
     )
