@@ -36,6 +36,7 @@ from governed_memory.memory.write.extraction.clauses import (
 )
 from governed_memory.memory.write.extraction.contents import _content
 from governed_memory.memory.write.extraction.cues import _CONTINUES, _REL_ZH, _STANDING, _TOPIC
+from governed_memory.memory.write.extraction.family import _family_statement, lasting, of_family
 from governed_memory.memory.write.extraction.message import (
     named_zone_for_offset,
     one_claim_per_key,
@@ -52,12 +53,9 @@ from governed_memory.memory.write.extraction.models import (
 from governed_memory.memory.write.extraction.names import _preferred_name
 from governed_memory.memory.write.extraction.personal import (
     _availability,
-    _family_statement,
     _self_statement,
     _third_party_statement,
     goes_on,
-    lasting,
-    of_family,
 )
 from governed_memory.memory.write.extraction.preferences import (
     SECOND_THOUGHT,
