@@ -78,7 +78,11 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _w(
                 r"refunded|requested a refund|applied for a refund|refund (?:was )?(?:denied"
                 r"|rejected)|(?:still )?no refund(?: yet)?"
-                r"|refund\s+(?:[\w-]+\s+){0,3}?(?:was|has\s+been|got|is)\s+(?:approved|issued|processed)"
+                r"|refund\s+(?:[\w£$€¥.,-]+\s+){0,3}?(?:was|has\s+been|got|is)\s+(?:approved|issued|processed)"
+                # a refund promised by a date that has passed ("I was told the refund would be
+                # back on my card in 5 days. It's day 9.")
+                r"|(?:told|said|promised)\s+(?:me\s+)?(?:that\s+)?(?:the\s+|my\s+)?refund\s+would\s+(?:be"
+                r"|arrive|come|land|show)"
                 # a refund said to be issued, bare ("you said refund issued but my bank shows
                 # nothing")
                 r"|(?:said|says|told\s+me)\s+(?:the\s+|my\s+)?refund\s+(?:was\s+)?(?:issued|processed"
@@ -222,6 +226,10 @@ _STATUS: tuple[tuple[str, re.Pattern[str]], ...] = (
                 r"|(?<![a-z])i\s+(?:already\s+|just\s+)?returned\s+(?:the|my|it|them)(?![a-z])|dropped\s+(?:it|the\s+\w+)\s+(?:off\s+)?at"
                 r"\s+the\s+post\s+office"
                 r"|(?:in|at|held (?:in|at)) customs"
+                # a tracking number that leads nowhere ("the tracking number doesn't work")
+                r"|tracking\s+(?:number|link|code|id|info)\s+(?:doesn't|does\s+not|isn't|won't|didn't"
+                r"|still\s+doesn't)\s+(?:work|load|exist|show\s+anything|bring\s+anything\s+up)"
+                r"|invalid\s+tracking\s+(?:number|code|id)"
                 # a return the tracking says arrived ("tracking shows you received it")
                 r"|(?:tracking|it)\s+(?:shows?|says)\s+(?:that\s+)?(?:you|you've|you\s+have"
                 r"|the\s+warehouse|it\s+was)\s+(?:received|got|delivered)"

@@ -291,6 +291,7 @@ _THIRD_EN = (
 _INCL = (
     rf"我们|咱们|我俩|全家|我(?:和|跟|与|同(?!事|学|桌|屋|寝|乡|伴|龄))|(?:和|跟|与|同)我(?!的?(?:{_REL_ZH})|说|讲|联系|沟通|交流)"
     rf"|(?<![a-z])(?:we|us|both of us|(?:and|&) (?:i|me)|(?:i|me) and)(?![a-z'])"
+    r"|(?<![a-z])we(?:'re|'ve|'d|'ll)(?![a-z])"
     rf"|(?<![a-z])our(?!\s+(?:{_REL_EN})(?![a-z]))(?![a-z])"
 )
 _FIRST = r"我|(?<![a-z])(?:i'm|i'd|i'll|i've|im|i|me|my|mine|myself)(?![a-z])"

@@ -23,13 +23,20 @@ _FAMILY_FACT = _rx(
     # a body that cannot carry, climb or read what the shop sends them
     r"|腿脚不(?:太|大)?(?:好|便|方便|利索)|行动不便|眼神不好|视力不好|耳背|听力不好|耳朵不好|自闭症|多动症"
     # what a child's school year, or eyes, make the shop choose ("上一年级", "近视了")
-    r"|上(?:[一二三四五六]年级|幼儿园|小学|初中|高中|[初高][一二三]|大[一二三四])|近视|远视|散光|色盲|色弱",
+    r"|上(?:[一二三四五六]年级|幼儿园|小学|初中|高中|[初高][一二三]|大[一二三四])|近视|远视|散光|色盲|色弱"
+    # an age said in decades ("我爸七十多了")
+    r"|[二三四五六七八九]十多(?:岁)?了",
     _w(
         r"birthday|born|years? old|allergic|allergy|allergies|intolerant"
         r"|turns? \d+|turned \d+|is \d+|are \d+|diabetic|diabetes|asthma|asthmatic|epilep\w*"
         r"|dementia|wheelchair|care home|nursing home|c(?:o)?eliac|pregnant|autis\w*"
         r"|colou?r[- ]?blind|(?:short|near|far)[- ]sighted|in (?:year|grade) \d+"
         r"|eczema|arthritis"
+        # an age to come, what they walk with or see by ("our twins are turning 3 next month",
+        # "my dad uses a walker", "my mum's eyesight is bad")
+        r"|turning \d+|uses? a (?:walker|cane|walking stick|wheelchair|mobility scooter"
+        r"|hearing aid)"
+        r"|eyesight is (?:bad|poor|failing|not great)|(?:bad|poor|failing) eyesight"
     ),
 )
 
@@ -45,6 +52,8 @@ _FAMILY_SUBJECT = re.compile(
     r"|" + _SELF_LEAD_ZH + r"(?:宝宝|娃|孩子|小孩|儿子|女儿|闺女)(?:今年|现在|才|已经|刚)*满?"
     r"[一二两三四五六七八九十0-9]+(?:个)?(?:月|岁)"
     rf"|^(?:my|our)\s+(?:{_REL_EN_FAMILY})(?:'s)?(?![a-z])"
+    # the relative said with no "my", as people type ("son has type 1 diabetes")
+    rf"|^(?:{_REL_EN_FAMILY})\s+(?=(?:has|is|was|needs|uses|can't|cannot|only)\s)"
 )
 
 
@@ -74,6 +83,7 @@ def _family_fact(norm: str) -> bool:
 #: not when it is the background of one question ("我老公穿XL，帮我挑件冲锋衣").
 _FAMILY_IN_PASSING = _rx(
     r"血糖(?:偏|有点|比较)?高|血压(?:偏|有点|比较)?高|血脂(?:偏|有点|比较)?高|三高|吃素|素食"
+    r"|不吃辣|吃不了辣|不能吃辣"
     r"|穿\s*(?:[0-9]{2,3}(?:\.5)?|[XxSsMmLl]{1,3})\s*(?:码|号|的)?"
     # what they can read, hear or use of what the shop sends them
     r"|不识字|只会说|只看得懂|老人机|不会用(?:智能)?手机|用不惯智能手机",
@@ -88,12 +98,15 @@ _LASTING = _rx(
     r"一般|基本|一直|向来|都是我|都在|都要|以后|往后|今后|每次|下次"
     # what the user buys for them, again and again ("我每个月给他买低钠盐", "i reorder them for
     # him"; not once: "这件是给他买的")
-    r"|每(?:个)?(?:月|周|星期|年)[^，,。]{0,6}?给",
+    r"|每(?:个)?(?:月|周|星期|年)[^，,。]{0,6}?给"
+    # whenever the user buys for them ("买零食的时候帮我避开辣的")
+    r"|(?:买|下单|订)[^，,。]{0,8}?的时候",
     _w(
         r"always|usually|every ?thing|every time|from now on|going forward|in future|regularly"
         r"|i (?:re)?(?:order|buy|shop)\s+(?:\w+\s+){0,3}?for (?:him|her|them)"
         r"|(?:for|on) (?:his|her|their) (?:orders|stuff|place)"
         r"|when i order (?:for )?(?:him|her|them)"
+        r"|when i order (?:\w+\s+){0,4}?for (?:us|us both|both of us|the two of us)"
     ),
 )
 

@@ -1,4 +1,5 @@
-"""The name the user goes by: asked for ("call me Sam", "i go by Jules", "叫我小林就行"), stated
+"""The name the user goes by: asked for ("call me Sam", "i go by Jules", "I prefer to be called
+Mo", "叫我小林就行"), stated
 where it is corrected, spelled out or asked to be kept ("Correction: my name's spelled Katherine
 with a K", 请记住我叫阿杰, "My name's Elizabeth but please use Liz"), or refused ("别叫我亲",
 "don't call me Sweetie"); never a wish about phone calls. A name said in passing ("my name is
@@ -12,7 +13,9 @@ import re
 #: apostrophe or a hyphen inside it ("O'Neil", "Anne-Marie").
 _LATIN_NAME = r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:['\-][^\W\d_]+)*"
 _NAME_EN = re.compile(
-    r"(?<![A-Za-z])(?:(?:[Cc]all|[Aa]ddress)\s+me\s+(?:as\s+)?|[Ii]\s+go\s+by\s+)"
+    r"(?<![A-Za-z])(?:(?:[Cc]all|[Aa]ddress)\s+me\s+(?:as\s+)?|[Ii]\s+go\s+by\s+"
+    # ("I prefer to be called Mo", "I'd like to be addressed as Dr. Okafor")
+    r"|(?:prefer|like|want|love)\s+to\s+be\s+(?:called|addressed\s+as|known\s+as)\s+)"
     rf"(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?{_LATIN_NAME}(?:\s+{_LATIN_NAME})?)"
 )
 _NAME_ZH = re.compile(

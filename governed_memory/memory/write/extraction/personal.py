@@ -73,6 +73,8 @@ _SELF_ZH = re.compile(
     r"|不是(?!说|想|要|来|问|在|因为|故意|很|太|特别|非常|这|那|你|您|第|刚|个意思|的|本人"
     r"|\s*[0-9一二两三四五六七八九十])"
     r"|没(?:有)?(?:养|开车|车|孩子|小孩|宠物|结婚)|不养|不穿|不戴|" + _LACKS_ZH + r""
+    # a way to pay no longer used ("我已经不用花呗了")
+    r"|(?:已经)?不(?:再)?用(?:花呗|信用卡|支付宝|微信支付|银行卡|借记卡|京东白条|白条|云闪付)"
     # a condition named without a verb ("本人糖尿病"), a height ("我一米八五")
     r"|(?:有|患有?|得了?)?(?:糖尿病|高血压|高血糖|高血脂|痛风|哮喘|湿疹|贫血|甲减|甲亢|鼻炎|胃病)"
     r"|(?:身高)?(?:一米[四五六七八九]|1米[4-9]|1\.[4-9]\d?\s*米|1[4-9]\d\s*(?:cm|厘米|公分))"
@@ -173,6 +175,13 @@ _SELF_EN = _rx(
     # what the user cannot take ("I can't have caffeine", "I can't tolerate lactose")
     r"|i\s+(?:can't|cannot|can\s+not)\s+(?:have|tolerate|handle|digest)\s+(?!it\b|this\b|that\b"
     r"|them\b|you\b|the\b|my\b|a\b|an\b|any\b|anyone\b|someone\b|people\b)[a-z]"
+    # a diet taken up, a household's size, a card no longer used ("I've gone vegan since
+    # January", "We're a family of five", "I no longer use the Visa ending 4421")
+    r"|(?:i've|ive|i\s+have)\s+(?:recently\s+|just\s+)?(?:gone|become|turned)\s+(?:fully\s+)?(?:vegan"
+    r"|vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|keto|teetotal|sober)\b"
+    r"|(?:we're|we\s+are)\s+a\s+(?:family|household)\s+of\s+[a-z0-9]"
+    r"|i\s+(?:no\s+longer|don't|do\s+not)\s+use\s+(?:the\s+|my\s+|a\s+)?(?:visa|mastercard|amex"
+    r"|american\s+express|paypal|klarna|credit\s+card|debit\s+card|card)\b"
     # what the user cannot stand ("I can't stand polyester")
     r"|i\s+(?:really\s+)?(?:can't|cannot|can\s+not)\s+stand\s+(?!it\b|this\b|that\b|you\b|the\b|when\b|how\b|waiting\b)[a-z]"
     # what the user goes for, or is a fan of ("I always go for unscented", "big fan of Patagonia")
@@ -409,7 +418,7 @@ _REASON = re.compile(
 #: clause often leaves its subject to the one before it).
 _MOVED = re.compile(
     r"^(?:(?:i|we)\s+|(?:i|we)'ve\s+|(?:i|we)\s+have\s+)?(?:just\s+|recently\s+|finally\s+)?"
-    r"(?:moved|relocated)\s+(?:to|over\s+to)\s+[a-z]"
+    r"(?:moved|relocated)\s+(?:to|over\s+to|into\s+(?:a|an|our|my|the))\s+[a-z]"
     r"|" + _SELF_LEAD_ZH + r"(?:我们?)?(?:现在|刚|最近|已经|前阵子|上个月)*搬(?:到|去|家到)了?"
     r"|" + _SELF_LEAD_ZH + r"(?:我们?)?(?:现在|目前|已经)+(?:住(?:在|到)?|定居(?:在)?)"
     r"[^\s，,。得的着过了]"
@@ -449,6 +458,14 @@ def _here(s: str) -> bool:
     return place is not None and normalize_timezone(place.strip()) is not None
 
 
+#: What the user is allergic to, said against what they are not ("Not peanuts — it's tree nuts
+#: I'm allergic to"; "it" is no parcel here).
+_ALLERGY_SET_RIGHT = re.compile(
+    r"(?:not\s+[a-z][a-z -]{0,20}?\s*[—–,-]+\s*)?it's\s+[a-z][a-z -]{1,30}?\s+(?:that\s+)?(?:i'm|im"
+    r"|i\s+am)\s+allergic\s+to\b"
+)
+
+
 def _self_statement(norm: str) -> bool:
     s = norm.strip()
     if _here(s):
@@ -464,6 +481,8 @@ def _self_statement(norm: str) -> bool:
         return True
     if s and len(s) <= 80 and _MOVED.match(s) and not _SELF_BLOCK_MOVED.search(s):
         return True  # when they moved ("last month") is no one-off: where they live now is
+    if s and len(s) <= 80 and _ALLERGY_SET_RIGHT.match(s):
+        return True
     if not s or len(s) > 80 or _SELF_BLOCK.search(s):
         return False
     return bool(_SELF_ZH.match(s) or _SELF_MY_ZH.match(s) or _SELF_EN.match(s))

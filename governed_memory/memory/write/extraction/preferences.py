@@ -216,7 +216,15 @@ _DEVICE_STATE = _rx(
     r"|muted|silenced|flat|cracked|lost|stolen|switched off|turned off|in (?:my )?(?:bag|locker)"
     r"|静音|关机|没电|没信号|坏了|丢了|免打扰)"
     # what the phone is ("my phone is a Pixel 8", "my phone's an old iPhone")
-    r"|\s*(?:is|'s|was)\s+(?:a|an|the)\s+(?!way\b|best\b|only\b|easiest\b|quickest\b|fastest\b|most\b|better\b|main\b|primary\b|preferred\b|app\b|number\b|one\b)[a-z0-9]"
+    r"|\s*(?:is|'s|was)\s+(?:no\s+longer\s+|not\s+|now\s+)?(?:a|an|the)\s+(?!way\b|best\b|only\b|easiest\b|quickest\b|fastest\b|most\b|better\b|main\b|primary\b|preferred\b|app\b|number\b|one\b)[a-z0-9]"
+)
+
+
+#: The phone as what the user reads or shops on ("I read on my phone"): the device, not a way
+#: to be reached.
+_READ_ON = _rx(
+    r"(?<![a-z])(?:read|reading|browse|browsing|shop|shopping|check|checking|look|looking|view"
+    r"|viewing|type|typing|scroll|scrolling)\s+(?:\w+\s+){0,3}?(?:on|from|with)\s+(?:my\s+)?$",
 )
 
 
@@ -230,6 +238,7 @@ def _channel_prefs(p: _Part) -> list[_Pref]:
         for m in find_channels(simplified(p.raw))
         if not (_DETERMINER_BEFORE.search(norm[: m[0]]) and norm[m[0] : m[1]].isascii())
         and not (_MY_BEFORE.search(norm[: m[0]]) and _DEVICE_STATE.match(norm, m[1]))
+        and not (m[2] == "phone" and _READ_ON.search(norm[: m[0]]))
         and not _NUMBER_AFTER.match(norm, m[1])
         and not named[0] <= m[0] < named[1]
     ]

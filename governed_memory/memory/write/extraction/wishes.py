@@ -30,6 +30,7 @@ _SERVICE_ZH = re.compile(
     r"(?:发货|发快递|寄|送货|送到|配送|派送|放(?:在|到)?|包装|打包"
     r"|(?:别|不要|不用)(?:再)?(?:用|放|装|给我)?(?:塑料袋|泡沫|气泡膜)|回复|回答|开票|开发票|发票|用.{1,6}(?:快递|发)"
     r"|走.{1,6}(?:快递|物流)|[0-9SMLXsmlx]码|尺码|送(?:到)?公司|工作日送|周末送|送上门|上门"
+    r"|次日达|当日达|隔日达|(?:快递|物流)(?:都|一律)?(?:不要|别用|不用)"
     r"|(?:发|用|走)(?:顺丰|京东|中通|圆通|韵达|申通|邮政|EMS|极兔|德邦|百世|天天)"
     # when deliveries come, what is recommended ("尽量安排晚上7点以后送", "别给我推荐香菜味的")
     # a call before every delivery ("送货前先打电话")
@@ -43,7 +44,14 @@ _SERVICE_ZH = re.compile(
 _SERVICE_EN = re.compile(
     _w(
         r"(?:ship|send|deliver|leave|drop|wrap|gift-wrap|pack|package|reply|respond|answer|write"
-        r"|invoice|bill|put)\w*\s+(?:\w+\s+){0,3}?(?:my|me|everything|all|it|them|replies|in)"
+        r"|invoice|bill|put)\w*\s+(?:\w+\s+){0,3}?(?:my|me|everything|all|it|them|replies|in|inside"
+        r"|into)"
+        # a delivery's time of week or day, singular too ("I prefer weekend delivery"), prices
+        # shown in the user's currency, a parcel handed over, glass boxed twice, a warranty taken
+        r"|(?:weekend|weekday|morning|evening|afternoon)\s+deliver(?:y|ies)"
+        r"|(?:show|display|quote|list)\w*\s+(?:\w+\s+){0,2}?prices?\s+in\s+[a-z]"
+        r"|hand\w*\s+(?:it|them|parcels?|packages?)\s+(?:to|over)|double[- ]box\w*"
+        r"|(?:extended\s+)?warrant(?:y|ies)"
         # a size, an address, what is recommended, when deliveries come ("size M from now on",
         # "home address only from now on", "my deliveries to evenings")
         r"|size\s+(?:x{0,2}[sl]|m|\d{1,2})|(?:home|work|office)\s+address|recommend\w*|suggest\w*"
@@ -85,7 +93,7 @@ _SERVICE_EN = re.compile(
         r"|(?:paper\s+)?(?:statements|invoices|bills|catalogues?|catalogs?)\b(?=.{0,30}?(?:mail|post))"
         r"|(?:mail|post)\w*\s+(?:\w+\s+){0,2}?(?:paper\s+)?(?:statements|invoices|bills)"
         # what comes in the parcel besides the order ("no more perfume samples", "flyers")
-        r"|(?:no|any|send\w*|put\w*|includ\w*|add\w*)\s+(?:\w+\s+){0,3}?(?:samples|flyers|leaflets|brochures?|catalogues?|catalogs?|inserts)(?!\s+(?:left|in\s+stock|available))"
+        r"|(?:no|any|skip|send\w*|put\w*|includ\w*|add\w*)\s+(?:\w+\s+){0,3}?(?:samples|flyers|leaflets|brochures?|catalogues?|catalogs?|inserts)(?!\s+(?:left|in\s+stock|available))"
     )
 )
 _STANDING_WISH_CUE = _rx(
@@ -99,6 +107,8 @@ _STANDING_WISH_CUE = _rx(
     r"|(?:不要|别|千万别|千万不要|不能)(?:再)?(?:放|扔|丢|送)(?:到|在)?(?:快递柜|丰巢|驿站|菜鸟驿站"
     r"|自提点|代收点|快递点)"
     r"|(?:天|周|月|号)(?:开始|起)(?!来|床|飞)"
+    # every carrier but one refused ("除了顺丰其他快递都不要")
+    r"|除了[^，,。]{1,6}?(?:以外|之外)?(?:其他|别的|其它)(?:的)?(?:快递|物流)?(?:都|一律)?(?:不要|别用|不用)"
     # what never to send the user ("别给我寄纸质发票"; "别放发票" alone is a gift's, once)
     r"|(?:不要|别|不用)给我(?:寄|放|附|塞|夹)(?:纸质的?|纸)?(?:发票|小票|传单|宣传单|宣传册|塑料袋"
     r"|赠品|贺卡|卡片)"
@@ -120,6 +130,12 @@ _STANDING_WISH_CUE = _rx(
         r"from now on|going forward|in (?:the )?future|always|every time|by default|henceforth"
         r"|whenever\s+(?:there(?:'s|\s+is)\s+a\s+choice|you\s+can)"
         r"|for (?:all |any )?(?:my |our )?future (?:orders|deliveries|purchases|parcels|packages)"
+        # as far as it can be, on every order, whatever is sent ("no plastic packaging if you
+        # can avoid it", "skip the air pillows on my orders", "double-box anything glass you
+        # send me", "for every delivery")
+        r"|if (?:you|u) can (?:avoid|help) it|where(?:ver)? possible|whenever possible"
+        r"|(?:on|for|with|in) my orders|for every (?:delivery|order|parcel|package)"
+        r"|(?:anything|everything|whatever) (?:\w+ )?(?:you|u) (?:send|ship) (?:me|to me)"
         r"|in every (?:package|order|parcel|box|delivery)"
         # what is never to come ("I never want substitutions", "don't send me anything with
         # palm oil in it, ever")
