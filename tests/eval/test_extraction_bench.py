@@ -65,6 +65,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT49,
     HELDOUT50,
     HELDOUT51,
+    HELDOUT52,
     baseline_outputs,
     extract_all,
     load,
@@ -161,6 +162,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT49.name,
         HELDOUT50.name,
         HELDOUT51.name,
+        HELDOUT52.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])
