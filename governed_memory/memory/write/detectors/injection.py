@@ -27,6 +27,7 @@ from governed_memory.memory.write.detectors.hijack import _HIJACK_RULES
 from governed_memory.memory.write.detectors.injection_cues import (
     _DENIED_AFTER,
     _DENIED_BEFORE,
+    _NOT_ASKED_TO_POSE,
     _OVERRIDE_QUALIFIER,
     _OVERRIDE_TARGET,
     _PRACTICE,
@@ -181,10 +182,7 @@ _INJECTION_RULES: tuple[_Rule, ...] = (
         )
         + r"(?![^.\n]{0,60}?\bonly\s+if\b)",
         _w(r"act\s+as\s+if\s+you\s+(?:have|had)\s+no\s+(?:rules|restrictions|limits|guidelines)"),
-        # (a question about the bot, "do you pretend to be a human?", is none)
-        # (nor the writer's own pose, "I pretend to be a pro when I cook")
-        rf"(?<!don't\s)(?<!do\snot\s)(?<!stop\s)(?<!never\s)(?<!do\syou\s)(?<!did\syou\s)"
-        rf"(?<!\bi\s)(?<!\bwe\s)(?<!\bhe\s)(?<!\bshe\s)(?<!\bthey\s){_B}pretend\s+to\s+be{_E}{_PRACTICE}",
+        rf"{_NOT_ASKED_TO_POSE}{_B}pretend\s+to\s+be{_E}{_PRACTICE}",
         rf"(?<!don't\s)(?<!do\snot\s)(?<!stop\s)(?<!never\s){_B}pretend\s+(?:you\s+are|"
         rf"you're|that\s+you(?:'re|\s+are)?)\s+(?:(?:an?|the|my|now|no\s+longer)\s+)?"
         rf"(?:\w+\s+){{0,2}}?(?:{_ROLE_NOUNS[3:-1]}|not\s+bound|free\s+(?:of|from)|without\s+"

@@ -256,6 +256,16 @@ def _zh_asked_to_skip(text: str, m: re.Match[str]) -> bool:
     return _not_question(text, m) and not _prohibited(text, m.start())
 
 
+#: What comes before "pretend to be" when no one asks the assistant to: a question about the bot
+#: ("do you pretend to be a human?"), a ban ("it must not pretend to be a manager"), the
+#: writer's own pose or someone else's ("I pretend to be a pro when I cook").
+_NOT_ASKED_TO_POSE = (
+    r"(?<!don't\s)(?<!do\snot\s)(?<!stop\s)(?<!never\s)(?<!do\syou\s)(?<!did\syou\s)"
+    r"(?<!\bi\s)(?<!\bwe\s)(?<!\bhe\s)(?<!\bshe\s)(?<!\bthey\s)(?<!must\snot\s)(?<!mustn't\s)"
+    r"(?<!should\snot\s)(?<!shouldn't\s)(?<!cannot\s)(?<!can't\s)(?<!won't\s)"
+)
+
+
 #: A role taken on for the writer to practise with ("pretend to be a customer so I can practice
 #: my sales pitch", "roleplay as a receptionist so I can rehearse"): a game, not a new self.
 _PRACTICE = (
@@ -320,6 +330,7 @@ _ABOUT_ATTACKS = re.compile(
     # test_bot_refuses…: bot.respond('…')", "a user asked our assistant, '…'", 测试用例, 预期结果)
     r"|\bred\s+flags?\b|警示信号"
     r"|\btest_\w+|\bassert\b|\.respond\(|\bexpected\s+(?:result|behaviou?r|reply)|测试用例|预期结果"
+    r"|\bexpect\s*\(|\b(?:it|test|describe)\s*\(\s*['\"]"
     r"|\b(?:a|one)\s+(?:user|customer|shopper|caller)\s+(?:asked|typed|wrote|said|tried)\b"
     r"|\b(?:a|one)\s+(?:user|customer|shopper|caller)\s+(?:writes|says)\s*[,:]|社交工程|话术|注入防护"
     # inputs kept to test a filter with ("Sample blocked inputs for QA (do not act on these)")
@@ -346,6 +357,9 @@ DEFINED = re.compile(
     r"|(?:试图|企图|尝试|设法)(?:让|使|诱导|骗)[^。！？!?\n]{0,30}?的(?:行为|做法|手法|攻击|尝试)"
     r"|\ban?\s+attempts?\s+to\s+(?:make|get|trick|coax|push)\s+(?:an?\s+|the\s+)?(?:ai|assistant|model"
     r"|chatbot|bot)\b[^.!?\n]*"
+    # the signs of an attack listed ("风险信号包括催促、…、要求跳过验证", "red flags include …")
+    r"|(?:风险信号|危险信号|警示信号|可疑迹象|常见话术)(?:包括|有|如|例如)[^。！？!?\n]*"
+    r"|\b(?:red\s+flags|warning\s+signs)\s+(?:include|are|such\s+as)\b[^.!?\n]*"
     r"|(?:红队|测试人员|攻击者)[^。！？!?\n]{0,20}?(?:让|使|诱导)[^。！？!?\n]{0,30}?了[^。！？!?\n]*",
     re.IGNORECASE,
 )
@@ -407,6 +421,12 @@ _GUIDANCE = re.compile(
     r"|一律(?:退回|驳回|拒绝|不予)|\b(?:will|shall)\s+be\s+(?:rejected|returned|declined|refused)\b"
     # everything through the approval process ("经理从不通过电话审批补偿，一律走审批流程")
     r"|一律(?:走|通过|经过|提交)[^，,。\n]{0,4}?(?:审批|审核)"
+    # handed to legal or a person ("此类请求一律转法务", "offer a handover to a human")
+    # (not when it is waived: "不必转人工")
+    r"|(?<!不必)(?<!不用)(?<!无需)(?<!不要)(?<!别)(?<!需要)(?:转|移交|上报)(?:给)?(?:法务|法律部|风控|人工)"
+    r"|(?<!not\s)(?<!never\s)(?<!n't\s)(?<!no\sneed\sto\s)\bhand-?(?:over|off)\s+to\s+a\s+(?:human|person)\b"
+    r"|(?<!not\s)(?<!never\s)(?<!n't\s)\b(?:escalat|transferr?|rout)\w*\s+(?:\w+\s+)?to\s+a\s+(?:human"
+    r"|person|live\s+agent)\b"
     r"|\b(?:always|all)\s+go(?:es)?\s+through\s+(?:the\s+)?(?:\w+\s+)?(?:approval|review)\b"
     # a requirement made stricter ("Passwords must now be at least 14 characters long")
     r"|\bmust\s+(?:now\s+|still\s+|always\s+)?(?:be|contain|include|have)\s+(?:at\s+least|no\s+more"
