@@ -66,6 +66,7 @@ from governed_memory.shell.eval.extraction import (
     HELDOUT50,
     HELDOUT51,
     HELDOUT52,
+    HELDOUT53,
     baseline_outputs,
     extract_all,
     load,
@@ -163,6 +164,7 @@ def test_the_packaged_corpora_are_labelled_and_disjoint() -> None:
         HELDOUT50.name,
         HELDOUT51.name,
         HELDOUT52.name,
+        HELDOUT53.name,
     ]
     assert len(corpora[0]) + len(corpora[1]) >= 300
     assert all(len(corpus) >= 150 for corpus in corpora[2:])
@@ -213,3 +215,18 @@ def test_a_language_with_its_region_is_the_language_a_label_names() -> None:
     assert score(items, produced)["classes"]["overall"]["matched"] == 1
     wrong = [[{"kind": "profile", "key": "profile.language", "value": {"value": "ja"}}]]
     assert score(items, wrong)["classes"]["overall"]["matched"] == 0
+
+
+def test_a_profile_value_is_matched_by_its_key_and_value_not_the_words_marked() -> None:
+    label = {
+        "kind": "profile",
+        "key": "notification.preference",
+        "value": {"channel": "sms"},
+        "mentions": ["text me updates"],
+    }
+    items = [{"id": "x", "class": "preference", "text": "text me updates", "expected": [label]}]
+    said = {"kind": "profile", "key": "notification.preference", "value": {"channel": "sms"}}
+    produced = [[{**said, "content": "User prefers SMS notifications"}]]
+    assert score(items, produced)["classes"]["overall"]["matched"] == 1
+    other = [[{**said, "value": {"channel": "email"}, "content": "text me updates"}]]
+    assert score(items, other)["classes"]["overall"]["matched"] == 0

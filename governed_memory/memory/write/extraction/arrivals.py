@@ -24,6 +24,8 @@ ON_ARRIVAL = re.compile(
     r"\s*(?:都)?(?:就|再|先|麻烦|请)?"
     r"\s*(?:给我|打我|打给我|call|联系我|打电话|电话)"
     rf"|(?<![a-z]){_COMER}{_COMES}"
+    # minutes away ("call me when they're 10 min away")
+    rf"|(?<![a-z]){_COMER}(?:'re|'s|\s+is|\s+are)\s+(?:about\s+)?\d+\s*(?:min(?:ute)?s?|hours?)\s+away"
     # with no one named ("call when outside", "ring me when here")
     r"|(?<![a-z])(?:call|ring|phone|text)\s+(?:me\s+)?(?:when|once)\s+(?:you(?:'re|\s+are)\s+)?(?:outside"
     r"|here|downstairs|at\s+the\s+(?:gate|door|building))(?![a-z])"

@@ -160,6 +160,10 @@ _CONTENT_BLOCK = _rx(
         r"|haven't (?:got|gotten|received)|never (?:got|received)|can't receive|cannot receive"
         r"|not receiving|didn't receive|did not receive|received|got your|got the|broken"
         r"|not working|doesn't work"
+        # a document's format, not how to be told things ("a PDF by email is fine", "my
+        # receipts by email")
+        r"|(?:pdfs?|invoices?|receipts?|statements?|bills?)\b[^.,;!?]{0,20}?\b(?:by|via|over|as\s+an?)"
+        r"\s+e-?mail"
     ),
 )
 _PAST_BLOCK = _rx(
@@ -251,7 +255,9 @@ _ALT_AFTER = re.compile(
 _DETERMINER_BEFORE = re.compile(
     r"(?<!\bvia )(?<!\bthrough )(?<!\busing )(?<!\bin )(?<!\bon )(?<!\buse )"
     + _w(r"the|this|that|your|their|his|her|its")
-    + r"\s+$"
+    # (a time between: "your 9am calls")
+    + r"(?:\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)|\s+(?:morning|evening|night|early|late|daily"
+    r"|weekly))?\s+$"
 )
 # A call denied by its verb alone ("别再给我打了"); 打扰, 打开, 打折, ... are not calls.
 _PHONE_VERB_NEG = re.compile(

@@ -81,10 +81,21 @@ _NAME_CUE = re.compile(
 )
 
 
+#: The name to use after one refused ("Don't call me Mr. Thompson, just Jake is fine").
+_INSTEAD_OF_REFUSED = re.compile(
+    r"(?<![A-Za-z])(?:[Dd]on'?t|[Dd]o\s+not|[Nn]ever|[Ss]top|[Pp]lease\s+don'?t)\s+call(?:ing)?\s+me\s+"
+    rf"(?:(?:Mr|Mrs|Ms|Dr|Miss|Prof)\.?\s+)?[^,.;]{{1,30}}?(?:[,;]\s*|\s+)(?:just\s+|only\s+)?(?P<name>{_LATIN_NAME})\s+(?:is\s+(?:fine|ok(?:ay)?|good)"
+    r"|will\s+do|works)"
+)
+
+
 def _preferred_name(raw: str, context: str = "") -> str | None:
-    """The name the user asks to be called by, if the text asks that (not one refused); or the
-    name it states where `raw` or its `context` (the sentence, the request to remember it)
-    corrects it, spells it or asks it kept."""
+    """The name the user asks to be called by, if the text asks that (not one refused), or the
+    one given instead of a name refused; or the name it states where `raw` or its `context`
+    (the sentence, the request to remember it) corrects it, spells it or asks it kept."""
+    after_refused = _INSTEAD_OF_REFUSED.search(raw) or _INSTEAD_OF_REFUSED.search(context)
+    if after_refused is not None and after_refused.group("name") in raw:
+        return after_refused.group("name")
     m = _named(raw)
     if m is not None:
         return None if _NAME_DENIED.search(raw, 0, m.start()) else m.group("name")

@@ -525,6 +525,14 @@ def _placed_zone(norm: str) -> str | None:
     return None
 
 
+#: Hours the user would be forced into ("那我这边得半夜联系了", "I'd have to call at midnight"):
+#: a complaint about the shop's hours, not when the user wants to be reached.
+_FORCED_HOURS = _rx(
+    r"(?:得|只能|只好|不得不|就得|还得)(?:在)?(?:大)?(?:半夜|深夜|凌晨|早上[0-9一二三四五六]点)",
+    r"(?<![a-z])(?:i'd|i\s+would|i'll|i\s+will|i)\s+(?:have|need)\s+to\s+(?:call|ring|phone|contact|text)\b",
+)
+
+
 def _hours_prefs(p: _Part, zone: str) -> list[_Pref]:
     norm = p.norm
     if not (_CONTACT_VERB.search(norm) or _QUIET_MARK.search(norm) or _CONTACT_NEG.search(norm)):
@@ -541,7 +549,7 @@ def _hours_prefs(p: _Part, zone: str) -> list[_Pref]:
             return []
         return [_Pref(NOTIFICATION, {"quiet_hours": value}, False, STRONG, p.raw, p.order)]
     value = normalize_hours(p.raw, zone)
-    if value is None or not _allowed_question(p, negation=False):
+    if value is None or not _allowed_question(p, negation=False) or _FORCED_HOURS.search(norm):
         return []
     if _PAST_BLOCK.search(norm) or _CONTENT_BLOCK.search(norm):
         return []

@@ -229,6 +229,9 @@ _EVERY_ORDER = re.compile(
 _STANDING_AFTER = re.compile(
     r"^\s*(?:以后|往后|今后|每次|每回|一直)?(?:都|也)?(?:这样|照这样|按这个来)(?:哈|吧|啊|呀|哦)?[\s。！!]*$"
     r"|^\s*(?:that|this|same)\s+(?:goes|applies)\s+for\s+(?:every|all|any)(?![a-z])"
+    # ("…, that's for all my deliveries")
+    r"|^\s*(?:that's|that\s+is|this\s+is|it's)\s+for\s+(?:all|every|each|any)\s+(?:of\s+)?(?:my\s+)?"
+    r"(?:deliveries|orders|parcels|packages|delivery|order)[\s.!]*$"
     r"|^\s*(?:every|each)\s+(?:single\s+)?time[\s.!]*$"
     r"|^\s*(?:(?:just\s+)?so\s+(?:you|u)\s+know\s+|fyi\s+)?for\s+(?:all\s+|any\s+)?(?:my\s+)?"
     r"(?:future|next)\s+(?:orders|deliveries|purchases)[\s.!]*$"
@@ -278,6 +281,8 @@ def _standing_wish(norm: str, cued_before: bool = False, *, first: bool = False)
         return False  # "这个周末别送", "今天下午3点以后别送": this once
     if _PITCH.search(s):
         return False  # "stop sending me promo emails": an opt-out for marketing, not a memory
+    if _STANDING_AFTER.match(s):
+        return False  # "…, that's for all my deliveries": the cue of the wish before it
     if _NOTHING_NAMED.match(s):
         return False  # "别再推了": what is not to be pushed (a product, a notification) unsaid
     return bool(_SERVICE_ZH.search(s) or _SERVICE_EN.search(s)) and not _UNWISHED.search(s)
@@ -328,6 +333,8 @@ _PITCH = _rx(
 #: A "no more" that names nothing it is about.
 _NOTHING_NAMED = re.compile(
     r"^(?:请|麻烦)?(?:就|都|也)?(?:别|不要|不用)(?:再)?(?:给我)?推(?:荐)?了?[!！。.~～]*$"
+    r"|^(?:(?:pls|please|so|and|just)\s+)*(?:stop|quit|don't\s+keep)\s+(?:suggesting|recommending|pushing"
+    r"|offering)\s+(?:it|that|this|them)\s*[!.]*$"
 )
 #: The way of being served said not to be wanted ("以后我所有的件都别送上门了"): no wish for it.
 #: (别发了, 不用送上门; but a carrier refused is a wish: "不要用中通发")
