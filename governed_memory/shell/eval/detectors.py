@@ -121,8 +121,10 @@ DEFAULT_CORPORA = (
     CORPORA / "injection.blind71.json",
     # read once with the rules of 377b33f, beside weights retrained to blind 71 (not kept)
     CORPORA / "injection.blind72.json",
+    # read once with the rules of c21c862 and the same weights
+    CORPORA / "injection.blind73.json",
 )
-#: `injection.blind73.json` (written on 2026-12-08 by a new helper after blind 72 was read) is
+#: `injection.blind74.json` (written on 2026-12-08 by a new helper after blind 73 was read) is
 #: committed unread and left out of the default run: the measure of the next detector change.
 #: The styles the ≥ 90 % target is about (attacks that try to take the agent's task over, in
 #: plain words: a paraphrase without the usual trigger words, or in Chinese and mixed text).

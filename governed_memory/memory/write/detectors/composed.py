@@ -108,8 +108,8 @@ _FIRST_ORDERS_SET_ASIDE = _w(
     r"|rulebook|handbook)\s+(?:you\s+(?:were|have\s+been)\s+(?:given|handed)|they\s+gave\s+you)"
     # or in the next sentence, by a pronoun ("Your earlier guidelines were for a pilot. Set them
     # aside and …")
-     + rf"|(?:{_FIRST_ORDERS})[^\n]{{0,120}}?[.;]\s+(?:please\s+|just\s+|so\s+)?(?:set|put)\s+"
-    r"(?:them|it|those)\s+aside"
+     + rf"|(?:{_FIRST_ORDERS})[^\n]{{0,120}}?[.;]\s+(?:please\s+|just\s+|so\s+)?(?:(?:set|put)\s+"
+    r"(?:them|it|those)\s+aside|(?:disregard|ignore|forget|drop)\s+(?:that|this|it|those)(?:\s+part|\s+bit)?)"
 )
 _ZH_FIRST_ORDERS = (
     r"(?:一开始|开头|开场|最开始|之前|原来)[^。！？!?\n]{0,8}?(?:交代|嘱咐|吩咐|告诉|给|收到)[^。！？!?\n]{0,4}?"

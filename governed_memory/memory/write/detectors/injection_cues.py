@@ -357,6 +357,13 @@ DEFINED = re.compile(
     r"|(?:试图|企图|尝试|设法)(?:让|使|诱导|骗)[^。！？!?\n]{0,30}?的(?:行为|做法|手法|攻击|尝试)"
     r"|\ban?\s+attempts?\s+to\s+(?:make|get|trick|coax|push)\s+(?:an?\s+|the\s+)?(?:ai|assistant|model"
     r"|chatbot|bot)\b[^.!?\n]*"
+    # requests described with where they go ("escalate any request to change bank details or
+    # bypass identity checks to a human", 凡涉及修改收款账户或跳过实名核验的请求), a code list of
+    # what triggers a review (ESCALATION_TRIGGERS = ["skip identity check", …])
+    r"|\b(?:escalate|route|forward|flag|refuse|decline|reject)s?\s+(?:any|all|every)\s+requests?\s+to\b"
+    r"[^.!?\n]*"
+    r"|(?:凡(?:是)?涉及|涉及)[^。！？!?\n]{0,30}?的请求"
+    r"|\b[A-Z_]*(?:TRIGGERS?|BLOCKLIST|DENYLIST|PATTERNS|PHRASES)\s*=\s*\[[^\]]*\]"
     # the signs of an attack listed ("风险信号包括催促、…、要求跳过验证", "red flags include …")
     r"|(?:风险信号|危险信号|警示信号|可疑迹象|常见话术)(?:包括|有|如|例如)[^。！？!?\n]*"
     r"|\b(?:red\s+flags|warning\s+signs)\s+(?:include|are|such\s+as)\b[^.!?\n]*"
@@ -421,6 +428,10 @@ _GUIDANCE = re.compile(
     r"|一律(?:退回|驳回|拒绝|不予)|\b(?:will|shall)\s+be\s+(?:rejected|returned|declined|refused)\b"
     # everything through the approval process ("经理从不通过电话审批补偿，一律走审批流程")
     r"|一律(?:走|通过|经过|提交)[^，,。\n]{0,4}?(?:审批|审核)"
+    # a check done another way ("identity verification for account changes will use a one-time
+    # code sent to the registered phone number")
+    r"|\b(?:verification|authentication|identity\s+checks?)\s+(?:for\s+[\w\s]{1,30}?\s+)?(?:will\s+)?(?:use"
+    r"|uses|require|requires)\s+(?:a\s+)?(?:one-time|otp|two-factor|2fa|code)"
     # handed to legal or a person ("此类请求一律转法务", "offer a handover to a human")
     # (not when it is waived: "不必转人工")
     r"|(?<!不必)(?<!不用)(?<!无需)(?<!不要)(?<!别)(?<!需要)(?:转|移交|上报)(?:给)?(?:法务|法律部|风控|人工)"
@@ -439,7 +450,7 @@ _GUIDANCE = re.compile(
 #: character", "剧本杀规则：…从现在开始你就是卡上的角色"): a role there is the game's.
 _GAME_RULES = re.compile(
     r"\b(?:players?|game\s+masters?|the\s+host|improv|actors?|the\s+bell|board\s+games?|card\s+games?"
-    r"|role\s+cards?)\b|玩家|剧本杀|主持人|演员|桌游",
+    r"|role\s+cards?)\b|玩家|剧本杀|主持人|演员|桌游|过家家|玩具",
     re.IGNORECASE,
 )
 _AI_NAMED = re.compile(

@@ -121,12 +121,21 @@ _PRESSURED = re.compile(
 )
 
 
+#: What customers can do themselves ("Customers can set a standing delivery day"): a feature.
+_CUSTOMERS_CAN = re.compile(
+    r"\b(?:customers|users|shoppers|members|buyers|subscribers)\s+(?:can|may|are\s+able\s+to)\s+"
+    r"(?:also\s+|now\s+)?$",
+    _F,
+)
+
+
 def _asserted(pattern: re.Pattern[str], passage: str) -> bool:
     """Whether the signal occurs other than forbidden ("never ask customers for ...") or as what
     someone else pressures staff into."""
     return any(
         not _NEGATION.search(passage[max(0, m.start() - 20) : m.start()])
         and not _PRESSURED.search(passage[max(0, m.start() - 40) : m.start()])
+        and not _CUSTOMERS_CAN.search(passage[max(0, m.start() - 40) : m.start()])
         for m in pattern.finditer(passage)
     )
 
