@@ -47,6 +47,17 @@ def test_the_name_given_after_one_refused(text: str, name: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Don't call me before noon, Tuesday works",
+        "Please don't call me at work, Sarah will do the pickup anyway",
+    ],
+)
+def test_a_day_or_someone_else_after_a_refused_call_is_no_name(text: str) -> None:
+    assert values(text, "profile.name") == [], kept(text)
+
+
+@pytest.mark.parametrize(
     ("text", "kept_words"),
     [
         ("I'm not on Line. Please stop recommending it. Email works", []),

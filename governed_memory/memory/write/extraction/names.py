@@ -1,9 +1,9 @@
 """The name the user goes by: asked for ("call me Sam", "i go by Jules", "I prefer to be called
-Mo", "叫我小林就行"), stated
-where it is corrected, spelled out or asked to be kept ("Correction: my name's spelled Katherine
-with a K", 请记住我叫阿杰, "My name's Elizabeth but please use Liz"), or refused ("别叫我亲",
-"don't call me Sweetie"); never a wish about phone calls. A name said in passing ("my name is
-Tom, I ordered a lamp") stays a fact."""
+Mo", "叫我小林就行"), given instead of one refused ("Don't call me Mr. Thompson, just Jake is
+fine"), stated where it is corrected, spelled out or asked to be kept ("Correction: my name's
+spelled Katherine with a K", 请记住我叫阿杰, "My name's Elizabeth but please use Liz"), or
+refused ("别叫我亲", "don't call me Sweetie"); never a wish about phone calls. A name said in
+passing ("my name is Tom, I ordered a lamp") stays a fact."""
 
 from __future__ import annotations
 
@@ -84,8 +84,8 @@ _NAME_CUE = re.compile(
 #: The name to use after one refused ("Don't call me Mr. Thompson, just Jake is fine").
 _INSTEAD_OF_REFUSED = re.compile(
     r"(?<![A-Za-z])(?:[Dd]on'?t|[Dd]o\s+not|[Nn]ever|[Ss]top|[Pp]lease\s+don'?t)\s+call(?:ing)?\s+me\s+"
-    rf"(?:(?:Mr|Mrs|Ms|Dr|Miss|Prof)\.?\s+)?[^,.;]{{1,30}}?(?:[,;]\s*|\s+)(?:just\s+|only\s+)?(?P<name>{_LATIN_NAME})\s+(?:is\s+(?:fine|ok(?:ay)?|good)"
-    r"|will\s+do|works)"
+    r"(?:(?:Mr|Mrs|Ms|Dr|Miss|Prof)\.?\s+)?[^,.;]{1,30}?(?:[,;]\s*|\s+)(?:just\s+|only\s+)?"
+    rf"(?P<name>{_LATIN_NAME})\s+(?:is\s+(?:fine|ok(?:ay)?|good)|will\s+do|works)(?=\s*(?:[.!,;)]|$))"
 )
 
 
@@ -94,7 +94,11 @@ def _preferred_name(raw: str, context: str = "") -> str | None:
     one given instead of a name refused; or the name it states where `raw` or its `context`
     (the sentence, the request to remember it) corrects it, spells it or asks it kept."""
     after_refused = _INSTEAD_OF_REFUSED.search(raw) or _INSTEAD_OF_REFUSED.search(context)
-    if after_refused is not None and after_refused.group("name") in raw:
+    if (
+        after_refused is not None
+        and after_refused.group("name") in raw
+        and not _NOT_NAME.fullmatch(after_refused.group("name"))
+    ):
         return after_refused.group("name")
     m = _named(raw)
     if m is not None:
